@@ -1,0 +1,92 @@
+// buildApp(config) → a fully wired Fastify instance that does not listen (server.ts listens; tests use it
+// as is). Closing the app stops everything it started.
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { authRoutes, createAuthConfig } from './auth/authjs.js';
+import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './auth/dev-idp.js';
+import { createSessionVerifier } from './auth/session.js';
+import type { Config } from './config.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerCrossSiteGuard, requireUser } from './http/guards.js';
+import { canvasRoutes } from './routes/canvas.js';
+import { healthRoutes } from './routes/health.js';
+import { pageRoutes } from './routes/pages.js';
+import { projectRoutes } from './routes/projects.js';
+import { userRoutes } from './routes/user.js';
+import { startRuntime, type Runtime } from './runtime.js';
+import { createCanvasService } from './services/canvas.js';
+import { createProjectsService } from './services/projects.js';
+import { createUsersService } from './services/users.js';
+
+export const API_INFO = { title: 'Image Canvas API', version: '1.0.0', description: 'The API of Image Canvas (see SPEC.md and DESIGN.md).' };
+
+export interface BuildOptions {
+  /** Pass a runtime that is already started (tests sharing one); otherwise one is started and owned. */
+  runtime?: Runtime;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.production,
+  });
+  const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
+  const runtime = options.runtime ?? (await startRuntime(config, log));
+  if (!options.runtime) app.addHook('onClose', () => runtime.close());
+  try {
+    await wire(app, runtime, log);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  return app;
+}
+
+async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: string): void; error(m: string): void }) {
+  const { config, database } = runtime;
+  const secret = config.auth.secret!;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerCrossSiteGuard(app, config.baseUrl);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: API_INFO,
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'authlib.session-token' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const users = createUsersService({ db: database.db });
+  const projects = createProjectsService({ db: database.db });
+  const canvas = createCanvasService({ pool: database.pool });
+  const sessions = createSessionVerifier({ secret, cacheSize: config.auth.sessionCacheSize });
+
+  const provider =
+    config.auth.provider.kind === 'bundled'
+      ? { issuer: `${config.baseUrl}${DEV_IDP_PATH}`, clientId: DEV_CLIENT_ID, clientSecret: devClientSecret(secret), name: 'Development sign-in' }
+      : { ...config.auth.provider, name: 'OAuth' };
+  if (config.auth.provider.kind === 'bundled') {
+    if (config.production) throw new Error('The bundled identity provider never runs in production.');
+    await app.register(devIdpPlugin, { baseUrl: config.baseUrl, secret, log });
+  }
+  const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log });
+  await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
+  await app.register(pageRoutes, { authConfig, baseUrl: config.baseUrl, sessions });
+  await app.register(healthRoutes, { checks: { database: () => database.check() } });
+
+  // Everything below needs a session (SPEC §5.4).
+  await app.register(async (api) => {
+    api.addHook('onRequest', requireUser(sessions));
+    await api.register(userRoutes, { users });
+    await api.register(projectRoutes, { projects, limits: config.limits });
+    await api.register(canvasRoutes, { canvas, limits: config.limits });
+  });
+}

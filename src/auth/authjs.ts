@@ -1,0 +1,151 @@
+// Auth.js (@auth/core) mounted in Fastify at /api/auth. There is no official Fastify adapter: the glue turns
+// the Fastify request into a Web Request, calls Auth(), and copies the Response back (NOTES.md).
+import { Auth, type AuthConfig } from '@auth/core';
+import type { OIDCConfig } from '@auth/core/providers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UsersService } from '../services/users.js';
+
+export const SESSION_COOKIE = 'authlib.session-token';
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+export const AUTH_BASE_PATH = '/api/auth';
+
+export interface AuthOptions {
+  baseUrl: string;
+  secret: string;
+  secureCookies: boolean;
+  provider: { issuer: string; clientId: string; clientSecret: string; name: string };
+  users: Pick<UsersService, 'signIn' | 'findBySubject'>;
+  log: { warn(msg: string): void; error(msg: string): void };
+}
+
+interface OidcProfile {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  picture?: string;
+}
+
+export function createAuthConfig(opts: AuthOptions): AuthConfig {
+  const provider: OIDCConfig<OidcProfile> = {
+    id: 'oauth',
+    name: opts.provider.name,
+    type: 'oidc',
+    issuer: opts.provider.issuer,
+    clientId: opts.provider.clientId,
+    clientSecret: opts.provider.clientSecret,
+    checks: ['pkce', 'state', 'nonce'],
+  };
+  const origin = new URL(opts.baseUrl).origin;
+  return {
+    basePath: AUTH_BASE_PATH,
+    secret: opts.secret,
+    trustHost: true,
+    useSecureCookies: opts.secureCookies,
+    providers: [provider],
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    cookies: {
+      sessionToken: {
+        name: SESSION_COOKIE,
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure: opts.secureCookies },
+      },
+    },
+    pages: { signIn: '/login', error: '/login' },
+    callbacks: {
+      // First sign-in creates the user; later ones find it. A refused identity (unverified email, or an email
+      // already held by another identity) ends on /login?error=AccessDenied.
+      async signIn({ account, profile }) {
+        if (!account || !profile?.sub || !profile.email) return false;
+        if (profile.email_verified === false) return false;
+        const user = await opts.users.signIn({
+          provider: 'oauth',
+          subject: String(profile.sub),
+          email: String(profile.email),
+          name: String(profile.name ?? String(profile.email).split('@')[0]),
+          image: typeof profile.picture === 'string' ? profile.picture : '',
+        });
+        return user !== null;
+      },
+      async jwt({ token, account }) {
+        if (account) {
+          const user = await opts.users.findBySubject('oauth', account.providerAccountId);
+          if (!user) throw new Error('signed-in user not found');
+          token.sub = user.id;
+          token.email = user.email;
+          token.name = user.name;
+          token.picture = user.image;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        return session;
+      },
+      // Only ever redirect within our own origin.
+      async redirect({ url }) {
+        if (url.startsWith('/') && !url.startsWith('//')) return `${origin}${url}`;
+        try {
+          if (new URL(url).origin === origin) return url;
+        } catch {
+          /* not a URL: fall through */
+        }
+        return `${origin}/projects`;
+      },
+    },
+    logger: {
+      error: (err) => opts.log.warn(`auth: ${err.name}: ${err.message}`),
+      warn: (code) => opts.log.warn(`auth: ${code}`),
+      debug: () => {},
+    },
+  };
+}
+
+/** Call Auth.js for a request already shaped as (method, path+query, headers, body). */
+export async function callAuth(
+  config: AuthConfig,
+  baseUrl: string,
+  req: { method: string; url: string; headers: FastifyRequest['headers']; body?: string },
+): Promise<Response> {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+  }
+  // The origin comes from AUTH_URL, never from the Host header, so a spoofed Host cannot move redirects.
+  const url = new URL(req.url, baseUrl);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return Auth(new Request(url, { method: req.method, headers, body: hasBody ? (req.body ?? '') : undefined }), config);
+}
+
+export async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') reply.header(key, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+export async function authRoutes(app: FastifyInstance, opts: { config: AuthConfig; baseUrl: string }) {
+  // Auth.js parses its own bodies: hand them over as text.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 65_536 }, (_req, body, done) => done(null, body));
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${AUTH_BASE_PATH}/*`,
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      let body = typeof req.body === 'string' ? req.body : undefined;
+      // Sign-out goes to `/` unless told otherwise (Auth.js would reuse the last sign-in's callback URL).
+      if (req.method === 'POST' && req.url.split('?')[0] === `${AUTH_BASE_PATH}/signout`) {
+        const form = new URLSearchParams(body ?? '');
+        if (!form.get('callbackUrl')) form.set('callbackUrl', '/');
+        body = form.toString();
+      }
+      const response = await callAuth(opts.config, opts.baseUrl, { method: req.method, url: req.url, headers: req.headers, body });
+      return sendWebResponse(reply, response);
+    },
+  });
+}

@@ -1,0 +1,61 @@
+// The per-request session check. Decrypting an Auth.js session token with `jose` costs ~350 µs (NOTES.md),
+// so verified tokens are cached by their exact cookie value (a different value is a different token, and a
+// tampered one never matches). An entry lives no longer than the token itself.
+import { decode, type JWT } from '@auth/core/jwt';
+import { parse as parseCookies } from 'cookie';
+import { LRUCache } from 'lru-cache';
+import { SESSION_COOKIE } from './authjs.js';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface SessionVerifier {
+  /** The signed-in user for a Cookie header, or null. */
+  verify(cookieHeader: string | undefined): Promise<SessionUser | null>;
+}
+
+interface Entry {
+  user: SessionUser;
+  expiresAt: number;
+}
+
+/** Auth.js splits a large token into `<name>.0`, `<name>.1`, …; join them back in order. */
+function sessionToken(cookies: Record<string, string | undefined>): string | undefined {
+  if (cookies[SESSION_COOKIE]) return cookies[SESSION_COOKIE];
+  let token = '';
+  for (let i = 0; cookies[`${SESSION_COOKIE}.${i}`]; i++) token += cookies[`${SESSION_COOKIE}.${i}`];
+  return token || undefined;
+}
+
+export function createSessionVerifier(opts: { secret: string; cacheSize: number; now?: () => number }): SessionVerifier {
+  const now = opts.now ?? Date.now;
+  const cache = opts.cacheSize > 0 ? new LRUCache<string, Entry>({ max: opts.cacheSize }) : undefined;
+  return {
+    async verify(header) {
+      if (!header) return null;
+      const token = sessionToken(parseCookies(header));
+      if (!token || token.length > 16_384) return null;
+      const cached = cache?.get(token);
+      if (cached) {
+        if (cached.expiresAt > now()) return cached.user;
+        cache?.delete(token);
+        return null;
+      }
+      let payload: JWT | null;
+      try {
+        payload = await decode({ token, secret: opts.secret, salt: SESSION_COOKIE });
+      } catch {
+        return null;
+      }
+      if (!payload?.sub || typeof payload.exp !== 'number') return null;
+      const expiresAt = payload.exp * 1000;
+      if (expiresAt <= now()) return null;
+      const user: SessionUser = { id: payload.sub, email: String(payload.email ?? ''), name: String(payload.name ?? '') };
+      cache?.set(token, { user, expiresAt });
+      return user;
+    },
+  };
+}

@@ -1,0 +1,284 @@
+// The one place that reads the environment. `loadConfig(env)` is pure: it parses, applies the embedded
+// defaults of DESIGN.md §1 and returns a frozen Config plus the start-up warnings. server.ts passes it
+// process.env (after reading .env); tests pass plain objects.
+import path from 'node:path';
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+/** SPEC §5: values that must be set in production. */
+export const REQUIRED_IN_PRODUCTION = [
+  'OAUTH_CLIENT_ID',
+  'OAUTH_CLIENT_SECRET',
+  'AUTH_URL',
+  'AUTH_SECRET',
+  'OBJECT_STORAGE_CONNECTION_STRING',
+  'DATABASE_CONNECTION_STRING',
+  'IMAGE_MODEL_API_KEY',
+] as const;
+
+/** SPEC §5: optional values; each unset one is warned about at start-up, in both modes. */
+export const OPTIONAL_WARNED = [
+  'PAYMENTS_ACCESS_TOKEN',
+  'PAYMENTS_SANDBOX_ACCESS_TOKEN',
+  'PAYMENTS_WEBHOOK_SECRET',
+  'PAYMENTS_SANDBOX_WEBHOOK_SECRET',
+  'PAYMENTS_SUCCESS_URL',
+  'PAYMENTS_RETURN_URL',
+  'VIDEO_TOKEN_ID',
+  'VIDEO_TOKEN_SECRET',
+  'PUBLIC_ANALYTICS_TOKEN',
+  'PUBLIC_ANALYTICS_PROXY_API',
+] as const;
+
+/** What the embedded default is for each required value, for the warning line. */
+const EMBEDDED_DEFAULT: Record<(typeof REQUIRED_IN_PRODUCTION)[number], string> = {
+  OAUTH_CLIENT_ID: 'the bundled identity provider at /dev-idp is used',
+  OAUTH_CLIENT_SECRET: 'the bundled identity provider at /dev-idp is used',
+  AUTH_URL: 'http://localhost:<PORT> is used',
+  AUTH_SECRET: 'a secret is generated once and kept under DATA_DIR',
+  OBJECT_STORAGE_CONNECTION_STRING: 'files are kept under DATA_DIR/objects and served at /files/',
+  DATABASE_CONNECTION_STRING: 'an embedded PostgreSQL server runs under DATA_DIR/postgres',
+  IMAGE_MODEL_API_KEY: 'the offline image engine (IMAGE_MODEL=local) is used',
+};
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const text = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: text,
+  PORT: int(3000, 0).pipe(z.number().max(65535)),
+  HOST: text,
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_GRACE_MS: int(10_000),
+
+  AUTH_URL: text.pipe(z.url({ protocol: /^https?$/, error: 'AUTH_URL must be an http(s) URL' }).optional()),
+  AUTH_SECRET: text.pipe(z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional()),
+  OAUTH_CLIENT_ID: text,
+  OAUTH_CLIENT_SECRET: text,
+  OAUTH_ISSUER: text.pipe(z.url().optional()),
+  SESSION_CACHE_SIZE: int(10_000),
+
+  DATABASE_CONNECTION_STRING: text.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_CONNECTION_STRING must be a postgres:// URL')
+      .optional(),
+  ),
+  DATABASE_POOL_SIZE: int(10, 1),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0),
+
+  OBJECT_STORAGE_CONNECTION_STRING: text,
+  OBJECT_STORAGE_CONTAINER: z.string().trim().min(3).default('images'),
+  OBJECT_STORAGE_PUBLIC_URL: text.pipe(z.url().optional()),
+
+  IMAGE_MODEL: text,
+  IMAGE_MODEL_FALLBACK: text,
+  IMAGE_MODEL_API_KEY: text,
+  IMAGE_MODEL_BASE_URL: text.pipe(z.url().optional()),
+  IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
+  IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
+
+  PROJECT_NAME_MAX_CHARS: int(200, 1),
+  PROMPT_MAX_CHARS: int(10_000, 1),
+  GENERATION_MAX_IMAGES: int(10, 1),
+  INPUT_IMAGE_MAX_BYTES: int(20 * MB, 1),
+  CANVAS_MAX_NODES: int(5_000, 1),
+  CANVAS_MAX_EDGES: int(10_000, 1),
+  CANVAS_MAX_BYTES: int(16 * MB, 1024),
+  UPLOAD_MAX_BYTES: int(4 * MB, 1),
+  RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
+
+  PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
+  PAYMENTS_ACCESS_TOKEN: text,
+  PAYMENTS_SANDBOX_ACCESS_TOKEN: text,
+  PAYMENTS_WEBHOOK_SECRET: text,
+  PAYMENTS_SANDBOX_WEBHOOK_SECRET: text,
+  PAYMENTS_SUCCESS_URL: text,
+  PAYMENTS_RETURN_URL: text,
+  VIDEO_TOKEN_ID: text,
+  VIDEO_TOKEN_SECRET: text,
+  PUBLIC_ANALYTICS_TOKEN: text,
+  PUBLIC_ANALYTICS_PROXY_API: text,
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: Env['LOG_LEVEL'];
+  shutdownGraceMs: number;
+  /** Public base URL of the service, no trailing slash. */
+  baseUrl: string;
+  auth: {
+    /** undefined in embedded mode until the runtime generates one (src/secrets.ts). */
+    secret?: string;
+    /** 'bundled' = the development identity provider at /dev-idp. */
+    provider:
+      | { kind: 'bundled' }
+      | { kind: 'oidc'; clientId: string; clientSecret: string; issuer: string };
+    secureCookies: boolean;
+    sessionCacheSize: number;
+  };
+  database: { url?: string; poolSize: number; statementTimeoutMs: number };
+  storage: { connectionString?: string; container: string; publicUrl?: string };
+  model: {
+    model: string;
+    fallback?: string;
+    apiKey?: string;
+    baseUrl?: string;
+    timeoutMs: number;
+    maxConcurrent: number;
+  };
+  limits: {
+    projectNameChars: number;
+    promptChars: number;
+    imagesPerGeneration: number;
+    inputImageBytes: number;
+    canvasNodes: number;
+    canvasEdges: number;
+    canvasBytes: number;
+    uploadBytes: number;
+    generationsPerMinute: number;
+    uploadsPerMinute: number;
+  };
+  payments: {
+    setup: 'local' | 'production';
+    accessToken?: string;
+    webhookSecret?: string;
+    successUrl?: string;
+    returnUrl?: string;
+  };
+  video: { tokenId?: string; tokenSecret?: string };
+  analytics: { token?: string; proxyApi?: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadedConfig {
+  config: Readonly<Config>;
+  warnings: string[];
+}
+
+/** Parse the environment. Throws ConfigError listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined>): LoadedConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const warnings: string[] = [];
+  const problems: string[] = [];
+
+  for (const name of REQUIRED_IN_PRODUCTION) {
+    if (e[name] !== undefined) continue;
+    // An operator who explicitly chooses the offline engine needs no model key.
+    if (name === 'IMAGE_MODEL_API_KEY' && e.IMAGE_MODEL === 'local') continue;
+    if (production) problems.push(`${name} is required when NODE_ENV=production`);
+    else warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
+  }
+  if (production && e.OAUTH_ISSUER === undefined) {
+    warnings.push('OAUTH_ISSUER is not set: using https://accounts.google.com.');
+  }
+  if ((e.OAUTH_CLIENT_ID === undefined) !== (e.OAUTH_CLIENT_SECRET === undefined) && !production) {
+    problems.push('OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together');
+  }
+  if (e.OBJECT_STORAGE_CONNECTION_STRING?.startsWith('s3://') && !e.OBJECT_STORAGE_PUBLIC_URL) {
+    problems.push('OBJECT_STORAGE_PUBLIC_URL is required with an s3:// storage connection string');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  for (const name of OPTIONAL_WARNED) {
+    if (e[name] === undefined) warnings.push(`${name} is not set (optional).`);
+  }
+
+  const baseUrl = (e.AUTH_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const provider: Config['auth']['provider'] =
+    e.OAUTH_CLIENT_ID && e.OAUTH_CLIENT_SECRET
+      ? {
+          kind: 'oidc',
+          clientId: e.OAUTH_CLIENT_ID,
+          clientSecret: e.OAUTH_CLIENT_SECRET,
+          issuer: e.OAUTH_ISSUER ?? 'https://accounts.google.com',
+        }
+      : { kind: 'bundled' };
+  const sandbox = e.PUBLIC_SETUP === 'local';
+
+  const config: Config = {
+    production,
+    port: e.PORT,
+    host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    baseUrl,
+    auth: {
+      secret: e.AUTH_SECRET,
+      provider,
+      secureCookies: production || baseUrl.startsWith('https://'),
+      sessionCacheSize: e.SESSION_CACHE_SIZE,
+    },
+    database: {
+      url: e.DATABASE_CONNECTION_STRING,
+      poolSize: e.DATABASE_POOL_SIZE,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
+    storage: {
+      connectionString: e.OBJECT_STORAGE_CONNECTION_STRING,
+      container: e.OBJECT_STORAGE_CONTAINER,
+      publicUrl: e.OBJECT_STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
+    },
+    model: {
+      model: e.IMAGE_MODEL ?? (production ? 'gemini-2.5-flash-image' : 'local'),
+      fallback: e.IMAGE_MODEL_FALLBACK,
+      apiKey: e.IMAGE_MODEL_API_KEY,
+      baseUrl: e.IMAGE_MODEL_BASE_URL,
+      timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
+      maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
+    },
+    limits: {
+      projectNameChars: e.PROJECT_NAME_MAX_CHARS,
+      promptChars: e.PROMPT_MAX_CHARS,
+      imagesPerGeneration: e.GENERATION_MAX_IMAGES,
+      inputImageBytes: e.INPUT_IMAGE_MAX_BYTES,
+      canvasNodes: e.CANVAS_MAX_NODES,
+      canvasEdges: e.CANVAS_MAX_EDGES,
+      canvasBytes: e.CANVAS_MAX_BYTES,
+      uploadBytes: e.UPLOAD_MAX_BYTES,
+      generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
+      uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+    },
+    payments: {
+      setup: e.PUBLIC_SETUP,
+      accessToken: sandbox ? e.PAYMENTS_SANDBOX_ACCESS_TOKEN : e.PAYMENTS_ACCESS_TOKEN,
+      webhookSecret: sandbox ? e.PAYMENTS_SANDBOX_WEBHOOK_SECRET : e.PAYMENTS_WEBHOOK_SECRET,
+      successUrl: e.PAYMENTS_SUCCESS_URL,
+      returnUrl: e.PAYMENTS_RETURN_URL,
+    },
+    video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET },
+    analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },
+  };
+  return { config: deepFreeze(config), warnings };
+}
+
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const v of Object.values(value)) if (v && typeof v === 'object') deepFreeze(v);
+  return Object.freeze(value);
+}

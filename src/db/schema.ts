@@ -1,0 +1,83 @@
+// The one schema. `npm run db:generate` turns changes here into a new SQL migration under drizzle/.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    image: text('image').notNull().default(''),
+    provider: text('provider').notNull(),
+    providerSubject: text('provider_subject').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    isPro: boolean('is_pro').notNull().default(false),
+    paymentsCustomerId: text('payments_customer_id'),
+    subscriptionStatus: text('subscription_status'),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_provider_subject_key').on(t.provider, t.providerSubject),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('projects_user_created_idx').on(t.userId, t.createdAt.desc())],
+);
+
+export const canvases = pgTable(
+  'canvases',
+  {
+    id: text('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    nodes: jsonb('nodes').notNull(),
+    edges: jsonb('edges').notNull(),
+    version: integer('version').notNull().default(1),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('canvases_project_key').on(t.projectId)],
+);
+
+export const generations = pgTable(
+  'generations',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userEmail: text('user_email').notNull(),
+    prompt: text('prompt').notNull(),
+    inputImages: jsonb('input_images').$type<string[]>().notNull(),
+    outputImageUrl: text('output_image_url').notNull(),
+    model: text('model').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('generations_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc())],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type CanvasRow = typeof canvases.$inferSelect;
+export type GenerationRow = typeof generations.$inferSelect;

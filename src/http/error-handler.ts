@@ -1,0 +1,57 @@
+// The one mapping from errors to SPEC §7's body `{ error, details? }`. 5xx bodies never carry internals.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+import { isPublicMessage } from './messages.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The 413 message of a route whose body limit is part of its contract. */
+    tooLargeMessage?: string;
+  }
+}
+
+/** Errors that mean the database (or another backing service) cannot be reached right now. */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(e.code ?? '')) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.code(err.status).send({ error: err.message, ...(err.details ? { details: err.details } : {}), ...err.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issue = err.validation[0];
+      if (issue.message && isPublicMessage(issue.message)) return reply.code(400).send({ error: issue.message });
+      const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'request';
+      return reply.code(400).send({ error: `Invalid ${where}: ${issue.message}` });
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ error: req.routeOptions.config?.tooLargeMessage ?? 'Request body too large' });
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(400).send({ error: 'Invalid JSON' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ error: 'Unsupported content type' });
+    }
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return reply.code(400).send({ error: 'Invalid JSON' });
+    }
+    if (isUnavailable(err)) {
+      req.log.warn({ err }, 'backing service unavailable');
+      return reply.code(503).header('retry-after', '5').send({ error: 'Service unavailable' });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ error: err.statusCode === 404 ? 'Not found' : 'Bad request' });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
+}

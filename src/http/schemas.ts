@@ -1,0 +1,79 @@
+// Request and response schemas. Types come from these; response schemas are the whitelist of what leaves
+// the server; the OpenAPI document is generated from them.
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { says } from './messages.js';
+
+export const ErrorBody = z.object({ error: z.string(), details: z.string().optional() }).meta({ id: 'Error' });
+
+export const User = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    image: z.string(),
+    createdAt: z.string().describe('ISO 8601'),
+    isPro: z.boolean(),
+    provider: z.string(),
+    paymentsCustomerId: z.string().optional(),
+    subscriptionStatus: z.string().optional(),
+  })
+  .meta({ id: 'User' });
+
+export const Project = z
+  .object({ id: z.uuid(), userId: z.string(), name: z.string(), createdDate: z.string().describe('ISO 8601') })
+  .meta({ id: 'Project' });
+
+const id = z.string().min(1).max(200);
+const NodeKind = z.enum(['upload', 'generation']);
+
+export function canvasSchemas(limits: Config['limits']) {
+  const Node = z.object({
+    id,
+    type: NodeKind,
+    position: z.object({ x: z.number(), y: z.number() }),
+    data: z.object({
+      type: NodeKind,
+      image: z.string().max(2048).optional(),
+      prompt: z.string().max(limits.promptChars).optional(),
+      isGenerating: z.boolean().optional(),
+    }),
+  });
+  const Edge = z.object({
+    id,
+    source: id,
+    target: id,
+    sourceHandle: z.string().max(200).nullish(),
+    targetHandle: z.string().max(200).nullish(),
+  });
+  const nodesMessage = `A canvas holds at most ${limits.canvasNodes} nodes`;
+  const edgesMessage = `A canvas holds at most ${limits.canvasEdges} edges`;
+  const CanvasBody = z
+    .object({
+      id: id.optional(),
+      projectId: z.string(says('Project ID is required')).min(1, says('Project ID is required')),
+      nodes: z.array(Node).max(limits.canvasNodes, says(nodesMessage)),
+      edges: z.array(Edge).max(limits.canvasEdges, says(edgesMessage)),
+      version: z.number().int().min(0).optional().describe('Current version; a stale one is refused with 409'),
+    })
+    .superRefine((canvas, ctx) => {
+      const ids = new Set<string>();
+      for (const node of canvas.nodes) {
+        if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
+        ids.add(node.id);
+      }
+      for (const edge of canvas.edges) {
+        if (!ids.has(edge.source) || !ids.has(edge.target)) {
+          ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
+          return;
+        }
+      }
+    });
+  const Canvas = z
+    .object({ id: z.string(), projectId: z.string(), nodes: z.array(Node), edges: z.array(Edge), version: z.number().int() })
+    .meta({ id: 'Canvas' });
+  return { CanvasBody, Canvas };
+}
+
+export const projectName = (max: number) =>
+  z.string(says('Invalid project name')).trim().min(1, says('Invalid project name')).max(max, says('Invalid project name'));

@@ -1,0 +1,46 @@
+// SPEC §4 /api/user/project/canvas with DESIGN.md §6 versions. Bodies go out as the JSON text the database
+// builds: nodes and edges were validated (and stripped of unknown fields) when stored.
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { sessionUser } from '../http/guards.js';
+import { says } from '../http/messages.js';
+import { ErrorBody, canvasSchemas } from '../http/schemas.js';
+import type { CanvasService } from '../services/canvas.js';
+
+export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits: Config['limits'] }> = async (app, { canvas, limits }) => {
+  const { CanvasBody, Canvas } = canvasSchemas(limits);
+  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+
+  app.get('/api/user/project/canvas', {
+    schema: {
+      tags: ['canvas'],
+      summary: "A project's canvas, or null when it has none",
+      querystring: z.object({ projectId: z.string(says('Project ID is required')).min(1, says('Project ID is required')) }),
+      response: { 200: Canvas.nullable(), ...errors },
+    },
+  }, async (req, reply) => {
+    const json = await canvas.getJson(sessionUser(req).id, req.query.projectId);
+    return sendJsonText(reply, json ?? 'null');
+  });
+
+  app.post('/api/user/project/canvas', {
+    bodyLimit: limits.canvasBytes,
+    config: { tooLargeMessage: 'Canvas too large' },
+    schema: {
+      tags: ['canvas'],
+      summary: 'Save a canvas (upsert; with `version`, refused with 409 when stale)',
+      body: CanvasBody,
+      response: { 200: Canvas, 409: ErrorBody.extend({ version: z.number().int() }), 413: ErrorBody, ...errors },
+    },
+  }, async (req, reply) => {
+    const json = await canvas.save(sessionUser(req).id, req.body);
+    return sendJsonText(reply, json);
+  });
+};
+
+/** Send JSON text as is (Fastify does not re-serialize a string payload). */
+function sendJsonText(reply: FastifyReply, json: string) {
+  return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+}

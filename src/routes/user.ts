@@ -1,0 +1,16 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { unauthorized } from '../errors.js';
+import { sessionUser } from '../http/guards.js';
+import { presentUser } from '../http/presenters.js';
+import { ErrorBody, User } from '../http/schemas.js';
+import type { UsersService } from '../services/users.js';
+
+export const userRoutes: FastifyPluginAsyncZod<{ users: Pick<UsersService, 'findById'> }> = async (app, { users }) => {
+  app.get('/api/user', {
+    schema: { tags: ['user'], summary: 'The signed-in user', response: { 200: User, 401: ErrorBody } },
+  }, async (req) => {
+    const row = await users.findById(sessionUser(req).id);
+    if (!row) throw unauthorized(); // the session names a user that no longer exists
+    return presentUser(row);
+  });
+};

@@ -1,0 +1,55 @@
+// Starts what the service stands on, from the config: the DATA_DIR lock, generated secrets, the embedded
+// PostgreSQL server or an external one. `close()` undoes it all, in reverse order.
+import path from 'node:path';
+import type { Config } from './config.js';
+import { lockDataDir, persistentSecret } from './data-dir.js';
+import { openDatabase, type Database } from './db/index.js';
+import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface Runtime {
+  /** The config with generated values (AUTH_SECRET in embedded mode) filled in. */
+  config: Config;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const undo: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const step of undo.reverse()) await step().catch((err) => log.error(`shutdown: ${(err as Error).message}`));
+  };
+  try {
+    const usesDataDir = !config.database.url || !config.auth.secret || !config.storage.connectionString;
+    if (usesDataDir) undo.push(await lockDataDir(config.dataDir));
+
+    const secret = config.auth.secret ?? (await persistentSecret(config.dataDir, 'auth-secret'));
+    let url = config.database.url;
+    if (!url) {
+      const embedded = await startEmbeddedPostgres({
+        dir: path.join(config.dataDir, 'postgres'),
+        password: await persistentSecret(config.dataDir, 'postgres-password'),
+        database: 'image_canvas',
+        log: (m) => log.info(m),
+      });
+      undo.push(() => embedded.stop());
+      url = embedded.url;
+    }
+    const database = await openDatabase({
+      url,
+      poolSize: config.database.poolSize,
+      statementTimeoutMs: config.database.statementTimeoutMs,
+      onError: (err) => log.warn(`database: ${err.message}`),
+    });
+    undo.push(() => database.close());
+    return { config: { ...config, auth: { ...config.auth, secret } }, database, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,49 @@
+// The process entry: configuration → app → listen; graceful shutdown on SIGTERM/SIGINT. Nothing else.
+import 'dotenv/config';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main() {
+  let loaded;
+  try {
+    loaded = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { config, warnings } = loaded;
+  const app = await buildApp(config);
+  for (const warning of warnings) app.log.warn(warning);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
+    const force = setTimeout(() => {
+      app.log.error('grace period over: exiting with requests still in flight');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, then closes the database
+      process.exit(0);
+    } catch (err) {
+      app.log.error(err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Image Canvas is serving ${config.baseUrl}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
