@@ -1,0 +1,150 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { createGuardedAgent, type Lookup } from './guarded-agent.js';
+import { FetchRefusal, ImageFetchError } from './errors.js';
+import { isPublicAddress } from './ip.js';
+
+export { ImageFetchError } from './errors.js';
+export { isPublicAddress } from './ip.js';
+export { decodeDataUrl } from './data-url.js';
+
+export interface SafeFetchOptions {
+  /** Refuse as soon as more bytes arrive, and early when Content-Length says more. */
+  maxBytes: number;
+  /** Total time for connect, headers and the whole body, across all redirects. */
+  timeoutMs: number;
+  /** Default 3; every hop is validated again (scheme, host, resolved address). */
+  maxRedirects?: number;
+  /** Test/dev escape hatch ONLY: skip the address check. Default false. */
+  allowPrivate?: boolean;
+  /** DNS resolver; default node:dns/promises lookup with all: true. */
+  lookup?: Lookup;
+  /** Test seam: replaces isPublicAddress as the address check (ignored when allowPrivate is true). */
+  isAllowedAddress?: (ip: string) => boolean;
+}
+
+export interface SafeFetchResult {
+  data: Buffer;
+  contentType?: string;
+  finalUrl: string;
+}
+
+export interface SafeFetcher {
+  fetch(url: string): Promise<SafeFetchResult>;
+  close(): Promise<void>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const defaultLookup: Lookup = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
+
+export function createSafeFetcher(opts: SafeFetchOptions): SafeFetcher {
+  const maxRedirects = opts.maxRedirects ?? 3;
+  const isAllowed = opts.allowPrivate ? () => true : (opts.isAllowedAddress ?? isPublicAddress);
+  const agent = createGuardedAgent({
+    lookup: opts.lookup ?? defaultLookup,
+    isAllowed,
+    connectTimeoutMs: opts.timeoutMs,
+  });
+
+  async function fetchImage(url: string): Promise<SafeFetchResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.timeoutMs);
+    try {
+      let current = validateUrl(url, isAllowed);
+      for (let hop = 0; ; hop++) {
+        const res = await fetch(current, {
+          dispatcher: agent,
+          redirect: 'manual',
+          signal: controller.signal,
+          headers: { accept: 'image/*,*/*;q=0.8' },
+        } as RequestInit);
+        const location = res.headers.get('location');
+        if (REDIRECT_STATUSES.has(res.status) && location !== null) {
+          await res.body?.cancel().catch(() => {});
+          if (hop >= maxRedirects) throw new FetchRefusal('too many redirects');
+          current = validateUrl(resolveLocation(location, current), isAllowed);
+          continue;
+        }
+        if (res.status < 200 || res.status > 299) {
+          await res.body?.cancel().catch(() => {});
+          throw new FetchRefusal(`HTTP ${res.status}`);
+        }
+        const data = await readBody(res, opts.maxBytes, controller);
+        return { data, contentType: res.headers.get('content-type') ?? undefined, finalUrl: current.href };
+      }
+    } catch (err) {
+      throw toImageFetchError(url, err, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { fetch: fetchImage, close: () => agent.close() };
+}
+
+function validateUrl(raw: string, isAllowed: (ip: string) => boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new FetchRefusal('invalid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefusal('unsupported URL scheme');
+  if (url.username || url.password) throw new FetchRefusal('credentials in URL');
+  // The URL parser has already normalised decimal, octal, hex and short IPv4 forms to dotted quads.
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!host) throw new FetchRefusal('invalid URL');
+  // Literal addresses are refused here, before any connection; the connector checks them again.
+  if (isIP(host) && !isAllowed(host)) throw new FetchRefusal('address not allowed');
+  return url;
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw new FetchRefusal('invalid redirect');
+  }
+}
+
+async function readBody(res: Response, maxBytes: number, controller: AbortController): Promise<Buffer> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    // Aborting (rather than cancelling the body) makes undici drop the connection instead of draining it.
+    controller.abort();
+    throw new FetchRefusal('too large');
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      controller.abort();
+      throw new FetchRefusal('too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function toImageFetchError(url: string, err: unknown, timedOut: boolean): ImageFetchError {
+  if (err instanceof ImageFetchError) return err;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof FetchRefusal) return new ImageFetchError(url, e.reason);
+  }
+  if (timedOut) return new ImageFetchError(url, 'timeout');
+  return new ImageFetchError(url, 'fetch failed');
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../../src/net/safe-fetch.js';
+
+const notPublic: [string, string][] = [
+  ['127.0.0.1', 'loopback'],
+  ['127.255.255.254', 'loopback /8'],
+  ['::1', 'IPv6 loopback'],
+  ['0.0.0.0', 'unspecified'],
+  ['0.1.2.3', 'this network 0/8'],
+  ['::', 'IPv6 unspecified'],
+  ['10.0.0.1', 'private 10/8'],
+  ['10.255.255.255', 'private 10/8 top'],
+  ['172.16.0.1', 'private 172.16/12'],
+  ['172.31.255.255', 'private 172.16/12 top'],
+  ['192.168.1.1', 'private 192.168/16'],
+  ['100.64.0.1', 'CGNAT'],
+  ['100.127.255.254', 'CGNAT top'],
+  ['169.254.169.254', 'cloud metadata'],
+  ['169.254.0.1', 'link-local'],
+  ['fe80::1', 'IPv6 link-local'],
+  ['fe80::1%eth0', 'IPv6 link-local with zone'],
+  ['febf:ffff::1', 'IPv6 link-local top'],
+  ['fc00::1', 'unique-local fc'],
+  ['fd12:3456:789a::1', 'unique-local fd'],
+  ['fec0::1', 'deprecated site-local'],
+  ['224.0.0.1', 'multicast'],
+  ['239.255.255.250', 'multicast SSDP'],
+  ['ff02::1', 'IPv6 multicast'],
+  ['ff0e::1', 'IPv6 global multicast'],
+  ['240.0.0.1', 'reserved 240/4'],
+  ['255.255.255.255', 'broadcast'],
+  ['198.18.0.1', 'benchmarking'],
+  ['198.19.255.255', 'benchmarking top'],
+  ['192.0.2.1', 'TEST-NET-1'],
+  ['198.51.100.7', 'TEST-NET-2'],
+  ['203.0.113.9', 'TEST-NET-3'],
+  ['2001:db8::1', 'IPv6 documentation'],
+  ['3fff::1', 'IPv6 documentation 3fff::/20'],
+  ['192.0.0.8', 'IETF 192.0.0/24'],
+  ['192.88.99.1', '6to4 relay anycast'],
+  ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+  ['::ffff:7f00:1', 'IPv4-mapped loopback, hex'],
+  ['::ffff:10.1.2.3', 'IPv4-mapped private'],
+  ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+  ['::ffff:0:0', 'IPv4-mapped unspecified'],
+  ['::127.0.0.1', 'IPv4-compatible loopback'],
+  ['::8.8.8.8', 'IPv4-compatible (deprecated, never routed)'],
+  ['::ffff:0:808:808', 'IPv4-translated (SIIT)'],
+  ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+  ['64:ff9b::10.0.0.1', 'NAT64 of private'],
+  ['64:ff9b:1::8.8.8.8', 'local-use NAT64'],
+  ['2002:7f00:1::', '6to4 of loopback'],
+  ['2002:a9fe:a9fe::1', '6to4 of metadata'],
+  ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo of client 127.0.0.1'],
+  ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'Teredo via private server 10.0.0.1'],
+  ['2001:2::1', 'IPv6 benchmarking'],
+  ['2001:10::1', 'ORCHID'],
+  ['100::1', 'discard-only'],
+  ['5f00::1', 'SRv6 SIDs, outside 2000::/3'],
+  ['not-an-ip', 'hostname'],
+  ['127.1', 'short form is not an address here'],
+  ['2130706433', 'decimal form is not an address here'],
+  ['', 'empty'],
+  ['1.2.3.4.5', 'garbage'],
+  ['::ffff:1.2.3', 'malformed mapped'],
+];
+
+const isPublic: [string, string][] = [
+  ['8.8.8.8', 'Google DNS'],
+  ['1.1.1.1', 'Cloudflare DNS'],
+  ['93.184.215.14', 'public IPv4'],
+  ['172.15.255.255', 'just below 172.16/12'],
+  ['172.32.0.0', 'just above 172.16/12'],
+  ['100.63.255.255', 'just below CGNAT'],
+  ['100.128.0.0', 'just above CGNAT'],
+  ['223.255.255.255', 'just below multicast'],
+  ['2606:4700::1111', 'Cloudflare IPv6'],
+  ['2001:4860:4860::8888', 'Google IPv6'],
+  ['::ffff:8.8.8.8', 'IPv4-mapped public'],
+  ['64:ff9b::808:808', 'NAT64 of public'],
+  ['2002:808:808::1', '6to4 of public'],
+  ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'Teredo of public client 8.8.8.8'],
+];
+
+describe('isPublicAddress', () => {
+  it.each(notPublic)('%s (%s) is not public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(false);
+  });
+  it.each(isPublic)('%s (%s) is public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSafeFetcher, ImageFetchError } from '../../src/net/safe-fetch.js';
+import { ipv6LoopbackAvailable, rejection, startServer, type TestServer } from './test-server.js';
+
+// Every URL here must be refused before a request reaches the loopback "victim" servers.
+describe('safe fetch refuses non-public targets', () => {
+  let victim: TestServer;
+  let victim6: TestServer | undefined;
+  let allowed: TestServer;
+  const lookups: string[] = [];
+  const answers: Record<string, string[]> = {
+    'images.example.test': ['127.0.0.1'],
+    'mixed.example.test': ['127.0.0.1', '8.8.8.8'],
+    'public-and-private.example.test': ['127.0.0.2', '127.0.0.1'],
+  };
+  const lookup = async (hostname: string) => {
+    lookups.push(hostname);
+    return (answers[hostname] ?? []).map((address) => ({ address, family: 4 as const }));
+  };
+  const fetcher = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3, lookup });
+  // The real system resolver, for `localhost`.
+  const systemDns = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3 });
+  // Treats 127.0.0.2 as the only public address, to prove one bad DNS answer spoils the host.
+  const seamed = createSafeFetcher({
+    maxBytes: 1 << 20,
+    timeoutMs: 10_000,
+    maxRedirects: 3,
+    lookup,
+    isAllowedAddress: (ip) => ip === '127.0.0.2',
+  });
+
+  beforeAll(async () => {
+    victim = await startServer('127.0.0.1');
+    allowed = await startServer('127.0.0.2');
+    if (await ipv6LoopbackAvailable()) victim6 = await startServer('::1');
+  });
+  afterAll(async () => {
+    await Promise.all([fetcher.close(), systemDns.close(), seamed.close()]);
+    await Promise.all([victim.close(), allowed.close(), victim6?.close()]);
+  });
+
+  const expectRefused = async (promise: Promise<unknown>, reason: string) => {
+    const err = await rejection(promise);
+    expect(err).toBeInstanceOf(ImageFetchError);
+    expect(err.reason).toBe(reason);
+    expect(victim.connections).toBe(0);
+    expect(victim.requests).toEqual([]);
+  };
+
+  it('literal loopback address', async () => {
+    await expectRefused(fetcher.fetch(`http://127.0.0.1:${victim.port}/x.png`), 'address not allowed');
+  });
+
+  it('localhost through the system resolver', async () => {
+    await expectRefused(systemDns.fetch(`http://localhost:${victim.port}/`), 'address not allowed');
+  });
+
+  it('IPv6 loopback [::1]', async (ctx) => {
+    if (!victim6) return ctx.skip();
+    await expectRefused(fetcher.fetch(`http://[::1]:${victim6.port}/`), 'address not allowed');
+    expect(victim6.connections).toBe(0);
+  });
+
+  it('unspecified 0.0.0.0 and [::]', async () => {
+    await expectRefused(fetcher.fetch(`http://0.0.0.0:${victim.port}/`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://[::]:${victim.port}/`), 'address not allowed');
+  });
+
+  it.each([
+    ['decimal', 'http://2130706433:PORT/'],
+    ['octal', 'http://0177.0.0.1:PORT/'],
+    ['hex', 'http://0x7f.0.0.1:PORT/'],
+    ['hex whole', 'http://0x7f000001:PORT/'],
+    ['short', 'http://127.1:PORT/'],
+    ['IPv4-mapped', 'http://[::ffff:127.0.0.1]:PORT/'],
+    ['IPv4-mapped hex', 'http://[::ffff:7f00:1]:PORT/'],
+    ['NAT64 of loopback', 'http://[64:ff9b::127.0.0.1]:PORT/'],
+  ])('%s form of 127.0.0.1', async (_form, url) => {
+    await expectRefused(fetcher.fetch(url.replace('PORT', String(victim.port))), 'address not allowed');
+  });
+
+  it.each([
+    ['private', 'http://10.0.0.1/'],
+    ['cloud metadata', 'http://169.254.169.254/latest/meta-data'],
+  ])('%s address is refused in the address check, before any connection', async (_kind, url) => {
+    const before = lookups.length;
+    const started = Date.now();
+    await expectRefused(fetcher.fetch(url), 'address not allowed');
+    // The reason proves the address check refused it (a connection attempt would fail differently or time out).
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(lookups.length).toBe(before);
+  });
+
+  it('a hostname the resolver maps to loopback', async () => {
+    await expectRefused(fetcher.fetch(`http://images.example.test:${victim.port}/a.png`), 'address not allowed');
+    expect(lookups).toContain('images.example.test');
+  });
+
+  it('a hostname with one private among its addresses', async () => {
+    await expectRefused(fetcher.fetch(`http://mixed.example.test:${victim.port}/`), 'address not allowed');
+    // The allowed address comes first here: a check of the first answer only would connect to it.
+    await expectRefused(
+      seamed.fetch(`http://public-and-private.example.test:${allowed.port}/`),
+      'address not allowed',
+    );
+    expect(allowed.connections).toBe(0);
+  });
+
+  it('a hostname that does not resolve', async () => {
+    await expectRefused(fetcher.fetch('http://nowhere.example.test/'), 'DNS lookup failed');
+  });
+
+  it.each([
+    ['file', 'file:///etc/passwd'],
+    ['ftp', 'ftp://127.0.0.1:PORT/x.png'],
+    ['gopher', 'gopher://127.0.0.1:PORT/_x'],
+    ['data', 'data:image/png;base64,iVBORw0KGgo='],
+    ['javascript', 'javascript:alert(1)'],
+  ])('%s scheme', async (_scheme, url) => {
+    await expectRefused(fetcher.fetch(url.replace('PORT', String(victim.port))), 'unsupported URL scheme');
+  });
+
+  it('credentials in the URL, even for an allowed host', async () => {
+    await expectRefused(seamed.fetch(`http://user:pass@127.0.0.2:${allowed.port}/`), 'credentials in URL');
+    await expectRefused(seamed.fetch(`http://user@127.0.0.2:${allowed.port}/`), 'credentials in URL');
+    expect(allowed.connections).toBe(0);
+  });
+
+  it('an unparsable URL', async () => {
+    await expectRefused(fetcher.fetch('not a url'), 'invalid URL');
+  });
+});
