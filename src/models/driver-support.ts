@@ -1,0 +1,46 @@
+// Small helpers shared by the provider drivers.
+
+const MAX_REASON = 200;
+
+/** One line, bounded, with the API key blanked out: provider messages can echo request details. */
+export function shortReason(text: string, secret?: string): string {
+  let out = text.replace(/\s+/g, ' ').trim();
+  if (secret && secret.length >= 8) out = out.split(secret).join('[redacted]'); // short test keys would mangle words
+  return out.length > MAX_REASON ? `${out.slice(0, MAX_REASON - 1)}…` : out || 'unknown error';
+}
+
+/** A network failure's message plus its cause code (fetch says only "fetch failed"). */
+export function networkReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  return detail ? `${err.message} (${detail})` : err.message;
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+/** Decodes strict base64 (standard or URL alphabet); undefined when it is not base64 or decodes to nothing. */
+export function decodeBase64(value: unknown): Buffer | undefined {
+  if (typeof value !== 'string') return undefined;
+  const compact = value.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return undefined;
+  const data = Buffer.from(compact, 'base64');
+  return data.length > 0 ? data : undefined;
+}
+
+/** Parses a Retry-After header value (seconds or HTTP date) into whole seconds. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed));
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export function extensionFor(mimeType: string): string {
+  const sub = mimeType.split('/')[1]?.split(/[;+]/)[0]?.toLowerCase();
+  if (!sub) return 'bin';
+  return sub === 'jpeg' ? 'jpg' : sub;
+}

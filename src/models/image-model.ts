@@ -1,0 +1,52 @@
+// The port every image-generation driver implements. Routes depend on this file only.
+
+export interface ModelImage {
+  data: Buffer;
+  mimeType: string;
+}
+
+export interface GenerateRequest {
+  images: ModelImage[];
+  prompt: string;
+  signal: AbortSignal;
+}
+
+export interface GenerateResult {
+  /** Absent when the model answered but produced no image (the route answers `No image was generated`). */
+  image?: ModelImage;
+  text?: string;
+  /** Id of the model that produced this result (differs from the primary's id after a fallback). */
+  model?: string;
+}
+
+export interface ImageModel {
+  readonly id: string;
+  generate(req: GenerateRequest): Promise<GenerateResult>;
+}
+
+/** The provider answered HTTP 429. */
+export class ModelQuotaError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ModelQuotaError';
+  }
+}
+
+/** Anything else: network, 5xx, malformed answer, timeout. The message is a short reason, never a stack or key. */
+export class ModelFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelFailedError';
+  }
+}
+
+/** The model cannot be built from its configuration (e.g. a provider model without an API key). */
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelConfigError';
+  }
+}

@@ -1,0 +1,123 @@
+// Turns a free-text prompt into the operations the offline engine knows, in the order they appear.
+
+export type Rgb = [number, number, number];
+export type Layout = 'side-by-side' | 'stack' | 'grid';
+
+export type Operation =
+  | { kind: 'grayscale' | 'sepia' | 'invert' | 'sharpen' | 'flip' | 'mirror' | 'square-crop' }
+  | { kind: 'brighten' | 'darken' }
+  | { kind: 'contrast'; more: boolean }
+  | { kind: 'blur'; sigma: number }
+  | { kind: 'rotate'; degrees: number }
+  | { kind: 'resize'; maxSide: number }
+  | { kind: 'resize-exact'; width: number; height: number }
+  | { kind: 'scale'; percent: number }
+  | { kind: 'tint'; colour: Rgb; name: string }
+  | { kind: 'layout'; layout: Layout };
+
+export const UNDERSTOOD_WORDS =
+  'grayscale (black and white, b&w), sepia, invert (negative), blur [N], sharpen, rotate [N], ' +
+  'flip (vertical), mirror (horizontal), resize to N or NxM, scale by N%, square crop, brighten, darken, ' +
+  'more/less contrast, tint <colour or #rrggbb>; with several images: side by side, stack (vertically), grid';
+
+const COLOURS: Record<string, Rgb> = {
+  red: [255, 0, 0], green: [0, 128, 0], blue: [0, 0, 255], yellow: [255, 255, 0], orange: [255, 165, 0],
+  purple: [128, 0, 128], pink: [255, 192, 203], cyan: [0, 255, 255], magenta: [255, 0, 255],
+  white: [255, 255, 255], black: [0, 0, 0], gray: [128, 128, 128], grey: [128, 128, 128],
+  brown: [165, 42, 42], gold: [255, 215, 0], teal: [0, 128, 128], navy: [0, 0, 128], lime: [0, 255, 0],
+  violet: [238, 130, 238], indigo: [75, 0, 130], maroon: [128, 0, 0], olive: [128, 128, 0],
+  turquoise: [64, 224, 208], coral: [255, 127, 80], salmon: [250, 128, 114], silver: [192, 192, 192],
+};
+
+export function parseColour(word: string): Rgb | undefined {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(word);
+  if (!hex) return COLOURS[word];
+  const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d).join('') : hex[1];
+  return [0, 2, 4].map((i) => parseInt(digits.slice(i, i + 2), 16)) as Rgb;
+}
+
+type Rule = [RegExp, (m: RegExpExecArray) => Operation | undefined];
+
+const num = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+const COLOUR_WORD = '(#[0-9a-f]{6}\\b|#[0-9a-f]{3}\\b|[a-z]+)';
+const tint = (word: string): Operation | undefined => {
+  const colour = parseColour(word);
+  return colour && { kind: 'tint', colour, name: word };
+};
+
+const RULES: Rule[] = [
+  [/\b(?:gr[ae]y[\s-]?scale|black[\s-]+and[\s-]+white|b\s*[&/]\s*w|monochrome)\b/g, () => ({ kind: 'grayscale' })],
+  [/\bsepia\b/g, () => ({ kind: 'sepia' })],
+  [/\b(?:invert(?:ed)?|negative)\b/g, () => ({ kind: 'invert' })],
+  [/\bblur(?:red|ry)?\b(?:\s+(?:by\s+|of\s+|radius\s+|sigma\s+)?(\d+(?:\.\d+)?)(?![\d.]*\s*%))?/g,
+    (m) => ({ kind: 'blur', sigma: num(m[1]) ?? 4 })],
+  [/\b(?:sharpen(?:ed)?|sharper)\b/g, () => ({ kind: 'sharpen' })],
+  [/\brotat(?:e|ed|ion)\b(?:\s+(?:it\s+|the\s+image\s+)?(?:by\s+)?(-?\d+(?:\.\d+)?)\s*(?:°|deg(?:rees?)?\b)?)?(?:\s*(counter-?clockwise|anti-?clockwise|left|clockwise|right)\b)?/g,
+    (m) => {
+      const degrees = num(m[1]) ?? 90;
+      return { kind: 'rotate', degrees: /counter|anti|left/.test(m[2] ?? '') ? -degrees : degrees };
+    }],
+  [/\bflip(?:ped)?\b(?:\s+(?:it\s+|the\s+image\s+)?(horizontal(?:ly)?|vertical(?:ly)?)\b)?|\bupside[\s-]+down\b/g,
+    (m) => ({ kind: m[1]?.startsWith('horizontal') ? 'mirror' : 'flip' })],
+  [/\bmirror(?:ed)?\b(?:\s+(?:it\s+)?horizontal(?:ly)?\b)?/g, () => ({ kind: 'mirror' })],
+  [/\b(?:resize|scale|shrink|enlarge)d?\b(?:\s+(?:it|the\s+image|images|them))?\s+(to|by)?\s*(\d+(?:\.\d+)?)\s*(%|percent\b|(?:[x×*]|by)\s*(\d+))?/g,
+    (m) => {
+      const n = Number(m[2]);
+      if (m[3] === '%' || m[3] === 'percent') return { kind: 'scale', percent: n };
+      if (m[4]) return { kind: 'resize-exact', width: n, height: Number(m[4]) };
+      if (m[1] === 'by' && n <= 10) return { kind: 'scale', percent: n * 100 }; // "scale by 2" is a factor
+      return { kind: 'resize', maxSide: n };
+    }],
+  [/\b(?:square[\s-]+crop(?:ped)?|crop(?:ped)?(?:\s+(?:it|the\s+image))?\s+(?:(?:in)?to\s+)?(?:a\s+)?square)\b/g,
+    () => ({ kind: 'square-crop' })],
+  [/\b(?:brighten(?:ed)?|brighter|lighten(?:ed)?|lighter|(?:increase|more|raise|boost)\s+(?:the\s+)?brightness)\b/g,
+    () => ({ kind: 'brighten' })],
+  [/\b(?:darken(?:ed)?|darker|(?:decrease|reduce|less|lower)\s+(?:the\s+)?brightness)\b/g, () => ({ kind: 'darken' })],
+  [/\b(?:(more|increased?|higher|high|boost|raise|less|decreased?|reduced?|lower|low)\s+(?:the\s+)?)?contrast\b/g,
+    (m) => ({ kind: 'contrast', more: !/^(less|decrease|reduce|lower|low)/.test(m[1] ?? '') })],
+  [new RegExp(`\\btint(?:ed)?\\b(?:\\s+(?:it|the\\s+image|them))?(?:\\s+(?:with|in|to))?(?:\\s+a)?\\s+${COLOUR_WORD}`, 'g'),
+    (m) => tint(m[1])],
+  [new RegExp(`(?<![\\w#])${COLOUR_WORD}\\s+tint\\b`, 'g'), (m) => tint(m[1])],
+  [/\bside[\s-]+by[\s-]+side\b/g, () => ({ kind: 'layout', layout: 'side-by-side' })],
+  [/\bstack(?:ed)?\b(?:\s+(?:them\s+)?vertically\b)?|\bvertically\b|\bon\s+top\s+of\s+each\s+other\b/g,
+    () => ({ kind: 'layout', layout: 'stack' })],
+  [/\b(?:grid|collage|mosaic)\b/g, () => ({ kind: 'layout', layout: 'grid' })],
+];
+
+/** Recognised operations in prompt order; overlapping matches keep the earlier (then longer) one. */
+export function parsePrompt(prompt: string): Operation[] {
+  const text = prompt.toLowerCase();
+  const found: { start: number; end: number; op: Operation }[] = [];
+  for (const [pattern, make] of RULES) {
+    for (const m of text.matchAll(pattern)) {
+      const op = make(m);
+      if (op) found.push({ start: m.index, end: m.index + m[0].length, op });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Operation[] = [];
+  let end = 0;
+  for (const f of found) {
+    if (f.start < end) continue;
+    kept.push(f.op);
+    end = f.end;
+  }
+  return kept;
+}
+
+export function describe(op: Operation): string {
+  switch (op.kind) {
+    case 'blur': return `blur ${op.sigma}`;
+    case 'rotate': return `rotate ${op.degrees}°`;
+    case 'flip': return 'flip (vertical)';
+    case 'mirror': return 'mirror (horizontal)';
+    case 'resize': return `resize to max ${op.maxSide} px`;
+    case 'resize-exact': return `resize to ${op.width}×${op.height}`;
+    case 'scale': return `scale by ${op.percent}%`;
+    case 'square-crop': return 'square crop';
+    case 'contrast': return op.more ? 'more contrast' : 'less contrast';
+    case 'tint': return `tint ${op.name}`;
+    case 'layout': return op.layout.replace(/-/g, ' ');
+    default: return op.kind;
+  }
+}

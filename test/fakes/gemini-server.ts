@@ -1,0 +1,175 @@
+// A loopback stand-in for the Gemini API (`POST /v1beta/models/<model>:generateContent`), speaking the REST
+// wire format the @google/genai SDK uses. Records every request; answers what the test queued.
+import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type GeminiReply = { delayMs?: number } & (
+  | { kind: 'image'; image: Buffer; mimeType?: string; text?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'quota'; retryAfterSeconds?: number }
+  | { kind: 'error'; status?: number; message?: string }
+  | { kind: 'malformed' }
+  | { kind: 'raw'; status: number; body: string; contentType?: string }
+  | { kind: 'hang' }
+);
+
+export interface GeminiRecordedRequest {
+  method: string;
+  path: string;
+  model?: string;
+  apiKey?: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  images: { mimeType: string; data: Buffer }[];
+  texts: string[];
+  responseModalities?: string[];
+  /** Requests already in flight when this one arrived (this one excluded). */
+  inFlightAtArrival: number;
+}
+
+export interface FakeGemini {
+  /** For `httpOptions.baseUrl` / ModelConfig.baseUrl. */
+  baseUrl: string;
+  requests: GeminiRecordedRequest[];
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  /** Queues the answer for the next request; with nothing queued the default reply is used. */
+  reply(next: GeminiReply): void;
+  setDefaultReply(reply: GeminiReply): void;
+  close(): Promise<void>;
+}
+
+// 1×1 opaque red PNG.
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+  'base64',
+);
+
+const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/;
+
+export async function startFakeGemini(opts: { apiKey?: string } = {}): Promise<FakeGemini> {
+  const queue: GeminiReply[] = [];
+  let defaultReply: GeminiReply = { kind: 'image', image: TINY_PNG };
+  const requests: GeminiRecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const server = createServer(async (req, res) => {
+    const arrivedWith = inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // 'finish' comes as soon as the answer is handed to the socket, before the client can react to it.
+    let done = false;
+    const settle = () => { if (!done) { done = true; inFlight--; } };
+    res.once('finish', settle).once('close', settle);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const match = ROUTE.exec(url.pathname);
+    if (req.method !== 'POST' || !match) return sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return sendError(res, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
+    }
+    const apiKey = header(req.headers['x-goog-api-key']) ?? url.searchParams.get('key') ?? undefined;
+    requests.push({ method: req.method, path: url.pathname, model: match[1], apiKey, headers: req.headers, body, ...readParts(body), inFlightAtArrival: arrivedWith });
+    if (opts.apiKey && apiKey !== opts.apiKey) {
+      return sendError(res, 400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+    }
+    const next = queue.shift() ?? defaultReply;
+    if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+    answer(res, next, match[1]);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    get inFlight() { return inFlight; },
+    get maxInFlight() { return maxInFlight; },
+    reply: (next) => void queue.push(next),
+    setDefaultReply: (reply) => { defaultReply = reply; },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answer(res: ServerResponse, reply: GeminiReply, model: string): void {
+  switch (reply.kind) {
+    case 'hang':
+      return;
+    case 'image': {
+      const parts: unknown[] = reply.text ? [{ text: reply.text }] : [];
+      parts.push({ inlineData: { mimeType: reply.mimeType ?? 'image/png', data: reply.image.toString('base64') } });
+      return sendJson(res, 200, candidateBody(parts, model));
+    }
+    case 'text':
+      return sendJson(res, 200, candidateBody([{ text: reply.text }], model));
+    case 'quota': {
+      const seconds = reply.retryAfterSeconds ?? 30;
+      res.setHeader('retry-after', String(seconds));
+      return sendJson(res, 429, {
+        error: {
+          code: 429,
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }],
+        },
+      });
+    }
+    case 'error':
+      return sendError(res, reply.status ?? 500, 'INTERNAL', reply.message ?? 'Internal error encountered.');
+    case 'malformed':
+      return sendRaw(res, 200, '{"candidates": [{"content": {"parts": [', 'application/json; charset=UTF-8');
+    case 'raw':
+      return sendRaw(res, reply.status, reply.body, reply.contentType ?? 'application/json; charset=UTF-8');
+  }
+}
+
+function candidateBody(parts: unknown[], model: string) {
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 1290, totalTokenCount: 1300 },
+    modelVersion: model,
+    responseId: 'fake-response',
+  };
+}
+
+function readParts(body: unknown): Pick<GeminiRecordedRequest, 'images' | 'texts' | 'responseModalities'> {
+  const b = body as { contents?: { parts?: Record<string, any>[] }[]; generationConfig?: { responseModalities?: string[] } };
+  const images: GeminiRecordedRequest['images'] = [];
+  const texts: string[] = [];
+  for (const content of b?.contents ?? []) {
+    for (const part of content.parts ?? []) {
+      const inline = part.inlineData ?? part.inline_data;
+      if (inline) images.push({ mimeType: inline.mimeType ?? inline.mime_type, data: Buffer.from(inline.data, 'base64') });
+      if (typeof part.text === 'string') texts.push(part.text);
+    }
+  }
+  return { images, texts, responseModalities: b?.generationConfig?.responseModalities };
+}
+
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+function sendError(res: ServerResponse, status: number, statusText: string, message: string): void {
+  sendJson(res, status, { error: { code: status, message, status: statusText } });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendRaw(res, status, JSON.stringify(body), 'application/json; charset=UTF-8');
+}
+
+function sendRaw(res: ServerResponse, status: number, body: string, contentType: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,154 @@
+// A loopback stand-in for the OpenAI Images API (`POST /v1/images/edits`, multipart/form-data with `image[]`
+// parts, bearer auth), as the openai SDK calls it. Records every request; answers what the test queued.
+import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type OpenAIReply = { delayMs?: number } & (
+  | { kind: 'image'; image: Buffer; outputFormat?: 'png' | 'jpeg' | 'webp'; revisedPrompt?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'quota'; retryAfterSeconds?: number }
+  | { kind: 'error'; status?: number; message?: string }
+  | { kind: 'malformed' }
+  | { kind: 'raw'; status: number; body: string; contentType?: string }
+  | { kind: 'hang' }
+);
+
+export interface OpenAIRecordedRequest {
+  method: string;
+  path: string;
+  apiKey?: string;
+  headers: IncomingHttpHeaders;
+  model?: string;
+  prompt?: string;
+  /** Files in the order sent, with the form field name each came in (the SDK uses `image[]` for a list). */
+  images: { field: string; name: string; mimeType: string; data: Buffer }[];
+  fields: Record<string, string>;
+  /** Requests already in flight when this one arrived (this one excluded). */
+  inFlightAtArrival: number;
+}
+
+export interface FakeOpenAI {
+  /** For the SDK's `baseURL` / ModelConfig.baseUrl (includes `/v1`). */
+  baseUrl: string;
+  requests: OpenAIRecordedRequest[];
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  reply(next: OpenAIReply): void;
+  setDefaultReply(reply: OpenAIReply): void;
+  close(): Promise<void>;
+}
+
+// 1×1 opaque red PNG.
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+  'base64',
+);
+
+export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<FakeOpenAI> {
+  const queue: OpenAIReply[] = [];
+  let defaultReply: OpenAIReply = { kind: 'image', image: TINY_PNG };
+  const requests: OpenAIRecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const server = createServer(async (req, res) => {
+    const arrivedWith = inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // 'finish' comes as soon as the answer is handed to the socket, before the client can react to it.
+    let done = false;
+    const settle = () => { if (!done) { done = true; inFlight--; } };
+    res.once('finish', settle).once('close', settle);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method !== 'POST' || path !== '/v1/images/edits') return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error');
+    const contentType = req.headers['content-type'] ?? '';
+    if (!contentType.startsWith('multipart/form-data')) return sendError(res, 400, 'Expected multipart/form-data', 'invalid_request_error');
+    let form: FormData;
+    try {
+      form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': contentType } }).formData();
+    } catch {
+      return sendError(res, 400, 'Could not parse multipart form', 'invalid_request_error');
+    }
+    const recorded = await readForm(form);
+    const apiKey = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    requests.push({ method: req.method, path, apiKey, headers: req.headers, ...recorded, inFlightAtArrival: arrivedWith });
+    if (opts.apiKey && apiKey !== opts.apiKey) {
+      return sendError(res, 401, `Incorrect API key provided: ${apiKey}.`, 'invalid_request_error', 'invalid_api_key');
+    }
+    const next = queue.shift() ?? defaultReply;
+    if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+    answer(res, next);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get inFlight() { return inFlight; },
+    get maxInFlight() { return maxInFlight; },
+    reply: (next) => void queue.push(next),
+    setDefaultReply: (reply) => { defaultReply = reply; },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readForm(form: FormData): Promise<Pick<OpenAIRecordedRequest, 'model' | 'prompt' | 'images' | 'fields'>> {
+  const images: OpenAIRecordedRequest['images'] = [];
+  const fields: Record<string, string> = {};
+  for (const [field, value] of form.entries()) {
+    if (typeof value === 'string') fields[field] = value;
+    else images.push({ field, name: value.name, mimeType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+  }
+  return { model: fields.model, prompt: fields.prompt, images, fields };
+}
+
+function answer(res: ServerResponse, reply: OpenAIReply): void {
+  const created = 1_700_000_000;
+  switch (reply.kind) {
+    case 'hang':
+      return;
+    case 'image': {
+      const format = reply.outputFormat ?? 'png';
+      const item = { b64_json: reply.image.toString('base64'), ...(reply.revisedPrompt ? { revised_prompt: reply.revisedPrompt } : {}) };
+      return sendJson(res, 200, {
+        created, background: 'opaque', data: [item], output_format: format, quality: 'high', size: '1024x1024',
+        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210 },
+      });
+    }
+    case 'text':
+      return sendJson(res, 200, { created, data: [{ revised_prompt: reply.text }] });
+    case 'quota':
+      res.setHeader('retry-after', String(reply.retryAfterSeconds ?? 20));
+      return sendError(res, 429, 'Rate limit reached for gpt-image-1 on images per minute. Please try again later.', 'requests', 'rate_limit_exceeded');
+    case 'error':
+      return sendError(res, reply.status ?? 500, reply.message ?? 'The server had an error while processing your request.', 'server_error');
+    case 'malformed':
+      return sendRaw(res, 200, '{"created": 1700000000, "data": [{"b64_json": ', 'application/json');
+    case 'raw':
+      return sendRaw(res, reply.status, reply.body, reply.contentType ?? 'application/json');
+  }
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type: string, code: string | null = null): void {
+  sendJson(res, status, { error: { message, type, param: null, code } });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendRaw(res, status, JSON.stringify(body), 'application/json');
+}
+
+function sendRaw(res: ServerResponse, status: number, body: string, contentType: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
