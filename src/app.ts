@@ -2,7 +2,7 @@
 // as is). Closing the app stops everything it started.
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes, createAuthConfig } from './auth/authjs.js';
 import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './auth/dev-idp.js';
@@ -20,11 +20,20 @@ import { createCanvasService } from './services/canvas.js';
 import { createProjectsService } from './services/projects.js';
 import { createUsersService } from './services/users.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database the app uses (benchmarks and tests read it directly). */
+    database: Runtime['database'];
+  }
+}
+
 export const API_INFO = { title: 'Image Canvas API', version: '1.0.0', description: 'The API of Image Canvas (see SPEC.md and DESIGN.md).' };
 
 export interface BuildOptions {
   /** Pass a runtime that is already started (tests sharing one); otherwise one is started and owned. */
   runtime?: Runtime;
+  /** Serve on a server made elsewhere (e.g. one already bound, so its port is known before the config). */
+  serverFactory?: FastifyServerFactory;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -32,6 +41,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.production,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
   const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = options.runtime ?? (await startRuntime(config, log));
@@ -48,6 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: string): void; error(m: string): void }) {
   const { config, database } = runtime;
   const secret = config.auth.secret!;
+  app.decorate('database', database);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -85,6 +96,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // Everything below needs a session (SPEC §5.4).
   await app.register(async (api) => {
     api.addHook('onRequest', requireUser(sessions));
+    api.removeContentTypeParser('text/plain'); // JSON routes take JSON (multipart where a route says so)
     await api.register(userRoutes, { users });
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });

