@@ -9,9 +9,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts', 'test/{unit,net,models,storage}/**/*.test.ts'] } },
-      { test: { name: 'api:embedded-db', include: api, env: { TEST_DB_MODE: 'embedded' } } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/{unit,net,models,storage}/**/*.test.ts'] } },
+      { extends: true, test: { name: 'api:embedded-db', include: api, env: { TEST_DB_MODE: 'embedded' } } },
       {
+        extends: true,
         test: {
           name: 'api:external-db',
           include: [...api, 'test/process/**/*.test.ts'],

@@ -12,10 +12,11 @@ declare module 'fastify' {
 }
 
 /** Errors that mean the database (or another backing service) cannot be reached right now. */
-export function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
+export function isUnavailable(err: unknown, depth = 0): boolean {
+  const e = err as { code?: string; message?: string; cause?: unknown };
+  if (e.cause && depth < 3 && isUnavailable(e.cause, depth + 1)) return true; // drizzle wraps driver errors
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(e.code ?? '')) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not currently accepting connections|the database system is (starting up|shutting down)/i.test(e.message ?? '');
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

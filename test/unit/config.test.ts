@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, OPTIONAL_WARNED, REQUIRED_IN_PRODUCTION } from '../../src/config.js';
+
+const production = {
+  NODE_ENV: 'production',
+  OAUTH_CLIENT_ID: 'id',
+  OAUTH_CLIENT_SECRET: 'secret',
+  AUTH_URL: 'https://canvas.example.com/',
+  AUTH_SECRET: 'x'.repeat(40),
+  OBJECT_STORAGE_CONNECTION_STRING: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=b;EndpointSuffix=core.windows.net',
+  DATABASE_CONNECTION_STRING: 'postgres://u:p@db.internal:5432/canvas',
+  IMAGE_MODEL_API_KEY: 'key',
+};
+
+describe('configuration', () => {
+  it('runs with no configuration on embedded defaults, one warning per unset required value', () => {
+    const { config, warnings } = loadConfig({});
+    expect(config).toMatchObject({ production: false, port: 3000, host: '127.0.0.1', baseUrl: 'http://localhost:3000' });
+    expect(config.auth.provider).toEqual({ kind: 'bundled' });
+    expect(config.model.model).toBe('local');
+    expect(config.database.url).toBeUndefined();
+    for (const name of REQUIRED_IN_PRODUCTION) expect(warnings.filter((w) => w.startsWith(`${name} is not set`))).toHaveLength(1);
+    for (const name of OPTIONAL_WARNED) expect(warnings).toContain(`${name} is not set (optional).`);
+  });
+
+  it('in production demands every required value, listing all that are missing', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual(REQUIRED_IN_PRODUCTION.map((n) => `${n} is required when NODE_ENV=production`));
+    }
+  });
+
+  it('in production with everything set: secure cookies, Google issuer by default, all interfaces, optional warnings only', () => {
+    const { config, warnings } = loadConfig(production);
+    expect(config).toMatchObject({ production: true, host: '0.0.0.0', baseUrl: 'https://canvas.example.com' });
+    expect(config.auth.secureCookies).toBe(true);
+    expect(config.auth.provider).toEqual({ kind: 'oidc', clientId: 'id', clientSecret: 'secret', issuer: 'https://accounts.google.com' });
+    expect(config.model.model).toBe('gemini-2.5-flash-image');
+    expect(warnings.some((w) => /is not set: /.test(w) && !w.startsWith('OAUTH_ISSUER'))).toBe(false);
+    expect(warnings).toContain('PAYMENTS_ACCESS_TOKEN is not set (optional).');
+    expect(Object.isFrozen(config.limits)).toBe(true);
+  });
+
+  it('an operator who chooses IMAGE_MODEL=local needs no model key', () => {
+    const { IMAGE_MODEL_API_KEY: _, ...rest } = production;
+    expect(loadConfig({ ...rest, IMAGE_MODEL: 'local' }).config.model.model).toBe('local');
+  });
+
+  it('rejects malformed values with every problem named', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_CONNECTION_STRING: 'mysql://x', AUTH_SECRET: 'short', UPLOAD_MAX_BYTES: '-1' });
+      expect.unreachable();
+    } catch (err) {
+      const text = (err as ConfigError).problems.join('\n');
+      expect(text).toMatch(/PORT/);
+      expect(text).toMatch(/DATABASE_CONNECTION_STRING must be a postgres:\/\/ URL/);
+      expect(text).toMatch(/AUTH_SECRET must be at least 32 characters/);
+      expect(text).toMatch(/UPLOAD_MAX_BYTES/);
+    }
+  });
+
+  it('reads limits from the environment', () => {
+    const { config } = loadConfig({ UPLOAD_MAX_BYTES: '1000', CANVAS_MAX_NODES: '10', PROJECT_NAME_MAX_CHARS: '5' });
+    expect(config.limits).toMatchObject({ uploadBytes: 1000, canvasNodes: 10, projectNameChars: 5 });
+  });
+});
