@@ -1,0 +1,150 @@
+// Objects as files under one folder, served by the app at `/files/<name>`. Layout:
+//   <dir>/<name>              the bytes
+//   <dir>/.meta/<name>.json   { contentType, etag }; created before the bytes appear, removed after them
+//   <dir>/.tmp-<uuid>         in-flight writes, linked into place when complete
+import { randomUUID } from 'node:crypto';
+import { constants, createWriteStream } from 'node:fs';
+import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { discardBody, limitBytes } from './byte-limit.js';
+import { assertValidObjectName, nameUnderBase } from './object-name.js';
+import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
+
+interface Meta {
+  contentType: string;
+  etag: string;
+}
+
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
+export class LocalObjectStore implements ObjectStore {
+  readonly kind = 'local';
+  private readonly metaDir: string;
+  private readonly filesBase: string;
+
+  constructor(readonly dir: string, appBaseUrl: string) {
+    this.metaDir = join(dir, '.meta');
+    this.filesBase = `${appBaseUrl.replace(/\/+$/, '')}/files`;
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.metaDir, { recursive: true });
+    // Temp files left by a crashed process; a live write never takes an hour.
+    const now = Date.now();
+    for (const entry of await readdir(this.dir)) {
+      if (!entry.startsWith('.tmp-')) continue;
+      const path = join(this.dir, entry);
+      const stats = await stat(path).catch(() => null);
+      if (stats && now - stats.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+    }
+  }
+
+  async put(name: string, body: NodeJS.ReadableStream | Buffer, opts: PutOptions): Promise<StoredObject> {
+    try {
+      assertValidObjectName(name);
+      // Fails fast without reading the body; the link() below is the real guard.
+      if (await this.head(name)) throw new Error(`Object already exists: ${name}`);
+    } catch (err) {
+      discardBody(body);
+      throw err;
+    }
+    const tmpData = join(this.dir, `.tmp-${randomUUID()}`);
+    const tmpMeta = `${tmpData}.json`;
+    const metaPath = this.metaPath(name);
+    let claimed = false;
+    try {
+      const limited = limitBytes(body, opts.maxBytes, 'md5');
+      await pipeline(limited, createWriteStream(tmpData, { flags: 'wx', flush: true }));
+      const meta: Meta = { contentType: opts.contentType, etag: `"${limited.digest()}"` };
+      await writeFile(tmpMeta, JSON.stringify(meta), { flag: 'wx' });
+      // link() never replaces an existing file: claiming the metadata name is the atomic "create if absent".
+      await link(tmpMeta, metaPath).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'EEXIST' ? new Error(`Object already exists: ${name}`) : err;
+      });
+      claimed = true;
+      await link(tmpData, this.dataPath(name));
+      return { name, url: this.urlOf(name), size: limited.bytes };
+    } catch (err) {
+      discardBody(body);
+      if (claimed) await rm(metaPath, { force: true });
+      throw err;
+    } finally {
+      await Promise.all([rm(tmpData, { force: true }), rm(tmpMeta, { force: true })]);
+    }
+  }
+
+  async get(name: string, range?: ByteRange) {
+    assertValidObjectName(name);
+    const file = await open(this.dataPath(name), 'r').catch((err) => {
+      if (isMissing(err)) return null;
+      throw err;
+    });
+    if (!file) return null;
+    try {
+      const [stats, meta] = await Promise.all([file.stat(), this.readMeta(name)]);
+      if (!meta) {
+        await file.close();
+        return null;
+      }
+      const stream = file.createReadStream(range ? { start: range.start, end: range.end } : {});
+      return { stream, info: toInfo(meta, stats) };
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  async head(name: string): Promise<ObjectInfo | null> {
+    assertValidObjectName(name);
+    const [stats, meta] = await Promise.all([
+      stat(this.dataPath(name)).catch((err) => (isMissing(err) ? null : Promise.reject(err))),
+      this.readMeta(name),
+    ]);
+    return stats && meta ? toInfo(meta, stats) : null;
+  }
+
+  async delete(name: string): Promise<void> {
+    assertValidObjectName(name);
+    // Bytes first, metadata last: whoever sees the bytes can always read the metadata.
+    await rm(this.dataPath(name), { force: true });
+    await rm(this.metaPath(name), { force: true });
+  }
+
+  nameFromUrl(url: string): string | null {
+    return nameUnderBase(url, this.filesBase);
+  }
+
+  async check(): Promise<void> {
+    await access(this.metaDir, constants.R_OK | constants.W_OK);
+  }
+
+  async close(): Promise<void> {}
+
+  private urlOf(name: string): string {
+    return `${this.filesBase}/${name}`;
+  }
+
+  private dataPath(name: string): string {
+    return join(this.dir, name);
+  }
+
+  private metaPath(name: string): string {
+    return join(this.metaDir, `${name}.json`);
+  }
+
+  private async readMeta(name: string): Promise<Meta | null> {
+    try {
+      return JSON.parse(await readFile(this.metaPath(name), 'utf8')) as Meta;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+}
+
+function toInfo(meta: Meta, stats: { size: number; mtime: Date }): ObjectInfo {
+  return { contentType: meta.contentType, etag: meta.etag, size: stats.size, lastModified: stats.mtime };
+}

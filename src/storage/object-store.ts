@@ -1,0 +1,49 @@
+// The one port every storage backend implements. Services reach object storage only through this.
+
+export interface PutOptions {
+  contentType: string;
+  maxBytes: number;
+}
+
+export interface StoredObject {
+  name: string;
+  url: string;
+  size: number;
+}
+
+export interface ObjectInfo {
+  contentType: string;
+  /** Size of the whole object, also when a range was requested. */
+  size: number;
+  /** A strong HTTP entity tag, quotes included (e.g. `"0x8DC…"`). */
+  etag: string;
+  lastModified: Date;
+}
+
+/** Inclusive byte range; `end` must be below the object's size (check with `head` first). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface ObjectStore {
+  readonly kind: 'local' | 'azure' | 's3';
+  /** Prepare the backend (create folder / container with public blob read / check bucket). Idempotent. */
+  init(): Promise<void>;
+  /**
+   * Stream `body` into object `name`. Throws ObjectTooLargeError as soon as more than maxBytes arrive; after
+   * any failure (too large, source stream error, backend error) no object and no partial object remains,
+   * and a stream `body` is destroyed. Refuses to overwrite an existing object. Returns the public URL.
+   */
+  put(name: string, body: NodeJS.ReadableStream | Buffer, opts: PutOptions): Promise<StoredObject>;
+  /** null when missing. With `range`, the stream yields only those bytes. */
+  get(name: string, range?: ByteRange): Promise<{ stream: NodeJS.ReadableStream; info: ObjectInfo } | null>;
+  head(name: string): Promise<ObjectInfo | null>;
+  /** A missing object is not an error. */
+  delete(name: string): Promise<void>;
+  /** Map one of our public URLs back to an object name; null for anything else. */
+  nameFromUrl(url: string): string | null;
+  /** Cheap readiness probe; throws when the backend is unreachable. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
