@@ -9,15 +9,19 @@ import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './au
 import { createSessionVerifier } from './auth/session.js';
 import type { Config } from './config.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { localFilesPlugin } from './http/files.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
+import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { projectRoutes } from './routes/projects.js';
+import { uploadRoutes } from './routes/upload.js';
 import { userRoutes } from './routes/user.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { createCanvasService } from './services/canvas.js';
 import { createProjectsService } from './services/projects.js';
+import { createUploadsService } from './services/uploads.js';
 import { createUsersService } from './services/users.js';
 
 declare module 'fastify' {
@@ -56,7 +60,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 }
 
 async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: string): void; error(m: string): void }) {
-  const { config, database } = runtime;
+  const { config, database, store } = runtime;
   const secret = config.auth.secret!;
   app.decorate('database', database);
   app.setValidatorCompiler(validatorCompiler);
@@ -91,7 +95,10 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
   await app.register(pageRoutes, { authConfig, baseUrl: config.baseUrl, sessions });
-  await app.register(healthRoutes, { checks: { database: () => database.check() } });
+  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
+  if (store.kind === 'local') await app.register(localFilesPlugin, { store });
+  await registerRateLimit(app);
+  const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, log: app.log });
 
   // Everything below needs a session (SPEC §5.4).
   await app.register(async (api) => {
@@ -100,5 +107,6 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(userRoutes, { users });
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
+    await api.register(uploadRoutes, { uploads, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
   });
 }

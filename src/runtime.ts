@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { lockDataDir, persistentSecret } from './data-dir.js';
 import { openDatabase, type Database } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+import { createObjectStore, type ObjectStore } from './storage/index.js';
 
 export interface Logger {
   info(msg: string): void;
@@ -16,6 +17,7 @@ export interface Runtime {
   /** The config with generated values (AUTH_SECRET in embedded mode) filled in. */
   config: Config;
   database: Database;
+  store: ObjectStore;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,17 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       onError: (err) => log.warn(`database: ${err.message}`),
     });
     undo.push(() => database.close());
-    return { config: { ...config, auth: { ...config.auth, secret } }, database, close };
+
+    const store = await createObjectStore({
+      connectionString: config.storage.connectionString,
+      dataDir: config.dataDir,
+      container: config.storage.container,
+      publicUrl: config.storage.publicUrl,
+      appBaseUrl: config.baseUrl,
+    });
+    undo.push(() => store.close());
+    await store.init();
+    return { config: { ...config, auth: { ...config.auth, secret } }, database, store, close };
   } catch (err) {
     await close();
     throw err;

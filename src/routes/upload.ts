@@ -1,0 +1,52 @@
+// SPEC §4 POST /api/upload: one image in multipart field `file` → { url }. DESIGN.md §4 rules live in the
+// uploads service; this file only speaks HTTP.
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+import { ErrorBody } from '../http/schemas.js';
+import { fileTooLarge, type UploadsService } from '../services/uploads.js';
+import type { RouteRateLimit } from '../http/rate-limit.js';
+
+export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; maxBytes: number; rateLimit?: RouteRateLimit }> = async (app, { uploads, maxBytes, rateLimit }) => {
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+  });
+  const noFile = () => badRequest('No file provided');
+
+  app.post('/api/upload', {
+    config: rateLimit ? { rateLimit } : {},
+    schema: {
+      tags: ['uploads'],
+      summary: 'Upload one image (multipart/form-data, field `file`) → its permanent public URL',
+      consumes: ['multipart/form-data'],
+      response: { 200: z.object({ url: z.string() }), 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 429: ErrorBody, 500: ErrorBody },
+    },
+  }, async (req) => {
+    if (!req.isMultipart()) throw noFile();
+    let file;
+    try {
+      file = await req.file();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge();
+      throw badRequest('No file provided', 'the multipart body could not be read');
+    }
+    if (!file || file.fieldname !== 'file') {
+      file?.file.resume();
+      throw noFile();
+    }
+    // A client that goes away mid-upload leaves the part stream stalled, not failed: fail it, so the store
+    // cleans up instead of waiting forever.
+    const stream = file.file;
+    const onClose = () => {
+      if (!req.raw.complete) stream.destroy(new Error('the client closed the connection mid-upload'));
+    };
+    req.raw.once('close', onClose);
+    try {
+      const { url } = await uploads.upload({ filename: file.filename, stream });
+      return { url };
+    } finally {
+      req.raw.off('close', onClose);
+    }
+  });
+};

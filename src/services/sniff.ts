@@ -1,0 +1,49 @@
+// Detect a stream's type from its first bytes without buffering the rest. (file-type's own fileTypeStream
+// never settles on an empty Node stream in v21, so the peek is ours; detection is file-type's.)
+import { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+
+/** Reads up to `size` bytes (fewer when the stream ends first), then pauses the stream. */
+function readHead(stream: Readable, size: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    const finish = () => {
+      cleanup();
+      stream.pause();
+      resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= size) finish();
+    };
+    const onEnd = () => finish();
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
+}
+
+/** The detected MIME type (undefined when unknown or empty), and a stream of all the bytes, head included. */
+export async function sniffStream(stream: Readable, sampleSize = 4100): Promise<{ mime?: string; size: number; stream: Readable }> {
+  const head = await readHead(stream, sampleSize);
+  const type = head.length > 0 ? await fileTypeFromBuffer(head) : undefined;
+  const whole = Readable.from(
+    (async function* () {
+      if (head.length > 0) yield head;
+      yield* stream;
+    })(),
+    { objectMode: false },
+  );
+  return { mime: type?.mime, size: head.length, stream: whole };
+}

@@ -1,0 +1,55 @@
+// Uploads (SPEC §4 POST /api/upload, DESIGN.md §4): the type is sniffed from the first bytes, the bytes stream
+// straight into the store with the size limit enforced while streaming; a failure leaves nothing behind.
+import type { Readable } from 'node:stream';
+import { AppError, ObjectTooLargeError, badRequest, internal, payloadTooLarge } from '../errors.js';
+import type { ObjectStore } from '../storage/index.js';
+import { ACCEPTED_IMAGE_TYPES, safeFileName, uniquePrefix } from './object-names.js';
+import { sniffStream } from './sniff.js';
+
+export interface UploadsService {
+  /** Store one uploaded file; `source` is the client's stream (its errors are the client's fault). */
+  upload(file: { filename: string; stream: Readable }): Promise<{ url: string; name: string; size: number }>;
+}
+
+export const unsupportedType = (details?: string) => badRequest('Unsupported file type', details);
+export const fileTooLarge = () => payloadTooLarge('File too large');
+
+export function createUploadsService({ store, maxBytes, log }: { store: ObjectStore; maxBytes: number; log: { error(o: object, m: string): void } }): UploadsService {
+  return {
+    async upload({ filename, stream }) {
+      let clientError: Error | undefined;
+      stream.once('error', (err) => (clientError ??= err));
+      const fail = (err: unknown): never => {
+        if (err instanceof AppError) throw err;
+        if (err instanceof ObjectTooLargeError || isSizeLimit(clientError ?? err)) throw fileTooLarge();
+        if (clientError) throw badRequest('Upload was interrupted', 'the multipart body ended early or was malformed');
+        log.error({ err }, 'storing an upload failed');
+        throw internal('Failed to upload file');
+      };
+
+      let sniffed: Awaited<ReturnType<typeof sniffStream>>;
+      try {
+        sniffed = await sniffStream(stream);
+      } catch (err) {
+        return fail(err);
+      }
+      const type = sniffed.mime;
+      if (!type || !ACCEPTED_IMAGE_TYPES.has(type)) {
+        sniffed.stream.destroy();
+        if (clientError) return fail(clientError);
+        throw unsupportedType(
+          sniffed.size === 0 ? 'the file is empty' : type ? `${type} is not an accepted image type` : 'the file is not a recognised raster image',
+        );
+      }
+      const name = `${uniquePrefix()}-${safeFileName(filename, type)}`;
+      try {
+        const stored = await store.put(name, sniffed.stream, { contentType: type, maxBytes });
+        return { url: stored.url, name, size: stored.size };
+      } catch (err) {
+        return fail(err);
+      }
+    },
+  };
+}
+
+const isSizeLimit = (err: unknown) => (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
