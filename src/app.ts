@@ -16,12 +16,16 @@ import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { projectRoutes } from './routes/projects.js';
+import { imageRoutes } from './routes/image.js';
 import { uploadRoutes } from './routes/upload.js';
 import { userRoutes } from './routes/user.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { createCanvasService } from './services/canvas.js';
 import { createProjectsService } from './services/projects.js';
 import { createUploadsService } from './services/uploads.js';
+import { createGenerationService } from './services/generation.js';
+import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
+import { createSafeFetcher } from './net/safe-fetch.js';
 import { createUsersService } from './services/users.js';
 
 declare module 'fastify' {
@@ -99,6 +103,17 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app);
   const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, log: app.log });
+  const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3 });
+  app.addHook('onClose', () => fetcher.close());
+  const generation = createGenerationService({
+    db: database.db,
+    store,
+    fetcher,
+    model: await buildModel(config.model),
+    maxBytes: config.limits.inputImageBytes,
+    outputMaxBytes: 64 * 1024 * 1024,
+    log: app.log,
+  });
 
   // Everything below needs a session (SPEC §5.4).
   await app.register(async (api) => {
@@ -107,6 +122,23 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(userRoutes, { users });
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
+    await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(uploadRoutes, { uploads, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
   });
+}
+
+/**
+ * The configured model chain: primary (with IMAGE_MODEL_BASE_URL), then the fallback, each with the timeout
+ * and the per-instance concurrency cap. null when a provider model has no key (the route says so).
+ */
+async function buildModel(cfg: Config['model']): Promise<ImageModel | null> {
+  const make = async (model: ImageModelName, baseUrl?: string) => {
+    if (model !== 'local' && !cfg.apiKey) return null;
+    const made = await createImageModel({ model, apiKey: cfg.apiKey, baseUrl, timeoutMs: cfg.timeoutMs });
+    return withTimeoutAndLimit(made, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
+  };
+  const primary = await make(cfg.model, cfg.baseUrl);
+  const fallback = cfg.fallback ? await make(cfg.fallback) : null;
+  if (!primary) return null; // a missing key is a configuration error to surface, not to route around
+  return fallback ? withFallback(primary, fallback) : primary;
 }

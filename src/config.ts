@@ -3,6 +3,7 @@
 // process.env (after reading .env); tests pass plain objects.
 import path from 'node:path';
 import { z } from 'zod';
+import { IMAGE_MODELS } from './models/index.js';
 
 const MB = 1024 * 1024;
 
@@ -77,8 +78,8 @@ const envSchema = z.object({
   OBJECT_STORAGE_CONTAINER: z.string().trim().min(3).default('images'),
   OBJECT_STORAGE_PUBLIC_URL: text.pipe(z.url().optional()),
 
-  IMAGE_MODEL: text,
-  IMAGE_MODEL_FALLBACK: text,
+  IMAGE_MODEL: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
+  IMAGE_MODEL_FALLBACK: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL_FALLBACK must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
   IMAGE_MODEL_API_KEY: text,
   IMAGE_MODEL_BASE_URL: text.pipe(z.url().optional()),
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
@@ -88,6 +89,7 @@ const envSchema = z.object({
   PROMPT_MAX_CHARS: int(10_000, 1),
   GENERATION_MAX_IMAGES: int(10, 1),
   INPUT_IMAGE_MAX_BYTES: int(20 * MB, 1),
+  GENERATION_MAX_BODY_BYTES: int(64 * MB, 1024),
   CANVAS_MAX_NODES: int(5_000, 1),
   CANVAS_MAX_EDGES: int(10_000, 1),
   CANVAS_MAX_BYTES: int(16 * MB, 1024),
@@ -132,8 +134,8 @@ export interface Config {
   database: { url?: string; poolSize: number; statementTimeoutMs: number };
   storage: { connectionString?: string; container: string; publicUrl?: string };
   model: {
-    model: string;
-    fallback?: string;
+    model: (typeof IMAGE_MODELS)[number];
+    fallback?: (typeof IMAGE_MODELS)[number];
     apiKey?: string;
     baseUrl?: string;
     timeoutMs: number;
@@ -144,6 +146,7 @@ export interface Config {
     promptChars: number;
     imagesPerGeneration: number;
     inputImageBytes: number;
+    generationBodyBytes: number;
     canvasNodes: number;
     canvasEdges: number;
     canvasBytes: number;
@@ -258,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       promptChars: e.PROMPT_MAX_CHARS,
       imagesPerGeneration: e.GENERATION_MAX_IMAGES,
       inputImageBytes: e.INPUT_IMAGE_MAX_BYTES,
+      generationBodyBytes: e.GENERATION_MAX_BODY_BYTES,
       canvasNodes: e.CANVAS_MAX_NODES,
       canvasEdges: e.CANVAS_MAX_EDGES,
       canvasBytes: e.CANVAS_MAX_BYTES,

@@ -1,0 +1,68 @@
+// SPEC §4 POST /api/image and, beyond SPEC, GET /api/user/generations (the user's history).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { sessionUser } from '../http/guards.js';
+import { says } from '../http/messages.js';
+import type { RouteRateLimit } from '../http/rate-limit.js';
+import { ErrorBody } from '../http/schemas.js';
+import type { GenerationService } from '../services/generation.js';
+
+const Generation = z
+  .object({
+    id: z.string(),
+    userId: z.string().describe("the user's email (SPEC §2)"),
+    prompt: z.string(),
+    inputImages: z.array(z.string()),
+    outputImageUrl: z.string(),
+    model: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Generation' });
+
+export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (app, { generation, limits, rateLimit }) => {
+  const noImages = says('No images provided');
+  const noPrompt = says('No prompt provided');
+  const body = z.object({
+    images: z
+      .array(z.string(says('Invalid image: not a string')).min(1, says('Invalid image: empty')), noImages)
+      .min(1, noImages)
+      .max(limits.imagesPerGeneration, says('Too many images')),
+    prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')),
+  });
+  // Inputs may be data URLs: room for every allowed input, base64-encoded, within a hard cap.
+  const bodyLimit = Math.min(Math.ceil((limits.imagesPerGeneration * limits.inputImageBytes * 4) / 3) + 1024 * 1024, limits.generationBodyBytes);
+
+  app.post('/api/image', {
+    bodyLimit,
+    config: rateLimit ? { rateLimit } : {},
+    schema: {
+      tags: ['generation'],
+      summary: 'Generate an image from one or more images and a prompt',
+      body,
+      response: {
+        200: z.object({ imageBase64: z.string(), imageUrl: z.string(), text: z.string().optional() }),
+        400: ErrorBody,
+        401: ErrorBody,
+        413: ErrorBody,
+        429: ErrorBody,
+        500: ErrorBody.extend({ text: z.string().optional() }),
+      },
+    },
+  }, async (req) => generation.generate(sessionUser(req), req.body));
+
+  app.get('/api/user/generations', {
+    schema: {
+      tags: ['generation'],
+      summary: "The signed-in user's generations, newest first (beyond SPEC)",
+      querystring: z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+      response: { 200: z.object({ items: z.array(Generation), nextCursor: z.string().nullable() }), 400: ErrorBody, 401: ErrorBody },
+    },
+  }, async (req) => {
+    const page = await generation.history(sessionUser(req).id, req.query);
+    return {
+      items: page.items.map((g) => ({ id: g.id, userId: g.userEmail, prompt: g.prompt, inputImages: g.inputImages, outputImageUrl: g.outputImageUrl, model: g.model, createdAt: g.createdAt.toISOString() })),
+      nextCursor: page.nextCursor,
+    };
+  });
+};

@@ -1,0 +1,130 @@
+// Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
+// result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import type { Db } from '../db/index.js';
+import { generations, type GenerationRow } from '../db/schema.js';
+import { AppError, badRequest, internal, tooManyRequests } from '../errors.js';
+import { ModelFailedError, ModelQuotaError, type ImageModel } from '../models/index.js';
+import type { ObjectStore } from '../storage/index.js';
+import { resolveInputs, type InputDeps } from './image-inputs.js';
+import { safeFileName, uniquePrefix } from './object-names.js';
+
+export interface GenerateResponse {
+  imageBase64: string;
+  imageUrl: string;
+  text?: string;
+}
+
+export interface GenerationService {
+  generate(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse>;
+  history(userId: string, opts: { cursor?: string; limit: number }): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
+}
+
+export interface GenerationDeps extends InputDeps {
+  db: Db;
+  store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
+  /** null when the configured provider model has no key: SPEC's 500 naming the key. */
+  model: ImageModel | null;
+  outputMaxBytes: number;
+  log: { warn(o: object, m: string): void };
+}
+
+export const missingKey = () =>
+  internal('IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
+
+const PNG = 'image/png';
+
+async function asPng(data: Buffer): Promise<Buffer> {
+  const type = await fileTypeFromBuffer(data);
+  if (type?.mime === PNG) return data;
+  try {
+    return await sharp(data).png().toBuffer();
+  } catch {
+    throw new ModelFailedError('the model returned an image that could not be read');
+  }
+}
+
+const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at);
+  if (!id || Number.isNaN(createdAt.getTime())) throw badRequest('Invalid cursor');
+  return { createdAt, id };
+}
+
+export function createGenerationService(deps: GenerationDeps): GenerationService {
+  const { db, store, log } = deps;
+
+  async function callModel(model: ImageModel, images: { data: Buffer; mimeType: string }[], prompt: string) {
+    try {
+      return await model.generate({ images, prompt, signal: new AbortController().signal });
+    } catch (err) {
+      if (err instanceof ModelQuotaError) throw tooManyRequests('Image model is busy', err.retryAfterSeconds ?? 30, err.message);
+      const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
+      if (!(err instanceof ModelFailedError)) log.warn({ err }, 'image model failed unexpectedly');
+      throw internal('Failed to generate image', reason);
+    }
+  }
+
+  return {
+    async generate(user, { images, prompt }) {
+      if (!deps.model) throw missingKey();
+      const inputs = await resolveInputs(images, deps);
+      const result = await callModel(deps.model, inputs, prompt);
+      if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
+
+      const written: string[] = [];
+      try {
+        const png = await asPng(result.image.data);
+        const stamp = Date.now();
+        const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
+        written.push(output.name);
+        // The record keeps URLs only: a data-URL input is stored as an object first.
+        const inputUrls = await Promise.all(
+          inputs.map(async (input) => {
+            if (input.url) return input.url;
+            const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes });
+            written.push(stored.name);
+            return stored.url;
+          }),
+        );
+        await db.insert(generations).values({
+          id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
+          userId: user.id,
+          userEmail: user.email,
+          prompt,
+          inputImages: inputUrls,
+          outputImageUrl: output.url,
+          model: result.model ?? deps.model.id,
+          createdAt: new Date(stamp), // millisecond precision, as cursors carry it
+        });
+        return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
+      } catch (err) {
+        // Nothing half-done stays behind: objects written for this generation go too.
+        await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
+        if (err instanceof AppError) throw err;
+        log.warn({ err }, 'storing a generation failed');
+        throw internal('Failed to generate image', err instanceof ModelFailedError ? err.message : 'the generated image could not be stored');
+      }
+    },
+
+    async history(userId, { cursor, limit }) {
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      const rows = await db
+        .select()
+        .from(generations)
+        .where(
+          after
+            ? and(eq(generations.userId, userId), or(lt(generations.createdAt, after.createdAt), and(eq(generations.createdAt, after.createdAt), lt(generations.id, after.id))))
+            : eq(generations.userId, userId),
+        )
+        .orderBy(desc(generations.createdAt), desc(generations.id))
+        .limit(limit + 1);
+      const items = rows.slice(0, limit);
+      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+    },
+  };
+}
