@@ -85,7 +85,6 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
 
   const users = createUsersService({ db: database.db });
   const projects = createProjectsService({ db: database.db });
-  const canvas = createCanvasService({ pool: database.pool });
   const sessions = createSessionVerifier({ secret, cacheSize: config.auth.sessionCacheSize });
 
   const provider =
@@ -114,6 +113,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,
   });
+  const canvas = createCanvasService({ pool: database.pool, generating: (userId) => generation.inFlight(userId) });
 
   // Everything below needs a session (SPEC §5.4).
   await app.register(async (api) => {

@@ -51,7 +51,18 @@ const isPkViolation = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&
   (err as { constraint?: string }).constraint === 'canvases_pkey';
 
-export function createCanvasService({ pool }: { pool: pg.Pool }): CanvasService {
+/**
+ * `isGenerating` is the client's flag, stored as sent; but a canvas read never shows a node generating when
+ * no generation of that user is running (DESIGN.md §6): a closed tab must not leave a node spinning forever.
+ */
+function settleGenerating(json: string): string {
+  if (!json.includes('"isGenerating": true')) return json;
+  const canvas = JSON.parse(json) as { nodes: Array<{ data?: { isGenerating?: boolean } }> };
+  for (const node of canvas.nodes) if (node.data?.isGenerating) node.data.isGenerating = false;
+  return JSON.stringify(canvas);
+}
+
+export function createCanvasService({ pool, generating }: { pool: pg.Pool; generating: (userId: string) => boolean }): CanvasService {
   async function current(userId: string, projectId: string) {
     const { rows } = await pool.query<{ project: string; version: number | null; body: string | null }>(CURRENT, [projectId, userId]);
     if (rows.length === 0) throw projectNotFound();
@@ -72,7 +83,8 @@ export function createCanvasService({ pool }: { pool: pg.Pool }): CanvasService 
   return {
     async getJson(userId, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
-      return (await current(userId, projectId)).body;
+      const body = (await current(userId, projectId)).body;
+      return body && !generating(userId) ? settleGenerating(body) : body;
     },
 
     async save(userId, input) {

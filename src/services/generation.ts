@@ -21,6 +21,8 @@ export interface GenerateResponse {
 export interface GenerationService {
   generate(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse>;
   history(userId: string, opts: { cursor?: string; limit: number }): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
+  /** Whether this instance is running a generation for the user right now. */
+  inFlight(userId: string): boolean;
 }
 
 export interface GenerationDeps extends InputDeps {
@@ -57,6 +59,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
   const { db, store, log } = deps;
+  const running = new Map<string, number>();
 
   async function callModel(model: ImageModel, images: { data: Buffer; mimeType: string }[], prompt: string) {
     try {
@@ -69,45 +72,58 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
-  return {
-    async generate(user, { images, prompt }) {
-      if (!deps.model) throw missingKey();
-      const inputs = await resolveInputs(images, deps);
-      const result = await callModel(deps.model, inputs, prompt);
-      if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
+  async function generateOnce(user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
+    if (!deps.model) throw missingKey();
+    const inputs = await resolveInputs(images, deps);
+    const result = await callModel(deps.model, inputs, prompt);
+    if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
 
-      const written: string[] = [];
+    const written: string[] = [];
+    try {
+      const png = await asPng(result.image.data);
+      const stamp = Date.now();
+      const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
+      written.push(output.name);
+      // The record keeps URLs only: a data-URL input is stored as an object first.
+      const inputUrls = await Promise.all(
+        inputs.map(async (input) => {
+          if (input.url) return input.url;
+          const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes });
+          written.push(stored.name);
+          return stored.url;
+        }),
+      );
+      await db.insert(generations).values({
+        id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
+        userId: user.id,
+        userEmail: user.email,
+        prompt,
+        inputImages: inputUrls,
+        outputImageUrl: output.url,
+        model: result.model ?? deps.model.id,
+        createdAt: new Date(stamp), // millisecond precision, as cursors carry it
+      });
+      return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
+    } catch (err) {
+      // Nothing half-done stays behind: objects written for this generation go too.
+      await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
+      if (err instanceof AppError) throw err;
+      log.warn({ err }, 'storing a generation failed');
+      throw internal('Failed to generate image', err instanceof ModelFailedError ? err.message : 'the generated image could not be stored');
+    }
+  }
+
+  return {
+    inFlight: (userId) => (running.get(userId) ?? 0) > 0,
+
+    async generate(user, input) {
+      running.set(user.id, (running.get(user.id) ?? 0) + 1);
       try {
-        const png = await asPng(result.image.data);
-        const stamp = Date.now();
-        const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
-        written.push(output.name);
-        // The record keeps URLs only: a data-URL input is stored as an object first.
-        const inputUrls = await Promise.all(
-          inputs.map(async (input) => {
-            if (input.url) return input.url;
-            const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes });
-            written.push(stored.name);
-            return stored.url;
-          }),
-        );
-        await db.insert(generations).values({
-          id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
-          userId: user.id,
-          userEmail: user.email,
-          prompt,
-          inputImages: inputUrls,
-          outputImageUrl: output.url,
-          model: result.model ?? deps.model.id,
-          createdAt: new Date(stamp), // millisecond precision, as cursors carry it
-        });
-        return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
-      } catch (err) {
-        // Nothing half-done stays behind: objects written for this generation go too.
-        await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
-        if (err instanceof AppError) throw err;
-        log.warn({ err }, 'storing a generation failed');
-        throw internal('Failed to generate image', err instanceof ModelFailedError ? err.message : 'the generated image could not be stored');
+        return await generateOnce(user, input);
+      } finally {
+        const left = (running.get(user.id) ?? 1) - 1;
+        if (left > 0) running.set(user.id, left);
+        else running.delete(user.id);
       }
     },
 

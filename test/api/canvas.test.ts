@@ -111,4 +111,13 @@ describe('canvas', () => {
     expect(await bad({ version: -1 })).toMatchObject({ status: 400, json: { error: expect.stringContaining('version') } });
     expect(await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).toMatchObject({ text: 'null' });
   });
+
+  it('never shows a node generating after the generation has ended (DESIGN.md §6)', async () => {
+    const projectId = await project(ada);
+    const generating = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p', isGenerating: true } };
+    const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes: [generating], edges: [] });
+    expect(saved.json.nodes[0].data.isGenerating).toBe(true); // stored as sent
+    const read = await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`);
+    expect(read.json.nodes[0].data).toEqual({ type: 'generation', prompt: 'p', isGenerating: false });
+  });
 });

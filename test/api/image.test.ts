@@ -13,7 +13,7 @@ const dataUrl = (buf: Buffer, mime = 'image/png') => `data:${mime};base64,${buf.
 
 async function uploadImage(user: User, bytes: Buffer): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([bytes], { type: 'image/png' }), 'in.png');
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'in.png');
   const res = await user.client.request('/api/upload', { method: 'POST', body: form });
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.text}`);
   return res.json.url;
@@ -212,6 +212,37 @@ describe('generation with OpenAI through its SDK', () => {
     expect(res.json.imageUrl).toMatch(/generated-.*\.png$/);
     expect(openai.requests.at(-1)!.images ?? openai.requests.at(-1)).toBeTruthy();
     expect((await ada.client.get('/api/user/generations?limit=1')).json.items[0].model).toBe('gpt-image-1');
+  });
+});
+
+describe('a model that never answers', () => {
+  let t: TestApp;
+  let gemini: FakeGemini;
+  beforeAll(async () => {
+    gemini = await startFakeGemini({ apiKey: 'k' });
+    gemini.setDefaultReply({ kind: 'hang' });
+    t = await startTestApp({ IMAGE_MODEL: 'gemini-2.5-flash-image', IMAGE_MODEL_API_KEY: 'k', IMAGE_MODEL_BASE_URL: gemini.baseUrl, IMAGE_MODEL_TIMEOUT_MS: '500' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await gemini?.close();
+  });
+
+  it('is cut off by the timeout: 500 Failed to generate image, nothing recorded', async () => {
+    const ada = await t.user('ada@example.com');
+    const res = await generate(ada, { images: [dataUrl(await solid(1, 1, 1))], prompt: 'x' });
+    expect(res).toMatchObject({ status: 500, json: { error: 'Failed to generate image', details: expect.stringMatching(/timed out/) } });
+    expect(await countRows(t.app, 'generations')).toBe(0);
+  });
+
+  it('refuses a 25 MB data-URL input as too large before any model call', async () => {
+    const ada = await t.user('bob@example.com');
+    const calls = gemini.requests.length;
+    const huge = Buffer.alloc(25 * 1024 * 1024, 1);
+    huge.set(await solid(1, 1, 1)); // starts like a PNG
+    const res = await generate(ada, { images: [dataUrl(huge)], prompt: 'x' });
+    expect(res).toMatchObject({ status: 400, json: { error: 'Input image too large' } });
+    expect(gemini.requests.length).toBe(calls);
   });
 });
 
