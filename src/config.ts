@@ -104,8 +104,13 @@ const envSchema = z.object({
   PAYMENTS_SANDBOX_WEBHOOK_SECRET: text,
   PAYMENTS_SUCCESS_URL: text,
   PAYMENTS_RETURN_URL: text,
+  PAYMENTS_PRODUCT_ID: text,
+  PAYMENTS_API_URL: text.pipe(z.url().optional()),
+  FREE_GENERATIONS_PER_DAY: int(0, 0),
   VIDEO_TOKEN_ID: text,
   VIDEO_TOKEN_SECRET: text,
+  VIDEO_API_URL: text.pipe(z.url().optional()),
+  RATE_LIMIT_VIDEO_PER_MINUTE: int(60, 0),
   PUBLIC_ANALYTICS_TOKEN: text,
   PUBLIC_ANALYTICS_PROXY_API: text,
 });
@@ -160,8 +165,14 @@ export interface Config {
     webhookSecret?: string;
     successUrl?: string;
     returnUrl?: string;
+    /** The Pro plan's product at the payment provider. */
+    productId?: string;
+    /** API base URL override (tests, proxies); default: the provider's sandbox or production server. */
+    apiUrl?: string;
+    /** Generations a day for users who are not Pro; 0 = no quota (SPEC behaviour). */
+    freeGenerationsPerDay: number;
   };
-  video: { tokenId?: string; tokenSecret?: string };
+  video: { tokenId?: string; tokenSecret?: string; apiUrl?: string; perMinute: number };
   analytics: { token?: string; proxyApi?: string };
 }
 
@@ -275,8 +286,11 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       webhookSecret: sandbox ? e.PAYMENTS_SANDBOX_WEBHOOK_SECRET : e.PAYMENTS_WEBHOOK_SECRET,
       successUrl: e.PAYMENTS_SUCCESS_URL,
       returnUrl: e.PAYMENTS_RETURN_URL,
+      productId: e.PAYMENTS_PRODUCT_ID,
+      apiUrl: e.PAYMENTS_API_URL,
+      freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
     },
-    video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET },
+    video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },
   };
   return { config: deepFreeze(config), warnings };
