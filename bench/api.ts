@@ -1,0 +1,209 @@
+// API sections: the session guard on trivial routes, and canvas save/read through the API against the same
+// SQL issued straight to the database in the same run (serial and 8 in flight).
+import type { TestApp } from '../test/helpers/test-app.js';
+import { combine, toRow, type HttpRequest, type LoadClient, type LoadResult } from './load.js';
+import type { Row, Section } from './table.js';
+
+export interface ApiContext {
+  t: TestApp;
+  /** Runs the load loops in a thread of their own. */
+  load: LoadClient;
+  /** Lines printed under the table (targets, payload sizes). */
+  notes: string[];
+}
+
+const TRIVIAL = { requests: 4_000, warmup: 500, warmupPerRound: 100, concurrency: 20 };
+const TRIVIAL_ROUNDS = 8;
+const CANVAS_SERIAL = { requests: 1_000, warmup: 100, concurrency: 1 };
+const CANVAS_PARALLEL = { requests: 1_500, warmup: 150, concurrency: 8 };
+const CANVAS_NODES = 200;
+const CANVAS_EDGES = 300;
+/** Pre-built variants of each canvas (one node moved in each), cycled so consecutive saves differ. */
+const VARIANTS = 16;
+
+// ---------------------------------------------------------------------------------------------------------
+// Session guard
+
+export const authSection: Section<ApiContext> = async ({ t, load, notes }, rows) => {
+  const alice = await t.user('bench-alice@example.com', 'Bench Alice');
+  const bob = await t.user('bench-bob@example.com', 'Bench Bob');
+  const origin = t.baseUrl;
+  const cookieFor = (path: string) => alice.client.jar.getCookieString(new URL(path, origin).toString());
+  // Alice asks for Bob's projects: 401 without a session, 403 with hers (both before any database work).
+  const othersProjects = `/api/user/project?userId=${bob.id}`;
+  const cookie = await cookieFor(othersProjects);
+  const userCookie = await cookieFor('/api/user');
+
+  // Warm the whole path (JIT, connections, session cache) on all four requests before the first timed row.
+  const mixed: HttpRequest[] = [{ path: '/api/health' }, { path: othersProjects }, { path: othersProjects, headers: { cookie } }, { path: '/api/user', headers: { cookie: userCookie } }];
+  await load.http(origin, { name: 'warm-up', requests: 2_000, warmup: 0, concurrency: TRIVIAL.concurrency }, [mixed], [200, 401, 403]);
+
+  // The four cases take turns, round by round (the machine is shared: a slow moment then hits all of them).
+  const cases: Array<{ name: string; slots: HttpRequest[][]; expect?: number[] }> = [
+    { name: 'health', slots: [[{ path: '/api/health' }]] },
+    { name: 'anonymous 401', slots: [[{ path: othersProjects }]], expect: [401] },
+    { name: 'signed-in 403', slots: [[{ path: othersProjects, headers: { cookie } }]], expect: [403] },
+    { name: 'GET /api/user', slots: [[{ path: '/api/user', headers: { cookie: userCookie } }]] },
+  ];
+  const results: LoadResult[][] = cases.map(() => []);
+  for (let round = 0; round < TRIVIAL_ROUNDS; round++) {
+    for (const [k, c] of cases.entries()) {
+      const shape = { ...TRIVIAL, requests: TRIVIAL.requests / TRIVIAL_ROUNDS, warmup: round === 0 ? TRIVIAL.warmup : TRIVIAL.warmupPerRound };
+      results[k].push(await load.http(origin, { name: c.name, ...shape }, c.slots, c.expect));
+    }
+  }
+  const [healthResult, anonymousResult, signedInResult, meResult] = results.map(combine);
+
+  const health = toRow('GET /api/health (unauthenticated trivial)', healthResult);
+  const anonymous = toRow('session guard: anonymous 401', anonymousResult);
+  const signedIn = toRow('session guard: signed-in 403 (cookie decrypted/cached)', signedInResult, anonymous);
+  const me = toRow('GET /api/user signed-in (session + 1 indexed DB read)', meResult, health);
+  rows.push(health, anonymous, signedIn, me);
+  notes.push(`Trivial rows: ${TRIVIAL_ROUNDS} interleaved rounds of ${TRIVIAL.requests / TRIVIAL_ROUNDS} requests per case, merged.`);
+
+  const ratio = signedIn.reqPerSec / anonymous.reqPerSec;
+  notes.push(
+    `Auth target (signed-in ≥ 0.9× anonymous on a trivial route): ${ratio.toFixed(2)}× → ${ratio >= 0.9 ? 'MET' : 'NOT MET'}` +
+      ` (signed-in 403 is ${(signedIn.reqPerSec / health.reqPerSec).toFixed(2)}× of /api/health).` +
+      ` The 403 also carries the browser's ${cookie.length}-byte Cookie header and runs query validation and the handler; the 401 stops in the onRequest hook.`,
+  );
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Canvas
+
+// The statements below are the equivalents of UPSERT and CURRENT in src/services/canvas.ts (not exported
+// from there, so written out again here; keep them in step). Same text, same parameters.
+const COLUMNS = `json_build_object('id', c.id, 'projectId', c.project_id, 'nodes', c.nodes, 'edges', c.edges, 'version', c.version)::text AS body`;
+
+const UPSERT = `
+INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
+SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
+ON CONFLICT (project_id) DO UPDATE
+  SET nodes = excluded.nodes, edges = excluded.edges, version = c.version + 1, updated_at = now()
+RETURNING ${COLUMNS}`;
+
+const CURRENT = `
+SELECT p.id AS project, c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${COLUMNS.replace(' AS body', '')} END AS body
+FROM projects p LEFT JOIN canvases c ON c.project_id = p.id
+WHERE p.id = $1 AND p.user_id = $2`;
+
+/** Deterministic pseudo-random numbers (the same canvas every run). */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const hex = (rnd: () => number, n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
+
+const WORDS = (
+  'a watercolor portrait of a fox in a misty forest at dawn soft light cinematic wide angle lens detailed fur ' +
+  'studio photograph of a ceramic teapot on linen pastel palette isometric city block at night neon reflections ' +
+  'vintage poster style mountain lake with sailboats golden hour oil painting texture'
+).split(' ');
+
+/** A realistic canvas: upload and generation nodes with image URLs and prompts, edges from inputs to outputs. */
+export function makeCanvas(userId: string, seed: number) {
+  const rnd = random(seed);
+  const nodes = Array.from({ length: CANVAS_NODES }, (_, i) => {
+    const type = i % 4 === 0 ? ('upload' as const) : ('generation' as const);
+    const image = `https://cdn.image-canvas.example/${userId}/${hex(rnd, 16)}.png`;
+    const prompt = type === 'generation' ? Array.from({ length: 5 + Math.floor(rnd() * 10) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ') : undefined;
+    return {
+      id: `${type}-${hex(rnd, 10)}`,
+      type,
+      position: { x: Math.round(rnd() * 4000 * 100) / 100, y: Math.round(rnd() * 3000 * 100) / 100 },
+      data: { type, image, ...(prompt ? { prompt } : {}), isGenerating: false },
+    };
+  });
+  const edges = Array.from({ length: CANVAS_EDGES }, (_, i) => {
+    const target = nodes[1 + (i % (CANVAS_NODES - 1))];
+    const source = nodes[Math.floor(rnd() * CANVAS_NODES)];
+    return { id: `e-${source.id.slice(-6)}-${target.id.slice(-6)}-${i}`, source: source.id, target: target.id };
+  });
+  return { nodes, edges };
+}
+
+interface BenchProject {
+  projectId: string;
+  canvasId: string;
+  /** Per variant: the API request body, and the nodes/edges JSON the service would hand to the database. */
+  apiBodies: Uint8Array[];
+  nodesJson: string[];
+  edgesJson: string;
+}
+
+export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, rows) => {
+  const origin = t.baseUrl;
+  const owner = await t.user('bench-carol@example.com', 'Bench Carol');
+  const cookie = await owner.client.jar.getCookieString(`${origin}/api/user/project/canvas`);
+  const headers = { cookie };
+  const jsonHeaders = { cookie, 'content-type': 'application/json' };
+
+  // One project per in-flight slot: concurrent saves are different users' canvases, not one row's lock queue.
+  const projects: BenchProject[] = [];
+  for (let p = 0; p < CANVAS_PARALLEL.concurrency; p++) {
+    const created = await owner.client.post('/api/user/project', { userId: owner.id, name: `Bench ${p + 1}` });
+    if (created.status !== 200) throw new Error(`create project → ${created.status} ${created.text}`);
+    const projectId: string = created.json.id;
+    const { nodes, edges } = makeCanvas(owner.id, 1_000 + p);
+    const first = await owner.client.post('/api/user/project/canvas', { projectId, nodes, edges });
+    if (first.status !== 200) throw new Error(`first canvas save → ${first.status} ${first.text.slice(0, 300)}`);
+    const canvasId: string = first.json.id;
+    const edgesJson = JSON.stringify(edges);
+    const nodesJson: string[] = [];
+    const apiBodies: Buffer[] = [];
+    for (let v = 0; v < VARIANTS; v++) {
+      // The small change of each save: one node moved.
+      const moved = nodes.map((n, i) => (i === (v * 13) % CANVAS_NODES ? { ...n, position: { x: n.position.x + v + 1, y: n.position.y } } : n));
+      nodesJson.push(JSON.stringify(moved));
+      apiBodies.push(Buffer.from(JSON.stringify({ id: canvasId, projectId, nodes: moved, edges })));
+    }
+    projects.push({ projectId, canvasId, apiBodies, nodesJson, edgesJson });
+  }
+  notes.push(
+    `Canvas: ${CANVAS_NODES} nodes, ${CANVAS_EDGES} edges, save request body ${(projects[0].apiBodies[0].length / 1024).toFixed(1)} KB; ` +
+      `each in-flight slot saves/reads its own project (${projects.length} projects of one user); each save moves one node.`,
+  );
+
+  // The same statements straight to the same database, from the load thread, through a pg.Pool configured
+  // like the app's (size, statement timeout).
+  const appOptions = t.app.database.pool.options;
+  const db = { connectionString: appOptions.connectionString!, max: appOptions.max ?? 10, statement_timeout: appOptions.statement_timeout || undefined };
+
+  // The API and the database must agree on what is stored before anything is timed.
+  const viaApi = await owner.client.get(`/api/user/project/canvas?projectId=${projects[0].projectId}`);
+  const viaDb = await t.app.database.pool.query<{ body: string }>(CURRENT, [projects[0].projectId, owner.id]);
+  if (viaApi.status !== 200 || viaApi.text !== viaDb.rows[0]?.body) throw new Error('canvas read through the API differs from the database');
+  if (viaApi.json.nodes.length !== CANVAS_NODES || viaApi.json.edges.length !== CANVAS_EDGES) throw new Error('canvas stored with the wrong size');
+  notes.push(`Canvas read response: ${(Buffer.byteLength(viaApi.text) / 1024).toFixed(1)} KB.`);
+
+  for (const shape of [CANVAS_SERIAL, CANVAS_PARALLEL]) {
+    const mine = projects.slice(0, shape.concurrency);
+    const dbSave = toRow(
+      'canvas save: same upsert straight to DB (pg.Pool)',
+      await load.sql(db, { name: 'DB upsert', ...shape }, UPSERT, mine.map((p) => p.nodesJson.map((nodes) => [p.canvasId, p.projectId, nodes, p.edgesJson, owner.id]))),
+    );
+    rows.push(dbSave);
+    const apiSave = await load.http(
+      origin,
+      { name: 'API save', ...shape },
+      mine.map((p) => p.apiBodies.map((body): HttpRequest => ({ method: 'POST', path: '/api/user/project/canvas', headers: jsonHeaders, body }))),
+    );
+    rows.push(toRow('canvas save: POST /api/user/project/canvas', apiSave, dbSave));
+  }
+
+  for (const shape of [CANVAS_SERIAL, CANVAS_PARALLEL]) {
+    const mine = projects.slice(0, shape.concurrency);
+    const dbRead = toRow(
+      'canvas read: same select straight to DB (pg.Pool)',
+      await load.sql(db, { name: 'DB select', ...shape }, CURRENT, mine.map((p) => [[p.projectId, owner.id]])),
+    );
+    rows.push(dbRead);
+    const apiRead = await load.http(origin, { name: 'API read', ...shape }, mine.map((p) => [{ path: `/api/user/project/canvas?projectId=${p.projectId}`, headers }]));
+    rows.push(toRow('canvas read: GET /api/user/project/canvas', apiRead, dbRead));
+  }
+};

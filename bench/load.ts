@@ -1,0 +1,261 @@
+// A small bounded load loop: a fixed number of operations with C in flight, after a warm-up, each timed
+// with process.hrtime.bigint(). Every loop also stops issuing after a hard cap of 60 s, and then fails.
+// Any failed operation (for HTTP: a status not in the expected set) fails the loop loudly once it ends.
+//
+// The loops run in a worker thread (LoadClient → load-worker.ts): the service under test runs in this
+// process, and a load client on the same event loop would steal the server's time. Client and server still
+// share the machine's cores, as PostgreSQL does.
+import { Worker } from 'node:worker_threads';
+import { Pool, type Dispatcher } from 'undici';
+import type { Row } from './table.js';
+
+export const HARD_CAP_MS = 60_000;
+
+export interface LoadOptions {
+  name: string;
+  /** Measured operations. */
+  requests: number;
+  /** Operations run first, with the same concurrency, and not measured. */
+  warmup: number;
+  /** Operations in flight at once. */
+  concurrency: number;
+  capMs?: number;
+}
+
+export interface LoadResult {
+  name: string;
+  concurrency: number;
+  requests: number;
+  elapsedMs: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Every measured latency, sorted (for merging rounds). */
+  latenciesMs: Float64Array;
+}
+
+/** One operation; `worker` is the index (0..C-1) of the in-flight slot running it. Throws to count an error. */
+export type Operation = (i: number, worker: number) => Promise<void>;
+
+class LoadError extends Error {}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+export async function runLoad(opts: LoadOptions, op: Operation): Promise<LoadResult> {
+  const deadline = Date.now() + (opts.capMs ?? HARD_CAP_MS);
+  const errors: string[] = [];
+  let errorCount = 0;
+
+  async function phase(count: number, latencies?: Float64Array): Promise<number> {
+    let next = 0;
+    let done = 0;
+    const worker = async (w: number) => {
+      while (next < count && Date.now() < deadline) {
+        const i = next++;
+        const start = process.hrtime.bigint();
+        try {
+          await op(i, w);
+        } catch (err) {
+          errorCount++;
+          if (errors.length < 5) errors.push((err as Error).message);
+        }
+        if (latencies) latencies[i] = Number(process.hrtime.bigint() - start) / 1e6;
+        done++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, Math.max(count, 1)) }, (_, w) => worker(w)));
+    return done;
+  }
+
+  const fail = (what: string) => {
+    throw new LoadError(`${opts.name} (${opts.concurrency} in flight): ${what}${errors.length ? `; first errors: ${errors.join(' | ')}` : ''}`);
+  };
+
+  const warmed = await phase(opts.warmup);
+  if (warmed < opts.warmup) fail(`hard cap of ${(opts.capMs ?? HARD_CAP_MS) / 1000} s reached during warm-up (${warmed} of ${opts.warmup})`);
+  if (errorCount > 0) fail(`${errorCount} errors during warm-up`);
+
+  const latencies = new Float64Array(opts.requests);
+  const start = process.hrtime.bigint();
+  const done = await phase(opts.requests, latencies);
+  const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (done < opts.requests) fail(`hard cap of ${(opts.capMs ?? HARD_CAP_MS) / 1000} s reached after ${done} of ${opts.requests} requests`);
+  if (errorCount > 0) fail(`${errorCount} of ${opts.requests} requests failed`);
+
+  latencies.sort();
+  return {
+    name: opts.name,
+    concurrency: opts.concurrency,
+    requests: opts.requests,
+    elapsedMs,
+    reqPerSec: opts.requests / (elapsedMs / 1000),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    latenciesMs: latencies,
+  };
+}
+
+/** Rounds of one case run at different times, as one result: requests and time add up, latencies merge. */
+export function combine(results: LoadResult[]): LoadResult {
+  const requests = results.reduce((n, r) => n + r.requests, 0);
+  const elapsedMs = results.reduce((n, r) => n + r.elapsedMs, 0);
+  const latenciesMs = new Float64Array(requests);
+  let at = 0;
+  for (const r of results) {
+    latenciesMs.set(r.latenciesMs, at);
+    at += r.latenciesMs.length;
+  }
+  latenciesMs.sort();
+  return {
+    name: results[0].name,
+    concurrency: results[0].concurrency,
+    requests,
+    elapsedMs,
+    reqPerSec: requests / (elapsedMs / 1000),
+    p50Ms: percentile(latenciesMs, 0.5),
+    p99Ms: percentile(latenciesMs, 0.99),
+    latenciesMs,
+  };
+}
+
+export interface HttpRequest {
+  method?: Dispatcher.HttpMethod;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** Requests per in-flight slot: slot w sends slots[w % slots.length][i % its length] as operation i. */
+type Slots<T> = T[][];
+const pick = <T>(slots: Slots<T>, i: number, w: number): T => {
+  const mine = slots[w % slots.length];
+  return mine[i % mine.length];
+};
+
+/** An HTTP loop, as data (it crosses to the worker). */
+export interface HttpJob {
+  kind: 'http';
+  origin: string;
+  load: LoadOptions;
+  /** Statuses that count as success; default any 2xx. */
+  expect?: number[];
+  slots: Slots<HttpRequest>;
+}
+
+/** A loop of one SQL statement with per-slot parameters; each must return one row with a text `body`. */
+export interface SqlJob {
+  kind: 'sql';
+  db: { connectionString: string; max: number; statement_timeout?: number };
+  load: LoadOptions;
+  text: string;
+  slots: Slots<unknown[]>;
+}
+
+export type Job = HttpJob | SqlJob;
+
+/**
+ * HTTP load with undici: a Pool of exactly C connections (pipelining 1), so C requests are in flight.
+ * Each response body is read to the end (it is part of the cost).
+ */
+export async function runHttpJob(job: HttpJob): Promise<LoadResult> {
+  const pool = new Pool(job.origin, { connections: job.load.concurrency, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const ok = (status: number) => (job.expect ? job.expect.includes(status) : status >= 200 && status < 300);
+  try {
+    return await runLoad(job.load, async (i, w) => {
+      const req = pick(job.slots, i, w);
+      const res = await pool.request({ method: req.method ?? 'GET', path: req.path, headers: req.headers, body: req.body });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      if (!ok(res.statusCode)) throw new Error(`${req.method ?? 'GET'} ${req.path} → ${res.statusCode} ${body.toString('utf8', 0, 200)}`);
+    });
+  } finally {
+    await pool.close();
+  }
+}
+
+export async function runSqlJob(job: SqlJob, pool: { query(text: string, params: unknown[]): Promise<{ rows: Array<{ body?: unknown }> }> }): Promise<LoadResult> {
+  return runLoad(job.load, async (i, w) => {
+    const { rows } = await pool.query(job.text, pick(job.slots, i, w));
+    if (rows.length !== 1 || typeof rows[0].body !== 'string') throw new Error(`expected one row with a body, got ${rows.length} rows`);
+  });
+}
+
+/** Runs jobs in a worker thread, one at a time. */
+export class LoadClient {
+  private readonly worker: Worker;
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve(r: LoadResult): void; reject(e: Error): void }>();
+  private dead: Error | undefined;
+
+  constructor() {
+    // The worker is TypeScript: load it through tsx's API (a plain Worker does not inherit tsx's hooks on Node 20).
+    const entry = new URL('./load-worker.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+    this.worker = new Worker(boot, { eval: true });
+    this.worker.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.error !== undefined) w?.reject(new Error(m.error));
+      else w?.resolve(m.result!);
+    });
+    const fail = (err: Error) => {
+      this.dead = err;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`load worker exited (${code})`)));
+  }
+
+  private send(message: { job?: Job; close?: true }, timeoutMs: number): Promise<LoadResult> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    return new Promise<LoadResult>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`load worker did not answer within ${timeoutMs / 1000} s`));
+        void this.worker.terminate();
+      }, timeoutMs);
+      const settle = <A>(f: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        f(a);
+      };
+      this.waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+
+  run(job: Job): Promise<LoadResult> {
+    return this.send({ job }, (job.load.capMs ?? HARD_CAP_MS) + 30_000);
+  }
+
+  http(origin: string, load: LoadOptions, slots: Slots<HttpRequest>, expect?: number[]): Promise<LoadResult> {
+    return this.run({ kind: 'http', origin, load, slots, expect });
+  }
+
+  sql(db: SqlJob['db'], load: LoadOptions, text: string, slots: Slots<unknown[]>): Promise<LoadResult> {
+    return this.run({ kind: 'sql', db, load, text, slots });
+  }
+
+  /** Ends the worker's database pools, then the worker. */
+  async close(): Promise<void> {
+    if (!this.dead) await this.send({ close: true }, 10_000).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
+
+export function toRow(caseName: string, r: LoadResult, baseline?: Row): Row {
+  if (baseline) baseline.isBaseline = true;
+  return {
+    case: caseName,
+    inFlight: r.concurrency,
+    requests: r.requests,
+    reqPerSec: r.reqPerSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    baseline,
+  };
+}

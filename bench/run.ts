@@ -1,0 +1,76 @@
+// `npm run bench`: boots the whole service (embedded PostgreSQL, temp DATA_DIR, loopback port), runs the
+// sections, and prints one table. Everything started here is stopped at the end, also on failure or Ctrl-C.
+import os from 'node:os';
+import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
+import { authSection, canvasSection, type ApiContext } from './api.js';
+import { LoadClient } from './load.js';
+import { formatTable, type Row, type Section } from './table.js';
+
+const sections: Array<[string, Section<ApiContext>]> = [
+  ['session guard', authSection],
+  ['canvas', canvasSection],
+];
+
+function machineInfo(): string[] {
+  const cpus = os.cpus();
+  return [
+    `Node ${process.version} on ${os.platform()} ${os.release()} (${os.arch()}), ${cpus.length} CPU × ${cpus[0]?.model.trim() ?? 'unknown'}, ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at start.`,
+    'Client (load loop), server (Fastify) and PostgreSQL all share these cores over loopback: absolute numbers are lower than on separate machines; the ratios are the point.',
+  ];
+}
+
+async function main(): Promise<number> {
+  const wallStart = Date.now();
+  console.log('# Image Canvas benchmark\n');
+  for (const line of machineInfo()) console.log(line);
+
+  let t: TestApp | undefined;
+  let load: LoadClient | undefined;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await load?.close();
+      await t?.close();
+    })());
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the service…`);
+    void close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  let failure: unknown;
+  try {
+    t = await startTestApp({}, 'embedded');
+    load = new LoadClient();
+    const { rows: pgVersion } = await t.app.database.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    console.log(`PostgreSQL ${pgVersion[0].v} (embedded, started by the service); service at ${t.baseUrl}.\n`);
+    for (const [name, section] of sections) {
+      const started = Date.now();
+      process.stderr.write(`running ${name}… `);
+      await section({ t, load, notes }, rows);
+      process.stderr.write(`${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    }
+  } catch (err) {
+    failure = err;
+  } finally {
+    await close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  if (rows.length > 0) console.log(formatTable(rows));
+  console.log('\nratio = req/s of the row ÷ req/s of its baseline row, both measured in this run; latencies are per request, end to end at the client.');
+  for (const note of notes) console.log(note);
+  console.log(`Wall time ${((Date.now() - wallStart) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end (above ${os.cpus().length} means other work competed for the cores).`);
+  if (failure) {
+    console.error(`\nBENCHMARK FAILED: ${(failure as Error).stack ?? failure}`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main();
