@@ -3,12 +3,16 @@
 import os from 'node:os';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
+import { generationSection } from './generation.js';
+import { uploadSection } from './uploads.js';
 import { LoadClient } from './load.js';
 import { formatTable, type Row, type Section } from './table.js';
 
 const sections: Array<[string, Section<ApiContext>]> = [
   ['session guard', authSection],
   ['canvas', canvasSection],
+  ['uploads', uploadSection],
+  ['generation', generationSection],
 ];
 
 function machineInfo(): string[] {
@@ -44,7 +48,7 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   let failure: unknown;
   try {
-    t = await startTestApp({}, 'embedded');
+    t = await startTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '0' }, 'embedded');
     load = new LoadClient();
     const { rows: pgVersion } = await t.app.database.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     console.log(`PostgreSQL ${pgVersion[0].v} (embedded, started by the service); service at ${t.baseUrl}.\n`);

@@ -14,7 +14,8 @@ import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
-import { pageRoutes } from './routes/pages.js';
+import { webClient } from './http/web-client.js';
+import { clientConfigRoutes } from './routes/client-config.js';
 import { projectRoutes } from './routes/projects.js';
 import { imageRoutes } from './routes/image.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -32,6 +33,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The database the app uses (benchmarks and tests read it directly). */
     database: Runtime['database'];
+    /** The object store the app uses. */
+    store: Runtime['store'];
   }
 }
 
@@ -42,6 +45,8 @@ export interface BuildOptions {
   runtime?: Runtime;
   /** Serve on a server made elsewhere (e.g. one already bound, so its port is known before the config). */
   serverFactory?: FastifyServerFactory;
+  /** Use this image model instead of the configured chain (benchmarks: an instant in-process model). */
+  imageModel?: ImageModel;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -55,7 +60,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const runtime = options.runtime ?? (await startRuntime(config, log));
   if (!options.runtime) app.addHook('onClose', () => runtime.close());
   try {
-    await wire(app, runtime, log);
+    await wire(app, runtime, log, options);
   } catch (err) {
     await app.close();
     throw err;
@@ -63,10 +68,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return app;
 }
 
-async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: string): void; error(m: string): void }) {
+async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: string): void; error(m: string): void }, options: BuildOptions) {
   const { config, database, store } = runtime;
   const secret = config.auth.secret!;
   app.decorate('database', database);
+  app.decorate('store', store);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -97,7 +103,9 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   }
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
-  await app.register(pageRoutes, { authConfig, baseUrl: config.baseUrl, sessions });
+  // Web client (issue 5): the React app's pages and assets, and its public configuration.
+  await app.register(webClient, { config, authConfig, sessions });
+  await app.register(clientConfigRoutes, { analytics: config.analytics });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app);
@@ -108,7 +116,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     db: database.db,
     store,
     fetcher,
-    model: await buildModel(config.model),
+    model: options.imageModel ?? (await buildModel(config.model)),
     maxBytes: config.limits.inputImageBytes,
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { unauthorized } from '../errors.js';
 import { sessionUser } from '../http/guards.js';
 import { presentUser } from '../http/presenters.js';
@@ -12,5 +13,15 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: Pick<UsersService, 'find
     const row = await users.findById(sessionUser(req).id);
     if (!row) throw unauthorized(); // the session names a user that no longer exists
     return presentUser(row);
+  });
+  app.get('/api/user/session', {
+    schema: {
+      tags: ['user'],
+      summary: 'Who is signed in, from the session alone (no database read; cheaper than /api/auth/session, which re-issues the cookie)',
+      response: { 200: z.object({ id: z.string(), email: z.string(), name: z.string() }), 401: ErrorBody },
+    },
+  }, async (req) => {
+    const { id, email, name } = sessionUser(req);
+    return { id, email, name };
   });
 };

@@ -23,6 +23,8 @@ describe('sign-in with the bundled identity provider', () => {
     expect(session.json.user).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.com' });
     expect(session.json.user.id).toMatch(/^[0-9a-f-]{36}$/);
 
+    expect((await client.get('/api/user/session')).json).toEqual({ id: session.json.user.id, email: 'grace@example.com', name: 'Grace Hopper' });
+    expect(await t.client().get('/api/user/session')).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
     const me = await client.get('/api/user');
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({ id: session.json.user.id, email: 'grace@example.com', name: 'Grace Hopper', image: '', isPro: false, provider: 'oauth' });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { HttpClient, signIn } from './http-client.js';
 
@@ -48,7 +48,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, mode: DbMode = dbMode()): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, mode: DbMode = dbMode(), build: Omit<BuildOptions, 'serverFactory'> = {}): Promise<TestApp> {
   // Bind first, so the port is ours before the config names it (no window for another process to take it).
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +67,7 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
   });
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { serverFactory: (handler) => server.on('request', handler) });
+    app = await buildApp(config, { ...build, serverFactory: (handler) => server.on('request', handler) });
     await app.ready();
   } catch (err) {
     server.close();
