@@ -1,5 +1,6 @@
 // API sections: the session guard on trivial routes, and canvas save/read through the API against the same
 // SQL issued straight to the database in the same run (serial and 8 in flight).
+import { CANVAS_SQL } from '../src/services/canvas.js';
 import type { TestApp } from '../test/helpers/test-app.js';
 import { combine, toRow, type HttpRequest, type LoadClient, type LoadResult } from './load.js';
 import type { Row, Section } from './table.js';
@@ -75,21 +76,8 @@ export const authSection: Section<ApiContext> = async ({ t, load, notes }, rows)
 // ---------------------------------------------------------------------------------------------------------
 // Canvas
 
-// The statements below are the equivalents of UPSERT and CURRENT in src/services/canvas.ts (not exported
-// from there, so written out again here; keep them in step). Same text, same parameters.
-const COLUMNS = `json_build_object('id', c.id, 'projectId', c.project_id, 'nodes', c.nodes, 'edges', c.edges, 'version', c.version)::text AS body`;
-
-const UPSERT = `
-INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
-SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
-ON CONFLICT (project_id) DO UPDATE
-  SET nodes = excluded.nodes, edges = excluded.edges, version = c.version + 1, updated_at = now()
-RETURNING ${COLUMNS}`;
-
-const CURRENT = `
-SELECT p.id AS project, c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${COLUMNS.replace(' AS body', '')} END AS body
-FROM projects p LEFT JOIN canvases c ON c.project_id = p.id
-WHERE p.id = $1 AND p.user_id = $2`;
+// The same statements the service sends (src/services/canvas.ts), issued straight to the database.
+const { UPSERT, CURRENT } = CANVAS_SQL;
 
 /** Deterministic pseudo-random numbers (the same canvas every run). */
 function random(seed: number) {

@@ -14,7 +14,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists but is not ours to signal). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -45,7 +46,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       await fs.rm(temp, { force: true });
     }
     const holder = Number((await fs.readFile(lockFile, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isProcessAlive(holder)) {
       throw new DataDirLockedError(dir, holder);
     }
     // Left by a crashed run (or unreadable): remove it and try again.

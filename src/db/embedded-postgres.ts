@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { isProcessAlive } from '../data-dir.js';
 import { freePort } from '../net-utils.js';
 
 export interface EmbeddedPostgresOptions {
@@ -55,15 +56,6 @@ function runAsIds(): { uid: number; gid: number } | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * A server left running by a service process that was killed (`kill -9` leaves the postgres child alive).
  * The caller holds the DATA_DIR lock, so no live service owns it: stop it (fast shutdown) and wait.
@@ -76,13 +68,13 @@ async function reclaimOrphan(dir: string, log: (m: string) => void): Promise<voi
   } catch {
     return;
   }
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // stale file: postgres clears it itself
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return; // stale file: postgres clears it itself
   log(`Stopping an embedded PostgreSQL server (pid ${pid}) left running by an earlier run.`);
   process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 600 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (isAlive(pid)) {
+  for (let i = 0; i < 600 && isProcessAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (isProcessAlive(pid)) {
     process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && isProcessAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   }
 }
 

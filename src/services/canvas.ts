@@ -47,6 +47,9 @@ SELECT p.id AS project, c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${COLUM
 FROM projects p LEFT JOIN canvases c ON c.project_id = p.id
 WHERE p.id = $1 AND p.user_id = $2`;
 
+/** The statements, for the benchmark that compares the API with the same SQL sent straight to the database. */
+export const CANVAS_SQL = { UPSERT, CURRENT } as const;
+
 const isPkViolation = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&
   (err as { constraint?: string }).constraint === 'canvases_pkey';
