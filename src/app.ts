@@ -28,6 +28,12 @@ import { createGenerationService } from './services/generation.js';
 import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
 import { createUsersService } from './services/users.js';
+import { createPayments } from './payments/index.js';
+import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
+import { videoPlugin } from './routes/video.js';
+import { createBillingService } from './services/billing.js';
+import { createVideoService } from './services/video.js';
+import { createVideoProvider } from './video/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +115,10 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app);
+  // Payments and video (issue 6): public routes here (after the rate-limit plugin); checkout and portal below.
+  const billing = createBillingService({ db: database.db, payments: await createPayments(config.payments), baseUrl: config.baseUrl, settings: config.payments, log: app.log });
+  await app.register(paymentsWebhookPlugin, { billing });
+  await app.register(videoPlugin, { video: createVideoService({ provider: await createVideoProvider(config.video), log: app.log }), perMinute: config.video.perMinute });
   const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, log: app.log });
   const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3 });
   app.addHook('onClose', () => fetcher.close());
@@ -120,6 +130,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     maxBytes: config.limits.inputImageBytes,
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,
+    quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay, isPro: async (id) => (await users.findById(id))?.isPro === true } : undefined,
   });
   const canvas = createCanvasService({ pool: database.pool, generating: (userId) => generation.inFlight(userId) });
 
@@ -132,6 +143,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(uploadRoutes, { uploads, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
+    await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
   });
 }
 

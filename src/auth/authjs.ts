@@ -14,7 +14,7 @@ export interface AuthOptions {
   secret: string;
   secureCookies: boolean;
   provider: { issuer: string; clientId: string; clientSecret: string; name: string };
-  users: Pick<UsersService, 'signIn' | 'findBySubject'>;
+  users: Pick<UsersService, 'signIn' | 'findBySubject' | 'findById'>;
   log: { warn(msg: string): void; error(msg: string): void };
 }
 
@@ -77,8 +77,18 @@ export function createAuthConfig(opts: AuthOptions): AuthConfig {
         }
         return token;
       },
+      // `isPro` is read from the database on every session read, so a subscription change (payment webhook)
+      // shows without signing in again. Without the database the session still answers, without `isPro`.
       async session({ session, token }) {
-        if (token.sub) session.user.id = token.sub;
+        if (token.sub) {
+          session.user.id = token.sub;
+          try {
+            const user = await opts.users.findById(token.sub);
+            Object.assign(session.user, { isPro: user?.isPro ?? false });
+          } catch (err) {
+            opts.log.warn(`auth: could not read the user for the session: ${(err as Error).message}`);
+          }
+        }
         return session;
       },
       // Only ever redirect within our own origin.

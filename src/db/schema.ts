@@ -81,3 +81,15 @@ export type UserRow = typeof users.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type CanvasRow = typeof canvases.$inferSelect;
 export type GenerationRow = typeof generations.$inferSelect;
+
+/**
+ * Payment webhooks already received, by the provider's webhook id (issue 6). Inserted in the same
+ * transaction that applies the event: a replayed or duplicated delivery finds its id here and changes nothing.
+ */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;

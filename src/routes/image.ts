@@ -44,6 +44,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         200: z.object({ imageBase64: z.string(), imageUrl: z.string(), text: z.string().optional() }),
         400: ErrorBody,
         401: ErrorBody,
+        402: ErrorBody.describe('Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY)'),
         413: ErrorBody,
         429: ErrorBody,
         500: ErrorBody.extend({ text: z.string().optional() }),

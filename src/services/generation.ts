@@ -1,7 +1,7 @@
 // Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, or } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Db } from '../db/index.js';
@@ -32,12 +32,21 @@ export interface GenerationDeps extends InputDeps {
   model: ImageModel | null;
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
+  /**
+   * Plan enforcement (issue 6): a user who is not Pro may make `perDay` generations in any 24 hours, then gets
+   * 402 `Upgrade required`. Absent: no quota (SPEC behaviour). Concurrent requests of one user may pass
+   * the count together: the quota is a plan boundary, not a hard budget.
+   */
+  quota?: { perDay: number; isPro(userId: string): Promise<boolean> };
 }
 
 export const missingKey = () =>
   internal('IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
 
 const PNG = 'image/png';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const upgradeRequired = () => new AppError(402, 'payment_required', 'Upgrade required');
 
 async function asPng(data: Buffer): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
@@ -72,8 +81,20 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
+  /** Throws 402 when a user who is not Pro has used the day's free generations (checked before any model call). */
+  async function checkQuota(userId: string): Promise<void> {
+    const quota = deps.quota;
+    if (!quota || quota.perDay <= 0) return;
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), gt(generations.createdAt, new Date(Date.now() - DAY_MS))));
+    if (n >= quota.perDay && !(await quota.isPro(userId))) throw upgradeRequired();
+  }
+
   async function generateOnce(user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
     if (!deps.model) throw missingKey();
+    await checkQuota(user.id);
     const inputs = await resolveInputs(images, deps);
     const result = await callModel(deps.model, inputs, prompt);
     if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });

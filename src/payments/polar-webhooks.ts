@@ -1,0 +1,55 @@
+// Verifies Polar's webhooks (Standard Webhooks: HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, compared
+// timing-safe by the `standardwebhooks` library, timestamps within its 5-minute window). Polar's convention
+// (its SDK's `validateEvent`): the secret string is base64-encoded before it is given to the library.
+//
+// The payload is read with a lenient schema of only the fields we use, not the SDK's full event models:
+// a field Polar adds or drops elsewhere in the payload must not make us refuse a correctly signed event.
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { z } from 'zod';
+import { InvalidWebhookSignatureError, type PaymentEvent, type WebhookVerifier } from './payments-provider.js';
+
+const Envelope = z.object({ type: z.string().min(1), data: z.unknown() });
+
+const SubscriptionData = z.object({
+  status: z.string().min(1),
+  customer_id: z.string().min(1),
+  cancel_at_period_end: z.boolean().optional(),
+  customer: z.object({ external_id: z.string().nullish() }).optional(),
+});
+
+export class PolarWebhookVerifier implements WebhookVerifier {
+  private readonly webhook: Webhook;
+
+  constructor(secret: string) {
+    this.webhook = new Webhook(Buffer.from(secret, 'utf8').toString('base64'));
+  }
+
+  verify(rawBody: string, headers: Record<string, string | string[] | undefined>): PaymentEvent {
+    const wanted = { 'webhook-id': one(headers['webhook-id']), 'webhook-timestamp': one(headers['webhook-timestamp']), 'webhook-signature': one(headers['webhook-signature']) };
+    let payload: unknown;
+    try {
+      payload = this.webhook.verify(rawBody, wanted);
+    } catch (err) {
+      // A correct signature over a body that is not JSON makes the library's JSON.parse throw: refuse it too.
+      if (err instanceof WebhookVerificationError) throw new InvalidWebhookSignatureError(err.message);
+      throw new InvalidWebhookSignatureError('unreadable payload');
+    }
+    const envelope = Envelope.safeParse(payload);
+    if (!envelope.success) throw new InvalidWebhookSignatureError('not a webhook event');
+    const event: PaymentEvent = { id: wanted['webhook-id'], type: envelope.data.type };
+    if (envelope.data.type.startsWith('subscription.')) {
+      const data = SubscriptionData.safeParse(envelope.data.data);
+      if (data.success) {
+        event.subscription = {
+          customerId: data.data.customer_id,
+          customerExternalId: data.data.customer?.external_id ?? null,
+          status: data.data.status,
+          cancelAtPeriodEnd: data.data.cancel_at_period_end ?? false,
+        };
+      }
+    }
+    return event;
+  }
+}
+
+const one = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));

@@ -1,0 +1,363 @@
+// Issue 6, payments (DESIGN.md §7): checkout and customer portal through the real @polar-sh/sdk against a
+// local fake of Polar's API; webhooks signed with the real Standard Webhooks scheme, as Polar signs them;
+// the free-plan quota on POST /api/image.
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
+import type { HttpClient } from '../helpers/http-client.js';
+import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+type User = { client: HttpClient; id: string; email: string };
+
+const PRODUCT = 'b6f1f5d4-6d1c-4b0e-9a55-7f2c1e0d9a11';
+const TOKENS = { production: 'polar_oat_production_token', sandbox: 'polar_oat_sandbox_token' };
+const SECRETS = { production: 'polar_whs_production_secret_0123456789', sandbox: 'polar_whs_sandbox_secret_9876543210' };
+
+const paymentsEnv = (polar: FakePolar, setup: 'local' | 'production') => ({
+  PUBLIC_SETUP: setup,
+  PAYMENTS_ACCESS_TOKEN: TOKENS.production,
+  PAYMENTS_SANDBOX_ACCESS_TOKEN: TOKENS.sandbox,
+  PAYMENTS_WEBHOOK_SECRET: SECRETS.production,
+  PAYMENTS_SANDBOX_WEBHOOK_SECRET: SECRETS.sandbox,
+  PAYMENTS_PRODUCT_ID: PRODUCT,
+  PAYMENTS_API_URL: polar.baseUrl,
+});
+
+/** A Polar subscription event payload (the fields Polar sends; the service reads a few of them). */
+function subscriptionEvent(type: string, sub: { externalId: string | null; customerId: string; status?: string; cancelAtPeriodEnd?: boolean }) {
+  const now = new Date().toISOString();
+  return {
+    type,
+    timestamp: now,
+    data: {
+      id: `sub-${sub.customerId}`,
+      created_at: now,
+      modified_at: now,
+      amount: 1000,
+      currency: 'usd',
+      recurring_interval: 'month',
+      recurring_interval_count: 1,
+      status: sub.status ?? 'active',
+      current_period_start: now,
+      current_period_end: new Date(Date.now() + 30 * 86400_000).toISOString(),
+      cancel_at_period_end: sub.cancelAtPeriodEnd ?? false,
+      canceled_at: null,
+      started_at: now,
+      ends_at: null,
+      ended_at: null,
+      customer_id: sub.customerId,
+      product_id: PRODUCT,
+      discount_id: null,
+      checkout_id: randomUUID(),
+      metadata: {},
+      customer: { id: sub.customerId, created_at: now, modified_at: null, metadata: {}, external_id: sub.externalId, email: 'someone@example.com', email_verified: true, type: 'individual', name: null },
+      product: { id: PRODUCT, name: 'Pro', is_recurring: true },
+      prices: [],
+      meters: [],
+    },
+  };
+}
+
+interface Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Signs a payload as Polar does: Standard Webhooks with the base64 of the secret string. */
+function signed(secret: string, payload: unknown, opts: { id?: string; at?: Date } = {}): Delivery {
+  const id = opts.id ?? `msg_${randomUUID()}`;
+  const at = opts.at ?? new Date();
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const signature = new Webhook(Buffer.from(secret, 'utf8').toString('base64')).sign(id, at, body);
+  return {
+    body,
+    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+  };
+}
+
+const deliver = (t: TestApp, d: Delivery) => t.client().request('/api/webhook/payments', { method: 'POST', body: d.body, headers: d.headers });
+
+async function userRow(t: TestApp, id: string) {
+  const { rows } = await t.app.database.pool.query('SELECT is_pro, payments_customer_id, subscription_status FROM users WHERE id = $1', [id]);
+  return rows[0] as { is_pro: boolean; payments_customer_id: string | null; subscription_status: string | null };
+}
+const webhookCount = async (t: TestApp) => (await t.app.database.pool.query('SELECT count(*)::int AS n FROM webhook_events')).rows[0].n as number;
+
+describe('payments, production setup', () => {
+  let t: TestApp;
+  let polar: FakePolar;
+  let ada: User;
+  let bob: User;
+  const secret = SECRETS.production;
+  const adaCustomer = `cus_${randomUUID()}`;
+
+  beforeAll(async () => {
+    polar = await startFakePolar({ accessToken: TOKENS.production });
+    t = await startTestApp({ ...paymentsEnv(polar, 'production'), FREE_GENERATIONS_PER_DAY: '2', RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' });
+    [ada, bob] = await Promise.all([t.user('ada@example.com'), t.user('bob@example.com')]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await polar?.close();
+  });
+
+  it('checkout: redirects the session user to the hosted checkout, the customer taken from the session only', async () => {
+    const before = polar.to('/v1/checkouts/').length;
+    const evil = encodeURIComponent(bob.email);
+    const res = await ada.client.request(`/api/checkout?customerId=${bob.id}&email=${evil}&externalCustomerId=${bob.id}`, { follow: false });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const sent = polar.to('/v1/checkouts/');
+    expect(sent).toHaveLength(before + 1);
+    const call = sent.at(-1)!;
+    expect(call.token).toBe(TOKENS.production);
+    expect(call.body).toMatchObject({ products: [PRODUCT], external_customer_id: ada.id, customer_email: ada.email, success_url: `${t.baseUrl}/projects?upgraded=1` });
+    expect(JSON.stringify(call.body)).not.toContain(bob.id);
+    expect(JSON.stringify(call.body)).not.toContain(bob.email);
+    expect(res.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/checkout/polar_c_[0-9a-f]{32}$`));
+  });
+
+  it('checkout: answers { url } with format=json or Accept: application/json', async () => {
+    const json = await ada.client.get('/api/checkout?format=json');
+    expect(json.status).toBe(200);
+    expect(json.json).toEqual({ url: expect.stringMatching(new RegExp(`^${polar.baseUrl}/checkout/`)) });
+    const accepted = await ada.client.get('/api/checkout', { accept: 'application/json' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.url).toMatch(new RegExp(`^${polar.baseUrl}/checkout/`));
+    expect(polar.to('/v1/checkouts/').at(-1)!.body.external_customer_id).toBe(ada.id);
+    expect((await ada.client.get('/api/checkout?format=xml')).status).toBe(400);
+  });
+
+  it('checkout and portal need a session', async () => {
+    for (const path of ['/api/checkout', '/api/portal']) {
+      expect(await t.client().request(path, { follow: false })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
+    }
+  });
+
+  it('answers 502 Payment provider unavailable when the provider fails, without internals', async () => {
+    polar.failWith(500);
+    try {
+      const res = await ada.client.request('/api/checkout', { follow: false });
+      expect(res.status).toBe(502);
+      expect(res.json).toEqual({ error: 'Payment provider unavailable' });
+    } finally {
+      polar.failWith(null);
+    }
+  });
+
+  it('portal: 400 before paying; after subscription.active, the user (only) is Pro and the portal opens', async () => {
+    expect(await ada.client.request('/api/portal', { follow: false })).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
+
+    const res = await deliver(t, signed(secret, subscriptionEvent('subscription.active', { externalId: ada.id, customerId: adaCustomer })));
+    expect(res).toMatchObject({ status: 200, json: { received: true } });
+    expect(res.json.duplicate).toBeUndefined();
+
+    // The user's record and the session both show it, without signing in again.
+    expect((await ada.client.get('/api/user')).json).toMatchObject({ isPro: true, paymentsCustomerId: adaCustomer, subscriptionStatus: 'active' });
+    expect((await ada.client.get('/api/auth/session')).json.user).toMatchObject({ id: ada.id, isPro: true });
+    // The other user is untouched.
+    expect((await bob.client.get('/api/user')).json).toMatchObject({ isPro: false });
+    expect((await bob.client.get('/api/user')).json.paymentsCustomerId).toBeUndefined();
+    expect((await bob.client.get('/api/auth/session')).json.user).toMatchObject({ id: bob.id, isPro: false });
+    expect(await bob.client.request('/api/portal', { follow: false })).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
+
+    const portal = await ada.client.request('/api/portal?customerId=someone-else', { follow: false });
+    expect(portal.status).toBe(302);
+    expect(portal.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/portal\\?customer_session_token=polar_cst_`));
+    const call = polar.to('/v1/customer-sessions/').at(-1)!;
+    expect(call.token).toBe(TOKENS.production);
+    expect(call.body).toEqual({ customer_id: adaCustomer, return_url: `${t.baseUrl}/projects` });
+    expect((await ada.client.get('/api/portal?format=json')).json).toEqual({ url: expect.stringMatching(/customer_session_token=polar_cst_/) });
+  });
+
+  it('refuses forged, tampered, stale and unsigned webhooks with 403, changing nothing', async () => {
+    const target = await t.user('forged@example.com');
+    const event = subscriptionEvent('subscription.active', { externalId: target.id, customerId: 'cus_forged' });
+    const good = signed(secret, event);
+    const tampered = { ...good, body: good.body.replace('"cus_forged"', '"cus_other1"') };
+    const stale = signed(secret, event, { at: new Date(Date.now() - 6 * 60_000) });
+    const future = signed(secret, event, { at: new Date(Date.now() + 6 * 60_000) });
+    const reformatted = { ...good, body: JSON.stringify(JSON.parse(good.body), null, 2) };
+    const { 'webhook-signature': _, ...unsigned } = good.headers;
+    const before = await webhookCount(t);
+    const refused: Array<[string, Delivery]> = [
+      ['wrong secret', signed('polar_whs_not_our_secret', event)],
+      ['the sandbox secret', signed(SECRETS.sandbox, event)],
+      ['tampered body', tampered],
+      ['re-serialized body', reformatted],
+      ['timestamp 6 minutes old', stale],
+      ['timestamp 6 minutes ahead', future],
+      ['no signature', { ...good, headers: unsigned }],
+      ['no headers', { body: good.body, headers: { 'content-type': 'application/json' } }],
+      ['empty body', { ...good, body: '' }],
+    ];
+    for (const [why, delivery] of refused) {
+      expect(await deliver(t, delivery), why).toMatchObject({ status: 403, json: { error: 'Invalid signature' } });
+    }
+    expect(await userRow(t, target.id)).toEqual({ is_pro: false, payments_customer_id: null, subscription_status: null });
+    expect(await webhookCount(t)).toBe(before);
+    // The untouched original still works (the refusals did not burn its id).
+    expect((await deliver(t, good)).json).toEqual({ received: true });
+    expect(await userRow(t, target.id)).toMatchObject({ is_pro: true, payments_customer_id: 'cus_forged' });
+  });
+
+  it('applies each webhook id once: a redelivery or a replayed id changes nothing', async () => {
+    const carol = await t.user('carol@example.com');
+    const active = signed(secret, subscriptionEvent('subscription.active', { externalId: carol.id, customerId: 'cus_carol' }));
+    expect((await deliver(t, active)).json).toEqual({ received: true });
+    expect(await deliver(t, active)).toMatchObject({ status: 200, json: { received: true, duplicate: true } });
+    // A revocation carrying the id of the activation (a replay with a new signature) is not applied.
+    const replayed = signed(secret, subscriptionEvent('subscription.revoked', { externalId: carol.id, customerId: 'cus_carol', status: 'canceled' }), { id: active.headers['webhook-id'] });
+    expect(await deliver(t, replayed)).toMatchObject({ status: 200, json: { received: true, duplicate: true } });
+    expect(await userRow(t, carol.id)).toEqual({ is_pro: true, payments_customer_id: 'cus_carol', subscription_status: 'active' });
+    // Concurrent deliveries of one new id: one applies, the others are duplicates.
+    const revoked = signed(secret, subscriptionEvent('subscription.revoked', { externalId: carol.id, customerId: 'cus_carol', status: 'canceled' }));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(t, revoked)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.json.duplicate === true)).toHaveLength(4);
+    expect(await userRow(t, carol.id)).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+  });
+
+  it('reflects cancellation, un-cancellation, updates and revocation', async () => {
+    const dan = await t.user('dan@example.com');
+    const send = async (type: string, extra: { status?: string; cancelAtPeriodEnd?: boolean } = {}) => {
+      const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: dan.id, customerId: 'cus_dan', ...extra })));
+      expect(res, type).toMatchObject({ status: 200, json: { received: true } });
+      const me = (await dan.client.get('/api/user')).json;
+      return [me.isPro, me.subscriptionStatus];
+    };
+    expect(await send('subscription.active')).toEqual([true, 'active']);
+    expect(await send('subscription.canceled', { cancelAtPeriodEnd: true })).toEqual([true, 'wont-renew']);
+    expect(await send('subscription.updated', { status: 'active', cancelAtPeriodEnd: true })).toEqual([true, 'wont-renew']);
+    expect(await send('subscription.uncanceled')).toEqual([true, 'active']);
+    expect(await send('subscription.updated', { status: 'past_due' })).toEqual([true, 'past_due']);
+    expect(await send('subscription.updated', { status: 'active' })).toEqual([true, 'active']);
+    expect(await send('subscription.updated', { status: 'unpaid' })).toEqual([true, 'unpaid']);
+    expect(await send('subscription.revoked', { status: 'canceled' })).toEqual([false, 'revoked']);
+    // Only subscription.active grants Pro again.
+    expect(await send('subscription.updated', { status: 'active' })).toEqual([false, 'active']);
+    expect(await send('subscription.active')).toEqual([true, 'active']);
+    expect((await dan.client.get('/api/auth/session')).json.user.isPro).toBe(true);
+  });
+
+  it('acknowledges and ignores unknown event kinds and unknown customers', async () => {
+    const erin = await t.user('erin@example.com');
+    const before = await userRow(t, erin.id);
+    const cases = [
+      signed(secret, { type: 'order.created', timestamp: new Date().toISOString(), data: { id: 'ord_1', customer: { external_id: erin.id } } }),
+      signed(secret, { type: 'customer.deleted', timestamp: new Date().toISOString(), data: { id: 'cus_x', external_id: erin.id } }),
+      signed(secret, { type: 'benefit.future_kind', data: {} }),
+      signed(secret, subscriptionEvent('subscription.active', { externalId: randomUUID(), customerId: 'cus_nobody' })),
+      signed(secret, subscriptionEvent('subscription.active', { externalId: 'not-a-uuid', customerId: 'cus_nobody' })),
+      signed(secret, subscriptionEvent('subscription.active', { externalId: "' OR 1=1 --", customerId: 'cus_nobody' })),
+      signed(secret, subscriptionEvent('subscription.active', { externalId: null, customerId: 'cus_nobody' })),
+      signed(secret, { type: 'subscription.active', data: { unexpected: true } }),
+    ];
+    for (const delivery of cases) expect(await deliver(t, delivery)).toMatchObject({ status: 200, json: { received: true } });
+    expect(await userRow(t, erin.id)).toEqual(before);
+    expect((await t.app.database.pool.query("SELECT count(*)::int AS n FROM users WHERE payments_customer_id = 'cus_nobody'")).rows[0].n).toBe(0);
+  });
+
+  it('free plan: a user who is not Pro gets 402 Upgrade required after FREE_GENERATIONS_PER_DAY; a Pro user does not', async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#808080' } }).png().toBuffer();
+    const body = { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'grayscale' };
+    const free = await t.user('free@example.com');
+    const pro = await t.user('pro@example.com');
+    expect((await deliver(t, signed(secret, subscriptionEvent('subscription.active', { externalId: pro.id, customerId: 'cus_pro' })))).status).toBe(200);
+
+    expect((await free.client.post('/api/image', body)).status).toBe(200);
+    expect((await free.client.post('/api/image', body)).status).toBe(200);
+    const generations = await countRows(t.app, 'generations');
+    expect(await free.client.post('/api/image', body)).toMatchObject({ status: 402, json: { error: 'Upgrade required' } });
+    expect(await countRows(t.app, 'generations')).toBe(generations);
+
+    for (let i = 0; i < 3; i++) expect((await pro.client.post('/api/image', body)).status).toBe(200);
+
+    // Becoming Pro lifts the limit at once; losing it brings it back.
+    const upgraded = signed(secret, subscriptionEvent('subscription.active', { externalId: free.id, customerId: 'cus_free' }));
+    expect((await deliver(t, upgraded)).status).toBe(200);
+    expect((await free.client.post('/api/image', body)).status).toBe(200);
+    expect((await deliver(t, signed(secret, subscriptionEvent('subscription.revoked', { externalId: free.id, customerId: 'cus_free', status: 'canceled' })))).status).toBe(200);
+    expect((await free.client.post('/api/image', body)).status).toBe(402);
+  });
+});
+
+describe('payments, sandbox setup (PUBLIC_SETUP=local)', () => {
+  let t: TestApp;
+  let polar: FakePolar;
+  let ada: User;
+
+  beforeAll(async () => {
+    polar = await startFakePolar({ accessToken: TOKENS.sandbox });
+    t = await startTestApp(paymentsEnv(polar, 'local'));
+    ada = await t.user('ada@example.com');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await polar?.close();
+  });
+
+  it('uses the sandbox access token', async () => {
+    const res = await ada.client.request('/api/checkout', { follow: false });
+    expect(res.status).toBe(302);
+    expect(polar.to('/v1/checkouts/').at(-1)!.token).toBe(TOKENS.sandbox);
+  });
+
+  it('verifies webhooks with the sandbox secret and refuses the production one', async () => {
+    const event = subscriptionEvent('subscription.active', { externalId: ada.id, customerId: 'cus_sandbox' });
+    expect(await deliver(t, signed(SECRETS.production, event))).toMatchObject({ status: 403, json: { error: 'Invalid signature' } });
+    expect(await userRow(t, ada.id)).toMatchObject({ is_pro: false });
+    expect(await deliver(t, signed(SECRETS.sandbox, event))).toMatchObject({ status: 200, json: { received: true } });
+    expect(await userRow(t, ada.id)).toMatchObject({ is_pro: true, payments_customer_id: 'cus_sandbox' });
+  });
+
+  it('does not limit generations when FREE_GENERATIONS_PER_DAY is unset', async () => {
+    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#000' } }).png().toBuffer();
+    const bob = await t.user('bob@example.com');
+    for (let i = 0; i < 3; i++) expect((await bob.client.post('/api/image', { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'invert' })).status).toBe(200);
+  });
+});
+
+describe('payments not configured', () => {
+  let t: TestApp;
+  let ada: User;
+  beforeAll(async () => {
+    // The sandbox setup with only production values: nothing is configured for it (no fallback to them).
+    t = await startTestApp({ PUBLIC_SETUP: 'local', PAYMENTS_ACCESS_TOKEN: TOKENS.production, PAYMENTS_WEBHOOK_SECRET: SECRETS.production, PAYMENTS_PRODUCT_ID: PRODUCT });
+    ada = await t.user('ada@example.com');
+  });
+  afterAll(() => t?.close());
+
+  it('answers 503 Payments are not configured on every payment route', async () => {
+    const notConfigured = { status: 503, json: { error: 'Payments are not configured' } };
+    expect(await ada.client.request('/api/checkout', { follow: false })).toMatchObject(notConfigured);
+    expect(await ada.client.request('/api/portal', { follow: false })).toMatchObject(notConfigured);
+    const event = subscriptionEvent('subscription.active', { externalId: ada.id, customerId: 'cus_x' });
+    expect(await deliver(t, signed(SECRETS.production, event))).toMatchObject(notConfigured);
+    expect(await userRow(t, ada.id)).toMatchObject({ is_pro: false });
+    // Still a session route first.
+    expect(await t.client().request('/api/checkout', { follow: false })).toMatchObject({ status: 401 });
+  });
+});
+
+describe('payments without a webhook secret', () => {
+  let t: TestApp;
+  let polar: FakePolar;
+  beforeAll(async () => {
+    polar = await startFakePolar({ accessToken: TOKENS.production });
+    t = await startTestApp({ PAYMENTS_ACCESS_TOKEN: TOKENS.production, PAYMENTS_PRODUCT_ID: PRODUCT, PAYMENTS_API_URL: polar.baseUrl });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await polar?.close();
+  });
+
+  it('opens checkouts but answers 503 on the webhook route', async () => {
+    const ada = await t.user('ada@example.com');
+    expect((await ada.client.request('/api/checkout', { follow: false })).status).toBe(302);
+    const event = subscriptionEvent('subscription.active', { externalId: ada.id, customerId: 'cus_x' });
+    expect(await deliver(t, signed(SECRETS.production, event))).toMatchObject({ status: 503, json: { error: 'Payments are not configured' } });
+  });
+});
