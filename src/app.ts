@@ -114,7 +114,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(clientConfigRoutes, { analytics: config.analytics });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
-  await registerRateLimit(app);
+  await registerRateLimit(app, { store: config.limits.rateLimitStore, pool: database.pool });
   // Payments and video (issue 6): public routes here (after the rate-limit plugin); checkout and portal below.
   const billing = createBillingService({ db: database.db, payments: await createPayments(config.payments), baseUrl: config.baseUrl, settings: config.payments, log: app.log });
   await app.register(paymentsWebhookPlugin, { billing });

@@ -96,6 +96,7 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: int(4 * MB, 1),
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
   RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
   PAYMENTS_ACCESS_TOKEN: text,
@@ -158,6 +159,8 @@ export interface Config {
     uploadBytes: number;
     generationsPerMinute: number;
     uploadsPerMinute: number;
+    /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
+    rateLimitStore: 'memory' | 'postgres';
   };
   payments: {
     setup: 'local' | 'production';
@@ -279,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       uploadBytes: e.UPLOAD_MAX_BYTES,
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      rateLimitStore: e.RATE_LIMIT_STORE,
     },
     payments: {
       setup: e.PUBLIC_SETUP,

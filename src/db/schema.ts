@@ -93,3 +93,14 @@ export const webhookEvents = pgTable('webhook_events', {
 });
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+/** Shared rate-limit counters (RATE_LIMIT_STORE=postgres), one row per limited key and window. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
+);

@@ -1,8 +1,11 @@
 // Per-user rate limits (DESIGN.md §5) with @fastify/rate-limit: counted after the session check, keyed by
-// user id, answered 429 `Too many requests` with Retry-After. Counters are in memory per instance.
+// user id, answered 429 `Too many requests` with Retry-After. Counters are in memory per instance
+// (RATE_LIMIT_STORE=memory, the default) or shared by every instance in PostgreSQL (=postgres).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { tooManyRequests } from '../errors.js';
+import { postgresRateLimitStore } from './rate-limit-store.js';
 
 export interface RouteRateLimit {
   max: number;
@@ -12,8 +15,16 @@ export interface RouteRateLimit {
   errorResponseBuilder(req: FastifyRequest, context: { ttl: number }): Error;
 }
 
-export async function registerRateLimit(app: FastifyInstance): Promise<void> {
-  await app.register(rateLimit, { global: false });
+export async function registerRateLimit(app: FastifyInstance, opts: { store: 'memory' | 'postgres'; pool: pg.Pool }): Promise<void> {
+  if (opts.store === 'memory') {
+    await app.register(rateLimit, { global: false });
+    return;
+  }
+  const shared = postgresRateLimitStore(opts.pool, (err) => app.log.warn({ err }, 'pruning rate-limit counters failed'));
+  app.addHook('onClose', async () => shared.stop());
+  // If the shared store cannot answer, let the request through rather than refusing everyone (the database
+  // being down is reported by the routes that need it).
+  await app.register(rateLimit, { global: false, store: shared.Store as never, skipOnError: true });
 }
 
 /** Config for one route: `perMinute` requests per user per minute; undefined (no limit) when 0. */

@@ -11,8 +11,11 @@ export interface Sent {
 }
 
 export class HttpClient {
-  readonly jar = new CookieJar();
-  constructor(readonly baseUrl: string) {}
+  /** A shared jar makes two clients one browser (e.g. against two instances on the same host). */
+  constructor(
+    readonly baseUrl: string,
+    readonly jar = new CookieJar(),
+  ) {}
 
   async request(path: string, init: { method?: string; json?: unknown; form?: Record<string, string>; body?: BodyInit; headers?: Record<string, string>; follow?: boolean } = {}): Promise<Sent> {
     let url = new URL(path, this.baseUrl).toString();

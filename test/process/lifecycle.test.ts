@@ -1,56 +1,19 @@
 // The service as real processes: `node --import tsx src/server.ts`, as `npm start` runs it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net-utils.js';
+import { startService as start, type ServiceProcess } from '../helpers/service-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const started: ChildProcess[] = [];
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startService(env: Record<string, string>): Proc {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_|AUTH_|OAUTH_|OBJECT_STORAGE|IMAGE_MODEL|TEST_|NODE_ENV|VITEST)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...clean, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, output: () => out, exited };
-}
-
-/** Resolves when the output contains `text`, rejects if the process exits first. */
-function waitFor(proc: Proc, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (proc.output().includes(text)) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onExit = () => {
-      cleanup();
-      reject(new Error(`exited before "${text}":\n${proc.output()}`));
-    };
-    const cleanup = () => {
-      proc.child.stdout!.off('data', check);
-      proc.child.stderr!.off('data', check);
-      proc.child.off('exit', onExit);
-    };
-    proc.child.stdout!.on('data', check);
-    proc.child.stderr!.on('data', check);
-    proc.child.once('exit', onExit);
-    check();
-  });
-}
+const started: ServiceProcess[] = [];
+const startService = (env: Record<string, string>) => {
+  const proc = start(env);
+  started.push(proc);
+  return proc;
+};
+const waitFor = (proc: ServiceProcess, text: string) => proc.waitFor(text);
 
 const alive = (pid: number) => {
   try {
@@ -67,7 +30,7 @@ beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-proc-'));
 });
 afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const proc of started) proc.kill();
   // A postgres orphaned on purpose by a test that failed midway: stop it too (we started it).
   const pid = await postmasterPid(dataDir).catch(() => 0);
   if (pid && alive(pid)) process.kill(pid, 'SIGINT');
