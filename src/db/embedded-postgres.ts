@@ -18,6 +18,8 @@ export interface EmbeddedPostgresOptions {
   password: string;
   database: string;
   log: (message: string) => void;
+  /** A fixed port (default: a free one), e.g. to restart a server on the same address. */
+  port?: number;
 }
 
 export interface EmbeddedPostgres {
@@ -160,9 +162,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   let started: { child: ReturnType<typeof spawn>; port: number } | undefined;
   for (let attempt = 1; !started; attempt++) {
     try {
-      started = await spawnServer(bin, opts.dir, await freePort(), ids);
+      started = await spawnServer(bin, opts.dir, opts.port ?? (await freePort()), ids);
     } catch (err) {
-      if (attempt >= 5 || !/could not bind|Address already in use/i.test((err as Error).message)) throw err;
+      if (attempt >= 5 || opts.port !== undefined || !/could not bind|Address already in use/i.test((err as Error).message)) throw err;
     }
   }
   const { child, port } = started;

@@ -25,7 +25,11 @@ export class AzureObjectStore implements ObjectStore {
   }
 
   static fromConnectionString(connectionString: string, container: string, publicUrl?: string): AzureObjectStore {
-    const service = BlobServiceClient.fromConnectionString(connectionString);
+    // The SDK's default retries back off for ~28 s before giving up: a person waiting on an upload gets a
+    // quick, clear failure instead (a few short retries ride out a blip).
+    const service = BlobServiceClient.fromConnectionString(connectionString, {
+      retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000 },
+    });
     return new AzureObjectStore(service.getContainerClient(container), publicUrl);
   }
 

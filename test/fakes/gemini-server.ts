@@ -3,7 +3,11 @@
 import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type GeminiReply = { delayMs?: number } & (
+export type GeminiReply = {
+  delayMs?: number;
+  /** Answer only once this settles (a test decides when, instead of waiting a fixed time). */
+  holdUntil?: Promise<unknown>;
+} & (
   | { kind: 'image'; image: Buffer; mimeType?: string; text?: string }
   | { kind: 'text'; text: string }
   | { kind: 'quota'; retryAfterSeconds?: number }
@@ -80,6 +84,7 @@ export async function startFakeGemini(opts: { apiKey?: string } = {}): Promise<F
     }
     const next = queue.shift() ?? defaultReply;
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (next.holdUntil) await next.holdUntil.catch(() => undefined);
     answer(res, next, match[1]);
   });
   server.on('connection', (socket) => {

@@ -25,14 +25,24 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startAzurite(timeoutMs = 20_000): Promise<AzuriteHandle> {
-  const port = await freePort();
+export interface AzuriteOptions {
+  timeoutMs?: number;
+  /** A fixed port (to restart on the same address). */
+  port?: number;
+  /** Keep data in this folder (survives a restart; the caller removes it) instead of in memory. */
+  location?: string;
+}
+
+export async function startAzurite(opts: AzuriteOptions = {}): Promise<AzuriteHandle> {
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const port = opts.port ?? (await freePort());
   // Azurite runs in an empty temp folder so nothing it might write lands in the project.
   const cwd = await mkdtemp(join(tmpdir(), 'azurite-'));
   const bin = resolve('node_modules/.bin/azurite-blob');
   const args = [
     '--blobHost', '127.0.0.1', '--blobPort', String(port),
-    '--inMemoryPersistence', '--silent', '--disableTelemetry', '--skipApiVersionCheck',
+    ...(opts.location ? ['--location', opts.location] : ['--inMemoryPersistence']),
+    '--silent', '--disableTelemetry', '--skipApiVersionCheck',
   ];
   const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit');
