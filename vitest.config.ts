@@ -20,6 +20,8 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-postgres.ts'],
         },
       },
+      // The web client in headless Chromium against the real service (the client is built once, first).
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/global-setup.ts'] } },
     ],
   },
 });

@@ -1,0 +1,123 @@
+// Serves the built React client (web/dist, see scripts/build-web.ts): content-hashed files under /assets/*
+// cached for a year, and index.html for the client's routes (src/routes/pages.ts), never cached, under a
+// strict Content-Security-Policy. Only those paths: /api/*, /files/* and /dev-idp/* are never shadowed, and
+// any other path keeps the JSON 404.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AuthConfig } from '@auth/core';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { SessionVerifier } from '../auth/session.js';
+import type { Config } from '../config.js';
+import { analyticsHost } from '../routes/client-config.js';
+import { pageRoutes } from '../routes/pages.js';
+import { page } from './html.js';
+
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+export interface ClientShell {
+  /**
+   * The HTML of a client page: the built index.html, with `fallback` inside <noscript> for browsers without
+   * JavaScript; when the client is not built, a plain page showing `fallback` and how to build it.
+   */
+  render(fallback: string): Promise<{ html: string; headers: Record<string, string> }>;
+}
+
+/** Origins images may come from besides https: (object storage on plain http, e.g. Azurite or a local S3). */
+export function imageOrigins(config: Pick<Config, 'baseUrl' | 'storage'>): string[] {
+  const origins = new Set<string>([new URL(config.baseUrl).origin]);
+  const add = (url: string | undefined) => {
+    if (!url) return;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // not a URL: nothing to allow
+    }
+  };
+  add(config.storage.publicUrl);
+  const connection = config.storage.connectionString ?? '';
+  add(/(?:^|;)\s*BlobEndpoint=([^;]+)/i.exec(connection)?.[1]);
+  if (/(?:^|;)\s*UseDevelopmentStorage=true/i.test(connection)) add('http://127.0.0.1:10000');
+  return [...origins];
+}
+
+/**
+ * The client's policy. Scripts and styles only from our own files (no inline code); images also from object
+ * storage (any https: origin, as Azure/S3/CDN hosts vary) and data:/blob: (local previews); API calls to us
+ * and, when configured, the analytics host. No form-action: sign-in posts to us and is then redirected to
+ * the identity provider, whose origin is not ours to list.
+ */
+export function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; inlineStyles?: boolean }): string {
+  const analytics = opts.analyticsHost ? [new URL(opts.analyticsHost).origin] : [];
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self'${opts.inlineStyles ? " 'unsafe-inline'" : ''}`,
+    ["img-src 'self' data: blob: https:", ...opts.imageOrigins].join(' '),
+    "font-src 'self'",
+    ["connect-src 'self'", ...analytics].join(' '),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function createClientShell(opts: { distDir: string; csp: (inlineStyles: boolean) => string }): ClientShell {
+  const indexFile = path.join(opts.distDir, 'index.html');
+  const common = {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+  const built = { ...common, 'content-security-policy': opts.csp(false) };
+  const unbuilt = { ...common, 'content-security-policy': opts.csp(true) };
+  // index.html is re-read when a build replaces it (its mtime changes), so a running service picks it up.
+  let cached: { mtimeMs: number; html: string } | undefined;
+
+  async function index(): Promise<string | undefined> {
+    try {
+      const { mtimeMs } = await fs.stat(indexFile);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await fs.readFile(indexFile, 'utf8') };
+      return cached.html;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    async render(fallback) {
+      const html = await index();
+      if (!html) {
+        const notice = '<p class="muted">The web client is not built: run <code>npm run build:web</code> (or <code>npm start</code>, which builds it).</p>';
+        return { html: page('Image Canvas', `${fallback}${notice}`), headers: unbuilt };
+      }
+      const at = html.lastIndexOf('</body>');
+      const withFallback = at < 0 ? html : `${html.slice(0, at)}<noscript>${fallback}</noscript>\n${html.slice(at)}`;
+      return { html: withFallback, headers: built };
+    },
+  };
+}
+
+export async function webClient(app: FastifyInstance, opts: { config: Config; authConfig: AuthConfig; sessions: SessionVerifier; distDir?: string }) {
+  const distDir = opts.distDir ?? WEB_DIST_DIR;
+  // Hashed names: a file's bytes never change, so it may be cached forever.
+  await app.register(fastifyStatic, {
+    root: path.join(distDir, 'assets'),
+    prefix: '/assets/',
+    wildcard: true,
+    index: false,
+    redirect: false,
+    decorateReply: false,
+    dotfiles: 'ignore',
+    suppressWarning: true,
+    maxAge: 365 * 24 * 60 * 60 * 1000,
+    immutable: true,
+    setHeaders: (reply: { header(name: string, value: string): unknown }) => reply.header('x-content-type-options', 'nosniff'),
+  });
+  const csp = (inlineStyles: boolean) =>
+    contentSecurityPolicy({ imageOrigins: imageOrigins(opts.config), analyticsHost: analyticsHost(opts.config.analytics), inlineStyles });
+  const shell = createClientShell({ distDir, csp });
+  await app.register(pageRoutes, { authConfig: opts.authConfig, baseUrl: opts.config.baseUrl, sessions: opts.sessions, shell });
+}

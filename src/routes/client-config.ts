@@ -1,0 +1,30 @@
+// GET /api/client-config (public): what the web client needs to know at start-up. Only values meant for
+// the browser (the analytics project token is public by design: SPEC §5 "exposed to the client").
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+
+export const DEFAULT_ANALYTICS_HOST = 'https://us.i.posthog.com';
+
+const ClientConfig = z
+  .object({
+    analytics: z
+      .object({ token: z.string(), apiHost: z.string().describe('analytics API host (PUBLIC_ANALYTICS_PROXY_API or the provider default)') })
+      .nullable()
+      .describe('null when analytics is not configured'),
+  })
+  .meta({ id: 'ClientConfig' });
+
+/** The analytics API host the client talks to, or undefined when analytics is off. */
+export function analyticsHost(analytics: Config['analytics']): string | undefined {
+  return analytics.token ? (analytics.proxyApi ?? DEFAULT_ANALYTICS_HOST).replace(/\/+$/, '') : undefined;
+}
+
+export const clientConfigRoutes: FastifyPluginAsyncZod<{ analytics: Config['analytics'] }> = async (app, { analytics }) => {
+  const body: z.infer<typeof ClientConfig> = {
+    analytics: analytics.token ? { token: analytics.token, apiHost: analyticsHost(analytics)! } : null,
+  };
+  app.get('/api/client-config', {
+    schema: { tags: ['client'], summary: 'Public configuration of the web client (no session needed)', response: { 200: ClientConfig } },
+  }, async (_req, reply) => reply.header('cache-control', 'no-cache').send(body));
+};

@@ -1,0 +1,68 @@
+// One service and one Chromium per test file, with contexts that are closed after the file (also when a
+// test fails), and the shortcuts the canvas tests share.
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { launchBrowser, newPage } from './browser.js';
+
+const SESSION_COOKIE = 'authlib.session-token';
+
+export interface BrowserFixture {
+  readonly app: TestApp;
+  readonly browser: Browser;
+  newContext(opts?: BrowserContextOptions): Promise<BrowserContext>;
+  /** Signs the context in without the pages (the story covers those): the cookie of an HTTP sign-in. */
+  signIn(context: BrowserContext, email: string): Promise<void>;
+  /** A signed-in page on a new, empty project's canvas. */
+  onNewCanvas(context: BrowserContext, email: string, projectName: string): Promise<Page>;
+}
+
+/** Call inside a describe: starts the service (with `env`) and Chromium before its tests, stops both after. */
+export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixture {
+  let app: TestApp | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp(env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await app?.close();
+  });
+
+  const fixture: BrowserFixture = {
+    get app() {
+      return app!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async newContext(opts = {}) {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+      contexts.push(context);
+      return context;
+    },
+    async signIn(context, email) {
+      const { client } = await app!.user(email);
+      const value = (await client.cookie(SESSION_COOKIE))!;
+      await context.addCookies([{ name: SESSION_COOKIE, value, url: app!.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+    },
+    async onNewCanvas(context, email, projectName) {
+      const { page } = await newPage(context);
+      await fixture.signIn(context, email);
+      await page.goto(`${app!.baseUrl}/projects`);
+      await page.getByLabel('New project name').fill(projectName);
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.getByText('Your canvas is empty.').waitFor();
+      return page;
+    },
+  };
+  return fixture;
+}
+
+/** Waits until the canvas is saved (at `version`, when given). */
+export const saved = (page: Page, version?: number) =>
+  page.locator(`.save-status[data-state="saved"]${version === undefined ? '' : `[data-version="${version}"]`}`).waitFor();

@@ -1,0 +1,193 @@
+// The states around the story: anonymous visitors sent to sign-in, sign-in errors, files dropped or pasted,
+// renaming and deleting projects, upload and generation errors in the service's words, the keyboard, and
+// analytics that carry no prompt, image URL or email. The service runs with analytics on, pointed at a
+// stand-in host that the browser never really reaches (the test answers for it).
+import { gunzipSync } from 'node:zlib';
+import type { Request } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, newPage, screenshot, signInThroughUi, solidPng, WAIT } from './browser.js';
+import { saved, useBrowserFixture } from './fixture.js';
+
+const ANALYTICS = 'http://analytics.invalid';
+
+/** Events the page sent to the analytics host (posthog-js batches; bodies may be gzip-compressed). */
+function eventsIn(request: Request): Array<{ event: string; properties: Record<string, unknown> }> {
+  const body = request.postDataBuffer();
+  if (!body) return [];
+  const gzipped = body[0] === 0x1f && body[1] === 0x8b;
+  const text = gzipped ? gunzipSync(body).toString() : body.toString();
+  const parsed = JSON.parse(text.startsWith('data=') ? Buffer.from(decodeURIComponent(text.slice(5)), 'base64').toString() : text);
+  return Array.isArray(parsed) ? parsed : parsed.batch ?? [parsed];
+}
+
+describeInBrowser('pages and errors in a browser', () => {
+  const f = useBrowserFixture({ PUBLIC_ANALYTICS_TOKEN: 'phc_test_token', PUBLIC_ANALYTICS_PROXY_API: ANALYTICS });
+
+  it('sends an anonymous visitor of /projects to /login, and a page whose session ended too', async () => {
+    const context = await f.newContext();
+    const { page } = await newPage(context);
+    await page.goto(`${f.app.baseUrl}/projects`);
+    await page.waitForURL(`${f.app.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Image Canvas' }).waitFor();
+
+    // Signed in, then the session goes away: the next page the client shows notices and goes to /login.
+    await signInThroughUi(page, f.app.baseUrl, 'leaving@example.com', 'Leaving');
+    await page.getByText('No projects yet').waitFor();
+    await page.getByLabel('New project name').fill('Short-lived');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByText('Your canvas is empty.').waitFor();
+    await context.clearCookies();
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.waitForURL(`${f.app.baseUrl}/login`);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+  });
+
+  it('shows readable sign-in errors on /login', async () => {
+    const { page } = await newPage(await f.newContext());
+    await page.goto(`${f.app.baseUrl}/login?error=MissingCSRF`);
+    await page.getByRole('alert').filter({ hasText: 'Your sign-in form expired. Please try again.' }).waitFor();
+  });
+
+  it('adds images dropped onto the canvas or pasted into the page', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'dropper@example.com', 'Drop and paste');
+    const png = (await solidPng(40, 40, [10, 200, 10])).toString('base64');
+    const files = await page.evaluateHandle((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+      return transfer;
+    }, png);
+    await page.dispatchEvent('.react-flow__pane', 'dragover', { dataTransfer: files });
+    await page.dispatchEvent('.react-flow__pane', 'drop', { dataTransfer: files });
+    await page.getByAltText('Uploaded image').waitFor();
+
+    await page.evaluate((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const clipboard = new DataTransfer();
+      clipboard.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+    }, png);
+    await page.getByAltText('Uploaded image').nth(1).waitFor();
+    expect(await page.locator('.react-flow__node-upload').count()).toBe(2);
+    await saved(page);
+  });
+
+  it('renames and deletes projects, deleting only after a confirmation', async () => {
+    const context = await f.newContext();
+    const { page } = await newPage(context);
+    await f.signIn(context, 'lists@example.com');
+    await page.goto(`${f.app.baseUrl}/projects`);
+    await page.getByText('No projects yet').waitFor();
+    for (const name of ['First', 'Second']) {
+      expect((await page.request.post(`${f.app.baseUrl}/api/user/project`, { data: { userId: 'lists@example.com', name } })).status()).toBe(200);
+    }
+    await page.reload();
+    await page.getByRole('button', { name: 'Rename First' }).click();
+    await page.getByLabel('Project name', { exact: true }).fill('Renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'Renamed', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete Renamed' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete “Renamed”?' });
+    await dialog.waitFor();
+    await screenshot(page, 'delete-dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete Renamed' }).click();
+    await dialog.getByRole('button', { name: 'Delete project' }).click();
+    await page.getByRole('link', { name: 'Renamed', exact: true }).waitFor({ state: 'detached' });
+
+    await page.reload();
+    await page.getByRole('link', { name: 'Second', exact: true }).waitFor();
+    expect(await page.locator('.project-name').allTextContents()).toEqual(['Second']);
+  });
+
+  it('shows the service’s message when an upload is not an image', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'uploads@example.com', 'Uploads');
+    await page.getByLabel('Add images').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some text\n') });
+    const node = page.locator('.react-flow__node-upload');
+    await node.getByRole('alert').filter({ hasText: 'Unsupported file type' }).waitFor();
+    expect(await node.getByAltText('Uploaded image').count()).toBe(0);
+    await screenshot(page, 'upload-error');
+  });
+
+  it('shows the service’s message when a generation fails, and is ready to try again', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'failing@example.com', 'Failing');
+    await page.getByRole('button', { name: 'Add generation' }).click();
+    const node = page.locator('.react-flow__node-generation');
+    await node.getByLabel('Prompt').fill('grayscale');
+    await node.getByRole('button', { name: 'Generate', exact: true }).click();
+    await node.getByRole('alert').filter({ hasText: 'No images provided' }).waitFor();
+    expect(await node.getByRole('button', { name: 'Generate', exact: true }).isEnabled()).toBe(true);
+    await saved(page);
+    await page.reload();
+    await node.getByLabel('Prompt').waitFor();
+    expect(await node.getByRole('button', { name: 'Generate', exact: true }).isEnabled()).toBe(true);
+  });
+
+  it('can be used from the keyboard, with a visible focus ring', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'keys@example.com', 'Keys');
+    /** Presses Tab until the focused element matches, up to a bound. */
+    const tabTo = async (matches: (el: Element) => boolean, what: string) => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluateHandle(() => document.activeElement).then((h) => h.asElement()?.evaluate(matches))) return;
+      }
+      throw new Error(`Tab never reached ${what}`);
+    };
+    await tabTo((el) => el.textContent === 'Add generation', 'Add generation');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.locator('.react-flow__node-generation').waitFor();
+    await tabTo((el) => el.tagName === 'TEXTAREA', 'the prompt');
+    await page.keyboard.type('invert');
+    expect(await page.getByLabel('Prompt').inputValue()).toBe('invert');
+    await tabTo((el) => el.textContent === 'Generate', 'Generate');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'No images provided' }).waitFor();
+  });
+
+  it('sends feature events with no prompt, image URL or email', async () => {
+    // posthog-js drops events from browsers that look automated ("HeadlessChrome", navigator.webdriver):
+    // this one looks like a person's.
+    const userAgent = (await f.browser.newBrowserCDPSession().then(async (cdp) => {
+      const { userAgent: ua } = (await cdp.send('Browser.getVersion')) as { userAgent: string };
+      await cdp.detach();
+      return ua;
+    })).replace('HeadlessChrome', 'Chrome');
+    const context = await f.newContext({ userAgent });
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+    const events: Array<{ event: string; properties: Record<string, unknown> }> = [];
+    await context.route(`${ANALYTICS}/**`, async (route) => {
+      const request = route.request();
+      if (request.method() === 'POST') {
+        events.push(...eventsIn(request));
+      }
+      await route.fulfill({ status: 200, contentType: 'application/json', body: '{"status":1}' });
+    });
+    const page = await f.onNewCanvas(context, 'counted@example.com', 'Counted');
+    await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
+    await page.getByAltText('Uploaded image').waitFor();
+    await page.getByRole('button', { name: 'Add generation' }).click();
+    const generation = page.locator('.react-flow__node-generation');
+    const source = await page.locator('.react-flow__node-upload').getAttribute('data-id');
+    await page.locator(`.react-flow__node[data-id="${source}"]`).click();
+    await generation.click({ modifiers: ['Control'], position: { x: 40, y: 10 } });
+    await page.getByRole('button', { name: 'Connect selected' }).click();
+    await generation.getByText('1 input').waitFor();
+    await generation.getByLabel('Prompt').fill('secret prompt words');
+    await generation.getByRole('button', { name: 'Generate', exact: true }).click();
+    await generation.getByAltText('Generated image').waitFor();
+    const imageUrl = (await generation.getByAltText('Generated image').getAttribute('src'))!;
+
+    const names = () => events.map((e) => e.event);
+    for (const name of ['$pageview', 'project_created', 'image_uploaded', 'generation_started', 'generation_succeeded']) {
+      await expect.poll(names, { timeout: WAIT }).toContain(name);
+    }
+    const everything = JSON.stringify(events);
+    for (const secret of ['secret prompt', 'counted@example.com', imageUrl, '/files/', 'dot.png']) {
+      expect(everything).not.toContain(secret);
+    }
+    expect(events.find((e) => e.event === 'generation_succeeded')!.properties).toMatchObject({ inputs: 1 });
+  });
+});

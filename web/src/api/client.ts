@@ -1,0 +1,48 @@
+// The typed API client: openapi-fetch over the types generated from docs/openapi.json (schema.d.ts).
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type { paths };
+export type Project = components['schemas']['Project'];
+export type Canvas = components['schemas']['Canvas'];
+export type ApiErrorBody = components['schemas']['Error'];
+export type CanvasSaveBody = paths['/api/user/project/canvas']['post']['requestBody']['content']['application/json'];
+export type SavedNode = CanvasSaveBody['nodes'][number];
+export type SavedEdge = CanvasSaveBody['edges'][number];
+export type GenerateBody = paths['/api/image']['post']['requestBody']['content']['application/json'];
+export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];
+export type UploadResult = paths['/api/upload']['post']['responses'][200]['content']['application/json'];
+
+const unauthorizedListeners = new Set<() => void>();
+
+/** Called whenever the API answers 401: the session ended (expired, signed out in another tab). */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export function notifyUnauthorized(): void {
+  for (const listener of unauthorizedListeners) listener();
+}
+
+const watchSession: Middleware = {
+  onResponse({ response }) {
+    if (response.status === 401) notifyUnauthorized();
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin });
+api.use(watchSession);
+
+/** The service's own words for an error body `{ error, details? }`, or `fallback`. */
+export function errorMessage(body: unknown, fallback: string): string {
+  const error = (body as Partial<ApiErrorBody> | undefined)?.error;
+  return typeof error === 'string' && error ? error : fallback;
+}
+
+export function errorDetails(body: unknown): string | undefined {
+  const details = (body as Partial<ApiErrorBody> | undefined)?.details;
+  return typeof details === 'string' && details ? details : undefined;
+}
+
+export const NETWORK_ERROR = 'Could not reach the server. Check your connection and try again.';

@@ -1,0 +1,27 @@
+// POST /api/upload with upload progress (fetch cannot report it; XMLHttpRequest can). The browser sets the
+// multipart content type with its boundary (SPEC §4).
+import { errorMessage, notifyUnauthorized, type UploadResult } from './client';
+
+export class UploadError extends Error {}
+
+export function uploadImage(file: File, onProgress: (fraction: number) => void): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload');
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const body = xhr.response as unknown;
+      if (xhr.status === 200 && typeof (body as UploadResult | null)?.url === 'string') return resolve(body as UploadResult);
+      if (xhr.status === 401) notifyUnauthorized();
+      reject(new UploadError(errorMessage(body, `Upload failed (HTTP ${xhr.status})`)));
+    };
+    xhr.onerror = () => reject(new UploadError('Upload failed: could not reach the server'));
+    xhr.onabort = () => reject(new UploadError('Upload cancelled'));
+    const form = new FormData();
+    form.append('file', file, file.name || 'pasted-image.png');
+    xhr.send(form);
+  });
+}

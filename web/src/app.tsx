@@ -1,0 +1,52 @@
+// Routes (SPEC §3): `/` landing, `/login`, and the signed-in pages `/projects` and `/projects/:id`.
+import { lazy, Suspense, useEffect } from 'react';
+import { trackPageView } from './analytics';
+import { ErrorBoundary } from './components/error-boundary';
+import { LandingPage } from './components/landing-page';
+import { LoginPage } from './components/login-page';
+import { NotFoundPage } from './components/not-found-page';
+import { PageStatus } from './components/page-status';
+import { ProjectsPage } from './components/projects-page';
+import { RequireSession } from './components/require-session';
+import { SessionProvider } from './hooks/use-session';
+import { useLocation } from './router';
+
+// The editor (and @xyflow/react) loads only when a canvas is opened.
+const CanvasPage = lazy(() => import('./components/canvas-page'));
+
+function Routes() {
+  const { pathname } = useLocation();
+  useEffect(trackPageView, [pathname]);
+
+  if (pathname === '/') return <LandingPage />;
+  if (pathname === '/login') return <LoginPage />;
+  if (pathname === '/projects') {
+    return (
+      <RequireSession>
+        <ProjectsPage />
+      </RequireSession>
+    );
+  }
+  const project = /^\/projects\/([^/]+)$/.exec(pathname);
+  if (project) {
+    const projectId = decodeURIComponent(project[1]);
+    return (
+      <RequireSession>
+        <Suspense fallback={<PageStatus busy>Opening the canvas…</PageStatus>}>
+          <CanvasPage key={projectId} projectId={projectId} />
+        </Suspense>
+      </RequireSession>
+    );
+  }
+  return <NotFoundPage />;
+}
+
+export function App() {
+  return (
+    <ErrorBoundary>
+      <SessionProvider>
+        <Routes />
+      </SessionProvider>
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,28 @@
+// What node components may ask the editor to do, and where they read their activity from.
+import { createContext, useContext } from 'react';
+import type { ActivityStore, NodeActivity } from './activity';
+import { useActivity } from './activity';
+
+export type UploadSource = 'file-picker' | 'drop' | 'paste';
+
+export interface EditorActions {
+  activity: ActivityStore;
+  /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
+  uploadFiles(files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }): void;
+  setPrompt(nodeId: string, prompt: string): void;
+  generate(nodeId: string): void;
+  removeNode(nodeId: string): void;
+  removeEdge(edgeId: string): void;
+}
+
+export const EditorContext = createContext<EditorActions | null>(null);
+
+export function useEditor(): EditorActions {
+  const actions = useContext(EditorContext);
+  if (!actions) throw new Error('useEditor outside the canvas editor');
+  return actions;
+}
+
+export function useNodeActivity(nodeId: string): NodeActivity {
+  return useActivity(useEditor().activity, nodeId);
+}

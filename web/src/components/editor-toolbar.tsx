@@ -1,0 +1,58 @@
+// The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo.
+import { useId } from 'react';
+
+interface Props {
+  onAddImages: (files: File[]) => void;
+  onAddGeneration: () => void;
+  onConnectSelected: () => void;
+  canConnect: boolean;
+  onDeleteSelected: () => void;
+  canDelete: boolean;
+  onUndo: () => void;
+  onRedo: () => void;
+  canUndo: boolean;
+  canRedo: boolean;
+}
+
+const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+const mod = mac ? '⌘' : 'Ctrl+';
+
+export function EditorToolbar(props: Props) {
+  const inputId = useId();
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label="Canvas tools">
+      <label className="button file-button" htmlFor={inputId}>
+        Add images
+        <input
+          id={inputId}
+          className="visually-hidden"
+          type="file"
+          accept="image/*"
+          multiple
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])];
+            event.target.value = '';
+            props.onAddImages(files);
+          }}
+        />
+      </label>
+      <button type="button" className="button" onClick={props.onAddGeneration}>
+        Add generation
+      </button>
+      <span className="toolbar-separator" aria-hidden="true" />
+      <button type="button" className="button ghost" onClick={props.onConnectSelected} disabled={!props.canConnect} title="Connect the selected images into the selected generation node">
+        Connect selected
+      </button>
+      <button type="button" className="button ghost" onClick={props.onDeleteSelected} disabled={!props.canDelete} title="Delete the selection (Delete or Backspace)">
+        Delete selected
+      </button>
+      <span className="toolbar-separator" aria-hidden="true" />
+      <button type="button" className="button ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${mod}Z)`} aria-keyshortcuts="Control+Z Meta+Z">
+        Undo
+      </button>
+      <button type="button" className="button ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${mod}${mac ? '⇧Z' : 'Y'})`} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y">
+        Redo
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+// A generation node (SPEC §2 `generation`): the images of the nodes connected into it plus a prompt make a
+// new image (POST /api/image). Shows the seconds elapsed while it runs, the service's error, and the result.
+import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
+import { useId } from 'react';
+import { useEditor, useNodeActivity } from '../canvas/editor-context';
+import type { CanvasNode } from '../canvas/model';
+import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
+import { NodeFrame } from './node-frame';
+import { DownloadLink, isWebUrl, NodeImage } from './node-image';
+
+export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
+  const { setPrompt, generate, removeEdge } = useEditor();
+  const activity = useNodeActivity(id);
+  const promptId = useId();
+  const connections = useNodeConnections({ handleType: 'target' });
+  const sources = useNodesData<CanvasNode>(connections.map((c) => c.source));
+  const elapsed = useElapsedSeconds(activity.generatingSince);
+  const generating = elapsed !== undefined;
+  const error = activity.generationError;
+
+  return (
+    <NodeFrame nodeId={id} title="Generate" kind="generation" busy={generating}>
+      <Handle type="target" position={Position.Left} aria-label="Inputs: connect images here" />
+      <label className="field" htmlFor={promptId}>
+        <span>Prompt</span>
+        <textarea
+          id={promptId}
+          className="input nodrag nowheel"
+          rows={3}
+          placeholder="Describe the image you want, e.g. “grayscale side by side”"
+          value={data.prompt ?? ''}
+          onChange={(event) => setPrompt(id, event.target.value)}
+        />
+      </label>
+      <div className="inputs" aria-label="Input images">
+        {connections.length === 0 ? (
+          <span className="muted small">No inputs yet: connect images into the left handle.</span>
+        ) : (
+          <>
+            <span className="muted small">
+              {connections.length} input{connections.length === 1 ? '' : 's'}
+            </span>
+            <ul className="input-chips">
+              {connections.map((connection, i) => {
+                const image = sources.find((s) => s.id === connection.source)?.data.image;
+                return (
+                  <li key={connection.edgeId} className="input-chip">
+                    {image && isWebUrl(image) ? <img src={image} alt="" /> : <span className="chip-placeholder" aria-hidden="true" />}
+                    <button type="button" className="icon-button nodrag" aria-label={`Disconnect input ${i + 1}`} title="Disconnect" onClick={() => removeEdge(connection.edgeId)}>
+                      ×
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+      </div>
+      <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={generating}>
+        {generating ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
+      </button>
+      {generating && (
+        <p className="generating" role="status">
+          <span className="spinner small" aria-hidden="true" /> Generating… {elapsed} s
+        </p>
+      )}
+      {error && (
+        <div className="node-error" role="alert">
+          <p>{error.error}</p>
+          {error.details && <p className="small">{error.details}</p>}
+        </div>
+      )}
+      {data.image && (
+        <>
+          <NodeImage src={data.image} alt="Generated image" />
+          <div className="node-actions end">
+            <DownloadLink src={data.image} label="Download generated image" />
+          </div>
+        </>
+      )}
+      {activity.modelText && !generating && <p className="muted small model-text">{activity.modelText}</p>}
+      <Handle type="source" position={Position.Right} aria-label="Output: connect to another generation node" />
+    </NodeFrame>
+  );
+}

@@ -1,0 +1,43 @@
+// The card every canvas node is drawn in: a title bar with a delete button, then the node's content.
+import type { DragEvent, ReactNode } from 'react';
+import { useEditor } from '../canvas/editor-context';
+
+interface Props {
+  nodeId: string;
+  title: string;
+  kind: 'upload' | 'generation';
+  busy?: boolean;
+  children: ReactNode;
+  onFileDrop?: (files: File[]) => void;
+}
+
+const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
+
+export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: Props) {
+  const { removeNode } = useEditor();
+  const drop = onFileDrop && {
+    onDragOver: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      event.dataTransfer.dropEffect = 'copy';
+    },
+    onDrop: (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      onFileDrop([...event.dataTransfer.files]);
+    },
+  };
+  return (
+    <section className={`canvas-node ${kind}${busy ? ' busy' : ''}`} aria-label={title} {...drop}>
+      <header className="canvas-node-title">
+        <span>{title}</span>
+        <button type="button" className="icon-button nodrag" aria-label={kind === 'upload' ? 'Delete image node' : 'Delete generation node'} title="Delete node" onClick={() => removeNode(nodeId)}>
+          ×
+        </button>
+      </header>
+      <div className="canvas-node-body">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+/** Only web addresses are shown or offered for download (a canvas is data: never run what it holds). */
+export const isWebUrl = (url: string) => /^(https?:\/\/|\/(?!\/))/i.test(url);
+
+/** A node's image. */
+export function NodeImage({ src, alt }: { src: string; alt: string }) {
+  if (!isWebUrl(src)) return <p className="node-error">This image has an address that cannot be shown.</p>;
+  return (
+    <div className="node-image">
+      <img src={src} alt={alt} draggable={false} decoding="async" />
+    </div>
+  );
+}
+
+/** A link that downloads the image (under the stored object's name; a cross-origin URL opens in a tab). */
+export function DownloadLink({ src, label }: { src: string; label: string }) {
+  if (!isWebUrl(src)) return null;
+  const name = decodeURIComponent(new URL(src, window.location.href).pathname.split('/').pop() || 'image.png');
+  return (
+    <a className="button small nodrag" href={src} download={name} target="_blank" rel="noopener" aria-label={label}>
+      Download
+    </a>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import type { Project } from '../api/client';
+import { Link } from '../router';
+import { ConfirmDialog } from './confirm-dialog';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+interface Props {
+  project: Project;
+  onRename: (id: string, name: string) => Promise<void>;
+  onDelete: (id: string) => Promise<void>;
+}
+
+export function ProjectItem({ project, onRename, onDelete }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(project.name);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const href = `/projects/${encodeURIComponent(project.id)}`;
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      setError((err as Error).message);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === project.name) return setEditing(false);
+    if (await run(() => onRename(project.id, name))) setEditing(false);
+  };
+
+  return (
+    <li className="project-item">
+      {editing ? (
+        <form className="rename-form" onSubmit={save} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}>
+          <label htmlFor={`rename-${project.id}`} className="visually-hidden">
+            Project name
+          </label>
+          <input id={`rename-${project.id}`} className="input" value={name} maxLength={200} autoFocus onChange={(e) => setName(e.target.value)} />
+          <button type="submit" className="button primary" disabled={busy}>
+            Save
+          </button>
+          <button type="button" className="button ghost" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <>
+          <div className="project-main">
+            <Link className="project-name" href={href}>
+              {project.name}
+            </Link>
+            <span className="muted small">Created {dateFormat.format(new Date(project.createdDate))}</span>
+          </div>
+          <div className="row">
+            <Link className="button" href={href} aria-label={`Open ${project.name}`}>
+              Open
+            </Link>
+            <button type="button" className="button ghost" onClick={() => (setName(project.name), setEditing(true))} aria-label={`Rename ${project.name}`}>
+              Rename
+            </button>
+            <button type="button" className="button ghost danger" onClick={() => setConfirming(true)} aria-label={`Delete ${project.name}`}>
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+      {error && (
+        <p className="error small item-error" role="alert">
+          {error}
+        </p>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={`Delete “${project.name}”?`}
+          confirmLabel="Delete project"
+          busy={busy}
+          onCancel={() => setConfirming(false)}
+          onConfirm={async () => {
+            if (await run(() => onDelete(project.id))) setConfirming(false);
+          }}
+        >
+          Its canvas goes with it. This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </li>
+  );
+}

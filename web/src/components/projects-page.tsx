@@ -1,0 +1,57 @@
+// /projects: the user's projects, newest first; create, rename, delete, open.
+import { useDocumentTitle } from '../hooks/use-document-title';
+import { useProjects } from '../hooks/use-projects';
+import { useUser } from '../hooks/use-session';
+import { navigate } from '../router';
+import { AppHeader } from './app-header';
+import { ProjectCreateForm } from './project-create-form';
+import { ProjectItem } from './project-item';
+
+export function ProjectsPage() {
+  useDocumentTitle('Projects');
+  const user = useUser();
+  const { state, reload, create, rename, remove } = useProjects(user.id);
+
+  const onCreate = async (name: string) => {
+    const project = await create(name);
+    navigate(`/projects/${encodeURIComponent(project.id)}`);
+  };
+
+  return (
+    <>
+      <AppHeader />
+      <main className="page">
+        <div className="page-heading">
+          <h1>Projects</h1>
+          <ProjectCreateForm onCreate={onCreate} />
+        </div>
+        {state.status === 'loading' && (
+          <p role="status" className="muted">
+            <span className="spinner small" aria-hidden="true" /> Loading your projects…
+          </p>
+        )}
+        {state.status === 'error' && (
+          <div className="notice error" role="alert">
+            <p>{state.message}</p>
+            <button type="button" className="button" onClick={() => void reload()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {state.status === 'ready' && state.projects.length === 0 && (
+          <div className="empty">
+            <h2>No projects yet</h2>
+            <p className="muted">Give your first project a name above and press Create project.</p>
+          </div>
+        )}
+        {state.status === 'ready' && state.projects.length > 0 && (
+          <ul className="project-list" aria-label="Your projects">
+            {state.projects.map((project) => (
+              <ProjectItem key={project.id} project={project} onRename={rename} onDelete={remove} />
+            ))}
+          </ul>
+        )}
+      </main>
+    </>
+  );
+}

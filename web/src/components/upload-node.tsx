@@ -1,0 +1,51 @@
+// An image node (SPEC §2 `upload`): pick, drop or paste a file; shows progress, the service's error, the
+// image and a Download link. Its output handle feeds generation nodes.
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { useId } from 'react';
+import { useEditor, useNodeActivity } from '../canvas/editor-context';
+import type { CanvasNode } from '../canvas/model';
+import { NodeFrame } from './node-frame';
+import { DownloadLink, NodeImage } from './node-image';
+import { ProgressBar } from './progress-bar';
+
+export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
+  const { uploadFiles } = useEditor();
+  const activity = useNodeActivity(id);
+  const inputId = useId();
+  const uploading = activity.uploadProgress !== undefined;
+
+  return (
+    <NodeFrame nodeId={id} title="Image" kind="upload" busy={uploading} onFileDrop={(files) => uploadFiles(files, { nodeId: id, source: 'drop' })}>
+      {data.image ? (
+        <NodeImage src={data.image} alt="Uploaded image" />
+      ) : (
+        <div className="drop-zone">{uploading ? 'Uploading…' : 'Drop an image here, or choose a file.'}</div>
+      )}
+      {uploading && <ProgressBar value={activity.uploadProgress!} label="Uploading" />}
+      {activity.uploadError && (
+        <p className="node-error" role="alert">
+          {activity.uploadError}
+        </p>
+      )}
+      <div className="node-actions">
+        <label className="button small file-button nodrag" htmlFor={inputId}>
+          {data.image ? 'Replace image' : 'Choose image'}
+          <input
+            id={inputId}
+            className="visually-hidden"
+            type="file"
+            accept="image/*"
+            disabled={uploading}
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = '';
+              uploadFiles(files, { nodeId: id, source: 'file-picker' });
+            }}
+          />
+        </label>
+        {data.image && <DownloadLink src={data.image} label="Download image" />}
+      </div>
+      <Handle type="source" position={Position.Right} aria-label="Output: connect to a generation node" />
+    </NodeFrame>
+  );
+}

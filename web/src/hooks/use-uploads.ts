@@ -1,0 +1,54 @@
+// Uploading files into the canvas: into an existing upload node, or as new upload nodes. Progress and
+// errors go to the node's activity; the node's `image` becomes the permanent URL the service returns.
+import { useCallback } from 'react';
+import { uploadImage } from '../api/upload';
+import { track } from '../analytics';
+import type { ActivityStore } from '../canvas/activity';
+import type { EditorActions, UploadSource } from '../canvas/editor-context';
+import { createNode, freeSpot } from '../canvas/model';
+import type { useCanvasHistory } from './use-canvas-history';
+
+type History = ReturnType<typeof useCanvasHistory>;
+
+/** Vertical distance between images added together. */
+const STACK_GAP = 300;
+
+export function useUploads(history: History, activity: ActivityStore): EditorActions['uploadFiles'] {
+  const { checkpoint, setNodes, latest } = history;
+
+  const upload = useCallback(
+    async (nodeId: string, file: File, source: UploadSource, replacing: boolean) => {
+      activity.update(nodeId, { uploadProgress: 0, uploadError: undefined });
+      try {
+        const { url } = await uploadImage(file, (fraction) => activity.update(nodeId, { uploadProgress: fraction }));
+        activity.update(nodeId, { uploadProgress: undefined });
+        if (!latest.current.nodes.some((n) => n.id === nodeId)) return; // removed meanwhile
+        if (replacing) checkpoint();
+        setNodes((nodes) => nodes.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, image: url } } : n)));
+        track('image_uploaded', { source, bytes: file.size });
+      } catch (err) {
+        activity.update(nodeId, { uploadProgress: undefined, uploadError: (err as Error).message });
+      }
+    },
+    [activity, checkpoint, latest, setNodes],
+  );
+
+  return useCallback(
+    (files, target) => {
+      if (files.length === 0) return;
+      if (target.nodeId) {
+        const node = latest.current.nodes.find((n) => n.id === target.nodeId);
+        if (node) void upload(node.id, files[0], target.source, !!node.data.image);
+        return;
+      }
+      // Files added together form a column, placed where it overlaps nothing.
+      const at = target.at ?? { x: 0, y: 0 };
+      const column = freeSpot(at, latest.current.nodes, { width: 260, height: files.length * STACK_GAP - 40 });
+      const created = files.map((_, i) => createNode('upload', { x: column.x, y: column.y + i * STACK_GAP }));
+      checkpoint();
+      setNodes((nodes) => [...nodes, ...created]);
+      created.forEach((node, i) => void upload(node.id, files[i], target.source, false));
+    },
+    [checkpoint, latest, setNodes, upload],
+  );
+}
