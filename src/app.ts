@@ -10,8 +10,11 @@ import { createSessionVerifier } from './auth/session.js';
 import type { Config } from './config.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { localFilesPlugin } from './http/files.js';
+import { echoRequestId, loggingOptions } from './http/logging.js';
+import { metricsPlugin } from './http/metrics.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { webClient } from './http/web-client.js';
@@ -53,15 +56,18 @@ export interface BuildOptions {
   serverFactory?: FastifyServerFactory;
   /** Use this image model instead of the configured chain (benchmarks: an instant in-process model). */
   imageModel?: ImageModel;
+  /** Write log lines here instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    ...loggingOptions(config.logLevel, options.logStream),
     bodyLimit: 1024 * 1024,
     trustProxy: config.production,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
+  echoRequestId(app);
   const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = options.runtime ?? (await startRuntime(config, log));
   if (!options.runtime) app.addHook('onClose', () => runtime.close());
@@ -83,6 +89,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCrossSiteGuard(app, config.baseUrl);
+  await registerSecurityHeaders(app, { production: config.production }); // issue 7: helmet + API CSP (src/http/security-headers.ts)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -113,13 +120,14 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(webClient, { config, authConfig, sessions });
   await app.register(clientConfigRoutes, { analytics: config.analytics });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
+  await app.register(metricsPlugin, { token: config.metrics.token });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, pool: database.pool });
   // Payments and video (issue 6): public routes here (after the rate-limit plugin); checkout and portal below.
   const billing = createBillingService({ db: database.db, payments: await createPayments(config.payments), baseUrl: config.baseUrl, settings: config.payments, log: app.log });
   await app.register(paymentsWebhookPlugin, { billing });
   await app.register(videoPlugin, { video: createVideoService({ provider: await createVideoProvider(config.video), log: app.log }), perMinute: config.video.perMinute });
-  const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, log: app.log });
+  const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, log: app.log, metrics: app.metrics });
   const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3 });
   app.addHook('onClose', () => fetcher.close());
   const generation = createGenerationService({
@@ -130,6 +138,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     maxBytes: config.limits.inputImageBytes,
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,
+    metrics: app.metrics,
     quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay, isPro: async (id) => (await users.findById(id))?.isPro === true } : undefined,
   });
   const canvas = createCanvasService({ pool: database.pool, generating: (userId) => generation.inFlight(userId) });
@@ -142,7 +151,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
-    await api.register(uploadRoutes, { uploads, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
+    await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
   });
 }

@@ -57,6 +57,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: int(10_000),
+  METRICS_TOKEN: text.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
 
   AUTH_URL: text.pipe(z.url({ protocol: /^https?$/, error: 'AUTH_URL must be an http(s) URL' }).optional()),
   AUTH_SECRET: text.pipe(z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional()),
@@ -125,6 +126,8 @@ export interface Config {
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
+  /** GET /api/metrics (Prometheus): off (404) without a token; scrapers send `Authorization: Bearer <token>`. */
+  metrics: { token?: string };
   /** Public base URL of the service, no trailing slash. */
   baseUrl: string;
   auth: {
@@ -245,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metrics: { token: e.METRICS_TOKEN },
     baseUrl,
     auth: {
       secret: e.AUTH_SECRET,

@@ -134,7 +134,22 @@ export async function sendWebResponse(reply: FastifyReply, response: Response): 
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
-  return reply.send(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  // Auth.js refuses some requests with a bare JSON string or null (`"Bad request."`): answer SPEC §7's { error }.
+  if (response.status >= 400 && /json/i.test(response.headers.get('content-type') ?? '')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof (parsed as { error?: unknown } | null)?.error !== 'string') {
+      const error = response.status >= 500 ? 'Internal server error' : typeof parsed === 'string' && parsed ? parsed.replace(/\.$/, '') : 'Bad request';
+      reply.removeHeader('content-length');
+      return reply.type('application/json; charset=utf-8').send({ error });
+    }
+  }
+  return reply.send(body);
 }
 
 export async function authRoutes(app: FastifyInstance, opts: { config: AuthConfig; baseUrl: string }) {

@@ -80,7 +80,8 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     raw.url = req.url.slice(DEV_IDP_PATH.length) || '/';
     callback(raw, reply.raw);
   });
-  app.all(`${DEV_IDP_PATH}/*`, async () => undefined); // routes exist so the hook runs; never reached
+  // Routes exist so the hook runs; reached only by /interaction/* paths and methods that have no route below.
+  app.all(`${DEV_IDP_PATH}/*`, async (_req, reply) => reply.code(404).send({ error: 'Not found' }));
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),

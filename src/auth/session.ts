@@ -4,6 +4,7 @@
 import { decode, type JWT } from '@auth/core/jwt';
 import { parse as parseCookies } from 'cookie';
 import { LRUCache } from 'lru-cache';
+import { isUuid } from '../services/ids.js';
 import { SESSION_COOKIE } from './authjs.js';
 
 export interface SessionUser {
@@ -50,7 +51,8 @@ export function createSessionVerifier(opts: { secret: string; cacheSize: number;
       } catch {
         return null;
       }
-      if (!payload?.sub || typeof payload.exp !== 'number') return null;
+      // Our users' ids are UUIDs; any other `sub` names no user (and would fail the database's uuid columns).
+      if (!payload?.sub || !isUuid(payload.sub) || typeof payload.exp !== 'number') return null;
       const expiresAt = payload.exp * 1000;
       if (expiresAt <= now()) return null;
       const user: SessionUser = { id: payload.sub, email: String(payload.email ?? ''), name: String(payload.name ?? '') };

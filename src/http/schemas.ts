@@ -4,6 +4,13 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { says } from './messages.js';
 
+/**
+ * Text PostgreSQL can keep as sent: no NUL and no lone UTF-16 surrogate (a `text` column refuses NUL, a `jsonb`
+ * value refuses both). Such strings are refused with 400 instead of failing at the database with a 500.
+ */
+export const isStorableText = (value: string): boolean => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+const UNSTORABLE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
+
 export const ErrorBody = z.object({ error: z.string(), details: z.string().optional() }).meta({ id: 'Error' });
 
 export const User = z
@@ -24,7 +31,7 @@ export const Project = z
   .object({ id: z.uuid(), userId: z.string(), name: z.string(), createdDate: z.string().describe('ISO 8601') })
   .meta({ id: 'Project' });
 
-const id = z.string().min(1).max(200);
+const id = z.string().min(1).max(200).refine(isStorableText, UNSTORABLE);
 const NodeKind = z.enum(['upload', 'generation']);
 
 export function canvasSchemas(limits: Config['limits']) {
@@ -34,8 +41,8 @@ export function canvasSchemas(limits: Config['limits']) {
     position: z.object({ x: z.number(), y: z.number() }),
     data: z.object({
       type: NodeKind,
-      image: z.string().max(2048).optional(),
-      prompt: z.string().max(limits.promptChars).optional(),
+      image: z.string().max(2048).refine(isStorableText, UNSTORABLE).optional(),
+      prompt: z.string().max(limits.promptChars).refine(isStorableText, UNSTORABLE).optional(),
       isGenerating: z.boolean().optional(),
     }),
   });
@@ -43,8 +50,8 @@ export function canvasSchemas(limits: Config['limits']) {
     id,
     source: id,
     target: id,
-    sourceHandle: z.string().max(200).nullish(),
-    targetHandle: z.string().max(200).nullish(),
+    sourceHandle: z.string().max(200).refine(isStorableText, UNSTORABLE).nullish(),
+    targetHandle: z.string().max(200).refine(isStorableText, UNSTORABLE).nullish(),
   });
   const nodesMessage = `A canvas holds at most ${limits.canvasNodes} nodes`;
   const edgesMessage = `A canvas holds at most ${limits.canvasEdges} edges`;
@@ -54,7 +61,7 @@ export function canvasSchemas(limits: Config['limits']) {
       projectId: z.string(says('Project ID is required')).min(1, says('Project ID is required')),
       nodes: z.array(Node).max(limits.canvasNodes, says(nodesMessage)),
       edges: z.array(Edge).max(limits.canvasEdges, says(edgesMessage)),
-      version: z.number().int().min(0).optional().describe('Current version; a stale one is refused with 409'),
+      version: z.number().int().min(0).refine((v) => v <= 2_147_483_647, 'Too big: a version is at most 2147483647').optional().describe('Current version; a stale one is refused with 409'),
     })
     .superRefine((canvas, ctx) => {
       const ids = new Set<string>();
@@ -76,4 +83,4 @@ export function canvasSchemas(limits: Config['limits']) {
 }
 
 export const projectName = (max: number) =>
-  z.string(says('Invalid project name')).trim().min(1, says('Invalid project name')).max(max, says('Invalid project name'));
+  z.string(says('Invalid project name')).trim().min(1, says('Invalid project name')).max(max, says('Invalid project name')).refine(isStorableText, says('Invalid project name'));

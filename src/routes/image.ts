@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody } from '../http/schemas.js';
+import { ErrorBody, isStorableText } from '../http/schemas.js';
 import type { GenerationService } from '../services/generation.js';
 
 const Generation = z
@@ -28,7 +28,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
       .array(z.string(says('Invalid image: not a string')).min(1, says('Invalid image: empty')), noImages)
       .min(1, noImages)
       .max(limits.imagesPerGeneration, says('Too many images')),
-    prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')),
+    prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)'),
   });
   // Inputs may be data URLs: room for every allowed input, base64-encoded, within a hard cap.
   const bodyLimit = Math.min(Math.ceil((limits.imagesPerGeneration * limits.inputImageBytes * 4) / 3) + 1024 * 1024, limits.generationBodyBytes);

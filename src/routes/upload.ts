@@ -3,12 +3,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
+import { badRequest, unauthorized } from '../errors.js';
+import { sessionUser } from '../http/guards.js';
 import { ErrorBody } from '../http/schemas.js';
 import { fileTooLarge, type UploadsService } from '../services/uploads.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
+import type { UsersService } from '../services/users.js';
 
-export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; maxBytes: number; rateLimit?: RouteRateLimit }> = async (app, { uploads, maxBytes, rateLimit }) => {
+export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; users: Pick<UsersService, 'findById'>; maxBytes: number; rateLimit?: RouteRateLimit }> = async (app, { uploads, users, maxBytes, rateLimit }) => {
   await app.register(multipart, {
     limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
@@ -23,6 +25,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; maxB
       response: { 200: z.object({ url: z.string() }), 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 429: ErrorBody, 500: ErrorBody },
     },
   }, async (req) => {
+    // A session that outlived its user stores nothing (the session check itself reads no database).
+    if (!(await users.findById(sessionUser(req).id))) throw unauthorized();
     if (!req.isMultipart()) throw noFile();
     let file;
     try {

@@ -5,8 +5,9 @@ import { and, count, desc, eq, gt, lt, or } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Db } from '../db/index.js';
-import { generations, type GenerationRow } from '../db/schema.js';
-import { AppError, badRequest, internal, tooManyRequests } from '../errors.js';
+import { generations, users, type GenerationRow } from '../db/schema.js';
+import { AppError, badRequest, internal, tooManyRequests, unauthorized } from '../errors.js';
+import type { GenerationResult, Metrics } from '../http/metrics.js';
 import { ModelFailedError, ModelQuotaError, type ImageModel } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
 import { resolveInputs, type InputDeps } from './image-inputs.js';
@@ -38,6 +39,8 @@ export interface GenerationDeps extends InputDeps {
    * the count together: the quota is a plan boundary, not a hard budget.
    */
   quota?: { perDay: number; isPro(userId: string): Promise<boolean> };
+  /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
+  metrics?: Pick<Metrics, 'generation' | 'modelError'>;
 }
 
 export const missingKey = () =>
@@ -62,23 +65,37 @@ const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${ro
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime())) throw badRequest('Invalid cursor');
+  // Only what encodeCursor makes: anything else (a NUL, a year PostgreSQL cannot hold) would fail in the query.
+  if (!id || !/^[\w-]{1,100}$/.test(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at) || Number.isNaN(createdAt.getTime())) throw badRequest('Invalid cursor');
   return { createdAt, id };
 }
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
   const { db, store, log } = deps;
   const running = new Map<string, number>();
+  const modelFailures = new WeakSet<Error>(); // what callModel threw, so the outcome metric can tell model from storage failures
+  const modelFailure = (err: AppError) => (modelFailures.add(err), err);
 
   async function callModel(model: ImageModel, images: { data: Buffer; mimeType: string }[], prompt: string) {
     try {
-      return await model.generate({ images, prompt, signal: new AbortController().signal });
+      const result = await model.generate({ images, prompt, signal: new AbortController().signal });
+      if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
+      return result;
     } catch (err) {
-      if (err instanceof ModelQuotaError) throw tooManyRequests('Image model is busy', err.retryAfterSeconds ?? 30, err.message);
+      deps.metrics?.modelError(model.id);
+      if (err instanceof ModelQuotaError) throw modelFailure(tooManyRequests('Image model is busy', err.retryAfterSeconds ?? 30, err.message));
       const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
       if (!(err instanceof ModelFailedError)) log.warn({ err }, 'image model failed unexpectedly');
-      throw internal('Failed to generate image', reason);
+      throw modelFailure(internal('Failed to generate image', reason));
     }
+  }
+
+  function outcome(err: unknown): GenerationResult {
+    if (!(err instanceof AppError)) return 'error';
+    if (modelFailures.has(err)) return err.status === 429 ? 'quota' : 'model_error';
+    if (err.status === 400) return 'invalid_input';
+    if (err.status === 402) return 'upgrade_required';
+    return err.message === 'No image was generated' ? 'no_image' : 'error';
   }
 
   /** Throws 402 when a user who is not Pro has used the day's free generations (checked before any model call). */
@@ -94,6 +111,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
 
   async function generateOnce(user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
     if (!deps.model) throw missingKey();
+    // A session that outlived its user must not spend a model call nor store anything.
+    if ((await db.select({ id: users.id }).from(users).where(eq(users.id, user.id))).length === 0) throw unauthorized();
     await checkQuota(user.id);
     const inputs = await resolveInputs(images, deps);
     const result = await callModel(deps.model, inputs, prompt);
@@ -139,8 +158,14 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
 
     async generate(user, input) {
       running.set(user.id, (running.get(user.id) ?? 0) + 1);
+      const started = performance.now();
       try {
-        return await generateOnce(user, input);
+        const response = await generateOnce(user, input);
+        deps.metrics?.generation('ok', (performance.now() - started) / 1000);
+        return response;
+      } catch (err) {
+        deps.metrics?.generation(outcome(err), (performance.now() - started) / 1000);
+        throw err;
       } finally {
         const left = (running.get(user.id) ?? 1) - 1;
         if (left > 0) running.set(user.id, left);

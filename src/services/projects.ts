@@ -3,7 +3,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { projects, type ProjectRow } from '../db/schema.js';
-import { notFound } from '../errors.js';
+import { notFound, unauthorized } from '../errors.js';
 import { isUuid } from './ids.js';
 
 export interface ProjectsService {
@@ -15,12 +15,24 @@ export interface ProjectsService {
 
 export const projectNotFound = () => notFound('Project not found');
 
+/** PostgreSQL's foreign_key_violation (drizzle wraps the driver's error in `cause`). */
+const isForeignKeyViolation = (err: unknown): boolean => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === '23503' || e.cause?.code === '23503';
+};
+
 export function createProjectsService({ db }: { db: Db }): ProjectsService {
   const owned = (userId: string, projectId: string) => and(eq(projects.id, projectId), eq(projects.userId, userId));
   return {
     async create(userId, name) {
-      const [row] = await db.insert(projects).values({ userId, name }).returning();
-      return row;
+      // A session that outlived its user owns nothing: 401, not a foreign-key failure.
+      try {
+        const [row] = await db.insert(projects).values({ userId, name }).returning();
+        return row;
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw unauthorized();
+        throw err;
+      }
     },
     list(userId) {
       return db.select().from(projects).where(eq(projects.userId, userId)).orderBy(desc(projects.createdAt), desc(projects.id));

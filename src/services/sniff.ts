@@ -6,6 +6,8 @@ import { fileTypeFromBuffer } from 'file-type';
 /** Reads up to `size` bytes (fewer when the stream ends first), then pauses the stream. */
 function readHead(stream: Readable, size: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // A stream that already failed (a multipart body cut short, wholly parsed before we asked) emits nothing more.
+    if (stream.destroyed) return reject(stream.errored ?? new Error('the stream was closed before it ended'));
     const chunks: Buffer[] = [];
     let total = 0;
     const cleanup = () => {

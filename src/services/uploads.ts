@@ -2,6 +2,7 @@
 // straight into the store with the size limit enforced while streaming; a failure leaves nothing behind.
 import type { Readable } from 'node:stream';
 import { AppError, ObjectTooLargeError, badRequest, internal, payloadTooLarge } from '../errors.js';
+import type { Metrics, UploadResult } from '../http/metrics.js';
 import type { ObjectStore } from '../storage/index.js';
 import { ACCEPTED_IMAGE_TYPES, safeFileName, uniquePrefix } from './object-names.js';
 import { sniffStream } from './sniff.js';
@@ -14,8 +15,8 @@ export interface UploadsService {
 export const unsupportedType = (details?: string) => badRequest('Unsupported file type', details);
 export const fileTooLarge = () => payloadTooLarge('File too large');
 
-export function createUploadsService({ store, maxBytes, log }: { store: ObjectStore; maxBytes: number; log: { error(o: object, m: string): void } }): UploadsService {
-  return {
+export function createUploadsService({ store, maxBytes, log, metrics }: { store: ObjectStore; maxBytes: number; log: { error(o: object, m: string): void }; metrics?: Pick<Metrics, 'upload'> }): UploadsService {
+  const service: UploadsService = {
     async upload({ filename, stream }) {
       let clientError: Error | undefined;
       stream.once('error', (err) => (clientError ??= err));
@@ -31,6 +32,7 @@ export function createUploadsService({ store, maxBytes, log }: { store: ObjectSt
       try {
         sniffed = await sniffStream(stream);
       } catch (err) {
+        clientError ??= err as Error; // reading the client's stream failed (possibly before we listened)
         return fail(err);
       }
       const type = sniffed.mime;
@@ -50,6 +52,26 @@ export function createUploadsService({ store, maxBytes, log }: { store: ObjectSt
       }
     },
   };
+  if (!metrics) return service;
+  return {
+    async upload(file) {
+      try {
+        const stored = await service.upload(file);
+        metrics.upload('ok', stored.size);
+        return stored;
+      } catch (err) {
+        metrics.upload(uploadOutcome(err), 0);
+        throw err;
+      }
+    },
+  };
+}
+
+function uploadOutcome(err: unknown): UploadResult {
+  if (!(err instanceof AppError)) return 'error';
+  if (err.status === 413) return 'too_large';
+  if (err.status === 400) return err.message === 'Unsupported file type' ? 'unsupported_type' : 'interrupted';
+  return 'error';
 }
 
 const isSizeLimit = (err: unknown) => (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';

@@ -1,0 +1,44 @@
+// Security headers on every response (issue 7), with @fastify/helmet, set for an API plus a single-page client:
+// - no Content-Security-Policy from helmet: the routes that serve documents set their own (the stored files
+//   under /files/*, the web client's pages); the API's JSON answers get API_CSP below; the Swagger UI page
+//   (/api/docs*) keeps none, as it runs its own scripts;
+// - Cross-Origin-Resource-Policy `same-origin`, except `cross-origin` for /files/*: stored images are public
+//   and shown by other sites (SPEC §2);
+// - Strict-Transport-Security only in production (local http must keep working).
+import { createRequire } from 'node:module';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+type Middleware = (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
+/** The `helmet` package @fastify/helmet itself uses (its dependency, loaded from its own folder). */
+const helmetCore = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: FastifyHelmetOptions) => Middleware;
+
+/** The CSP of API answers (JSON): nothing may load, nothing may frame them. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { production: boolean }): Promise<void> {
+  const helmetOptions: FastifyHelmetOptions = {
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: opts.production ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+  };
+  await app.register(fastifyHelmet, helmetOptions);
+  const setHeaders = helmetCore(helmetOptions);
+
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    // helmet sets its headers in an onRequest hook; one registered before it may have refused the request
+    // first (the cross-site guard's 403): such answers get the same headers here.
+    if (!reply.raw.hasHeader('x-content-type-options')) setHeaders(req.raw, reply.raw, () => {});
+    reply.removeHeader('x-powered-by'); // helmet removes the server's; none set later either
+    const path = req.url;
+    if (path.startsWith('/files/')) {
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+    } else if (path.startsWith('/api/') && !path.startsWith('/api/docs') && !reply.hasHeader('content-security-policy')) {
+      if (/\bjson\b/i.test(String(reply.getHeader('content-type') ?? ''))) reply.header('content-security-policy', API_CSP);
+    }
+    return payload;
+  });
+}
