@@ -65,12 +65,16 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
     ...(database ? { DATABASE_CONNECTION_STRING: database.url } : {}),
     ...env,
   });
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
   try {
     app = await buildApp(config, { ...build, serverFactory: (handler) => server.on('request', handler) });
     await app.ready();
   } catch (err) {
+    // Nothing started for this app may outlive the failure (its embedded PostgreSQL included).
+    await app?.close().catch(() => undefined);
     server.close();
+    await database?.drop().catch(() => undefined);
+    await fs.rm(dataDir, { recursive: true, force: true });
     throw err;
   }
   return {
