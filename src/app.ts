@@ -118,7 +118,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
   // Web client (issue 5): the React app's pages and assets, and its public configuration.
   await app.register(webClient, { config, authConfig, sessions });
-  await app.register(clientConfigRoutes, { analytics: config.analytics });
+  await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) } });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   await app.register(metricsPlugin, { token: config.metrics.token });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });

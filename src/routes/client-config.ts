@@ -1,5 +1,6 @@
 // GET /api/client-config (public): what the web client needs to know at start-up. Only values meant for
-// the browser (the analytics project token is public by design: SPEC §5 "exposed to the client").
+// the browser (the analytics project token is public by design: SPEC §5 "exposed to the client"; whether
+// payments are configured, never their keys).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -12,6 +13,8 @@ const ClientConfig = z
       .object({ token: z.string(), apiHost: z.string().describe('analytics API host (PUBLIC_ANALYTICS_PROXY_API or the provider default)') })
       .nullable()
       .describe('null when analytics is not configured'),
+    payments: z
+      .object({ enabled: z.boolean().describe('true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription') }),
   })
   .meta({ id: 'ClientConfig' });
 
@@ -20,9 +23,13 @@ export function analyticsHost(analytics: Config['analytics']): string | undefine
   return analytics.token ? (analytics.proxyApi ?? DEFAULT_ANALYTICS_HOST).replace(/\/+$/, '') : undefined;
 }
 
-export const clientConfigRoutes: FastifyPluginAsyncZod<{ analytics: Config['analytics'] }> = async (app, { analytics }) => {
+export const clientConfigRoutes: FastifyPluginAsyncZod<{ analytics: Config['analytics']; payments: { enabled: boolean } }> = async (
+  app,
+  { analytics, payments },
+) => {
   const body: z.infer<typeof ClientConfig> = {
     analytics: analytics.token ? { token: analytics.token, apiHost: analyticsHost(analytics)! } : null,
+    payments: { enabled: payments.enabled },
   };
   app.get('/api/client-config', {
     schema: { tags: ['client'], summary: 'Public configuration of the web client (no session needed)', response: { 200: ClientConfig } },

@@ -1,7 +1,7 @@
 // Product analytics (posthog-js), only when GET /api/client-config names a token; otherwise the library is
 // never even downloaded (dynamic import). Events carry counts, durations and fixed words only: never a
 // prompt, an image URL, a name or an email (the property type below admits nothing else).
-import { api } from './api/client';
+import { loadClientConfig } from './hooks/use-client-config';
 import type { PostHog } from './posthog';
 
 export type AnalyticsEvent =
@@ -27,7 +27,7 @@ function run(action: (p: PostHog) => void): void {
 /** Loads and starts analytics when the service is configured for it. Call once at start-up. */
 export async function initAnalytics(): Promise<void> {
   try {
-    const { data } = await api.GET('/api/client-config');
+    const data = await loadClientConfig();
     if (!data?.analytics) throw new Error('analytics not configured');
     const { startPosthog } = await import('./posthog');
     const client = startPosthog(data.analytics.token, data.analytics.apiHost);

@@ -1598,6 +1598,10 @@ export interface components {
                 /** @description analytics API host (PUBLIC_ANALYTICS_PROXY_API or the provider default) */
                 apiHost: string;
             } | null;
+            payments: {
+                /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
+                enabled: boolean;
+            };
         };
         GenerationInput: {
             id: string;
@@ -1680,6 +1684,10 @@ export interface components {
                 /** @description analytics API host (PUBLIC_ANALYTICS_PROXY_API or the provider default) */
                 apiHost: string;
             } | null;
+            payments: {
+                /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
+                enabled: boolean;
+            };
         };
         Generation: {
             id: string;

@@ -7,7 +7,7 @@ export interface NodeActivity {
   uploadProgress?: number;
   uploadError?: string;
   generatingSince?: number;
-  generationError?: { error: string; details?: string };
+  generationError?: { error: string; details?: string; status?: number };
   /** What the model said about its result (e.g. the offline engine naming the operations it applied). */
   modelText?: string;
 }

@@ -1,14 +1,22 @@
 import { useState, type ReactNode } from 'react';
 import { signOut } from '../api/auth';
 import { resetAnalytics } from '../analytics';
+import { CHECKOUT_URL, PORTAL_URL, usePaymentsEnabled } from '../hooks/use-client-config';
+import { useIsPro } from '../hooks/use-plan';
 import { useSession } from '../hooks/use-session';
 import { Link } from '../router';
 import logoUrl from '../favicon.svg';
 
-/** The top bar: brand, an optional middle part, and the user's name with Sign out (or Sign in). */
+/**
+ * The top bar: brand, an optional middle part, and the user's name with Sign out (or Sign in). A Pro badge for
+ * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
+ * links, the service answers them with a redirect to the payment provider.
+ */
 export function AppHeader({ children, signInLink = true }: { children?: ReactNode; signInLink?: boolean }) {
   const session = useSession();
   const [leaving, setLeaving] = useState(false);
+  const isPro = useIsPro();
+  const payments = usePaymentsEnabled();
 
   const onSignOut = async () => {
     setLeaving(true);
@@ -29,6 +37,21 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
       <div className="app-header-middle">{children}</div>
       {session.status === 'authenticated' ? (
         <div className="row">
+          {isPro && (
+            <span className="badge pro" title="Pro plan">
+              Pro
+            </span>
+          )}
+          {payments && isPro === false && (
+            <a className="button primary" href={CHECKOUT_URL}>
+              Upgrade
+            </a>
+          )}
+          {payments && isPro && (
+            <a className="button ghost" href={PORTAL_URL}>
+              Manage subscription
+            </a>
+          )}
           <span className="muted user-name" title={session.user.email ?? undefined}>
             {session.user.name || session.user.email}
           </span>

@@ -4,6 +4,7 @@ import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } fr
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import type { CanvasNode } from '../canvas/model';
+import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
@@ -17,6 +18,7 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const elapsed = useElapsedSeconds(activity.generatingSince);
   const generating = elapsed !== undefined;
   const error = activity.generationError;
+  const payments = usePaymentsEnabled();
 
   return (
     <NodeFrame nodeId={id} title="Generate" kind="generation" busy={generating}>
@@ -66,7 +68,22 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
       )}
       {error && (
         <div className="node-error" role="alert">
-          <p>{error.error}</p>
+          {error.status === 402 ? (
+            // The free plan's daily quota: the service's words, what they mean, and the way out.
+            <p>
+              {error.error} — you have used today’s free generations.
+              {payments && (
+                <>
+                  {' '}
+                  <a className="nodrag" href={CHECKOUT_URL}>
+                    Upgrade
+                  </a>
+                </>
+              )}
+            </p>
+          ) : (
+            <p>{error.error}</p>
+          )}
           {error.details && <p className="small">{error.details}</p>}
         </div>
       )}

@@ -54,6 +54,7 @@ export function useGeneration(history: History, activity: ActivityStore): (nodeI
             generationError: {
               error: errorMessage(error, `Generation failed (HTTP ${response.status})`),
               details: errorDetails(error) ?? (typeof modelText === 'string' && modelText ? modelText : undefined),
+              status: response.status,
             },
           });
           track('generation_failed', { inputs: images.length, seconds: seconds(), status: response.status, reason: 'server' });

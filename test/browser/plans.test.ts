@@ -1,0 +1,173 @@
+// Issue 6 in the browser: the Pro badge, Upgrade (→ /api/checkout) and Manage subscription (→ /api/portal)
+// when payments are configured (against the local fake of Polar's API; a user becomes Pro only through a
+// signed `subscription.active` webhook), nothing of it when they are not, and the free plan's quota message
+// when a generation answers 402.
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
+import { describeInBrowser, newPage, solidPng } from './browser.js';
+import { useBrowserFixture, type BrowserFixture } from './fixture.js';
+
+const PRODUCT = 'b6f1f5d4-6d1c-4b0e-9a55-7f2c1e0d9a11';
+const TOKEN = 'polar_oat_production_token';
+const SECRET = 'polar_whs_production_secret_0123456789';
+const QUOTA_MESSAGE = 'Upgrade required — you have used today’s free generations.';
+
+/** A `subscription.active` event for `userId`, signed as Polar signs it (Standard Webhooks, base64 of the secret). */
+function signedSubscriptionActive(userId: string): { body: string; headers: Record<string, string> } {
+  const now = new Date();
+  const iso = now.toISOString();
+  const customerId = `cus_${randomUUID()}`;
+  const body = JSON.stringify({
+    type: 'subscription.active',
+    timestamp: iso,
+    data: {
+      id: `sub-${customerId}`,
+      created_at: iso,
+      modified_at: iso,
+      amount: 1000,
+      currency: 'usd',
+      recurring_interval: 'month',
+      recurring_interval_count: 1,
+      status: 'active',
+      current_period_start: iso,
+      current_period_end: new Date(now.getTime() + 30 * 86400_000).toISOString(),
+      cancel_at_period_end: false,
+      canceled_at: null,
+      started_at: iso,
+      ends_at: null,
+      ended_at: null,
+      customer_id: customerId,
+      product_id: PRODUCT,
+      discount_id: null,
+      checkout_id: randomUUID(),
+      metadata: {},
+      customer: { id: customerId, created_at: iso, modified_at: null, metadata: {}, external_id: userId, email: 'someone@example.com', email_verified: true, type: 'individual', name: null },
+      product: { id: PRODUCT, name: 'Pro', is_recurring: true },
+      prices: [],
+      meters: [],
+    },
+  });
+  const id = `msg_${randomUUID()}`;
+  const signature = new Webhook(Buffer.from(SECRET, 'utf8').toString('base64')).sign(id, now, body);
+  return {
+    body,
+    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+  };
+}
+
+/** One image connected into one generation node, generated once successfully. Returns the generation node. */
+async function generateOnce(f: BrowserFixture, email: string) {
+  const page = await f.onNewCanvas(await f.newContext(), email, 'Quota');
+  await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
+  await page.getByAltText('Uploaded image').waitFor();
+  await page.getByRole('button', { name: 'Add generation' }).click();
+  const generation = page.locator('.react-flow__node-generation');
+  const source = await page.locator('.react-flow__node-upload').getAttribute('data-id');
+  await page.locator(`.react-flow__node[data-id="${source}"]`).click();
+  await generation.click({ modifiers: ['Control'], position: { x: 40, y: 10 } });
+  await page.getByRole('button', { name: 'Connect selected' }).click();
+  await generation.getByText('1 input').waitFor();
+  await generation.getByLabel('Prompt').fill('grayscale');
+  await generation.getByRole('button', { name: 'Generate', exact: true }).click();
+  await generation.getByAltText('Generated image').waitFor();
+  return { page, generation };
+}
+
+/** The header once the user's plan is known (the user's name is shown with it). */
+const header = (page: Page) => page.locator('header.app-header');
+
+describeInBrowser('plans in a browser, payments not configured', () => {
+  const f = useBrowserFixture({ FREE_GENERATIONS_PER_DAY: '1', RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' });
+
+  it('shows no Pro badge, Upgrade or Manage subscription', async () => {
+    const context = await f.newContext();
+    const { page, errors } = await newPage(context);
+    await f.signIn(context, 'free-off@example.com');
+    const config = page.waitForResponse((r) => r.url().endsWith('/api/client-config'));
+    const user = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user');
+    await page.goto(`${f.app.baseUrl}/projects`);
+    expect(await (await config).json()).toMatchObject({ payments: { enabled: false } });
+    expect(await (await user).json()).toMatchObject({ isPro: false });
+    await page.getByText('No projects yet').waitFor();
+    await header(page).getByRole('button', { name: 'Sign out' }).waitFor();
+    for (const name of ['Upgrade', 'Manage subscription']) expect(await page.getByRole('link', { name }).count()).toBe(0);
+    expect(await header(page).getByText('Pro', { exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the quota message, without an Upgrade link, when a generation answers 402', async () => {
+    const { generation } = await generateOnce(f, 'quota-off@example.com');
+    await generation.getByRole('button', { name: 'Generate again' }).click();
+    await generation.getByRole('alert').filter({ hasText: QUOTA_MESSAGE }).waitFor();
+    expect(await generation.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    expect(await generation.getByRole('button', { name: 'Generate again' }).isEnabled()).toBe(true);
+  });
+});
+
+describeInBrowser('plans in a browser, payments configured', () => {
+  let polar: FakePolar | undefined;
+  const env: Record<string, string> = {
+    PUBLIC_SETUP: 'production',
+    PAYMENTS_ACCESS_TOKEN: TOKEN,
+    PAYMENTS_WEBHOOK_SECRET: SECRET,
+    PAYMENTS_PRODUCT_ID: PRODUCT,
+    FREE_GENERATIONS_PER_DAY: '1',
+    RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000',
+  };
+  // Registered before the fixture's own hooks, so the fake is listening (and named) before the service starts.
+  beforeAll(async () => {
+    polar = await startFakePolar({ accessToken: TOKEN });
+    env.PAYMENTS_API_URL = polar.baseUrl;
+  });
+  afterAll(async () => {
+    await polar?.close();
+  });
+  const f = useBrowserFixture(env);
+
+  it('offers Upgrade to a free user, and Pro with Manage subscription after the subscription is active', async () => {
+    const email = 'upgrader@example.com';
+    const { id } = await f.app.user(email);
+    const context = await f.newContext();
+    const { page, errors } = await newPage(context);
+    await f.signIn(context, email);
+    await page.goto(`${f.app.baseUrl}/projects`);
+
+    const upgrade = header(page).getByRole('link', { name: 'Upgrade' });
+    await upgrade.waitFor();
+    expect(await upgrade.getAttribute('href')).toBe('/api/checkout');
+    expect(await header(page).getByText('Pro', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Manage subscription' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+
+    // Following it is a full-page navigation: the service redirects to the provider's hosted checkout.
+    await upgrade.click();
+    await page.waitForURL((url) => url.href.startsWith(`${polar!.baseUrl}/checkout/`));
+    expect(polar!.to('/v1/checkouts/').at(-1)!.body).toMatchObject({ products: [PRODUCT], external_customer_id: id });
+
+    // The provider tells the service the subscription is active; the user comes back.
+    const delivery = signedSubscriptionActive(id);
+    const res = await f.app.client().request('/api/webhook/payments', { method: 'POST', body: delivery.body, headers: delivery.headers });
+    expect(res.status).toBe(200);
+    await page.goto(`${f.app.baseUrl}/projects`);
+    await header(page).getByText('Pro', { exact: true }).waitFor();
+    const manage = header(page).getByRole('link', { name: 'Manage subscription' });
+    await manage.waitFor();
+    expect(await manage.getAttribute('href')).toBe('/api/portal');
+    expect(await page.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    await page.reload();
+    await manage.waitFor();
+    await header(page).getByText('Pro', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+  });
+
+  it('shows the quota message with an Upgrade link when the second generation of the day answers 402', async () => {
+    const { generation } = await generateOnce(f, 'quota-on@example.com');
+    await generation.getByRole('button', { name: 'Generate again' }).click();
+    const alert = generation.getByRole('alert').filter({ hasText: QUOTA_MESSAGE });
+    await alert.waitFor();
+    expect(await alert.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/api/checkout');
+  });
+});
