@@ -3,7 +3,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { launchBrowser, newPage } from './browser.js';
+import { launchBrowser, newPage, solidPng } from './browser.js';
 
 const SESSION_COOKIE = 'authlib.session-token';
 
@@ -66,3 +66,17 @@ export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixt
 /** Waits until the canvas is saved (at `version`, when given). */
 export const saved = (page: Page, version?: number) =>
   page.locator(`.save-status[data-state="saved"]${version === undefined ? '' : `[data-version="${version}"]`}`).waitFor();
+
+/** On an open canvas: add one image, add a generation node, and connect the image into it. Returns the node. */
+export async function connectOneImageToGeneration(page: Page) {
+  await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
+  await page.getByAltText('Uploaded image').waitFor();
+  await page.getByRole('button', { name: 'Add generation' }).click();
+  const generation = page.locator('.react-flow__node-generation');
+  const source = await page.locator('.react-flow__node-upload').getAttribute('data-id');
+  await page.locator(`.react-flow__node[data-id="${source}"]`).click();
+  await generation.click({ modifiers: ['Control'], position: { x: 40, y: 10 } });
+  await page.getByRole('button', { name: 'Connect selected' }).click();
+  await generation.getByText('1 input').waitFor();
+  return generation;
+}

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot, signInThroughUi, solidPng, WAIT } from './browser.js';
-import { saved, useBrowserFixture } from './fixture.js';
+import { connectOneImageToGeneration, saved, useBrowserFixture } from './fixture.js';
 
 const ANALYTICS = 'http://analytics.invalid';
 
@@ -166,15 +166,7 @@ describeInBrowser('pages and errors in a browser', () => {
       await route.fulfill({ status: 200, contentType: 'application/json', body: '{"status":1}' });
     });
     const page = await f.onNewCanvas(context, 'counted@example.com', 'Counted');
-    await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
-    await page.getByAltText('Uploaded image').waitFor();
-    await page.getByRole('button', { name: 'Add generation' }).click();
-    const generation = page.locator('.react-flow__node-generation');
-    const source = await page.locator('.react-flow__node-upload').getAttribute('data-id');
-    await page.locator(`.react-flow__node[data-id="${source}"]`).click();
-    await generation.click({ modifiers: ['Control'], position: { x: 40, y: 10 } });
-    await page.getByRole('button', { name: 'Connect selected' }).click();
-    await generation.getByText('1 input').waitFor();
+    const generation = await connectOneImageToGeneration(page);
     await generation.getByLabel('Prompt').fill('secret prompt words');
     await generation.getByRole('button', { name: 'Generate', exact: true }).click();
     await generation.getByAltText('Generated image').waitFor();

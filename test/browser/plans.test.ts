@@ -7,8 +7,8 @@ import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
-import { describeInBrowser, newPage, solidPng } from './browser.js';
-import { useBrowserFixture, type BrowserFixture } from './fixture.js';
+import { describeInBrowser, newPage } from './browser.js';
+import { connectOneImageToGeneration, useBrowserFixture, type BrowserFixture } from './fixture.js';
 
 const PRODUCT = 'b6f1f5d4-6d1c-4b0e-9a55-7f2c1e0d9a11';
 const TOKEN = 'polar_oat_production_token';
@@ -61,15 +61,7 @@ function signedSubscriptionActive(userId: string): { body: string; headers: Reco
 /** One image connected into one generation node, generated once successfully. Returns the generation node. */
 async function generateOnce(f: BrowserFixture, email: string) {
   const page = await f.onNewCanvas(await f.newContext(), email, 'Quota');
-  await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
-  await page.getByAltText('Uploaded image').waitFor();
-  await page.getByRole('button', { name: 'Add generation' }).click();
-  const generation = page.locator('.react-flow__node-generation');
-  const source = await page.locator('.react-flow__node-upload').getAttribute('data-id');
-  await page.locator(`.react-flow__node[data-id="${source}"]`).click();
-  await generation.click({ modifiers: ['Control'], position: { x: 40, y: 10 } });
-  await page.getByRole('button', { name: 'Connect selected' }).click();
-  await generation.getByText('1 input').waitFor();
+  const generation = await connectOneImageToGeneration(page);
   await generation.getByLabel('Prompt').fill('grayscale');
   await generation.getByRole('button', { name: 'Generate', exact: true }).click();
   await generation.getByAltText('Generated image').waitFor();
