@@ -7,7 +7,7 @@ import type { Row, Section } from './table.js';
 
 export interface ApiContext {
   t: TestApp;
-  /** Runs the load loops in a thread of their own. */
+  /** Runs the load loops in a process of their own. */
   load: LoadClient;
   /** Lines printed under the table (targets, payload sizes). */
   notes: string[];
@@ -160,7 +160,7 @@ export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, row
       `each in-flight slot saves/reads its own project (${projects.length} projects of one user); each save moves one node.`,
   );
 
-  // The same statements straight to the same database, from the load thread, through a pg.Pool configured
+  // The same statements straight to the same database, from the load client process, through a pg.Pool configured
   // like the app's (size, statement timeout).
   const appOptions = t.app.database.pool.options;
   const db = { connectionString: appOptions.connectionString!, max: appOptions.max ?? 10, statement_timeout: appOptions.statement_timeout || undefined };

@@ -1,9 +1,10 @@
-// The load client's thread (see load.ts): runs one job at a time and answers with its result or error.
-import { parentPort } from 'node:worker_threads';
+// The load client's process (see load.ts): runs one job at a time and answers with its result or error.
 import pg from 'pg';
 import { runHttpJob, runSqlJob, type Job, type LoadResult } from './load.js';
 
-const port = parentPort!;
+const send = (m: object) => process.send!(m);
+// The bench process going away (Ctrl-C, a crash) takes the client with it.
+process.on('disconnect', () => process.exit(0));
 /** One pool per database, kept across jobs (the warm-up of the first job connects it). */
 const pools = new Map<string, pg.Pool>();
 
@@ -17,7 +18,8 @@ function poolFor(db: Extract<Job, { kind: 'sql' }>['db']): pg.Pool {
   return pool;
 }
 
-port.on('message', async (m: { id: number; job?: Job; close?: true }) => {
+process.on('message', async (message) => {
+  const m = message as { id: number; job?: Job; close?: true };
   try {
     let result: LoadResult | undefined;
     if (m.close) {
@@ -28,8 +30,8 @@ port.on('message', async (m: { id: number; job?: Job; close?: true }) => {
     } else if (m.job?.kind === 'sql') {
       result = await runSqlJob(m.job, poolFor(m.job.db));
     }
-    port.postMessage({ id: m.id, result });
+    send({ id: m.id, result });
   } catch (err) {
-    port.postMessage({ id: m.id, error: (err as Error).message });
+    send({ id: m.id, error: (err as Error).message });
   }
 });

@@ -2,10 +2,10 @@
 // with process.hrtime.bigint(). Every loop also stops issuing after a hard cap of 60 s, and then fails.
 // Any failed operation (for HTTP: a status not in the expected set) fails the loop loudly once it ends.
 //
-// The loops run in a worker thread (LoadClient → load-worker.ts): the service under test runs in this
-// process, and a load client on the same event loop would steal the server's time. Client and server still
-// share the machine's cores, as PostgreSQL does.
-import { Worker } from 'node:worker_threads';
+// The loops run in a child process (LoadClient → load-worker.ts): the service under test runs in this
+// process, and a load client on the same event loop (or in a thread of it, sharing its heap, GC and memory
+// figures) would steal the server's time. Client and server still share the machine's cores, as PostgreSQL does.
+import { fork, type ChildProcess } from 'node:child_process';
 import { Pool, type Dispatcher } from 'undici';
 import type { Row } from './table.js';
 
@@ -183,18 +183,21 @@ export async function runSqlJob(job: SqlJob, pool: { query(text: string, params:
   });
 }
 
-/** Runs jobs in a worker thread, one at a time. */
+/** Runs jobs in a child process, one at a time. */
 export class LoadClient {
-  private readonly worker: Worker;
+  private readonly worker: ChildProcess;
   private next = 0;
   private readonly waiting = new Map<number, { resolve(r: LoadResult): void; reject(e: Error): void }>();
   private dead: Error | undefined;
 
   constructor() {
-    // The worker is TypeScript: load it through tsx's API (a plain Worker does not inherit tsx's hooks on Node 20).
-    const entry = new URL('./load-worker.ts', import.meta.url).href;
-    const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-    this.worker = new Worker(boot, { eval: true });
+    // The client is TypeScript: run it with tsx's loader. `advanced` serialization carries typed arrays (bodies,
+    // latencies) across the IPC channel.
+    this.worker = fork(new URL('./load-worker.ts', import.meta.url), [], {
+      execArgv: ['--import', 'tsx'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.worker.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
@@ -207,7 +210,7 @@ export class LoadClient {
       this.waiting.clear();
     };
     this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`load worker exited (${code})`)));
+    this.worker.on('exit', (code, signal) => fail(new Error(`load client exited (${code ?? signal})`)));
   }
 
   private send(message: { job?: Job; close?: true }, timeoutMs: number): Promise<LoadResult> {
@@ -216,15 +219,15 @@ export class LoadClient {
     return new Promise<LoadResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new Error(`load worker did not answer within ${timeoutMs / 1000} s`));
-        void this.worker.terminate();
+        reject(new Error(`load client did not answer within ${timeoutMs / 1000} s`));
+        this.worker.kill('SIGKILL');
       }, timeoutMs);
       const settle = <A>(f: (a: A) => void) => (a: A) => {
         clearTimeout(timer);
         f(a);
       };
       this.waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      this.worker.postMessage({ id, ...message });
+      this.worker.send({ id, ...message });
     });
   }
 
@@ -240,10 +243,14 @@ export class LoadClient {
     return this.run({ kind: 'sql', db, load, text, slots });
   }
 
-  /** Ends the worker's database pools, then the worker. */
+  /** Ends the client's database pools, then the client process. */
   async close(): Promise<void> {
     if (!this.dead) await this.send({ close: true }, 10_000).catch(() => undefined);
-    await this.worker.terminate();
+    if (this.worker.exitCode === null && this.worker.signalCode === null) {
+      const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+      this.worker.kill('SIGKILL');
+      await exited;
+    }
   }
 }
 

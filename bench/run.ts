@@ -8,12 +8,17 @@ import { uploadSection } from './uploads.js';
 import { LoadClient } from './load.js';
 import { formatTable, type Row, type Section } from './table.js';
 
-const sections: Array<[string, Section<ApiContext>]> = [
+const allSections: Array<[string, Section<ApiContext>]> = [
   ['session guard', authSection],
   ['canvas', canvasSection],
   ['uploads', uploadSection],
   ['generation', generationSection],
 ];
+// BENCH_SECTIONS=uploads,canvas runs only those sections (names as above, comma-separated).
+const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = only?.filter((name) => !allSections.some(([n]) => n === name)) ?? [];
+if (unknown.length > 0) throw new Error(`BENCH_SECTIONS: unknown section(s) ${unknown.join(', ')}; known: ${allSections.map(([n]) => n).join(', ')}`);
+const sections = only ? allSections.filter(([name]) => only.includes(name)) : allSections;
 
 function machineInfo(): string[] {
   const cpus = os.cpus();
