@@ -146,7 +146,7 @@ export interface HttpJob {
   slots: Slots<HttpRequest>;
 }
 
-/** A loop of one SQL statement with per-slot parameters; each must return one row with a text `body`. */
+/** A loop of one SQL statement with per-slot parameters; each must return exactly one row. */
 export interface SqlJob {
   kind: 'sql';
   db: { connectionString: string; max: number; statement_timeout?: number };
@@ -176,10 +176,10 @@ export async function runHttpJob(job: HttpJob): Promise<LoadResult> {
   }
 }
 
-export async function runSqlJob(job: SqlJob, pool: { query(text: string, params: unknown[]): Promise<{ rows: Array<{ body?: unknown }> }> }): Promise<LoadResult> {
+export async function runSqlJob(job: SqlJob, pool: { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> }): Promise<LoadResult> {
   return runLoad(job.load, async (i, w) => {
     const { rows } = await pool.query(job.text, pick(job.slots, i, w));
-    if (rows.length !== 1 || typeof rows[0].body !== 'string') throw new Error(`expected one row with a body, got ${rows.length} rows`);
+    if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length} rows`);
   });
 }
 

@@ -138,10 +138,12 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     maxBytes: config.limits.inputImageBytes,
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,
+    // A running generation's row counts for the longest call the model chain may make (the fallback too), and a margin.
+    runningTtlMs: config.model.timeoutMs * (config.model.fallback ? 2 : 1) + 60_000,
     metrics: app.metrics,
     quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay, isPro: async (id) => (await users.findById(id))?.isPro === true } : undefined,
   });
-  const canvas = createCanvasService({ pool: database.pool, generating: (userId) => generation.inFlight(userId) });
+  const canvas = createCanvasService({ pool: database.pool });
 
   // Everything below needs a session (SPEC §5.4).
   await app.register(async (api) => {

@@ -104,3 +104,21 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
 );
+
+/**
+ * Generations running right now, on any instance (DESIGN.md §6): a canvas read settles `isGenerating` only
+ * when its user has none. A row is deleted when its generation ends; `expires_at` (the model timeout and a
+ * margin) makes the row of a crashed instance stop counting by itself, and expired rows are pruned.
+ */
+export const runningGenerations = pgTable(
+  'running_generations',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('running_generations_user_expires_idx').on(t.userId, t.expiresAt)],
+);

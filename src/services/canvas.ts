@@ -23,27 +23,32 @@ export interface CanvasService {
 
 const COLUMNS = `json_build_object('id', c.id, 'projectId', c.project_id, 'nodes', c.nodes, 'edges', c.edges, 'version', c.version)::text AS body`;
 
+/** What a save reads back: the body is built from the JSON text we sent, never sent back by the database. */
+const SAVED = 'RETURNING c.id, c.project_id AS "projectId", c.version';
+
 const UPSERT = `
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
 SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
 ON CONFLICT (project_id) DO UPDATE
   SET nodes = excluded.nodes, edges = excluded.edges, version = c.version + 1, updated_at = now()
-RETURNING ${COLUMNS}`;
+${SAVED}`;
 
 const UPDATE_IF_VERSION = `
 UPDATE canvases AS c SET nodes = $3::jsonb, edges = $4::jsonb, version = c.version + 1, updated_at = now()
 FROM projects p
 WHERE c.project_id = $1 AND p.id = c.project_id AND p.user_id = $2 AND c.version = $5
-RETURNING ${COLUMNS}`;
+${SAVED}`;
 
 const INSERT_FIRST = `
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
 SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
 ON CONFLICT (project_id) DO NOTHING
-RETURNING ${COLUMNS}`;
+${SAVED}`;
 
+/** The canvas, and whether a generation of its user is running on any instance (DESIGN.md §6), in one round trip. */
 const CURRENT = `
-SELECT p.id AS project, c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${COLUMNS.replace(' AS body', '')} END AS body
+SELECT p.id AS project, c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${COLUMNS.replace(' AS body', '')} END AS body,
+  EXISTS (SELECT 1 FROM running_generations g WHERE g.user_id = $2 AND g.expires_at > now()) AS generating
 FROM projects p LEFT JOIN canvases c ON c.project_id = p.id
 WHERE p.id = $1 AND p.user_id = $2`;
 
@@ -56,7 +61,8 @@ const isPkViolation = (err: unknown) =>
 
 /**
  * `isGenerating` is the client's flag, stored as sent; but a canvas read never shows a node generating when
- * no generation of that user is running (DESIGN.md §6): a closed tab must not leave a node spinning forever.
+ * no generation of that user is running on any instance (`running_generations`, DESIGN.md §6): a closed tab
+ * must not leave a node spinning forever.
  */
 function settleGenerating(json: string): string {
   if (!json.includes('"isGenerating": true')) return json;
@@ -65,20 +71,29 @@ function settleGenerating(json: string): string {
   return JSON.stringify(canvas);
 }
 
-export function createCanvasService({ pool, generating }: { pool: pg.Pool; generating: (userId: string) => boolean }): CanvasService {
+export function createCanvasService({ pool }: { pool: pg.Pool }): CanvasService {
   async function current(userId: string, projectId: string) {
-    const { rows } = await pool.query<{ project: string; version: number | null; body: string | null }>(CURRENT, [projectId, userId]);
+    const { rows } = await pool.query<{ project: string; version: number | null; body: string | null; generating: boolean }>(CURRENT, [projectId, userId]);
     if (rows.length === 0) throw projectNotFound();
     return rows[0];
   }
 
-  async function write(sql: string, id: string, input: CanvasInput, userId: string, retried = false): Promise<string | null> {
-    const params = [id, input.projectId, JSON.stringify(input.nodes), JSON.stringify(input.edges), userId];
+  interface Saved {
+    id: string;
+    projectId: string;
+    version: number;
+  }
+  /** The saved canvas as JSON text: the nodes/edges text is exactly what was stored. */
+  const savedJson = (saved: Saved, nodes: string, edges: string) =>
+    `{"id":${JSON.stringify(saved.id)},"projectId":${JSON.stringify(saved.projectId)},"nodes":${nodes},"edges":${edges},"version":${saved.version}}`;
+
+  async function write(sql: string, id: string, input: CanvasInput, json: { nodes: string; edges: string }, userId: string, retried = false): Promise<string | null> {
     try {
-      return (await pool.query<{ body: string }>(sql, params)).rows[0]?.body ?? null;
+      const saved = (await pool.query<Saved>(sql, [id, input.projectId, json.nodes, json.edges, userId])).rows[0];
+      return saved ? savedJson(saved, json.nodes, json.edges) : null;
     } catch (err) {
       // The client's id is taken by another project's canvas: a canvas id is never shared, so take a new one.
-      if (isPkViolation(err) && !retried) return write(sql, randomUUID(), input, userId, true);
+      if (isPkViolation(err) && !retried) return write(sql, randomUUID(), input, json, userId, true);
       throw err;
     }
   }
@@ -86,29 +101,24 @@ export function createCanvasService({ pool, generating }: { pool: pg.Pool; gener
   return {
     async getJson(userId, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
-      const body = (await current(userId, projectId)).body;
-      return body && !generating(userId) ? settleGenerating(body) : body;
+      const { body, generating } = await current(userId, projectId);
+      return body && !generating ? settleGenerating(body) : body;
     },
 
     async save(userId, input) {
       if (!isUuid(input.projectId)) throw projectNotFound();
       const newId = input.id ?? randomUUID();
+      const json = { nodes: JSON.stringify(input.nodes), edges: JSON.stringify(input.edges) };
       if (input.version === undefined) {
-        const body = await write(UPSERT, newId, input, userId);
+        const body = await write(UPSERT, newId, input, json, userId);
         if (!body) throw projectNotFound();
         return body;
       }
-      const updated = await pool.query<{ body: string }>(UPDATE_IF_VERSION, [
-        input.projectId,
-        userId,
-        JSON.stringify(input.nodes),
-        JSON.stringify(input.edges),
-        input.version,
-      ]);
-      if (updated.rows[0]) return updated.rows[0].body;
+      const updated = await pool.query<Saved>(UPDATE_IF_VERSION, [input.projectId, userId, json.nodes, json.edges, input.version]);
+      if (updated.rows[0]) return savedJson(updated.rows[0], json.nodes, json.edges);
       const now = await current(userId, input.projectId);
       if (now.version === null && input.version === 0) {
-        const body = await write(INSERT_FIRST, newId, input, userId);
+        const body = await write(INSERT_FIRST, newId, input, json, userId);
         if (body) return body;
         // Another save created it first.
         const raced = await current(userId, input.projectId);

@@ -1,11 +1,11 @@
 // Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
-import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gt, lt, or } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, count, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Db } from '../db/index.js';
-import { generations, users, type GenerationRow } from '../db/schema.js';
+import { generations, type GenerationRow } from '../db/schema.js';
 import { AppError, badRequest, internal, tooManyRequests, unauthorized } from '../errors.js';
 import type { GenerationResult, Metrics } from '../http/metrics.js';
 import { ModelFailedError, ModelQuotaError, type ImageModel } from '../models/index.js';
@@ -22,8 +22,6 @@ export interface GenerateResponse {
 export interface GenerationService {
   generate(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse>;
   history(userId: string, opts: { cursor?: string; limit: number }): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
-  /** Whether this instance is running a generation for the user right now. */
-  inFlight(userId: string): boolean;
 }
 
 export interface GenerationDeps extends InputDeps {
@@ -33,6 +31,11 @@ export interface GenerationDeps extends InputDeps {
   model: ImageModel | null;
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
+  /**
+   * How long a running generation's row in `running_generations` counts at most (the model timeout and a
+   * margin): the row of an instance that died mid-generation stops counting by itself.
+   */
+  runningTtlMs: number;
   /**
    * Plan enforcement (issue 6): a user who is not Pro may make `perDay` generations in any 24 hours, then gets
    * 402 `Upgrade required`. Absent: no quota (SPEC behaviour). Concurrent requests of one user may pass
@@ -72,7 +75,6 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
   const { db, store, log } = deps;
-  const running = new Map<string, number>();
   const modelFailures = new WeakSet<Error>(); // what callModel threw, so the outcome metric can tell model from storage failures
   const modelFailure = (err: AppError) => (modelFailures.add(err), err);
 
@@ -109,13 +111,44 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     if (n >= quota.perDay && !(await quota.isPro(userId))) throw upgradeRequired();
   }
 
-  async function generateOnce(user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
+  /**
+   * Records the generation as running, for every instance's canvas reads (DESIGN.md §6), and returns its row
+   * id. Also the user check: a session that outlived its user must not spend a model call nor store anything.
+   * A database outage throws as is (the route answers 503).
+   */
+  async function markRunning(userId: string): Promise<string> {
+    const id = randomUUID();
+    const { rows } = await db.execute(sql`
+      INSERT INTO running_generations (id, user_id, expires_at)
+      SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${deps.runningTtlMs / 1000}::float8) FROM users u WHERE u.id = ${userId}::uuid
+      RETURNING id`);
+    if (rows.length === 0) throw unauthorized();
+    return id;
+  }
+
+  /** The generation has ended; expired rows (of instances that died) go too. A failure only leaves the row to expire. */
+  async function markEnded(id: string): Promise<void> {
+    try {
+      await db.execute(sql`DELETE FROM running_generations WHERE id = ${id}::uuid OR expires_at <= now()`);
+    } catch (err) {
+      log.warn({ err }, 'could not clear a running generation (it expires by itself)');
+    }
+  }
+
+  async function generateOnce(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse> {
     if (!deps.model) throw missingKey();
-    // A session that outlived its user must not spend a model call nor store anything.
-    if ((await db.select({ id: users.id }).from(users).where(eq(users.id, user.id))).length === 0) throw unauthorized();
+    const running = await markRunning(user.id);
+    try {
+      return await generateRunning(deps.model, user, input);
+    } finally {
+      await markEnded(running);
+    }
+  }
+
+  async function generateRunning(model: ImageModel, user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
     await checkQuota(user.id);
     const inputs = await resolveInputs(images, deps);
-    const result = await callModel(deps.model, inputs, prompt);
+    const result = await callModel(model, inputs, prompt);
     if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
 
     const written: string[] = [];
@@ -140,7 +173,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         prompt,
         inputImages: inputUrls,
         outputImageUrl: output.url,
-        model: result.model ?? deps.model.id,
+        model: result.model ?? model.id,
         createdAt: new Date(stamp), // millisecond precision, as cursors carry it
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
@@ -154,10 +187,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   }
 
   return {
-    inFlight: (userId) => (running.get(userId) ?? 0) > 0,
-
     async generate(user, input) {
-      running.set(user.id, (running.get(user.id) ?? 0) + 1);
       const started = performance.now();
       try {
         const response = await generateOnce(user, input);
@@ -166,10 +196,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       } catch (err) {
         deps.metrics?.generation(outcome(err), (performance.now() - started) / 1000);
         throw err;
-      } finally {
-        const left = (running.get(user.id) ?? 1) - 1;
-        if (left > 0) running.set(user.id, left);
-        else running.delete(user.id);
       }
     },
 

@@ -59,6 +59,8 @@ describe('faults', () => {
     expect(await t.client().get('/api/ready')).toMatchObject({ status: 503, json: { checks: { database: 'unavailable' } } });
     expect(await ada.client.get(`/api/user/project?userId=${ada.id}`)).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     expect(await ada.client.post('/api/user/project/canvas', { projectId: project.id, nodes: [], edges: [] })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
+    // A generation is recorded as running (running_generations) before anything else: it cannot start either.
+    expect(await ada.client.post('/api/image', { images: [await dataUrl()], prompt: 'x' })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     expect((await ada.client.get('/api/user/session')).status).toBe(200); // sessions need no database
 
     server = await startEmbeddedPostgres(options); // same folder, same port
