@@ -1,9 +1,10 @@
 // SPEC §4 /api/user/project/canvas with DESIGN.md §6 versions. Bodies go out as the JSON text the database
 // builds: nodes and edges were validated (and stripped of unknown fields) when stored.
 import type { FastifyReply } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { createCanvasBodyCheck } from '../http/canvas-body.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import { ErrorBody, canvasSchemas } from '../http/schemas.js';
@@ -11,6 +12,7 @@ import type { CanvasService } from '../services/canvas.js';
 
 export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits: Config['limits'] }> = async (app, { canvas, limits }) => {
   const { CanvasBody, Canvas } = canvasSchemas(limits);
+  const fastCheck = createCanvasBodyCheck(limits);
   const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
   app.get('/api/user/project/canvas', {
@@ -28,6 +30,17 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
   app.post('/api/user/project/canvas', {
     bodyLimit: limits.canvasBytes,
     config: { tooLargeMessage: 'Canvas too large' },
+    // Saves are the hot path: a body the fast check accepts is taken as is (same verdict and value as the
+    // schema, held so by test/unit/canvas-body.test.ts); anything else goes to the schema for its answer.
+    validatorCompiler: (route) => {
+      // Fastify hands each part's own schema (here the zod body schema); its types describe the route's.
+      const bySchema = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
+      if (route.httpPart !== 'body') return bySchema;
+      return (body: unknown) => {
+        const value = fastCheck(body);
+        return value ? { value } : bySchema(body);
+      };
+    },
     schema: {
       tags: ['canvas'],
       summary: 'Save a canvas (upsert; with `version`, refused with 409 when stale)',

@@ -1,0 +1,114 @@
+// The canvas save fast path (src/http/canvas-body.ts) must give the zod schema's verdict and value for every
+// body: same acceptance, same output (unknown fields dropped, keys in order). Bodies are a realistic canvas
+// with one or more generated faults each, from a fixed seed.
+import { describe, expect, it } from 'vitest';
+import { makeCanvas } from '../../bench/api.js';
+import { createCanvasBodyCheck } from '../../src/http/canvas-body.js';
+import { canvasSchemas } from '../../src/http/schemas.js';
+
+const limits = { canvasNodes: 40, canvasEdges: 60, promptChars: 200 } as Parameters<typeof canvasSchemas>[0];
+const { CanvasBody } = canvasSchemas(limits);
+const check = createCanvasBodyCheck(limits);
+
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+type Json = Record<string, unknown>;
+const BAD_VALUES: unknown[] = [
+  undefined, null, 0, -1, 1.5, 2 ** 31, 2 ** 31 - 1, 2 ** 53, 'x', '', true, [], {}, [1], { a: 1 },
+  'a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', 'x'.repeat(201), 'x'.repeat(2049), 'p'.repeat(201),
+  'upload', 'generation', '__proto__', 'constructor',
+];
+
+function mutate(body: Json, rnd: () => number): string {
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const value = () => structuredClone(pick(BAD_VALUES));
+  const nodes = body.nodes as Json[];
+  const edges = body.edges as Json[];
+  const target = pick(['body', 'node', 'data', 'position', 'edge', 'dup', 'dangling', 'many', 'extra'] as const);
+  const setOrDelete = (o: Json, keys: string[]) => {
+    const key = pick(keys);
+    if (typeof o !== 'object' || o === null) return `${key} (parent already replaced)`;
+    const v = value();
+    if (v === undefined) delete o[key];
+    else o[key] = v;
+    return key;
+  };
+  switch (target) {
+    case 'body':
+      return `body.${setOrDelete(body, ['id', 'projectId', 'nodes', 'edges', 'version', 'other'])}`;
+    case 'node':
+      return `node.${setOrDelete(pick(nodes), ['id', 'type', 'position', 'data', 'label'])}`;
+    case 'data':
+      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'label'])}`;
+    case 'position':
+      return `position.${setOrDelete(pick(nodes).position as Json, ['x', 'y', 'z'])}`;
+    case 'edge':
+      return `edge.${setOrDelete(pick(edges), ['id', 'source', 'target', 'sourceHandle', 'targetHandle', 'animated'])}`;
+    case 'dup':
+      if (!Array.isArray(nodes) || !nodes[1]) return 'duplicate (no nodes)';
+      nodes[1].id = nodes[0].id;
+      return 'duplicate node id';
+    case 'dangling':
+      pick(edges)[pick(['source', 'target'])] = 'no-such-node';
+      return 'edge to an unknown node';
+    case 'many':
+      (pick([nodes, edges]) as unknown[]).push(...Array.from({ length: 61 }, () => structuredClone(nodes[0])));
+      return 'too many items';
+    case 'extra':
+      Object.assign(pick(nodes), JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}'));
+      return 'prototype-looking keys';
+  }
+}
+
+function baseBody(seed: number): Json {
+  const { nodes, edges } = makeCanvas('user-1', seed);
+  const body: Json = { projectId: '6f1c2f4e-0000-4000-8000-000000000000', nodes: nodes.slice(0, 30), edges: [] };
+  const ids = new Set((body.nodes as Json[]).map((n) => n.id));
+  body.edges = edges.filter((e) => ids.has(e.source) && ids.has(e.target)).slice(0, 40);
+  (body.edges as Json[]).forEach((e, i) => i % 3 === 0 && (e.sourceHandle = i % 2 ? null : 'out'));
+  if (seed % 2) body.version = seed % 5;
+  if (seed % 3) body.id = `canvas-${seed}`;
+  return body;
+}
+
+describe('canvas save fast path', () => {
+  it('gives the zod verdict and value for valid and broken bodies (2,000 cases)', () => {
+    const rnd = random(20261122);
+    let accepted = 0;
+    let refused = 0;
+    for (let i = 0; i < 2000; i++) {
+      const body = baseBody(i);
+      const faults = i % 10 === 0 ? [] : Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
+              try {
+                return mutate(body, rnd);
+              } catch {
+                return 'a fault whose target an earlier fault replaced';
+              }
+            });
+      // Parse from text, as a request body arrives (own `__proto__` keys and all).
+      const input = JSON.parse(JSON.stringify(body)) as unknown;
+      const expected = CanvasBody.safeParse(structuredClone(input));
+      const got = check(input);
+      const what = `case ${i}: ${faults.join(', ') || 'no fault'}`;
+      expect(got !== undefined, what).toBe(expected.success);
+      if (expected.success) {
+        accepted++;
+        expect(got, what).toStrictEqual(expected.data);
+        expect(JSON.stringify(got), what).toBe(JSON.stringify(expected.data));
+      } else refused++;
+    }
+    // Both sides of the verdict are exercised.
+    expect(accepted).toBeGreaterThan(300);
+    expect(refused).toBeGreaterThan(300);
+  });
+
+  it('does not accept what is not an object', () => {
+    for (const body of [null, [], 'x', 1, true]) expect(check(body)).toBeUndefined();
+  });
+});
