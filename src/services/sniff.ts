@@ -40,6 +40,9 @@ function readHead(stream: Readable, size: number): Promise<Buffer> {
 export async function sniffStream(stream: Readable, sampleSize = 4100): Promise<{ mime?: string; size: number; stream: Readable }> {
   const head = await readHead(stream, sampleSize);
   const type = head.length > 0 ? await fileTypeFromBuffer(head) : undefined;
+  // The source may have failed meanwhile (a multipart part cut off at its size limit): say so now, before
+  // anyone starts writing it somewhere.
+  if (stream.destroyed && !stream.readableEnded) throw stream.errored ?? new Error('the stream was closed before it ended');
   // The head goes back in front of the rest: the same stream flows on, with no extra stage per chunk (a
   // re-streaming wrapper cost ~4 % of an upload's CPU). A stream that already ended cannot take it back.
   let whole = stream;

@@ -3,6 +3,7 @@
 //   <dir>/.meta/<name>.json   { contentType, etag }; created before the bytes appear, removed after them
 //   <dir>/.tmp-<uuid>         in-flight writes, linked into place when complete
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { constants, createWriteStream } from 'node:fs';
 import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -64,7 +65,16 @@ export class LocalObjectStore implements ObjectStore {
     let claimed = false;
     try {
       const limited = limitBytes(body, opts.maxBytes);
-      await pipeline(limited, createWriteStream(tmpData, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES }));
+      const file = createWriteStream(tmpData, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES });
+      try {
+        await pipeline(limited, file);
+      } catch (err) {
+        // A body that fails at once (already over the limit, or cut short) rejects the pipeline while the
+        // file is still being opened: wait until it is open and closed again, or the clean-up below runs
+        // first and the temp file appears after it.
+        if (!file.closed) await once(file, 'close').catch(() => undefined);
+        throw err;
+      }
       // Objects never change once written (names are unique and never reused), so an ETag only has to tell
       // this write from any other: a random one costs nothing, where hashing the bytes took a core at ~400 MB/s.
       const meta: Meta = { contentType: opts.contentType, etag: `"${randomUUID().replaceAll('-', '')}"` };

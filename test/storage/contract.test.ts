@@ -154,6 +154,19 @@ describe.each([localDriver, azureDriver, s3Driver])('$kind object store', (drive
     expect((err as Error).message).toBe('source broke');
   });
 
+  it('rejects a source that has already failed (a multipart part cut off at its limit) and leaves nothing behind, 20 times over', async () => {
+    // The failure arrives while the driver is still opening its temp file / upload: the clean-up must not
+    // run before the thing it cleans up exists.
+    for (let i = 0; i < 20; i++) {
+      const name = uniqueName();
+      const source = new Readable({ read() {} });
+      source.on('error', () => undefined); // the caller's own listener, as the upload route has one
+      source.destroy(new Error('already broken'));
+      const err = await expectFailureLeavesNothing(name, () => store.put(name, source, { contentType: 'image/png', maxBytes: MB }));
+      expect((err as Error).message).toBe('already broken');
+    }
+  });
+
   it('rejects when the source is aborted (destroyed without an error) and leaves nothing behind', async () => {
     const name = uniqueName();
     const source = new Readable({ read() {} });
