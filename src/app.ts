@@ -138,10 +138,9 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     maxBytes: config.limits.inputImageBytes,
     outputMaxBytes: 64 * 1024 * 1024,
     log: app.log,
-    // A running generation's row counts for the longest call the model chain may make (the fallback too), and a margin.
-    runningTtlMs: config.model.timeoutMs * (config.model.fallback ? 2 : 1) + 60_000,
+    leaseMs: config.model.leaseMs,
     metrics: app.metrics,
-    quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay, isPro: async (id) => (await users.findById(id))?.isPro === true } : undefined,
+    quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
   });
   const canvas = createCanvasService({ pool: database.pool });
 

@@ -85,6 +85,7 @@ const envSchema = z.object({
   IMAGE_MODEL_BASE_URL: text.pipe(z.url().optional()),
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
+  GENERATION_LEASE_MS: int(60_000, 3_000),
 
   PROJECT_NAME_MAX_CHARS: int(200, 1),
   PROMPT_MAX_CHARS: int(10_000, 1),
@@ -149,6 +150,8 @@ export interface Config {
     baseUrl?: string;
     timeoutMs: number;
     maxConcurrent: number;
+    /** How long a running generation's row counts without being renewed (renewed every third of it). */
+    leaseMs: number;
   };
   limits: {
     projectNameChars: number;
@@ -273,6 +276,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       baseUrl: e.IMAGE_MODEL_BASE_URL,
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
+      leaseMs: e.GENERATION_LEASE_MS,
     },
     limits: {
       projectNameChars: e.PROJECT_NAME_MAX_CHARS,

@@ -1,7 +1,7 @@
 // Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Db } from '../db/index.js';
@@ -32,16 +32,18 @@ export interface GenerationDeps extends InputDeps {
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
   /**
-   * How long a running generation's row in `running_generations` counts at most (the model timeout and a
-   * margin): the row of an instance that died mid-generation stops counting by itself.
+   * A running generation's row in `running_generations` is a lease: it counts for `leaseMs` and is renewed
+   * every third of that while the generation runs (queued behind the concurrency cap, calling the model,
+   * storing), so the row of an instance that died stops counting within `leaseMs`.
    */
-  runningTtlMs: number;
+  leaseMs: number;
   /**
    * Plan enforcement (issue 6): a user who is not Pro may make `perDay` generations in any 24 hours, then gets
-   * 402 `Upgrade required`. Absent: no quota (SPEC behaviour). Concurrent requests of one user may pass
-   * the count together: the quota is a plan boundary, not a hard budget.
+   * 402 `Upgrade required`. Running generations count as used, and the check and the row that reserves the
+   * slot commit together under a lock on the user's row, so simultaneous requests cannot pass it together.
+   * Absent: no quota (SPEC behaviour).
    */
-  quota?: { perDay: number; isPro(userId: string): Promise<boolean> };
+  quota?: { perDay: number };
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
 }
@@ -50,7 +52,6 @@ export const missingKey = () =>
   internal('IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
 
 const PNG = 'image/png';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const upgradeRequired = () => new AppError(402, 'payment_required', 'Upgrade required');
 
@@ -100,30 +101,68 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     return err.message === 'No image was generated' ? 'no_image' : 'error';
   }
 
-  /** Throws 402 when a user who is not Pro has used the day's free generations (checked before any model call). */
-  async function checkQuota(userId: string): Promise<void> {
-    const quota = deps.quota;
-    if (!quota || quota.perDay <= 0) return;
-    const [{ n }] = await db
-      .select({ n: count() })
-      .from(generations)
-      .where(and(eq(generations.userId, userId), gt(generations.createdAt, new Date(Date.now() - DAY_MS))));
-    if (n >= quota.perDay && !(await quota.isPro(userId))) throw upgradeRequired();
-  }
-
   /**
    * Records the generation as running, for every instance's canvas reads (DESIGN.md §6), and returns its row
-   * id. Also the user check: a session that outlived its user must not spend a model call nor store anything.
-   * A database outage throws as is (the route answers 503).
+   * id. Also the user check (a session that outlived its user must not spend a model call nor store anything)
+   * and the plan quota, before any model call. A database outage throws as is (the route answers 503).
    */
   async function markRunning(userId: string): Promise<string> {
     const id = randomUUID();
-    const { rows } = await db.execute(sql`
-      INSERT INTO running_generations (id, user_id, expires_at)
-      SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${deps.runningTtlMs / 1000}::float8) FROM users u WHERE u.id = ${userId}::uuid
-      RETURNING id`);
-    if (rows.length === 0) throw unauthorized();
-    return id;
+    const leaseSeconds = deps.leaseMs / 1000;
+    const insertRow = (q: Pick<Db, 'execute'>) =>
+      q.execute(sql`
+        INSERT INTO running_generations (id, user_id, expires_at)
+        SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${leaseSeconds}::float8) FROM users u WHERE u.id = ${userId}::uuid
+        RETURNING id`);
+    const perDay = deps.quota?.perDay ?? 0;
+    if (perDay <= 0) {
+      if ((await insertRow(db)).rows.length === 0) throw unauthorized();
+      return id;
+    }
+    return db.transaction(async (tx) => {
+      // The user's row lock orders this user's quota checks; the count is a statement of its own, so it sees
+      // the slots that the transactions we waited for reserved.
+      const { rows: found } = await tx.execute(sql`SELECT is_pro FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
+      if (found.length === 0) throw unauthorized();
+      if (found[0].is_pro !== true) {
+        const { rows } = await tx.execute(sql`
+          SELECT (SELECT count(*) FROM generations WHERE user_id = ${userId}::uuid AND created_at > now() - interval '1 day')
+               + (SELECT count(*) FROM running_generations WHERE user_id = ${userId}::uuid AND expires_at > now()) AS used`);
+        if (Number(rows[0].used) >= perDay) throw upgradeRequired();
+      }
+      await insertRow(tx);
+      return id;
+    });
+  }
+
+  /**
+   * Renews the running row every third of the lease until `stop()`, which also waits for a renewal in flight
+   * (one that landed after the row was deleted would bring it back). A row pruned after a lapse (a stalled
+   * process) is written again. A renewal that fails is only logged: the
+   * row then counts until it expires.
+   */
+  function renewWhileRunning(id: string, userId: string): { stop(): Promise<void> } {
+    let inFlight: Promise<unknown> = Promise.resolve();
+    let stopped = false;
+    const renew = () => {
+      inFlight = db
+        .execute(sql`
+          INSERT INTO running_generations (id, user_id, expires_at)
+          SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${deps.leaseMs / 1000}::float8) FROM users u WHERE u.id = ${userId}::uuid
+          ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at`)
+        .catch((err) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
+    };
+    const timer = setInterval(() => {
+      if (!stopped) void inFlight.then(() => !stopped && renew());
+    }, deps.leaseMs / 3);
+    timer.unref();
+    return {
+      async stop() {
+        stopped = true;
+        clearInterval(timer);
+        await inFlight;
+      },
+    };
   }
 
   /** The generation has ended; expired rows (of instances that died) go too. A failure only leaves the row to expire. */
@@ -138,15 +177,21 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateOnce(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse> {
     if (!deps.model) throw missingKey();
     const running = await markRunning(user.id);
+    const lease = renewWhileRunning(running, user.id);
     try {
-      return await generateRunning(deps.model, user, input);
+      return await generateRunning(deps.model, user, input, { running, lease });
     } finally {
+      await lease.stop();
       await markEnded(running);
     }
   }
 
-  async function generateRunning(model: ImageModel, user: { id: string; email: string }, { images, prompt }: { images: string[]; prompt: string }): Promise<GenerateResponse> {
-    await checkQuota(user.id);
+  async function generateRunning(
+    model: ImageModel,
+    user: { id: string; email: string },
+    { images, prompt }: { images: string[]; prompt: string },
+    { running, lease }: { running: string; lease: { stop(): Promise<void> } },
+  ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps);
     const result = await callModel(model, inputs, prompt);
     if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
@@ -166,15 +211,21 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           return stored.url;
         }),
       );
-      await db.insert(generations).values({
-        id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
-        userId: user.id,
-        userEmail: user.email,
-        prompt,
-        inputImages: inputUrls,
-        outputImageUrl: output.url,
-        model: result.model ?? model.id,
-        createdAt: new Date(stamp), // millisecond precision, as cursors carry it
+      // The record replaces the running row in one transaction: the quota never counts this generation twice
+      // nor misses it. The lease stops first, so no renewal brings the row back.
+      await lease.stop();
+      await db.transaction(async (tx) => {
+        await tx.insert(generations).values({
+          id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
+          userId: user.id,
+          userEmail: user.email,
+          prompt,
+          inputImages: inputUrls,
+          outputImageUrl: output.url,
+          model: result.model ?? model.id,
+          createdAt: new Date(stamp), // millisecond precision, as cursors carry it
+        });
+        await tx.execute(sql`DELETE FROM running_generations WHERE id = ${running}::uuid`);
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
     } catch (err) {

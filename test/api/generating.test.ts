@@ -30,6 +30,8 @@ let database: { url: string; drop(): Promise<void> };
 let gemini: FakeGemini;
 let a: TestApp;
 let b: TestApp;
+let c: TestApp;
+let d: TestApp;
 let ada: { client: HttpClient; id: string };
 let onB: HttpClient;
 
@@ -42,15 +44,21 @@ beforeAll(async () => {
     IMAGE_MODEL_API_KEY: 'k',
     IMAGE_MODEL_BASE_URL: gemini.baseUrl,
     RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000',
+    GENERATION_LEASE_MS: '6000', // renewed every 2 s
   };
   a = await startTestApp(env, 'embedded'); // 'embedded': no database of its own, the env names the shared one
   b = await startTestApp(env, 'embedded');
+  // The same two instances with the free plan's quota (issue 6) on: C and D.
+  c = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
+  d = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
   ada = await a.user('ada@example.com');
   onB = new HttpClient(b.baseUrl, ada.client.jar); // the same browser, the other instance
 });
 afterAll(async () => {
   await a?.close();
   await b?.close();
+  await c?.close();
+  await d?.close();
   await gemini?.close();
   await database?.drop();
 });
@@ -137,6 +145,80 @@ describe('isGenerating across instances (DESIGN.md §6)', () => {
     await query('DELETE FROM users WHERE id = $1', [eve.id]);
     expect(await eve.client.post('/api/image', { images: [await input()], prompt: 'x' })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
     expect(gemini.requests.length).toBe(calls);
+    expect(await runningRows()).toBe(0);
+  });
+
+  it('a running row is a lease renewed while the generation runs: a row lost to a stall is written again', async () => {
+    const isGeneratingOnB = await canvasWithGeneratingNode();
+    const held = await heldGeneration({ kind: 'image', image: await png() });
+    try {
+      // As if A stalled past its lease and another instance pruned the row.
+      await query('DELETE FROM running_generations');
+      await expect.poll(() => isGeneratingOnB(), { timeout: 20_000, interval: 200 }).toBe(true);
+      const { rows } = await query(`SELECT (expires_at - now()) > interval '1 second' AS ahead FROM running_generations`);
+      expect(rows).toEqual([{ ahead: true }]);
+    } finally {
+      held.release();
+    }
+    expect((await held.pending).status).toBe(200);
+    expect(await isGeneratingOnB()).toBe(false);
+    expect(await runningRows()).toBe(0); // no renewal in flight brought it back
+  });
+});
+
+describe('free plan quota across instances (issue 6)', () => {
+  /** Sends each request as soon as asked; `statuses` fills as answers arrive. */
+  function fire(requests: (() => Promise<{ status: number }>)[]) {
+    const statuses: number[] = [];
+    const all = Promise.all(requests.map((send) => send().then((r) => (statuses.push(r.status), r))));
+    return { statuses, all };
+  }
+
+  it('simultaneous requests on two instances cannot pass the quota together; running generations count', async () => {
+    const quinn = await c.user('quinn@example.com');
+    const onD = new HttpClient(d.baseUrl, quinn.client.jar);
+    const body = { images: [await input()], prompt: 'race' };
+    let release!: () => void;
+    gemini.setDefaultReply({ kind: 'image', image: await png(), holdUntil: new Promise<void>((r) => (release = r)) });
+    // The test holds the table lock that reserving a slot needs, so all five requests check the quota before
+    // any of them can reserve: without the per-user lock around check and reservation, all five would pass.
+    const locker = await a.app.database.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE running_generations IN EXCLUSIVE MODE');
+      const calls = gemini.requests.length;
+      const race = fire([0, 1, 2, 3, 4].map((i) => () => (i % 2 ? onD : quinn.client).post('/api/image', body)));
+      const waiting = async () =>
+        (await query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n as number;
+      await expect.poll(waiting, { timeout: 20_000 }).toBe(5);
+      await locker.query('COMMIT');
+      // Every request has either reached the (held) model or been refused; none has finished generating.
+      await expect.poll(() => gemini.requests.length - calls + race.statuses.filter((s) => s === 402).length, { timeout: 20_000 }).toBe(5);
+      expect(gemini.requests.length - calls).toBe(2);
+      release();
+      await race.all;
+      expect(race.statuses.sort()).toEqual([200, 200, 402, 402, 402]);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {});
+      locker.release();
+      release();
+      gemini.setDefaultReply({ kind: 'image', image: await png() });
+    }
+    expect(await runningRows()).toBe(0);
+    expect(await onD.post('/api/image', body)).toMatchObject({ status: 402, json: { error: 'Upgrade required' } });
+    // A Pro user is not counted.
+    await query('UPDATE users SET is_pro = true WHERE id = $1', [quinn.id]);
+    expect((await onD.post('/api/image', body)).status).toBe(200);
+  });
+
+  it('a generation that fails gives its slot back', async () => {
+    const rita = await c.user('rita@example.com');
+    const body = { images: [await input()], prompt: 'fail' };
+    gemini.reply({ kind: 'error', status: 500 });
+    expect((await rita.client.post('/api/image', body)).status).toBe(500);
+    expect((await rita.client.post('/api/image', body)).status).toBe(200);
+    expect((await rita.client.post('/api/image', body)).status).toBe(200);
+    expect((await rita.client.post('/api/image', body)).status).toBe(402);
     expect(await runningRows()).toBe(0);
   });
 });
