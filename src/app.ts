@@ -2,7 +2,7 @@
 // as is). Closing the app stops everything it started.
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes, createAuthConfig } from './auth/authjs.js';
 import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './auth/dev-idp.js';
@@ -10,7 +10,7 @@ import { createSessionVerifier } from './auth/session.js';
 import type { Config } from './config.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { localFilesPlugin } from './http/files.js';
-import { echoRequestId, loggingOptions } from './http/logging.js';
+import { echoRequestId, loggingOptions, REQUEST_ID_HEADER } from './http/logging.js';
 import { metricsPlugin } from './http/metrics.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
@@ -61,10 +61,19 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  let frameworkErrorHeaders: ((req: FastifyRequest, reply: FastifyReply) => void) | undefined;
   const app = Fastify({
     ...loggingOptions(config.logLevel, options.logStream),
     bodyLimit: 1024 * 1024,
     trustProxy: config.production,
+    // A path the router cannot decode (bad percent-encoding) answers in our error shape, not Fastify's.
+    // Such answers run no hooks: the request id and security headers are given here.
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      reply.header(REQUEST_ID_HEADER, req.id).type('application/json; charset=utf-8');
+      frameworkErrorHeaders?.(req, reply);
+      if (err.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ error: 'Invalid URL encoding' });
+      return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 400).send({ error: 'Bad request' });
+    },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
   echoRequestId(app);
@@ -72,7 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const runtime = options.runtime ?? (await startRuntime(config, log));
   if (!options.runtime) app.addHook('onClose', () => runtime.close());
   try {
-    await wire(app, runtime, log, options);
+    frameworkErrorHeaders = await wire(app, runtime, log, options);
   } catch (err) {
     await app.close();
     throw err;
@@ -89,7 +98,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCrossSiteGuard(app, config.baseUrl);
-  await registerSecurityHeaders(app, { production: config.production }); // issue 7: helmet + API CSP (src/http/security-headers.ts)
+  const securityHeaders = await registerSecurityHeaders(app, { production: config.production }); // issue 7: helmet + API CSP (src/http/security-headers.ts)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -155,6 +164,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
   });
+  return securityHeaders;
 }
 
 /**

@@ -16,7 +16,11 @@ const helmetCore = createRequire(createRequire(import.meta.url).resolve('@fastif
 /** The CSP of API answers (JSON): nothing may load, nothing may frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-export async function registerSecurityHeaders(app: FastifyInstance, opts: { production: boolean }): Promise<void> {
+/**
+ * Registers the headers for every response, and returns the function that gives them to an answer sent
+ * outside the request lifecycle (Fastify's framework errors run no hooks).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { production: boolean }): Promise<(req: FastifyRequest, reply: FastifyReply) => void> {
   const helmetOptions: FastifyHelmetOptions = {
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
@@ -28,7 +32,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { prod
   await app.register(fastifyHelmet, helmetOptions);
   const setHeaders = helmetCore(helmetOptions);
 
-  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const apply = (req: FastifyRequest, reply: FastifyReply) => {
     // helmet sets its headers in an onRequest hook; one registered before it may have refused the request
     // first (the cross-site guard's 403): such answers get the same headers here.
     if (!reply.raw.hasHeader('x-content-type-options')) setHeaders(req.raw, reply.raw, () => {});
@@ -39,6 +43,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { prod
     } else if (path.startsWith('/api/') && !path.startsWith('/api/docs') && !reply.hasHeader('content-security-policy')) {
       if (/\bjson\b/i.test(String(reply.getHeader('content-type') ?? ''))) reply.header('content-security-policy', API_CSP);
     }
+  };
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    apply(req, reply);
     return payload;
   });
+  return apply;
 }

@@ -26,6 +26,17 @@ async function unchanged<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 describe('hostile input', () => {
+  it('a path the router cannot decode → 400 Invalid URL encoding in our error shape, with the security headers', async () => {
+    for (const [method, path] of [['GET', '/api/user/project/%E0%A4%A'], ['PATCH', '/api/user/project/%E0%A4%A'], ['GET', '/files/%C0'], ['GET', '/api/%ZZ']] as const) {
+      const res = await unchanged(() => ada.client.request(path, { method, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) }));
+      expect(res, `${method} ${path}`).toMatchObject({ status: 400, json: { error: 'Invalid URL encoding' } });
+      expect(Object.keys(res.json)).toEqual(['error']);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      if (path.startsWith('/api/')) expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
   it('malformed JSON → 400 Invalid JSON', async () => {
     for (const body of ['{', '{"projectId":', 'nul', '[1,2', '\u0000']) {
       const res = await unchanged(() => ada.client.request('/api/user/project/canvas', { method: 'POST', json: body }));
