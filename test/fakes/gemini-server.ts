@@ -1,7 +1,9 @@
 // A loopback stand-in for the Gemini API (`POST /v1beta/models/<model>:generateContent`), speaking the REST
 // wire format the @google/genai SDK uses. Records every request; answers what the test queued.
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { ReplyQueue, sendJson as sendJsonAs, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
+
+export { TINY_PNG };
 
 export type GeminiReply = {
   delayMs?: number;
@@ -43,69 +45,42 @@ export interface FakeGemini {
   close(): Promise<void>;
 }
 
-// 1×1 opaque red PNG.
-export const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
-  'base64',
-);
 
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/;
 
 export async function startFakeGemini(opts: { apiKey?: string } = {}): Promise<FakeGemini> {
-  const queue: GeminiReply[] = [];
-  let defaultReply: GeminiReply = { kind: 'image', image: TINY_PNG };
+  const replies = new ReplyQueue<GeminiReply>({ kind: 'image', image: TINY_PNG });
   const requests: GeminiRecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  let inFlight = 0;
-  let maxInFlight = 0;
 
-  const server = createServer(async (req, res) => {
-    const arrivedWith = inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    // 'finish' comes as soon as the answer is handed to the socket, before the client can react to it.
-    let done = false;
-    const settle = () => { if (!done) { done = true; inFlight--; } };
-    res.once('finish', settle).once('close', settle);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  const server = await startLoopbackServer(async (req, res, raw, inFlightAtArrival) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const match = ROUTE.exec(url.pathname);
     if (req.method !== 'POST' || !match) return sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      body = JSON.parse(raw.toString('utf8'));
     } catch {
       return sendError(res, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
     }
     const apiKey = header(req.headers['x-goog-api-key']) ?? url.searchParams.get('key') ?? undefined;
-    requests.push({ method: req.method, path: url.pathname, model: match[1], apiKey, headers: req.headers, body, ...readParts(body), inFlightAtArrival: arrivedWith });
+    requests.push({ method: req.method, path: url.pathname, model: match[1], apiKey, headers: req.headers, body, ...readParts(body), inFlightAtArrival });
     if (opts.apiKey && apiKey !== opts.apiKey) {
       return sendError(res, 400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
     }
-    const next = queue.shift() ?? defaultReply;
+    const next = replies.next();
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (next.holdUntil) await next.holdUntil.catch(() => undefined);
     answer(res, next, match[1]);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.origin,
     requests,
-    get inFlight() { return inFlight; },
-    get maxInFlight() { return maxInFlight; },
-    reply: (next) => void queue.push(next),
-    setDefaultReply: (reply) => { defaultReply = reply; },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    get inFlight() { return server.inFlight; },
+    get maxInFlight() { return server.maxInFlight; },
+    reply: replies.reply,
+    setDefaultReply: replies.setDefaultReply,
+    close: server.close,
   };
 }
 
@@ -170,11 +145,4 @@ function sendError(res: ServerResponse, status: number, statusText: string, mess
   sendJson(res, status, { error: { code: status, message, status: statusText } });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  sendRaw(res, status, JSON.stringify(body), 'application/json; charset=UTF-8');
-}
-
-function sendRaw(res: ServerResponse, status: number, body: string, contentType: string): void {
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
+const sendJson = (res: ServerResponse, status: number, body: unknown) => sendJsonAs(res, status, body, 'application/json; charset=UTF-8');

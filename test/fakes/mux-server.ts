@@ -1,8 +1,8 @@
 // A loopback stand-in for Mux Video's API, speaking the REST wire format @mux/mux-node 15 uses:
 // `GET /video/v1/assets/:id` and `GET /video/v1/uploads/:id` → `{ data: … }`, 404 for unknown ids, 401
 // without the right basic credentials. Records every request; a switch makes it answer 500.
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { sendJson, startLoopbackServer } from './fake-server.js';
 
 export interface MuxRecordedRequest {
   method: string;
@@ -42,11 +42,9 @@ export async function startFakeMux(opts: { tokenId?: string; tokenSecret?: strin
   const requests: MuxRecordedRequest[] = [];
   const assets = new Map<string, FakeAsset>();
   const uploads = new Map<string, FakeUpload>();
-  const sockets = new Set<Socket>();
   let failure: number | null = null;
 
-  const server = createServer(async (req, res) => {
-    for await (const _ of req); // drain
+  const server = await startLoopbackServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const auth = basic(req.headers.authorization);
     requests.push({ method: req.method ?? '', path, headers: req.headers, auth });
@@ -79,23 +77,14 @@ export async function startFakeMux(opts: { tokenId?: string; tokenSecret?: strin
       data: { cors_origin: '*', timeout: 3600, new_asset_settings: { playback_policies: ['public'] }, url: 'https://storage.example/upload', ...upload },
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: server.origin,
     requests,
     addAsset: (asset) => void assets.set(asset.id, asset),
     addUpload: (upload) => void uploads.set(upload.id, upload),
     failWith: (status) => { failure = status; },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -111,8 +100,3 @@ function sendError(res: ServerResponse, status: number, type: string, message: s
   sendJson(res, status, { error: { type, messages: [message] } });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}

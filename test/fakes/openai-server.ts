@@ -1,7 +1,7 @@
 // A loopback stand-in for the OpenAI Images API (`POST /v1/images/edits`, multipart/form-data with `image[]`
 // parts, bearer auth), as the openai SDK calls it. Records every request; answers what the test queued.
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
 export type OpenAIReply = { delayMs?: number } & (
   | { kind: 'image'; image: Buffer; outputFormat?: 'png' | 'jpeg' | 'webp'; revisedPrompt?: string }
@@ -38,68 +38,41 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-// 1×1 opaque red PNG.
-const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
-  'base64',
-);
 
 export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<FakeOpenAI> {
-  const queue: OpenAIReply[] = [];
-  let defaultReply: OpenAIReply = { kind: 'image', image: TINY_PNG };
+  const replies = new ReplyQueue<OpenAIReply>({ kind: 'image', image: TINY_PNG });
   const requests: OpenAIRecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  let inFlight = 0;
-  let maxInFlight = 0;
 
-  const server = createServer(async (req, res) => {
-    const arrivedWith = inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    // 'finish' comes as soon as the answer is handed to the socket, before the client can react to it.
-    let done = false;
-    const settle = () => { if (!done) { done = true; inFlight--; } };
-    res.once('finish', settle).once('close', settle);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  const server = await startLoopbackServer(async (req, res, body, inFlightAtArrival) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (req.method !== 'POST' || path !== '/v1/images/edits') return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error');
     const contentType = req.headers['content-type'] ?? '';
     if (!contentType.startsWith('multipart/form-data')) return sendError(res, 400, 'Expected multipart/form-data', 'invalid_request_error');
     let form: FormData;
     try {
-      form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': contentType } }).formData();
+      form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
     } catch {
       return sendError(res, 400, 'Could not parse multipart form', 'invalid_request_error');
     }
     const recorded = await readForm(form);
     const apiKey = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    requests.push({ method: req.method, path, apiKey, headers: req.headers, ...recorded, inFlightAtArrival: arrivedWith });
+    requests.push({ method: req.method, path, apiKey, headers: req.headers, ...recorded, inFlightAtArrival });
     if (opts.apiKey && apiKey !== opts.apiKey) {
       return sendError(res, 401, `Incorrect API key provided: ${apiKey}.`, 'invalid_request_error', 'invalid_api_key');
     }
-    const next = queue.shift() ?? defaultReply;
+    const next = replies.next();
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     answer(res, next);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${server.origin}/v1`,
     requests,
-    get inFlight() { return inFlight; },
-    get maxInFlight() { return maxInFlight; },
-    reply: (next) => void queue.push(next),
-    setDefaultReply: (reply) => { defaultReply = reply; },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    get inFlight() { return server.inFlight; },
+    get maxInFlight() { return server.maxInFlight; },
+    reply: replies.reply,
+    setDefaultReply: replies.setDefaultReply,
+    close: server.close,
   };
 }
 
@@ -142,13 +115,4 @@ function answer(res: ServerResponse, reply: OpenAIReply): void {
 
 function sendError(res: ServerResponse, status: number, message: string, type: string, code: string | null = null): void {
   sendJson(res, status, { error: { message, type, param: null, code } });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  sendRaw(res, status, JSON.stringify(body), 'application/json');
-}
-
-function sendRaw(res: ServerResponse, status: number, body: string, contentType: string): void {
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
 }
