@@ -18,6 +18,8 @@ export interface SubscriptionChange {
   status: string;
   /** The subscription ends at the end of the paid period (canceled, not yet revoked). */
   cancelAtPeriodEnd: boolean;
+  /** The subscription's product at the provider; null when the payload names none. */
+  productId: string | null;
 }
 
 /** A verified webhook event. */

@@ -4,6 +4,8 @@
 //
 // The payload is read with a lenient schema of only the fields we use, not the SDK's full event models:
 // a field Polar adds or drops elsewhere in the payload must not make us refuse a correctly signed event.
+// Of those fields, Polar's schema (the SDK's `WebhookSubscription*Payload` models) always carries the
+// subscription's `product_id`.
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import { InvalidWebhookSignatureError, type PaymentEvent, type WebhookVerifier } from './payments-provider.js';
@@ -15,6 +17,7 @@ const SubscriptionData = z.object({
   customer_id: z.string().min(1),
   cancel_at_period_end: z.boolean().optional(),
   customer: z.object({ external_id: z.string().nullish() }).optional(),
+  product_id: z.string().nullish(),
 });
 
 export class PolarWebhookVerifier implements WebhookVerifier {
@@ -45,6 +48,7 @@ export class PolarWebhookVerifier implements WebhookVerifier {
           customerExternalId: data.data.customer?.external_id ?? null,
           status: data.data.status,
           cancelAtPeriodEnd: data.data.cancel_at_period_end ?? false,
+          productId: data.data.product_id ?? null,
         };
       }
     }

@@ -22,7 +22,8 @@ export interface BillingDeps {
   payments: Payments | null;
   /** The service's public base URL (defaults of the success and return URLs). */
   baseUrl: string;
-  settings: Pick<Config['payments'], 'successUrl' | 'returnUrl'>;
+  /** `productId`: the Pro plan (events of other products change nothing). */
+  settings: Pick<Config['payments'], 'successUrl' | 'returnUrl' | 'productId'>;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
@@ -45,6 +46,10 @@ type Change = { isPro?: boolean; subscriptionStatus: string };
  *   `active`, `trialing`, `past_due`, `canceled`, `unpaid`, … as Polar says). So a `past_due` or `unpaid`
  *   subscription keeps Pro while Polar retries the payment, and loses it with the revocation that follows.
  * - Every applied subscription event records the provider's customer id (the portal needs it).
+ * - Only our Pro plan's subscriptions count: an event whose subscription is of another product
+ *   (`product_id` ≠ PAYMENTS_PRODUCT_ID) neither grants nor removes Pro nor changes the status; it is
+ *   acknowledged and logged. Neither does an event whose payload names no product: Polar's schema always names
+ *   it, and an event we cannot tie to the Pro plan must not decide who is Pro in either direction.
  */
 function changeFor(event: PaymentEvent): Change | null {
   const sub = event.subscription;
@@ -74,6 +79,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
   const { db, payments, log } = deps;
   const successUrl = absolute(deps.settings.successUrl, '/projects?upgraded=1', deps.baseUrl);
   const returnUrl = absolute(deps.settings.returnUrl, '/projects', deps.baseUrl);
+
+  const productId = deps.settings.productId;
 
   const findUser = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null;
 
@@ -137,6 +144,10 @@ export function createBillingService(deps: BillingDeps): BillingService {
           return { received: true as const };
         }
         const sub = event.subscription!;
+        if (!productId || sub.productId !== productId) {
+          log.info({ webhookId: event.id, type: event.type, productId: sub.productId?.slice(0, 200) ?? null }, 'payment webhook ignored (not the Pro product)');
+          return { received: true as const };
+        }
         const userId = sub.customerExternalId;
         if (!userId || !UUID.test(userId)) {
           log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (customer is not one of our users)');

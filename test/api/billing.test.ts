@@ -25,9 +25,19 @@ const paymentsEnv = (polar: FakePolar, setup: 'local' | 'production') => ({
   PAYMENTS_API_URL: polar.baseUrl,
 });
 
+interface SubscriptionFields {
+  externalId: string | null;
+  customerId: string;
+  status?: string;
+  cancelAtPeriodEnd?: boolean;
+  /** The subscription's product (default the Pro plan); null leaves `product_id` and `product` out. */
+  productId?: string | null;
+}
+
 /** A Polar subscription event payload (the fields Polar sends; the service reads a few of them). */
-function subscriptionEvent(type: string, sub: { externalId: string | null; customerId: string; status?: string; cancelAtPeriodEnd?: boolean }) {
+function subscriptionEvent(type: string, sub: SubscriptionFields) {
   const now = new Date().toISOString();
+  const product = sub.productId === undefined ? PRODUCT : sub.productId;
   return {
     type,
     timestamp: now,
@@ -48,12 +58,12 @@ function subscriptionEvent(type: string, sub: { externalId: string | null; custo
       ends_at: null,
       ended_at: null,
       customer_id: sub.customerId,
-      product_id: PRODUCT,
+      ...(product === null ? {} : { product_id: product }),
       discount_id: null,
       checkout_id: randomUUID(),
       metadata: {},
       customer: { id: sub.customerId, created_at: now, modified_at: null, metadata: {}, external_id: sub.externalId, email: 'someone@example.com', email_verified: true, type: 'individual', name: null },
-      product: { id: PRODUCT, name: 'Pro', is_recurring: true },
+      ...(product === null ? {} : { product: { id: product, name: product === PRODUCT ? 'Pro' : 'Other', is_recurring: true } }),
       prices: [],
       meters: [],
     },
@@ -258,6 +268,27 @@ describe('payments, production setup', () => {
     for (const delivery of cases) expect(await deliver(t, delivery)).toMatchObject({ status: 200, json: { received: true } });
     expect(await userRow(t, erin.id)).toEqual(before);
     expect((await t.app.database.pool.query("SELECT count(*)::int AS n FROM users WHERE payments_customer_id = 'cus_nobody'")).rows[0].n).toBe(0);
+  });
+
+  it('events of another product, or naming no product, neither grant nor remove Pro nor change the status', async () => {
+    const iris = await t.user('iris@example.com');
+    const otherProduct = randomUUID();
+    const send = async (type: string, fields: Partial<SubscriptionFields> = {}) => {
+      const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: iris.id, customerId: 'cus_iris', ...fields })));
+      expect(res, type).toMatchObject({ status: 200, json: { received: true } });
+      return userRow(t, iris.id);
+    };
+    const untouched = { is_pro: false, payments_customer_id: null, subscription_status: null };
+    expect(await send('subscription.active', { productId: otherProduct })).toEqual(untouched);
+    expect(await send('subscription.active', { productId: null })).toEqual(untouched);
+
+    const pro = { is_pro: true, payments_customer_id: 'cus_iris', subscription_status: 'active' };
+    expect(await send('subscription.active')).toEqual(pro);
+    expect(await send('subscription.revoked', { productId: otherProduct, status: 'canceled' })).toEqual(pro);
+    expect(await send('subscription.revoked', { productId: null, status: 'canceled' })).toEqual(pro);
+    expect(await send('subscription.canceled', { productId: otherProduct })).toEqual(pro);
+    expect(await send('subscription.updated', { productId: otherProduct, status: 'past_due' })).toEqual(pro);
+    expect(await send('subscription.revoked', { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
   });
 
   it('free plan: a user who is not Pro gets 402 Upgrade required after FREE_GENERATIONS_PER_DAY; a Pro user does not', async () => {

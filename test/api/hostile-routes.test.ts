@@ -223,7 +223,7 @@ function signedWebhook(payload: unknown, opts: { secret?: string; id?: string; a
 const subscriptionEvent = (type: string, externalId: string, customerId: string) => ({
   type,
   timestamp: new Date().toISOString(),
-  data: { id: `sub_${customerId}`, status: 'active', customer_id: customerId, cancel_at_period_end: false, customer: { external_id: externalId } },
+  data: { id: `sub_${customerId}`, status: 'active', customer_id: customerId, product_id: PRODUCT, cancel_at_period_end: false, customer: { external_id: externalId } },
 });
 let bobActive: { body: string; headers: Record<string, string> };
 
