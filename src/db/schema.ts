@@ -25,6 +25,11 @@ export const users = pgTable(
     isPro: boolean('is_pro').notNull().default(false),
     paymentsCustomerId: text('payments_customer_id'),
     subscriptionStatus: text('subscription_status'),
+    /**
+     * The provider's time of the last subscription event applied to this user (its `changedAt`): an event
+     * older than this is acknowledged and skipped, since deliveries arrive in any order (src/services/billing.ts).
+     */
+    subscriptionEventAt: timestamp('subscription_event_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
@@ -86,11 +91,15 @@ export type GenerationRow = typeof generations.$inferSelect;
  * Payment webhooks already received, by the provider's webhook id (issue 6). Inserted in the same
  * transaction that applies the event: a replayed or duplicated delivery finds its id here and changes nothing.
  */
-export const webhookEvents = pgTable('webhook_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_events_received_idx').on(t.receivedAt)],
+);
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 
