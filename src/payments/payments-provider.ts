@@ -20,6 +20,11 @@ export interface SubscriptionChange {
   cancelAtPeriodEnd: boolean;
   /** The subscription's product at the provider; null when the payload names none. */
   productId: string | null;
+  /**
+   * The provider's time of the subscription state this event carries (the subscription's last modification,
+   * else the event's creation; millisecond precision). Deliveries are not ordered: this orders them.
+   */
+  changedAt: Date;
 }
 
 /** A verified webhook event. */

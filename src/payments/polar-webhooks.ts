@@ -4,19 +4,24 @@
 //
 // The payload is read with a lenient schema of only the fields we use, not the SDK's full event models:
 // a field Polar adds or drops elsewhere in the payload must not make us refuse a correctly signed event.
-// Of those fields, Polar's schema (the SDK's `WebhookSubscription*Payload` models) always carries the
-// subscription's `product_id`.
+// Of those fields, Polar's schema (the SDK's `WebhookSubscription*Payload` models) always carries the envelope's
+// `timestamp` (when the event was created; the `webhook-timestamp` header is the time of each delivery attempt,
+// retries included, so it cannot order events) and the subscription's `product_id` and `modified_at` (null
+// until the subscription is first modified).
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import { InvalidWebhookSignatureError, type PaymentEvent, type WebhookVerifier } from './payments-provider.js';
 
-const Envelope = z.object({ type: z.string().min(1), data: z.unknown() });
+const Envelope = z.object({ type: z.string().min(1), timestamp: z.unknown().optional(), data: z.unknown() });
+
+const Time = z.iso.datetime({ offset: true });
 
 const SubscriptionData = z.object({
   status: z.string().min(1),
   customer_id: z.string().min(1),
   cancel_at_period_end: z.boolean().optional(),
   customer: z.object({ external_id: z.string().nullish() }).optional(),
+  modified_at: Time.nullish(),
   product_id: z.string().nullish(),
 });
 
@@ -42,13 +47,18 @@ export class PolarWebhookVerifier implements WebhookVerifier {
     const event: PaymentEvent = { id: wanted['webhook-id'], type: envelope.data.type };
     if (envelope.data.type.startsWith('subscription.')) {
       const data = SubscriptionData.safeParse(envelope.data.data);
-      if (data.success) {
+      const timestamp = Time.safeParse(envelope.data.timestamp);
+      // The time of the subscription state the event carries: its last modification, else the event's own
+      // time. Without either the event cannot be ordered, and is left unread like any malformed payload.
+      const changedAt = data.success ? (data.data.modified_at ?? (timestamp.success ? timestamp.data : undefined)) : undefined;
+      if (data.success && changedAt) {
         event.subscription = {
           customerId: data.data.customer_id,
           customerExternalId: data.data.customer?.external_id ?? null,
           status: data.data.status,
           cancelAtPeriodEnd: data.data.cancel_at_period_end ?? false,
           productId: data.data.product_id ?? null,
+          changedAt: new Date(changedAt),
         };
       }
     }

@@ -1,6 +1,6 @@
 // Payments (DESIGN.md §7, issue 6): the Pro plan's checkout and customer portal for the session user, and the
 // provider's webhooks, which are the only way a user becomes Pro or stops being Pro.
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { users, webhookEvents } from '../db/schema.js';
@@ -50,6 +50,13 @@ type Change = { isPro?: boolean; subscriptionStatus: string };
  *   (`product_id` ≠ PAYMENTS_PRODUCT_ID) neither grants nor removes Pro nor changes the status; it is
  *   acknowledged and logged. Neither does an event whose payload names no product: Polar's schema always names
  *   it, and an event we cannot tie to the Pro plan must not decide who is Pro in either direction.
+ * - Deliveries arrive in any order (Polar retries failed ones, and a retry can land after newer events), so
+ *   each user keeps the provider's time of the last subscription event applied to them
+ *   (`users.subscription_event_at`: the subscription's `modified_at`, else the event's `timestamp`). An event
+ *   older than that is acknowledged, logged and skipped: a late `subscription.active` after
+ *   `subscription.revoked` does not grant Pro again, and a late `updated` does not bring back an older status.
+ *   An event of the same time is applied (Polar sends several events for one change, e.g. `revoked` and
+ *   `updated`, and a redelivery of the last one changes nothing).
  */
 function changeFor(event: PaymentEvent): Change | null {
   const sub = event.subscription;
@@ -130,7 +137,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
       if (!event.id || event.id.length > 200) throw invalidSignature();
 
       // The webhook id and the event's effect commit together: a delivery that fails half-way is retried
-      // whole, and a second delivery of one id (a retry, a replay) finds the id and changes nothing.
+      // whole, and a second delivery of one id (a retry, a replay) finds the id and changes nothing. An event
+      // that is acknowledged without effect (ignored, skipped as older) records its id all the same.
       return db.transaction(async (tx) => {
         const fresh = await tx.insert(webhookEvents).values({ id: event.id, type: event.type.slice(0, 100) }).onConflictDoNothing().returning({ id: webhookEvents.id });
         if (fresh.length === 0) {
@@ -153,13 +161,23 @@ export function createBillingService(deps: BillingDeps): BillingService {
           log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (customer is not one of our users)');
           return { received: true as const };
         }
+        // One conditional UPDATE: concurrent deliveries for one user are ordered by its row lock, and each
+        // re-checks the time the other one may have just written.
         const updated = await tx
           .update(users)
-          .set({ ...change, paymentsCustomerId: sub.customerId.slice(0, 200) })
-          .where(eq(users.id, userId))
+          .set({ ...change, paymentsCustomerId: sub.customerId.slice(0, 200), subscriptionEventAt: sub.changedAt })
+          .where(and(eq(users.id, userId), or(isNull(users.subscriptionEventAt), lte(users.subscriptionEventAt, sub.changedAt))))
           .returning({ id: users.id });
-        if (updated.length === 0) log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (unknown customer)');
-        else log.info({ webhookId: event.id, type: event.type, userId, ...change }, 'payment webhook applied');
+        if (updated.length > 0) {
+          log.info({ webhookId: event.id, type: event.type, userId, ...change, changedAt: sub.changedAt.toISOString() }, 'payment webhook applied');
+          return { received: true as const };
+        }
+        const [user] = await tx.select({ appliedAt: users.subscriptionEventAt }).from(users).where(eq(users.id, userId));
+        if (!user) log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (unknown customer)');
+        else {
+          const times = { changedAt: sub.changedAt.toISOString(), appliedAt: user.appliedAt?.toISOString() };
+          log.info({ webhookId: event.id, type: event.type, userId, ...times }, 'payment webhook skipped (older than the subscription event already applied)');
+        }
         return { received: true as const };
       });
     },

@@ -30,6 +30,10 @@ interface SubscriptionFields {
   customerId: string;
   status?: string;
   cancelAtPeriodEnd?: boolean;
+  /** The event's `timestamp` (default now). */
+  at?: Date;
+  /** The subscription's `modified_at` (default: the event's time; null as Polar sends it for a subscription never modified). */
+  modifiedAt?: Date | null;
   /** The subscription's product (default the Pro plan); null leaves `product_id` and `product` out. */
   productId?: string | null;
 }
@@ -37,14 +41,15 @@ interface SubscriptionFields {
 /** A Polar subscription event payload (the fields Polar sends; the service reads a few of them). */
 function subscriptionEvent(type: string, sub: SubscriptionFields) {
   const now = new Date().toISOString();
+  const at = (sub.at ?? new Date()).toISOString();
   const product = sub.productId === undefined ? PRODUCT : sub.productId;
   return {
     type,
-    timestamp: now,
+    timestamp: at,
     data: {
       id: `sub-${sub.customerId}`,
       created_at: now,
-      modified_at: now,
+      modified_at: sub.modifiedAt === undefined ? at : (sub.modifiedAt?.toISOString() ?? null),
       amount: 1000,
       currency: 'usd',
       recurring_interval: 'month',
@@ -94,6 +99,8 @@ async function userRow(t: TestApp, id: string) {
   return rows[0] as { is_pro: boolean; payments_customer_id: string | null; subscription_status: string | null };
 }
 const webhookCount = async (t: TestApp) => (await t.app.database.pool.query('SELECT count(*)::int AS n FROM webhook_events')).rows[0].n as number;
+/** Received webhook ids matching a LIKE pattern. */
+const webhookIds = async (t: TestApp, like: string) => (await t.app.database.pool.query('SELECT id FROM webhook_events WHERE id LIKE $1 ORDER BY id', [like])).rows.map((r) => r.id as string);
 
 describe('payments, production setup', () => {
   let t: TestApp;
@@ -270,25 +277,99 @@ describe('payments, production setup', () => {
     expect((await t.app.database.pool.query("SELECT count(*)::int AS n FROM users WHERE payments_customer_id = 'cus_nobody'")).rows[0].n).toBe(0);
   });
 
+  // Deliveries are not ordered: Polar retries a failed one later, after newer events went through. The events
+  // below carry provider times an hour back (`modified_at`), as a retry would; each is signed now.
+  const hourAgo = Date.now() - 3600_000;
+  const atSecond = (s: number) => new Date(hourAgo + s * 1000);
+
+  it('out of order: a late subscription.active after subscription.revoked does not grant Pro again; its id is still recorded', async () => {
+    const frank = await t.user('frank@example.com');
+    const event = (type: string, second: number, extra: Partial<SubscriptionFields> = {}) =>
+      signed(secret, subscriptionEvent(type, { externalId: frank.id, customerId: 'cus_frank', modifiedAt: atSecond(second), ...extra }));
+    // Polar's order: active (0 s), updated past_due (10 s), revoked (20 s). The activation and the update fail
+    // their first deliveries; the revocation arrives first.
+    const active = event('subscription.active', 0);
+    const pastDue = event('subscription.updated', 10, { status: 'past_due' });
+    expect(await deliver(t, event('subscription.revoked', 20, { status: 'canceled' }))).toMatchObject({ status: 200, json: { received: true } });
+    const revoked = { is_pro: false, payments_customer_id: 'cus_frank', subscription_status: 'revoked' };
+    expect(await userRow(t, frank.id)).toEqual(revoked);
+
+    for (const late of [active, pastDue]) {
+      const res = await deliver(t, late);
+      expect(res).toMatchObject({ status: 200, json: { received: true } });
+      expect(res.json.duplicate).toBeUndefined();
+      expect(await userRow(t, frank.id)).toEqual(revoked);
+      // Acknowledged and recorded: the next retry of it is a plain duplicate.
+      expect(await webhookIds(t, late.headers['webhook-id'])).toEqual([late.headers['webhook-id']]);
+      expect(await deliver(t, late)).toMatchObject({ status: 200, json: { received: true, duplicate: true } });
+    }
+    expect((await frank.client.get('/api/user')).json).toMatchObject({ isPro: false, subscriptionStatus: 'revoked' });
+    // A newer activation (a new subscription) does grant it.
+    expect((await deliver(t, event('subscription.active', 30))).json).toEqual({ received: true });
+    expect(await userRow(t, frank.id)).toMatchObject({ is_pro: true, subscription_status: 'active' });
+  });
+
+  it('out of order: a late subscription.updated does not overwrite a newer status; events of the same time all apply', async () => {
+    const gina = await t.user('gina@example.com');
+    const send = async (type: string, second: number, status?: string) => {
+      const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: gina.id, customerId: 'cus_gina', modifiedAt: atSecond(second), status })));
+      expect(res, `${type} at ${second} s`).toMatchObject({ status: 200, json: { received: true } });
+      const row = await userRow(t, gina.id);
+      return [row.is_pro, row.subscription_status];
+    };
+    expect(await send('subscription.active', 0)).toEqual([true, 'active']);
+    expect(await send('subscription.updated', 30, 'past_due')).toEqual([true, 'past_due']);
+    expect(await send('subscription.updated', 20, 'active')).toEqual([true, 'past_due']); // older: skipped
+    expect(await send('subscription.uncanceled', 29)).toEqual([true, 'past_due']); // older: skipped
+    expect(await send('subscription.canceled', 29)).toEqual([true, 'past_due']); // older: skipped
+    // Polar sends several events for one change, with one modified_at: each applies, in delivery order.
+    expect(await send('subscription.updated', 30, 'unpaid')).toEqual([true, 'unpaid']);
+    expect(await send('subscription.revoked', 30, 'canceled')).toEqual([false, 'revoked']);
+    expect(await send('subscription.updated', 30, 'canceled')).toEqual([false, 'canceled']);
+    expect(await send('subscription.active', 29)).toEqual([false, 'canceled']); // older: skipped
+  });
+
+  it('orders by the subscription\'s modified_at, and by the event\'s timestamp when modified_at is null', async () => {
+    const hank = await t.user('hank@example.com');
+    const send = async (type: string, fields: Partial<SubscriptionFields>) => {
+      expect((await deliver(t, signed(secret, subscriptionEvent(type, { externalId: hank.id, customerId: 'cus_hank', ...fields })))).status).toBe(200);
+      return (await userRow(t, hank.id)).is_pro;
+    };
+    // modified_at null (a subscription never modified since it was created): the event's timestamp counts.
+    expect(await send('subscription.active', { modifiedAt: null, at: atSecond(0) })).toBe(true);
+    expect(await send('subscription.revoked', { modifiedAt: null, at: atSecond(20), status: 'canceled' })).toBe(false);
+    expect(await send('subscription.active', { modifiedAt: null, at: atSecond(10) })).toBe(false);
+    // modified_at present: it counts, not the (later) time the event was created.
+    expect(await send('subscription.active', { modifiedAt: atSecond(15), at: atSecond(40) })).toBe(false);
+    expect(await send('subscription.active', { modifiedAt: atSecond(25), at: atSecond(25) })).toBe(true);
+    // Neither time: the event cannot be ordered, and is ignored like any unreadable payload.
+    const timeless = subscriptionEvent('subscription.revoked', { externalId: hank.id, customerId: 'cus_hank', modifiedAt: null, status: 'canceled' }) as { timestamp?: string };
+    delete timeless.timestamp;
+    expect(await deliver(t, signed(secret, timeless))).toMatchObject({ status: 200, json: { received: true } });
+    expect(await userRow(t, hank.id)).toMatchObject({ is_pro: true, subscription_status: 'active' });
+  });
+
   it('events of another product, or naming no product, neither grant nor remove Pro nor change the status', async () => {
     const iris = await t.user('iris@example.com');
     const otherProduct = randomUUID();
-    const send = async (type: string, fields: Partial<SubscriptionFields> = {}) => {
-      const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: iris.id, customerId: 'cus_iris', ...fields })));
-      expect(res, type).toMatchObject({ status: 200, json: { received: true } });
+    const send = async (type: string, second: number, fields: Partial<SubscriptionFields> = {}) => {
+      const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: iris.id, customerId: 'cus_iris', modifiedAt: atSecond(second), ...fields })));
+      expect(res, `${type} at ${second} s`).toMatchObject({ status: 200, json: { received: true } });
       return userRow(t, iris.id);
     };
     const untouched = { is_pro: false, payments_customer_id: null, subscription_status: null };
-    expect(await send('subscription.active', { productId: otherProduct })).toEqual(untouched);
-    expect(await send('subscription.active', { productId: null })).toEqual(untouched);
+    expect(await send('subscription.active', 0, { productId: otherProduct })).toEqual(untouched);
+    expect(await send('subscription.active', 0, { productId: null })).toEqual(untouched);
 
     const pro = { is_pro: true, payments_customer_id: 'cus_iris', subscription_status: 'active' };
-    expect(await send('subscription.active')).toEqual(pro);
-    expect(await send('subscription.revoked', { productId: otherProduct, status: 'canceled' })).toEqual(pro);
-    expect(await send('subscription.revoked', { productId: null, status: 'canceled' })).toEqual(pro);
-    expect(await send('subscription.canceled', { productId: otherProduct })).toEqual(pro);
-    expect(await send('subscription.updated', { productId: otherProduct, status: 'past_due' })).toEqual(pro);
-    expect(await send('subscription.revoked', { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
+    expect(await send('subscription.active', 10)).toEqual(pro);
+    expect(await send('subscription.revoked', 20, { productId: otherProduct, status: 'canceled' })).toEqual(pro);
+    expect(await send('subscription.revoked', 20, { productId: null, status: 'canceled' })).toEqual(pro);
+    expect(await send('subscription.canceled', 20, { productId: otherProduct })).toEqual(pro);
+    expect(await send('subscription.updated', 20, { productId: otherProduct, status: 'past_due' })).toEqual(pro);
+    // Ignored events do not move the ordering time either: the Pro plan's own event of 15 s still applies.
+    expect(await send('subscription.updated', 15, { status: 'past_due' })).toEqual({ ...pro, subscription_status: 'past_due' });
+    expect(await send('subscription.revoked', 25, { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
   });
 
   it('free plan: a user who is not Pro gets 402 Upgrade required after FREE_GENERATIONS_PER_DAY; a Pro user does not', async () => {
