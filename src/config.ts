@@ -109,6 +109,7 @@ const envSchema = z.object({
   PAYMENTS_RETURN_URL: text,
   PAYMENTS_PRODUCT_ID: text,
   PAYMENTS_API_URL: text.pipe(z.url().optional()),
+  PAYMENTS_WEBHOOK_RETENTION_DAYS: int(7, 1),
   FREE_GENERATIONS_PER_DAY: int(0, 0),
   VIDEO_TOKEN_ID: text,
   VIDEO_TOKEN_SECRET: text,
@@ -178,6 +179,8 @@ export interface Config {
     productId?: string;
     /** API base URL override (tests, proxies); default: the provider's sandbox or production server. */
     apiUrl?: string;
+    /** How long received webhook ids are kept (replay and redelivery detection) before they are pruned. */
+    webhookRetentionDays: number;
     /** Generations a day for users who are not Pro; 0 = no quota (SPEC behaviour). */
     freeGenerationsPerDay: number;
   };
@@ -300,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       returnUrl: e.PAYMENTS_RETURN_URL,
       productId: e.PAYMENTS_PRODUCT_ID,
       apiUrl: e.PAYMENTS_API_URL,
+      webhookRetentionDays: e.PAYMENTS_WEBHOOK_RETENTION_DAYS,
       freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
     },
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },

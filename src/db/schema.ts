@@ -90,6 +90,7 @@ export type GenerationRow = typeof generations.$inferSelect;
 /**
  * Payment webhooks already received, by the provider's webhook id (issue 6). Inserted in the same
  * transaction that applies the event: a replayed or duplicated delivery finds its id here and changes nothing.
+ * Rows older than the retention window (PAYMENTS_WEBHOOK_RETENTION_DAYS) are pruned as webhooks arrive.
  */
 export const webhookEvents = pgTable(
   'webhook_events',

@@ -1,6 +1,6 @@
 // Payments (DESIGN.md §7, issue 6): the Pro plan's checkout and customer portal for the session user, and the
 // provider's webhooks, which are the only way a user becomes Pro or stops being Pro.
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { users, webhookEvents } from '../db/schema.js';
@@ -22,8 +22,9 @@ export interface BillingDeps {
   payments: Payments | null;
   /** The service's public base URL (defaults of the success and return URLs). */
   baseUrl: string;
-  /** `productId`: the Pro plan (events of other products change nothing). */
-  settings: Pick<Config['payments'], 'successUrl' | 'returnUrl' | 'productId'>;
+  /** `productId`: the Pro plan (events of other products change nothing); `webhookRetentionDays`: how long
+   *  received webhook ids are kept. */
+  settings: Pick<Config['payments'], 'successUrl' | 'returnUrl' | 'productId' | 'webhookRetentionDays'>;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
@@ -32,6 +33,9 @@ const providerUnavailable = () => new AppError(502, 'bad_gateway', 'Payment prov
 const invalidSignature = () => new AppError(403, 'forbidden', 'Invalid signature');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** At most this many expired webhook ids are deleted per received webhook, so the prune stays cheap. */
+export const WEBHOOK_PRUNE_BATCH = 100;
 
 /** What one subscription event does to the user's row; null = nothing. */
 type Change = { isPro?: boolean; subscriptionStatus: string };
@@ -88,6 +92,30 @@ export function createBillingService(deps: BillingDeps): BillingService {
   const returnUrl = absolute(deps.settings.returnUrl, '/projects', deps.baseUrl);
 
   const productId = deps.settings.productId;
+  const retentionDays = deps.settings.webhookRetentionDays;
+
+  /**
+   * Deletes up to WEBHOOK_PRUNE_BATCH ids received more than the retention window ago (on the database's clock,
+   * which set `received_at`); run after each verified delivery, so the table stays bounded without a timer.
+   * Within the window every id stays, so a retry or replay still finds its id; a delivery signed more than 5
+   * minutes ago is refused anyway, and a redelivery after the window meets the ordering rule above (skipped if
+   * anything newer was applied since, else it sets the same state again).
+   * Failing here does not fail the delivery (its effect is already committed).
+   */
+  async function pruneWebhookIds(): Promise<void> {
+    try {
+      const expired = db
+        .select({ id: webhookEvents.id })
+        .from(webhookEvents)
+        .where(lt(webhookEvents.receivedAt, sql`now() - ${retentionDays}::int * interval '1 day'`))
+        .limit(WEBHOOK_PRUNE_BATCH)
+        .for('update', { skipLocked: true });
+      const pruned = await db.delete(webhookEvents).where(inArray(webhookEvents.id, expired)).returning({ id: webhookEvents.id });
+      if (pruned.length > 0) log.info({ pruned: pruned.length, retentionDays }, 'payment webhook ids pruned');
+    } catch (err) {
+      log.warn({ reason: (err as Error).message }, 'pruning payment webhook ids failed');
+    }
+  }
 
   const findUser = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null;
 
@@ -139,7 +167,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
       // The webhook id and the event's effect commit together: a delivery that fails half-way is retried
       // whole, and a second delivery of one id (a retry, a replay) finds the id and changes nothing. An event
       // that is acknowledged without effect (ignored, skipped as older) records its id all the same.
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const fresh = await tx.insert(webhookEvents).values({ id: event.id, type: event.type.slice(0, 100) }).onConflictDoNothing().returning({ id: webhookEvents.id });
         if (fresh.length === 0) {
           log.info({ webhookId: event.id, type: event.type }, 'payment webhook already received');
@@ -180,6 +208,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
         }
         return { received: true as const };
       });
+      await pruneWebhookIds();
+      return result;
     },
   };
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_PRUNE_BATCH } from '../../src/services/billing.js';
 import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -101,6 +102,13 @@ async function userRow(t: TestApp, id: string) {
 const webhookCount = async (t: TestApp) => (await t.app.database.pool.query('SELECT count(*)::int AS n FROM webhook_events')).rows[0].n as number;
 /** Received webhook ids matching a LIKE pattern. */
 const webhookIds = async (t: TestApp, like: string) => (await t.app.database.pool.query('SELECT id FROM webhook_events WHERE id LIKE $1 ORDER BY id', [like])).rows.map((r) => r.id as string);
+/** Ages `count` received ids `days` days back (ids `${prefix}1`…), as if received then. */
+const insertReceived = (t: TestApp, prefix: string, count: number, days: number) =>
+  t.app.database.pool.query(
+    `INSERT INTO webhook_events (id, type, received_at) SELECT $1 || g, 'subscription.active', now() - $2::int * interval '1 day' - g * interval '1 second' FROM generate_series(1, $3::int) g`,
+    [prefix, days, count],
+  );
+const backdate = (t: TestApp, id: string, days: number) => t.app.database.pool.query(`UPDATE webhook_events SET received_at = now() - $2::int * interval '1 day' WHERE id = $1`, [id, days]);
 
 describe('payments, production setup', () => {
   let t: TestApp;
@@ -372,6 +380,37 @@ describe('payments, production setup', () => {
     expect(await send('subscription.revoked', 25, { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
   });
 
+  it('prunes received webhook ids older than the retention window (7 days by default), a bounded batch per verified delivery; ids inside the window still stop replays', async () => {
+    const jane = await t.user('jane@example.com');
+    await insertReceived(t, 'msg_expired_', WEBHOOK_PRUNE_BATCH + 20, 8);
+    const active = signed(secret, subscriptionEvent('subscription.active', { externalId: jane.id, customerId: 'cus_jane', modifiedAt: atSecond(0) }));
+    const activeId = active.headers['webhook-id'];
+    // A refused delivery touches nothing.
+    expect((await deliver(t, signed('polar_whs_not_our_secret', JSON.parse(active.body)))).status).toBe(403);
+    expect(await webhookIds(t, 'msg_expired_%')).toHaveLength(WEBHOOK_PRUNE_BATCH + 20);
+    // Each verified delivery deletes at most one batch.
+    expect((await deliver(t, active)).json).toEqual({ received: true });
+    expect(await webhookIds(t, 'msg_expired_%')).toHaveLength(20);
+
+    // Six days later (inside the window) the activation's id is still there: a replay is a duplicate, and
+    // that delivery prunes the rest of the expired ids.
+    await backdate(t, activeId, 6);
+    expect(await deliver(t, signed(secret, JSON.parse(active.body), { id: activeId }))).toMatchObject({ status: 200, json: { received: true, duplicate: true } });
+    expect(await webhookIds(t, 'msg_expired_%')).toEqual([]);
+    expect(await webhookIds(t, activeId)).toEqual([activeId]);
+
+    // Past the window its id goes too. A redelivery after that is no longer recognised as a duplicate, but it
+    // is older than what was applied since (the revocation), so it still changes nothing.
+    expect((await deliver(t, signed(secret, subscriptionEvent('subscription.revoked', { externalId: jane.id, customerId: 'cus_jane', modifiedAt: atSecond(20), status: 'canceled' })))).status).toBe(200);
+    await backdate(t, activeId, 8);
+    expect((await deliver(t, signed(secret, { type: 'order.created', timestamp: new Date().toISOString(), data: {} }))).status).toBe(200);
+    expect(await webhookIds(t, activeId)).toEqual([]);
+    const redelivered = await deliver(t, signed(secret, JSON.parse(active.body), { id: activeId }));
+    expect(redelivered).toMatchObject({ status: 200, json: { received: true } });
+    expect(redelivered.json.duplicate).toBeUndefined();
+    expect(await userRow(t, jane.id)).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+  });
+
   it('free plan: a user who is not Pro gets 402 Upgrade required after FREE_GENERATIONS_PER_DAY; a Pro user does not', async () => {
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#808080' } }).png().toBuffer();
     const body = { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'grayscale' };
@@ -403,7 +442,7 @@ describe('payments, sandbox setup (PUBLIC_SETUP=local)', () => {
 
   beforeAll(async () => {
     polar = await startFakePolar({ accessToken: TOKENS.sandbox });
-    t = await startTestApp(paymentsEnv(polar, 'local'));
+    t = await startTestApp({ ...paymentsEnv(polar, 'local'), PAYMENTS_WEBHOOK_RETENTION_DAYS: '2' });
     ada = await t.user('ada@example.com');
   });
   afterAll(async () => {
@@ -423,6 +462,14 @@ describe('payments, sandbox setup (PUBLIC_SETUP=local)', () => {
     expect(await userRow(t, ada.id)).toMatchObject({ is_pro: false });
     expect(await deliver(t, signed(SECRETS.sandbox, event))).toMatchObject({ status: 200, json: { received: true } });
     expect(await userRow(t, ada.id)).toMatchObject({ is_pro: true, payments_customer_id: 'cus_sandbox' });
+  });
+
+  it('keeps received webhook ids PAYMENTS_WEBHOOK_RETENTION_DAYS days', async () => {
+    await insertReceived(t, 'msg_3_days_', 3, 3);
+    await insertReceived(t, 'msg_1_day_', 3, 1);
+    expect((await deliver(t, signed(SECRETS.sandbox, { type: 'order.created', timestamp: new Date().toISOString(), data: {} }))).status).toBe(200);
+    expect(await webhookIds(t, 'msg_3_days_%')).toEqual([]);
+    expect(await webhookIds(t, 'msg_1_day_%')).toEqual(['msg_1_day_1', 'msg_1_day_2', 'msg_1_day_3']);
   });
 
   it('does not limit generations when FREE_GENERATIONS_PER_DAY is unset', async () => {

@@ -66,4 +66,12 @@ describe('configuration', () => {
     const { config } = loadConfig({ UPLOAD_MAX_BYTES: '1000', CANVAS_MAX_NODES: '10', PROJECT_NAME_MAX_CHARS: '5' });
     expect(config.limits).toMatchObject({ uploadBytes: 1000, canvasNodes: 10, projectNameChars: 5 });
   });
+
+  it('keeps received payment webhook ids 7 days by default; PAYMENTS_WEBHOOK_RETENTION_DAYS sets it, at least 1', () => {
+    expect(loadConfig({}).config.payments.webhookRetentionDays).toBe(7);
+    expect(loadConfig({ PAYMENTS_WEBHOOK_RETENTION_DAYS: '30' }).config.payments.webhookRetentionDays).toBe(30);
+    for (const value of ['0', '-1', '1.5', 'week']) {
+      expect(() => loadConfig({ PAYMENTS_WEBHOOK_RETENTION_DAYS: value }), value).toThrow(/PAYMENTS_WEBHOOK_RETENTION_DAYS/);
+    }
+  });
 });
