@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   text,
@@ -57,8 +58,8 @@ export const canvases = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    nodes: jsonb('nodes').notNull(),
-    edges: jsonb('edges').notNull(),
+    nodes: json('nodes').notNull(),
+    edges: json('edges').notNull(),
     version: integer('version').notNull().default(1),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,8 +5,9 @@ import type { Config } from '../config.js';
 import { says } from './messages.js';
 
 /**
- * Text PostgreSQL can keep as sent: no NUL and no lone UTF-16 surrogate (a `text` column refuses NUL, a `jsonb`
- * value refuses both). Such strings are refused with 400 instead of failing at the database with a 500.
+ * Text PostgreSQL can keep as sent: no NUL and no lone UTF-16 surrogate (a `text` column refuses NUL, a `json`
+ * value lone surrogates, a `jsonb` value both; canvases stay convertible to jsonb). Such strings are refused with
+ * 400 instead of failing at the database with a 500.
  */
 export const isStorableText = (value: string): boolean => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 const UNSTORABLE = 'contains a character that cannot be stored (NUL or a lone surrogate)';

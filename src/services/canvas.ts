@@ -28,20 +28,20 @@ const SAVED = 'RETURNING c.id, c.project_id AS "projectId", c.version';
 
 const UPSERT = `
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
-SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
+SELECT $1, p.id, $3::json, $4::json, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
 ON CONFLICT (project_id) DO UPDATE
   SET nodes = excluded.nodes, edges = excluded.edges, version = c.version + 1, updated_at = now()
 ${SAVED}`;
 
 const UPDATE_IF_VERSION = `
-UPDATE canvases AS c SET nodes = $3::jsonb, edges = $4::jsonb, version = c.version + 1, updated_at = now()
+UPDATE canvases AS c SET nodes = $3::json, edges = $4::json, version = c.version + 1, updated_at = now()
 FROM projects p
 WHERE c.project_id = $1 AND p.id = c.project_id AND p.user_id = $2 AND c.version = $5
 ${SAVED}`;
 
 const INSERT_FIRST = `
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
-SELECT $1, p.id, $3::jsonb, $4::jsonb, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
+SELECT $1, p.id, $3::json, $4::json, 1 FROM projects p WHERE p.id = $2 AND p.user_id = $5
 ON CONFLICT (project_id) DO NOTHING
 ${SAVED}`;
 
@@ -65,7 +65,8 @@ const isPkViolation = (err: unknown) =>
  * must not leave a node spinning forever.
  */
 function settleGenerating(json: string): string {
-  if (!json.includes('"isGenerating": true')) return json;
+  // Saved text is compact; a canvas last saved before migration 0005 carries jsonb's spacing.
+  if (!/"isGenerating":\s*true/.test(json)) return json;
   const canvas = JSON.parse(json) as { nodes: Array<{ data?: { isGenerating?: boolean } }> };
   for (const node of canvas.nodes) if (node.data?.isGenerating) node.data.isGenerating = false;
   return JSON.stringify(canvas);

@@ -1,30 +1,11 @@
 // DESIGN.md §6 across instances: a canvas read settles `isGenerating` only when no generation of that user is
 // running on any instance. Two apps share one database (`running_generations`); generations go to a fake Gemini
 // that answers when the test says so.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { startFakeGemini, type FakeGemini, type GeminiReply } from '../fakes/gemini-server.js';
 import { HttpClient } from '../helpers/http-client.js';
-import { createTestDatabase, dbMode, startTestApp, type TestApp } from '../helpers/test-app.js';
-
-/** One database for both apps: a fresh one on the harness's server, or an embedded server of our own. */
-async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dbMode() === 'external') return createTestDatabase();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-shared-pg-'));
-  await fs.chmod(dir, 0o755); // the embedded server runs as the `postgres` user when we are root
-  const server = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), password: 'shared-password', database: 'shared', log: () => {} });
-  return {
-    url: server.url,
-    async drop() {
-      await server.stop();
-      await fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { createOwnDatabase, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let database: { url: string; drop(): Promise<void> };
 let gemini: FakeGemini;
@@ -36,7 +17,7 @@ let ada: { client: HttpClient; id: string };
 let onB: HttpClient;
 
 beforeAll(async () => {
-  [database, gemini] = await Promise.all([sharedDatabase(), startFakeGemini({ apiKey: 'k' })]);
+  [database, gemini] = await Promise.all([createOwnDatabase(), startFakeGemini({ apiKey: 'k' })]);
   const env = {
     DATABASE_CONNECTION_STRING: database.url,
     AUTH_SECRET: 'generating-test-secret-0123456789abcdef',

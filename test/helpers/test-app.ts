@@ -11,6 +11,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { HttpClient, signIn } from './http-client.js';
 
 export type DbMode = 'embedded' | 'external';
@@ -33,6 +34,24 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A database of the test's own on the project's kind of server: a fresh one on the harness's external server,
+ * or, in the embedded project, an embedded server of its own (e.g. for apps that must share one).
+ */
+export async function createOwnDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dbMode() === 'external') return createTestDatabase();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-own-pg-'));
+  await fs.chmod(dir, 0o755); // the embedded server runs as the `postgres` user when we are root
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), password: 'own-password', database: 'own', log: () => {} });
+  return {
+    url: server.url,
+    async drop() {
+      await server.stop();
+      await fs.rm(dir, { recursive: true, force: true });
     },
   };
 }
