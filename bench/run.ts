@@ -4,6 +4,7 @@ import os from 'node:os';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
 import { generationSection } from './generation.js';
+import { storageSection } from './storage.js';
 import { uploadSection } from './uploads.js';
 import { LoadClient } from './load.js';
 import { formatTable, type Row, type Section } from './table.js';
@@ -11,6 +12,7 @@ import { formatTable, type Row, type Section } from './table.js';
 const allSections: Array<[string, Section<ApiContext>]> = [
   ['session guard', authSection],
   ['canvas', canvasSection],
+  ['storage', storageSection],
   ['uploads', uploadSection],
   ['generation', generationSection],
 ];
