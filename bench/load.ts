@@ -190,6 +190,11 @@ export class LoadClient {
   private readonly waiting = new Map<number, { resolve(r: LoadResult): void; reject(e: Error): void }>();
   private dead: Error | undefined;
 
+  /** The client process (BENCH_PIN moves it to a core of its own). */
+  get pid(): number | undefined {
+    return this.worker.pid;
+  }
+
   constructor() {
     // The client is TypeScript: run it with tsx's loader. `advanced` serialization carries typed arrays (bodies,
     // latencies) across the IPC channel.

@@ -1,5 +1,6 @@
 // `npm run bench`: boots the whole service (embedded PostgreSQL, temp DATA_DIR, loopback port), runs the
 // sections, and prints one table. Everything started here is stopped at the end, also on failure or Ctrl-C.
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
@@ -21,6 +22,10 @@ const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim()).filter(
 const unknown = only?.filter((name) => !allSections.some(([n]) => n === name)) ?? [];
 if (unknown.length > 0) throw new Error(`BENCH_SECTIONS: unknown section(s) ${unknown.join(', ')}; known: ${allSections.map(([n]) => n).join(', ')}`);
 const sections = only ? allSections.filter(([name]) => only.includes(name)) : allSections;
+// BENCH_PIN=1 (Linux, ≥ 2 CPUs, `taskset`): this process — the service, the direct baselines and the PostgreSQL it
+// starts — on CPU 0, the load client on CPU 1, so the client never takes the service's core (as a remote client).
+const pin = process.env.BENCH_PIN === '1';
+const pinTo = (cpu: number, pid: number) => execFileSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(cpu), String(pid)], { stdio: 'ignore' });
 
 function machineInfo(): string[] {
   const cpus = os.cpus();
@@ -55,8 +60,13 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   let failure: unknown;
   try {
+    if (pin) pinTo(0, process.pid); // before PostgreSQL starts: it inherits the CPU
     t = await startTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '0' }, 'embedded');
     load = new LoadClient();
+    if (pin) {
+      pinTo(1, load.pid!);
+      console.log('BENCH_PIN: the service, the direct baselines and PostgreSQL run on CPU 0; the load client on CPU 1.');
+    }
     const { rows: pgVersion } = await t.app.database.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     console.log(`PostgreSQL ${pgVersion[0].v} (embedded, started by the service); service at ${t.baseUrl}.\n`);
     for (const [name, section] of sections) {
