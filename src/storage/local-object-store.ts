@@ -28,6 +28,15 @@ const WRITE_BUFFER_BYTES = 256 * 1024;
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export class LocalObjectStore implements ObjectStore {
   readonly kind = 'local';
   private readonly metaDir: string;
@@ -78,13 +87,15 @@ export class LocalObjectStore implements ObjectStore {
       // Objects never change once written (names are unique and never reused), so an ETag only has to tell
       // this write from any other: a random one costs nothing, where hashing the bytes took a core at ~400 MB/s.
       const meta: Meta = { contentType: opts.contentType, etag: `"${randomUUID().replaceAll('-', '')}"` };
-      await writeFile(tmpMeta, JSON.stringify(meta), { flag: 'wx' });
+      await writeFile(tmpMeta, JSON.stringify(meta), { flag: 'wx', flush: true });
       // link() never replaces an existing file: claiming the metadata name is the atomic "create if absent".
       await link(tmpMeta, metaPath).catch((err: NodeJS.ErrnoException) => {
         throw err.code === 'EEXIST' ? new Error(`Object already exists: ${name}`) : err;
       });
       claimed = true;
       await link(tmpData, this.dataPath(name));
+      // The new names are on disk before the write is acknowledged (the contents were flushed at close).
+      await Promise.all([syncDir(this.dir), syncDir(this.metaDir)]);
       return { name, url: this.urlOf(name), size: limited.bytes };
     } catch (err) {
       discardBody(body);
