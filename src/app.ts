@@ -8,7 +8,7 @@ import { authRoutes, createAuthConfig } from './auth/authjs.js';
 import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './auth/dev-idp.js';
 import { createSessionVerifier } from './auth/session.js';
 import type { Config } from './config.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { localFilesPlugin } from './http/files.js';
 import { echoRequestId, loggingOptions, REQUEST_ID_HEADER } from './http/logging.js';
 import { metricsPlugin } from './http/metrics.js';
@@ -66,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...loggingOptions(config.logLevel, options.logStream),
     bodyLimit: 1024 * 1024,
     trustProxy: config.production,
+    clientErrorHandler,
     // A path the router cannot decode (bad percent-encoding) answers in our error shape, not Fastify's.
     // Such answers run no hooks: the request id and security headers are given here.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {

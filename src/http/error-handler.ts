@@ -1,8 +1,11 @@
 // The one mapping from errors to SPEC §7's body `{ error, details? }`. 5xx bodies never carry internals.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
 import { isPublicMessage } from './messages.js';
+import { API_CSP } from './security-headers.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,4 +58,35 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (malformed request line or headers, headers too large, a request that
+ * timed out) never reach Fastify: they are answered here, on the raw socket, in our error shape and with the
+ * security headers every other answer has, and the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, error] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request header fields too large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request timeout'] : [400, 'Bad request'];
+  const body = JSON.stringify({ error });
+  if (socket.writable) {
+    socket.write(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Cache-Control: no-store',
+        `Content-Security-Policy: ${API_CSP}`,
+        'Cross-Origin-Resource-Policy: same-origin',
+        'Referrer-Policy: no-referrer',
+        'X-Content-Type-Options: nosniff',
+        'X-Frame-Options: DENY',
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  }
+  socket.destroy();
 }

@@ -1,4 +1,5 @@
 // Hostile input is answered 4xx, with a message, and changes nothing (DESIGN.md §3, §8).
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -25,7 +26,37 @@ async function unchanged<T>(fn: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/** Sends raw bytes on a new connection and returns everything the server answers before closing. */
+async function raw(bytes: string): Promise<string> {
+  const { port, hostname } = new URL(t.baseUrl);
+  const socket = net.connect(Number(port), hostname);
+  socket.end(bytes);
+  let answer = '';
+  for await (const chunk of socket) answer += chunk;
+  return answer;
+}
+
 describe('hostile input', () => {
+  it('malformed HTTP gets a 4xx in our error shape and the connection is closed', async () => {
+    for (const request of [
+      'GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      'GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: \u0001\r\n\r\n',
+      'NOT A REQUEST\r\n\r\n',
+      'POST /api/user/project HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ]) {
+      const answer = await raw(request);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head, request).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(JSON.parse(body), request).toEqual({ error: 'Bad request' });
+      expect(head.toLowerCase()).toContain('x-content-type-options: nosniff');
+    }
+    const huge = await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(huge.split('\r\n\r\n')[1])).toEqual({ error: 'Request header fields too large' });
+    // The service still answers on a new connection.
+    expect((await ada.client.get('/api/health')).status).toBe(200);
+  });
+
   it('a path the router cannot decode → 400 Invalid URL encoding in our error shape, with the security headers', async () => {
     for (const [method, path] of [['GET', '/api/user/project/%E0%A4%A'], ['PATCH', '/api/user/project/%E0%A4%A'], ['GET', '/files/%C0'], ['GET', '/api/%ZZ']] as const) {
       const res = await unchanged(() => ada.client.request(path, { method, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) }));
