@@ -1,41 +1,12 @@
 // How canvases are stored (migration 0005): nodes/edges are `json` — the validated text as saved — compressed
 // with lz4 where the server has it (the external project's system PostgreSQL) and with the default elsewhere
 // (the embedded binaries). A canvas saved as jsonb before the migration reads back the same after it.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/index.js';
 import { createCanvasService } from '../../src/services/canvas.js';
+import { migrateUpTo } from '../helpers/migrations.js';
 import { createOwnDatabase } from '../helpers/test-app.js';
-
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
-
-/** Applies the migrations up to and including `lastTag`, from a copy of the folder with the journal cut there. */
-async function migrateUpTo(url: string, lastTag: string): Promise<void> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-migrations-'));
-  try {
-    await fs.cp(MIGRATIONS, dir, { recursive: true });
-    const journalFile = path.join(dir, 'meta', '_journal.json');
-    const journal = JSON.parse(await fs.readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-    const last = journal.entries.findIndex((e) => e.tag === lastTag);
-    expect(last).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, last + 1);
-    await fs.writeFile(journalFile, JSON.stringify(journal));
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await migrate(drizzle(client), { migrationsFolder: dir });
-    } finally {
-      await client.end();
-    }
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** Big enough to be compressed (over PostgreSQL's 2 KB threshold), with text that tests the round trip. */
 function canvasData(isGenerating: boolean) {
