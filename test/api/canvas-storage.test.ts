@@ -33,6 +33,9 @@ beforeAll(async () => {
   database = await createOwnDatabase();
   await migrateUpTo(database.url, '0004_payment_webhooks');
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // pool.end() resolves before its connections have closed, so the server stopping (or the database dropped)
+  // right after can still reach one of them (57P01); without a listener that error is an uncaught exception.
+  pool.on('error', () => undefined);
   userId = (await pool.query(`INSERT INTO users (email, name, provider, provider_subject) VALUES ('old@example.com', 'Old', 'oauth', 'sub-old') RETURNING id`)).rows[0].id;
   projectId = (await pool.query(`INSERT INTO projects (user_id, name) VALUES ($1, 'Before') RETURNING id`, [userId])).rows[0].id;
   const { nodes, edges } = canvasData(true);
