@@ -27,8 +27,10 @@ export const users = pgTable(
     paymentsCustomerId: text('payments_customer_id'),
     subscriptionStatus: text('subscription_status'),
     /**
-     * The provider's time of the last subscription event applied to this user (its `changedAt`): an event
-     * older than this is acknowledged and skipped, since deliveries arrive in any order (src/services/billing.ts).
+     * Until migration 0006: the provider's time of the last subscription event applied to this user (events were
+     * ordered per user). No longer read or written; migration 0006 copied it into the user's pre-upgrade row of
+     * `subscriptions`. Kept while instances of the previous release may still run (a rolling deploy writes it);
+     * a later migration can drop it.
      */
     subscriptionEventAt: timestamp('subscription_event_at', { withTimezone: true }),
   },
@@ -104,6 +106,42 @@ export const webhookEvents = pgTable(
 );
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+/**
+ * The user's subscriptions at the payment provider, one row per subscription id (src/services/subscriptions.ts
+ * has the rule). `users.is_pro` is derived from them in the transaction that changes them: a user is Pro when
+ * one of their rows grants Pro. Rows exist for subscriptions seen with the Pro product (PAYMENTS_PRODUCT_ID);
+ * a subscription changed to another product later keeps its row, which then no longer grants Pro.
+ * Migration 0006 gave each user with subscription state a pre-upgrade row (`legacy:<user id>`, product null).
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    /** The provider's subscription id. */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The subscription's product as of `changedAt`; null only on a pre-upgrade row. */
+    productId: text('product_id'),
+    /** The label shown as the user's `subscriptionStatus` (`active`, `wont-renew`, `past_due`, `revoked`, …). */
+    status: text('status'),
+    /** The provider gave access (`subscription.active`) and has not taken it back (`subscription.revoked`). */
+    hasAccess: boolean('has_access').notNull(),
+    /** `hasAccess` on the Pro product: this subscription makes its user Pro. */
+    grantsPro: boolean('grants_pro').notNull(),
+    /**
+     * The provider's time of the state this row holds (the subscription's `modified_at`, else the event's
+     * `timestamp`), at the microsecond precision the provider sends: an event older than this is skipped.
+     * Kept as PostgreSQL parsed the provider's text (a string here, never a JS Date, which holds milliseconds).
+     */
+    changedAt: timestamp('changed_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId)],
+);
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
 /** Shared rate-limit counters (RATE_LIMIT_STORE=postgres), one row per limited key and window. */
 export const rateLimits = pgTable(

@@ -10,6 +10,8 @@ export interface PaymentsProvider {
 
 /** A subscription event, as far as the service needs it. */
 export interface SubscriptionChange {
+  /** The provider's subscription id: the service keeps the state of each subscription apart. */
+  id: string;
   /** The provider's customer id. */
   customerId: string;
   /** The id we gave the customer at checkout (our user id), when the provider has one. */
@@ -22,9 +24,13 @@ export interface SubscriptionChange {
   productId: string | null;
   /**
    * The provider's time of the subscription state this event carries (the subscription's last modification,
-   * else the event's creation; millisecond precision). Deliveries are not ordered: this orders them.
+   * else the event's creation), as the provider wrote it: ISO 8601 with an offset and, from Polar, microseconds.
+   * Kept as text so no precision is lost (a JS Date holds milliseconds); the database compares these times.
+   * Deliveries are not ordered: this orders the events of one subscription.
    */
-  changedAt: Date;
+  changedAt: string;
+  /** When the subscription was created (ISO 8601, as sent); null when the payload does not say. */
+  createdAt: string | null;
 }
 
 /** A verified webhook event. */

@@ -6,8 +6,9 @@
 // a field Polar adds or drops elsewhere in the payload must not make us refuse a correctly signed event.
 // Of those fields, Polar's schema (the SDK's `WebhookSubscription*Payload` models) always carries the envelope's
 // `timestamp` (when the event was created; the `webhook-timestamp` header is the time of each delivery attempt,
-// retries included, so it cannot order events) and the subscription's `product_id` and `modified_at` (null
-// until the subscription is first modified).
+// retries included, so it cannot order events) and the subscription's `id`, `product_id`, `created_at` and
+// `modified_at` (null until the subscription is first modified). Times are passed on as the text Polar sent
+// (microseconds included), never through a JS Date.
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import { InvalidWebhookSignatureError, type PaymentEvent, type WebhookVerifier } from './payments-provider.js';
@@ -17,10 +18,12 @@ const Envelope = z.object({ type: z.string().min(1), timestamp: z.unknown().opti
 const Time = z.iso.datetime({ offset: true });
 
 const SubscriptionData = z.object({
+  id: z.string().min(1).max(200),
   status: z.string().min(1),
   customer_id: z.string().min(1),
   cancel_at_period_end: z.boolean().optional(),
   customer: z.object({ external_id: z.string().nullish() }).optional(),
+  created_at: Time.nullish(),
   modified_at: Time.nullish(),
   product_id: z.string().nullish(),
 });
@@ -53,12 +56,14 @@ export class PolarWebhookVerifier implements WebhookVerifier {
       const changedAt = data.success ? (data.data.modified_at ?? (timestamp.success ? timestamp.data : undefined)) : undefined;
       if (data.success && changedAt) {
         event.subscription = {
+          id: data.data.id,
           customerId: data.data.customer_id,
           customerExternalId: data.data.customer?.external_id ?? null,
           status: data.data.status,
           cancelAtPeriodEnd: data.data.cancel_at_period_end ?? false,
           productId: data.data.product_id ?? null,
-          changedAt: new Date(changedAt),
+          changedAt,
+          createdAt: data.data.created_at ?? null,
         };
       }
     }

@@ -1,11 +1,13 @@
 // Payments (DESIGN.md §7, issue 6): the Pro plan's checkout and customer portal for the session user, and the
-// provider's webhooks, which are the only way a user becomes Pro or stops being Pro.
-import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+// provider's webhooks, which are the only way a user becomes Pro or stops being Pro (per subscription: the rule
+// is in subscriptions.ts).
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { users, webhookEvents } from '../db/schema.js';
 import { AppError, badRequest, serviceUnavailable, unauthorized } from '../errors.js';
 import { InvalidWebhookSignatureError, PaymentProviderError, type PaymentEvent, type Payments } from '../payments/index.js';
+import { applySubscriptionEvent, changeFor } from './subscriptions.js';
 
 export interface BillingService {
   /** The hosted checkout URL of the Pro plan for this user. */
@@ -22,8 +24,8 @@ export interface BillingDeps {
   payments: Payments | null;
   /** The service's public base URL (defaults of the success and return URLs). */
   baseUrl: string;
-  /** `productId`: the Pro plan (events of other products change nothing); `webhookRetentionDays`: how long
-   *  received webhook ids are kept. */
+  /** `productId`: the Pro plan (only its subscriptions grant Pro); `webhookRetentionDays`: how long received
+   *  webhook ids are kept. */
   settings: Pick<Config['payments'], 'successUrl' | 'returnUrl' | 'productId' | 'webhookRetentionDays'>;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
@@ -36,52 +38,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** At most this many expired webhook ids are deleted per received webhook, so the prune stays cheap. */
 export const WEBHOOK_PRUNE_BATCH = 100;
-
-/** What one subscription event does to the user's row; null = nothing. */
-type Change = { isPro?: boolean; subscriptionStatus: string };
-
-/**
- * The rule, in one place:
- * - Pro is granted only by `subscription.active` and removed only by `subscription.revoked` (Polar sends it
- *   when access really ends: at the end of a canceled period, or when an unpaid subscription is given up).
- * - Every other subscription event only refreshes `subscriptionStatus`, the label shown to the user:
- *   `canceled` → `wont-renew` (still Pro until revoked), `uncanceled` → `active`, `updated` → the payload's
- *   status (`wont-renew` while it is active/trialing but set to end at the period's end; otherwise
- *   `active`, `trialing`, `past_due`, `canceled`, `unpaid`, … as Polar says). So a `past_due` or `unpaid`
- *   subscription keeps Pro while Polar retries the payment, and loses it with the revocation that follows.
- * - Every applied subscription event records the provider's customer id (the portal needs it).
- * - Only our Pro plan's subscriptions count: an event whose subscription is of another product
- *   (`product_id` ≠ PAYMENTS_PRODUCT_ID) neither grants nor removes Pro nor changes the status; it is
- *   acknowledged and logged. Neither does an event whose payload names no product: Polar's schema always names
- *   it, and an event we cannot tie to the Pro plan must not decide who is Pro in either direction.
- * - Deliveries arrive in any order (Polar retries failed ones, and a retry can land after newer events), so
- *   each user keeps the provider's time of the last subscription event applied to them
- *   (`users.subscription_event_at`: the subscription's `modified_at`, else the event's `timestamp`). An event
- *   older than that is acknowledged, logged and skipped: a late `subscription.active` after
- *   `subscription.revoked` does not grant Pro again, and a late `updated` does not bring back an older status.
- *   An event of the same time is applied (Polar sends several events for one change, e.g. `revoked` and
- *   `updated`, and a redelivery of the last one changes nothing).
- */
-function changeFor(event: PaymentEvent): Change | null {
-  const sub = event.subscription;
-  if (!sub) return null;
-  switch (event.type) {
-    case 'subscription.active':
-      return { isPro: true, subscriptionStatus: 'active' };
-    case 'subscription.canceled':
-      return { subscriptionStatus: 'wont-renew' };
-    case 'subscription.uncanceled':
-      return { subscriptionStatus: 'active' };
-    case 'subscription.updated': {
-      const running = sub.status === 'active' || sub.status === 'trialing';
-      return { subscriptionStatus: running && sub.cancelAtPeriodEnd ? 'wont-renew' : sub.status.slice(0, 50) };
-    }
-    case 'subscription.revoked':
-      return { isPro: false, subscriptionStatus: 'revoked' };
-    default:
-      return null;
-  }
-}
 
 /** Relative settings (`/projects`) are taken against the service's own base URL. */
 const absolute = (url: string | undefined, fallback: string, baseUrl: string) => new URL(url ?? fallback, `${baseUrl}/`).toString();
@@ -98,8 +54,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
    * Deletes up to WEBHOOK_PRUNE_BATCH ids received more than the retention window ago (on the database's clock,
    * which set `received_at`); run after each verified delivery, so the table stays bounded without a timer.
    * Within the window every id stays, so a retry or replay still finds its id; a delivery signed more than 5
-   * minutes ago is refused anyway, and a redelivery after the window meets the ordering rule above (skipped if
-   * anything newer was applied since, else it sets the same state again).
+   * minutes ago is refused anyway, and a redelivery after the window meets the ordering rule (subscriptions.ts:
+   * skipped if anything newer was applied to its subscription since, else it sets the same state again).
    * Failing here does not fail the delivery (its effect is already committed).
    */
   async function pruneWebhookIds(): Promise<void> {
@@ -179,32 +135,28 @@ export function createBillingService(deps: BillingDeps): BillingService {
           log.info({ webhookId: event.id, type: event.type }, `payment webhook ignored (${why})`);
           return { received: true as const };
         }
-        const sub = event.subscription!;
-        if (!productId || sub.productId !== productId) {
-          log.info({ webhookId: event.id, type: event.type, productId: sub.productId?.slice(0, 200) ?? null }, 'payment webhook ignored (not the Pro product)');
+        const payload = event.subscription!;
+        const logged = { webhookId: event.id, type: event.type, subscriptionId: payload.id.slice(0, 200) };
+        if (!productId || !payload.productId) {
+          log.info(logged, 'payment webhook ignored (names no product)');
           return { received: true as const };
         }
+        const sub = { ...payload, productId: payload.productId };
         const userId = sub.customerExternalId;
         if (!userId || !UUID.test(userId)) {
-          log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (customer is not one of our users)');
+          log.info(logged, 'payment webhook ignored (customer is not one of our users)');
           return { received: true as const };
         }
-        // One conditional UPDATE: concurrent deliveries for one user are ordered by its row lock, and each
-        // re-checks the time the other one may have just written.
-        const updated = await tx
-          .update(users)
-          .set({ ...change, paymentsCustomerId: sub.customerId.slice(0, 200), subscriptionEventAt: sub.changedAt })
-          .where(and(eq(users.id, userId), or(isNull(users.subscriptionEventAt), lte(users.subscriptionEventAt, sub.changedAt))))
-          .returning({ id: users.id });
-        if (updated.length > 0) {
-          log.info({ webhookId: event.id, type: event.type, userId, ...change, changedAt: sub.changedAt.toISOString() }, 'payment webhook applied');
-          return { received: true as const };
-        }
-        const [user] = await tx.select({ appliedAt: users.subscriptionEventAt }).from(users).where(eq(users.id, userId));
-        if (!user) log.info({ webhookId: event.id, type: event.type }, 'payment webhook ignored (unknown customer)');
-        else {
-          const times = { changedAt: sub.changedAt.toISOString(), appliedAt: user.appliedAt?.toISOString() };
-          log.info({ webhookId: event.id, type: event.type, userId, ...times }, 'payment webhook skipped (older than the subscription event already applied)');
+        const outcome = await applySubscriptionEvent(tx, { userId, sub, change, proProductId: productId });
+        if (outcome.applied) {
+          const { isPro, subscriptionStatus, grantsPro } = outcome;
+          log.info({ ...logged, userId, productId: sub.productId.slice(0, 200), changedAt: sub.changedAt, grantsPro, isPro, subscriptionStatus }, 'payment webhook applied');
+        } else if (outcome.why === 'older') {
+          const times = { changedAt: sub.changedAt, appliedAt: outcome.appliedAt };
+          const than = outcome.preUpgrade ? 'the state kept before subscriptions were tracked' : 'the state of the subscription already applied';
+          log.info({ ...logged, userId, ...times }, `payment webhook skipped (older than ${than})`);
+        } else {
+          log.info({ ...logged, userId, productId: sub.productId.slice(0, 200) }, `payment webhook ignored (${outcome.why})`);
         }
         return { received: true as const };
       });

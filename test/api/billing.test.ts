@@ -1,14 +1,17 @@
 // Issue 6, payments (DESIGN.md §7): checkout and customer portal through the real @polar-sh/sdk against a
-// local fake of Polar's API; webhooks signed with the real Standard Webhooks scheme, as Polar signs them;
-// the free-plan quota on POST /api/image.
+// local fake of Polar's API; webhooks signed with the real Standard Webhooks scheme, as Polar signs them; the
+// Pro state kept per subscription, and the upgrade to it from the per-user state (migration 0006); the free-plan
+// quota on POST /api/image.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PRUNE_BATCH } from '../../src/services/billing.js';
 import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
 import type { HttpClient } from '../helpers/http-client.js';
-import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { migrateUpTo } from '../helpers/migrations.js';
+import { countRows, createOwnDatabase, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type User = { client: HttpClient; id: string; email: string };
 
@@ -29,12 +32,19 @@ const paymentsEnv = (polar: FakePolar, setup: 'local' | 'production') => ({
 interface SubscriptionFields {
   externalId: string | null;
   customerId: string;
+  /** The subscription's id at Polar (default `sub-<customerId>`: one subscription per customer). */
+  subscriptionId?: string;
   status?: string;
   cancelAtPeriodEnd?: boolean;
   /** The event's `timestamp` (default now). */
   at?: Date;
-  /** The subscription's `modified_at` (default: the event's time; null as Polar sends it for a subscription never modified). */
-  modifiedAt?: Date | null;
+  /**
+   * The subscription's `modified_at` (default: the event's time; null as Polar sends it for a subscription never
+   * modified). A string is sent as it is (Polar's times carry microseconds: `2026-01-01T10:00:00.123456Z`).
+   */
+  modifiedAt?: Date | string | null;
+  /** The subscription's `created_at` (default now). */
+  createdAt?: Date;
   /** The subscription's product (default the Pro plan); null leaves `product_id` and `product` out. */
   productId?: string | null;
 }
@@ -44,13 +54,14 @@ function subscriptionEvent(type: string, sub: SubscriptionFields) {
   const now = new Date().toISOString();
   const at = (sub.at ?? new Date()).toISOString();
   const product = sub.productId === undefined ? PRODUCT : sub.productId;
+  const modifiedAt = sub.modifiedAt instanceof Date ? sub.modifiedAt.toISOString() : sub.modifiedAt;
   return {
     type,
     timestamp: at,
     data: {
-      id: `sub-${sub.customerId}`,
-      created_at: now,
-      modified_at: sub.modifiedAt === undefined ? at : (sub.modifiedAt?.toISOString() ?? null),
+      id: sub.subscriptionId ?? `sub-${sub.customerId}`,
+      created_at: sub.createdAt?.toISOString() ?? now,
+      modified_at: modifiedAt === undefined ? at : modifiedAt,
       amount: 1000,
       currency: 'usd',
       recurring_interval: 'month',
@@ -357,27 +368,114 @@ describe('payments, production setup', () => {
     expect(await userRow(t, hank.id)).toMatchObject({ is_pro: true, subscription_status: 'active' });
   });
 
-  it('events of another product, or naming no product, neither grant nor remove Pro nor change the status', async () => {
+  it('events of a subscription of another product (never seen as Pro), or naming no product, neither grant nor remove Pro nor change the status', async () => {
     const iris = await t.user('iris@example.com');
     const otherProduct = randomUUID();
+    // The other product's subscription is a subscription of its own; events naming no product are of the Pro one.
+    const other = { productId: otherProduct, subscriptionId: 'sub-iris-other' };
     const send = async (type: string, second: number, fields: Partial<SubscriptionFields> = {}) => {
       const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: iris.id, customerId: 'cus_iris', modifiedAt: atSecond(second), ...fields })));
       expect(res, `${type} at ${second} s`).toMatchObject({ status: 200, json: { received: true } });
       return userRow(t, iris.id);
     };
     const untouched = { is_pro: false, payments_customer_id: null, subscription_status: null };
-    expect(await send('subscription.active', 0, { productId: otherProduct })).toEqual(untouched);
+    expect(await send('subscription.active', 0, other)).toEqual(untouched);
     expect(await send('subscription.active', 0, { productId: null })).toEqual(untouched);
 
     const pro = { is_pro: true, payments_customer_id: 'cus_iris', subscription_status: 'active' };
     expect(await send('subscription.active', 10)).toEqual(pro);
-    expect(await send('subscription.revoked', 20, { productId: otherProduct, status: 'canceled' })).toEqual(pro);
+    expect(await send('subscription.revoked', 20, { ...other, status: 'canceled' })).toEqual(pro);
     expect(await send('subscription.revoked', 20, { productId: null, status: 'canceled' })).toEqual(pro);
-    expect(await send('subscription.canceled', 20, { productId: otherProduct })).toEqual(pro);
-    expect(await send('subscription.updated', 20, { productId: otherProduct, status: 'past_due' })).toEqual(pro);
+    expect(await send('subscription.canceled', 20, other)).toEqual(pro);
+    expect(await send('subscription.updated', 20, { ...other, status: 'past_due' })).toEqual(pro);
     // Ignored events do not move the ordering time either: the Pro plan's own event of 15 s still applies.
     expect(await send('subscription.updated', 15, { status: 'past_due' })).toEqual({ ...pro, subscription_status: 'past_due' });
     expect(await send('subscription.revoked', 25, { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
+    // No row is kept for the other product's subscription.
+    const { rows } = await t.app.database.pool.query('SELECT id FROM subscriptions WHERE user_id = $1', [iris.id]);
+    expect(rows).toEqual([{ id: 'sub-cus_iris' }]);
+  });
+
+  // The state is kept per subscription: a user may hold several (a double purchase, a new one after an old one
+  // ended), and each is ordered by its own modified_at.
+  const subscriptionSender = (user: User, customerId: string) => async (type: string, subscriptionId: string, modifiedAt: Date | string, fields: Partial<SubscriptionFields> = {}) => {
+    const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: user.id, customerId, subscriptionId, modifiedAt, ...fields })));
+    expect(res, `${type} of ${subscriptionId} at ${String(modifiedAt)}`).toMatchObject({ status: 200, json: { received: true } });
+    return userRow(t, user.id);
+  };
+
+  it('two Pro subscriptions (a double purchase): revoking one keeps Pro while the other is active', async () => {
+    const kim = await t.user('kim@example.com');
+    const send = subscriptionSender(kim, 'cus_kim');
+    expect(await send('subscription.active', 'sub-kim-1', atSecond(0))).toMatchObject({ is_pro: true });
+    expect(await send('subscription.active', 'sub-kim-2', atSecond(10))).toMatchObject({ is_pro: true });
+    expect(await send('subscription.revoked', 'sub-kim-1', atSecond(20), { status: 'canceled' })).toMatchObject({ is_pro: true });
+    expect((await kim.client.get('/api/user')).json).toMatchObject({ isPro: true });
+    expect((await kim.client.get('/api/auth/session')).json.user).toMatchObject({ isPro: true });
+    // Revoked in the other order of delivery too: the later revocation arriving first does not end Pro either.
+    expect(await send('subscription.active', 'sub-kim-3', atSecond(30))).toMatchObject({ is_pro: true });
+    expect(await send('subscription.revoked', 'sub-kim-3', atSecond(50), { status: 'canceled' })).toMatchObject({ is_pro: true });
+    // The last one going ends it.
+    expect(await send('subscription.revoked', 'sub-kim-2', atSecond(40), { status: 'canceled' })).toEqual({ is_pro: false, payments_customer_id: 'cus_kim', subscription_status: 'revoked' });
+  });
+
+  it('simultaneous events of one user\'s subscriptions apply one at a time: revoking both at once ends Pro', async () => {
+    const ola = await t.user('ola@example.com');
+    const send = subscriptionSender(ola, 'cus_ola');
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = [`sub-ola-${round}-a`, `sub-ola-${round}-b`];
+      await send('subscription.active', a, atSecond(round * 10));
+      expect(await send('subscription.active', b, atSecond(round * 10))).toMatchObject({ is_pro: true });
+      await Promise.all([a, b].map((id) => send('subscription.revoked', id, atSecond(round * 10 + 5), { status: 'canceled' })));
+      expect(await userRow(t, ola.id), `round ${round}`).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    }
+  });
+
+  it('the status shown is that of the subscription that makes the user Pro: an event of an old, ended subscription arriving later does not replace it', async () => {
+    const lee = await t.user('lee@example.com');
+    const send = subscriptionSender(lee, 'cus_lee');
+    expect(await send('subscription.active', 'sub-lee-old', atSecond(0))).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    expect(await send('subscription.revoked', 'sub-lee-old', atSecond(10), { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    expect(await send('subscription.active', 'sub-lee-new', atSecond(20))).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    // Polar touches the ended subscription again (its last update arrives after the new one started).
+    expect(await send('subscription.updated', 'sub-lee-old', atSecond(30), { status: 'canceled' })).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    // The new subscription's own changes still show.
+    expect(await send('subscription.canceled', 'sub-lee-new', atSecond(40), { cancelAtPeriodEnd: true })).toMatchObject({ is_pro: true, subscription_status: 'wont-renew' });
+    expect(await send('subscription.revoked', 'sub-lee-new', atSecond(50), { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+  });
+
+  it('a subscription changed from the Pro product to another stops granting Pro; changed back, it grants it again', async () => {
+    const max = await t.user('max@example.com');
+    const send = subscriptionSender(max, 'cus_max');
+    const otherProduct = randomUUID();
+    expect(await send('subscription.active', 'sub-max', atSecond(0))).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    expect(await send('subscription.updated', 'sub-max', atSecond(10), { productId: otherProduct })).toMatchObject({ is_pro: false, subscription_status: 'active' });
+    expect((await max.client.get('/api/user')).json).toMatchObject({ isPro: false });
+    // An older event of the Pro product (a late delivery) does not bring it back.
+    expect(await send('subscription.updated', 'sub-max', atSecond(5))).toMatchObject({ is_pro: false });
+    // Back on the Pro product, not revoked in between: Pro again (Polar sends no new subscription.active).
+    expect(await send('subscription.updated', 'sub-max', atSecond(20))).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    // Revoked while on the other product, then moved back: not Pro (only subscription.active grants it again).
+    expect(await send('subscription.updated', 'sub-max', atSecond(30), { productId: otherProduct })).toMatchObject({ is_pro: false });
+    expect(await send('subscription.revoked', 'sub-max', atSecond(40), { productId: otherProduct, status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    expect(await send('subscription.updated', 'sub-max', atSecond(50), { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'canceled' });
+  });
+
+  it('orders two states of one subscription within one millisecond by their microseconds', async () => {
+    const nina = await t.user('nina@example.com');
+    const send = subscriptionSender(nina, 'cus_nina');
+    const ms = atSecond(0).toISOString().slice(0, 23); // e.g. 2026-01-01T10:00:00.123
+    expect(await send('subscription.active', 'sub-nina', `${ms}100Z`)).toMatchObject({ is_pro: true });
+    expect(await send('subscription.revoked', 'sub-nina', `${ms}900Z`, { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    // Modified 400 µs before the revocation, delivered after it: skipped.
+    expect(await send('subscription.active', 'sub-nina', `${ms}500Z`)).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    expect(await send('subscription.updated', 'sub-nina', `${ms}899Z`, { status: 'active' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    // The same instant in another offset is the same time (applied), a microsecond later too.
+    const inParis = `${new Date(Date.parse(`${ms}Z`) + 3600_000).toISOString().slice(0, 23)}900+01:00`;
+    expect(await send('subscription.updated', 'sub-nina', inParis, { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'canceled' });
+    expect(await send('subscription.active', 'sub-nina', `${ms}901Z`)).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    const { rows } = await t.app.database.pool.query(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'SS.US') AS second FROM subscriptions WHERE id = 'sub-nina'`);
+    expect(rows).toEqual([{ second: `${ms.slice(17)}901` }]);
   });
 
   it('prunes received webhook ids older than the retention window (7 days by default), a bounded batch per verified delivery; ids inside the window still stop replays', async () => {
@@ -432,6 +530,116 @@ describe('payments, production setup', () => {
     expect((await free.client.post('/api/image', body)).status).toBe(200);
     expect((await deliver(t, signed(secret, subscriptionEvent('subscription.revoked', { externalId: free.id, customerId: 'cus_free', status: 'canceled' })))).status).toBe(200);
     expect((await free.client.post('/api/image', body)).status).toBe(402);
+  });
+});
+
+describe('payments, upgrade from the per-user state (migration 0006)', () => {
+  // A database as the previous release left it (migrations up to 0005, the Pro state on the user row only),
+  // then the service started on it, which applies 0006.
+  let database: { url: string; drop(): Promise<void> };
+  let t: TestApp;
+  let polar: FakePolar;
+  const secret = SECRETS.production;
+  const hourAgo = Date.now() - 3600_000;
+  const atSecond = (s: number) => new Date(hourAgo + s * 1000);
+  /** The time of the last event applied to each user before the upgrade. */
+  const before = atSecond(100);
+  const ids: Record<string, string> = {};
+  const row = async (name: string) => userRow(t, ids[name]);
+
+  beforeAll(async () => {
+    database = await createOwnDatabase();
+    await migrateUpTo(database.url, '0005_canvas_json_text');
+    const old = new pg.Client({ connectionString: database.url });
+    await old.connect();
+    try {
+      const user = async (name: string, state: { isPro: boolean; status: string | null; customer: string | null; eventAt: Date | null }) => {
+        const { rows } = await old.query(
+          `INSERT INTO users (email, name, provider, provider_subject, is_pro, subscription_status, payments_customer_id, subscription_event_at)
+           VALUES ($1, $2, 'oauth', $1, $3, $4, $5, $6) RETURNING id`,
+          [`${name}@example.com`, name, state.isPro, state.status, state.customer, state.eventAt],
+        );
+        ids[name] = rows[0].id;
+      };
+      await user('ada', { isPro: true, status: 'active', customer: 'cus_ada', eventAt: before });
+      await user('bob', { isPro: false, status: 'revoked', customer: 'cus_bob', eventAt: before });
+      await user('cy', { isPro: true, status: 'active', customer: 'cus_cy', eventAt: null }); // Pro before event times were kept
+      await user('dee', { isPro: true, status: 'wont-renew', customer: 'cus_dee', eventAt: before });
+      await user('eve', { isPro: false, status: null, customer: null, eventAt: null });
+    } finally {
+      await old.end();
+    }
+    polar = await startFakePolar({ accessToken: TOKENS.production });
+    // The database is ours: the app is told its URL and creates none (whatever the project's mode).
+    t = await startTestApp({ ...paymentsEnv(polar, 'production'), DATABASE_CONNECTION_STRING: database.url }, 'embedded');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await polar?.close();
+    await database?.drop();
+  });
+
+  const send = async (name: string, type: string, subscriptionId: string, fields: Partial<SubscriptionFields> = {}) => {
+    const res = await deliver(t, signed(secret, subscriptionEvent(type, { externalId: ids[name], customerId: `cus_${name}`, subscriptionId, ...fields })));
+    expect(res, `${type} of ${subscriptionId}`).toMatchObject({ status: 200, json: { received: true } });
+    return row(name);
+  };
+
+  it('keeps every user\'s Pro flag, status and customer id; users with subscription state get a pre-upgrade row', async () => {
+    expect(await row('ada')).toEqual({ is_pro: true, payments_customer_id: 'cus_ada', subscription_status: 'active' });
+    expect(await row('bob')).toEqual({ is_pro: false, payments_customer_id: 'cus_bob', subscription_status: 'revoked' });
+    expect(await row('cy')).toEqual({ is_pro: true, payments_customer_id: 'cus_cy', subscription_status: 'active' });
+    expect(await row('dee')).toEqual({ is_pro: true, payments_customer_id: 'cus_dee', subscription_status: 'wont-renew' });
+    expect(await row('eve')).toEqual({ is_pro: false, payments_customer_id: null, subscription_status: null });
+    const ada = await t.user('ada@example.com');
+    expect(ada.id).toBe(ids.ada);
+    expect((await ada.client.get('/api/user')).json).toMatchObject({ isPro: true, subscriptionStatus: 'active' });
+    expect((await ada.client.get('/api/auth/session')).json.user).toMatchObject({ isPro: true });
+
+    const { rows } = await t.app.database.pool.query(
+      `SELECT u.email, s.id = 'legacy:' || u.id AS named, s.product_id, s.status, s.has_access, s.grants_pro, s.changed_at = $1::timestamptz AS at_last_event
+       FROM subscriptions s JOIN users u ON u.id = s.user_id ORDER BY u.email`,
+      [before.toISOString()],
+    );
+    const preUpgrade = (email: string, pro: boolean, status: string, atLastEvent = true) => ({ email, named: true, product_id: null, status, has_access: pro, grants_pro: pro, at_last_event: atLastEvent });
+    expect(rows).toEqual([
+      preUpgrade('ada@example.com', true, 'active'),
+      preUpgrade('bob@example.com', false, 'revoked'),
+      preUpgrade('cy@example.com', true, 'active', false), // no event time: the upgrade's time
+      preUpgrade('dee@example.com', true, 'wont-renew'),
+    ]);
+  });
+
+  it('a Pro user stays Pro through their subscription\'s next update, ignores events older than the upgrade, and loses Pro with its revocation', async () => {
+    const sub = { subscriptionId: 'sub-ada', createdAt: atSecond(0) };
+    expect(await send('ada', 'subscription.revoked', 'sub-ada', { ...sub, modifiedAt: atSecond(50), status: 'canceled' })).toMatchObject({ is_pro: true });
+    expect(await send('ada', 'subscription.updated', 'sub-ada', { ...sub, modifiedAt: atSecond(200) })).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    expect(await send('ada', 'subscription.revoked', 'sub-ada', { ...sub, modifiedAt: atSecond(300), status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+  });
+
+  it('a user who was not Pro stays so on a late activation of the old subscription, and a new subscription makes them Pro', async () => {
+    expect(await send('bob', 'subscription.active', 'sub-bob', { createdAt: atSecond(0), modifiedAt: atSecond(50) })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    expect(await send('bob', 'subscription.active', 'sub-bob-2', { createdAt: atSecond(400), modifiedAt: atSecond(400) })).toMatchObject({ is_pro: true, subscription_status: 'active' });
+  });
+
+  it('a Pro user without a recorded event time stays Pro through their subscription\'s next update', async () => {
+    expect(await send('cy', 'subscription.updated', 'sub-cy', { createdAt: atSecond(0), modifiedAt: new Date() })).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    expect(await send('cy', 'subscription.revoked', 'sub-cy', { createdAt: atSecond(0), modifiedAt: new Date(Date.now() + 1000), status: 'canceled' })).toMatchObject({ is_pro: false });
+  });
+
+  it('a subscription bought after the upgrade does not take the pre-upgrade Pro over: its revocation leaves the old one granting', async () => {
+    const old = { subscriptionId: 'sub-dee-1', createdAt: atSecond(0) };
+    const added = { subscriptionId: 'sub-dee-2', createdAt: atSecond(400) };
+    expect(await send('dee', 'subscription.active', 'sub-dee-2', { ...added, modifiedAt: atSecond(400) })).toMatchObject({ is_pro: true, subscription_status: 'active' });
+    expect(await send('dee', 'subscription.revoked', 'sub-dee-2', { ...added, modifiedAt: atSecond(500), status: 'canceled' })).toMatchObject({ is_pro: true, subscription_status: 'wont-renew' });
+    expect(await send('dee', 'subscription.updated', 'sub-dee-1', { ...old, modifiedAt: atSecond(600), cancelAtPeriodEnd: true })).toMatchObject({ is_pro: true, subscription_status: 'wont-renew' });
+    expect(await send('dee', 'subscription.revoked', 'sub-dee-1', { ...old, modifiedAt: atSecond(700), status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
+    const { rows } = await t.app.database.pool.query('SELECT id, has_access, grants_pro FROM subscriptions WHERE user_id = $1 ORDER BY id', [ids.dee]);
+    expect(rows).toEqual([
+      { id: `legacy:${ids.dee}`, has_access: true, grants_pro: false },
+      { id: 'sub-dee-1', has_access: false, grants_pro: false },
+      { id: 'sub-dee-2', has_access: false, grants_pro: false },
+    ]);
   });
 });
 
