@@ -16,6 +16,7 @@ async function main() {
   }
   const { config, warnings } = loaded;
   const app = await buildApp(config);
+  app.log.info({ node: process.version }, `running on Node ${process.version}`);
   for (const warning of warnings) app.log.warn(warning);
 
   let stopping = false;

@@ -2,7 +2,7 @@
 // so verified tokens are cached by their exact cookie value (a different value is a different token, and a
 // tampered one never matches). An entry lives no longer than the token itself.
 import { decode, type JWT } from '@auth/core/jwt';
-import { parse as parseCookies } from 'cookie';
+import { parseCookie as parseCookies } from 'cookie';
 import { LRUCache } from 'lru-cache';
 import { isUuid } from '../services/ids.js';
 import { SESSION_COOKIE } from './authjs.js';

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { fetch, type Response } from 'undici';
 import { createGuardedAgent, type Lookup } from './guarded-agent.js';
 import { FetchRefusal, ImageFetchError } from './errors.js';
 import { isPublicAddress } from './ip.js';
@@ -61,12 +62,14 @@ export function createSafeFetcher(opts: SafeFetchOptions): SafeFetcher {
     try {
       let current = validateUrl(url, isAllowed);
       for (let hop = 0; ; hop++) {
+        // undici's own fetch: its dispatcher is the guarded agent of the same undici (Node's global fetch bundles
+        // another undici version, whose fetch cannot drive this agent).
         const res = await fetch(current, {
           dispatcher: agent,
           redirect: 'manual',
           signal: controller.signal,
           headers: { accept: 'image/*,*/*;q=0.8' },
-        } as RequestInit);
+        });
         const location = res.headers.get('location');
         if (REDIRECT_STATUSES.has(res.status) && location !== null) {
           await res.body?.cancel().catch(() => {});
