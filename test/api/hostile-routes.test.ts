@@ -16,7 +16,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMux, type FakeMux } from '../fakes/mux-server.js';
 import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
-import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { countRows, openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const COOKIE = 'authlib.session-token';
 const WEBHOOK_SECRET = 'polar_whs_hostile_secret_0123456789abcdef';
@@ -52,7 +52,9 @@ function send(req: Request): Promise<Sent> {
     const headers: Record<string, string> = { ...req.headers };
     if (req.body !== undefined && !req.chunked) headers['content-length'] = String(Buffer.byteLength(req.body));
     let settled = false;
+    let answered: http.IncomingMessage | undefined;
     const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent: false }, (res) => {
+      answered = res;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', () => {});
@@ -68,8 +70,15 @@ function send(req: Request): Promise<Sent> {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
     });
-    // The server may answer (413, 401) and close before the whole body is written: that answer counts.
-    r.on('error', (err) => setTimeout(() => settled || reject(err), 200));
+    // The server may answer (413, 401) and close before the whole body is written: that answer counts. A write
+    // error is kept; only when the request has closed with no answer read (or an answer cut off) does it fail.
+    let failure: Error | undefined;
+    r.on('error', (err) => (failure ??= err));
+    r.on('close', () => {
+      const fail = () => settled || reject(failure ?? new Error('connection closed without an answer'));
+      if (answered && !answered.complete) answered.once('close', fail);
+      else fail();
+    });
     // A request the server never answers is a failure of its own (a hung connection per hostile request).
     r.setTimeout(10_000, () => r.destroy(new Error('no answer within 10 s')));
     if (req.body !== undefined) {
@@ -145,12 +154,12 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 /** Everything a case could have stored or changed. */
 async function snapshot(): Promise<string> {
   const [users, projects, canvases, generations] = await Promise.all([
-    countRows(t.app, 'users'),
-    countRows(t.app, 'projects'),
-    countRows(t.app, 'canvases'),
-    countRows(t.app, 'generations'),
+    countRows(t, 'users'),
+    countRows(t, 'projects'),
+    countRows(t, 'canvases'),
+    countRows(t, 'generations'),
   ]);
-  const q = (sql: string, params: unknown[] = []) => t.app.database.pool.query(sql, params).then((r) => r.rows);
+  const q = (sql: string, params: unknown[] = []) => t.pool.query(sql, params).then((r) => r.rows);
   const [webhooks, userRows, projectRows, canvasRows] = await Promise.all([
     q('SELECT count(*)::int AS n FROM webhook_events'),
     q('SELECT id, email, name, image, is_pro, payments_customer_id, subscription_status FROM users ORDER BY id'),
@@ -687,7 +696,7 @@ describe('hostile input on every route', () => {
     ];
     for (const c of cases) c.cookie = null;
     await run(cases);
-    const row = (await t.app.database.pool.query('SELECT is_pro, subscription_status FROM users WHERE id = $1', [bob.id])).rows[0];
+    const row = (await t.pool.query('SELECT is_pro, subscription_status FROM users WHERE id = $1', [bob.id])).rows[0];
     expect(row).toEqual({ is_pro: true, subscription_status: 'active' });
   });
 
@@ -896,6 +905,7 @@ describe('hostile input on every route', () => {
 
   it('upload file names: a traversal attempt is stored under a safe name inside the store, or refused', async () => {
     const cases: Case[] = [];
+    const store = await openObjectStore(t);
     for (const filename of ['../../canary.png', '..\\..\\x.png', '/etc/passwd', '%2e%2e%2fx.png', 'a\u0000b.png', '.htaccess', 'x.svg', 'CON', 'é😀.png', `${'a'.repeat(1000)}.png`, '', '"; name="file', '\r\nX-Injected: 1']) {
       cases.push({
         name: `upload named ${JSON.stringify(filename).slice(0, 40)}`,
@@ -909,11 +919,15 @@ describe('hostile input on every route', () => {
           expect.soft(name, `${filename}: safe stored name`).toMatch(/^\d+-[0-9a-f]+-[A-Za-z0-9._-]{1,100}$/);
           expect.soft(name.endsWith('.png'), `${filename}: the detected type's extension`).toBe(true);
           expect.soft(await fs.stat(path.join(objectsDir(), name)).then(() => true), `${filename}: inside the store`).toBe(true);
-          await t.app.store.delete(name);
+          await store.delete(name);
         },
       });
     }
-    await run(cases);
+    try {
+      await run(cases);
+    } finally {
+      await store.close();
+    }
   });
 
   it('the dev identity provider and Auth.js answer garbage below 500', async () => {

@@ -196,7 +196,8 @@ describe('upload rules (local store)', () => {
     const objects = path.join(t.dataDir, 'objects');
     const temps = async () => (await fs.readdir(objects)).filter((f) => f.startsWith('.tmp'));
     const until = async (what: string, done: () => Promise<boolean>) => {
-      for (let i = 0; i < 200; i++) if (await done()) return;
+      // Bounded by the test's own timeout, not by a guess of how fast a busy machine cleans up.
+      for (let i = 0; i < 2_000; i++) if (await done()) return;
       else await new Promise((r) => setTimeout(r, 25));
       throw new Error(`gave up waiting for ${what}`);
     };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetcher, ImageFetchError } from '../../src/net/safe-fetch.js';
+import { isPublicAddress } from '../../src/net/ip.js';
+import { createSafeFetcher, ImageFetchError, publicInternet } from '../../src/net/safe-fetch.js';
 import { ipv6LoopbackAvailable, rejection, startServer, type TestServer } from './test-server.js';
 
 // Every URL here must be refused before a request reaches the loopback "victim" servers.
@@ -17,16 +18,16 @@ describe('safe fetch refuses non-public targets', () => {
     lookups.push(hostname);
     return (answers[hostname] ?? []).map((address) => ({ address, family: 4 as const }));
   };
-  const fetcher = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3, lookup });
-  // The real system resolver, for `localhost`.
-  const systemDns = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3 });
-  // Treats 127.0.0.2 as the only public address, to prove one bad DNS answer spoils the host.
+  // The service's address rule, with names resolved from the table above.
+  const fetcher = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3, network: { lookup, isAllowed: isPublicAddress } });
+  // The service's own network: the real system resolver, for `localhost`.
+  const systemDns = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, maxRedirects: 3, network: publicInternet });
+  // A network where 127.0.0.2 is the only public address, to prove one bad DNS answer spoils the host.
   const seamed = createSafeFetcher({
     maxBytes: 1 << 20,
     timeoutMs: 10_000,
     maxRedirects: 3,
-    lookup,
-    isAllowedAddress: (ip) => ip === '127.0.0.2',
+    network: { lookup, isAllowed: (ip) => ip === '127.0.0.2' },
   });
 
   beforeAll(async () => {
@@ -84,10 +85,8 @@ describe('safe fetch refuses non-public targets', () => {
     ['cloud metadata', 'http://169.254.169.254/latest/meta-data'],
   ])('%s address is refused in the address check, before any connection', async (_kind, url) => {
     const before = lookups.length;
-    const started = Date.now();
     await expectRefused(fetcher.fetch(url), 'address not allowed');
     // The reason proves the address check refused it (a connection attempt would fail differently or time out).
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(lookups.length).toBe(before);
   });
 

@@ -36,7 +36,7 @@ function uploadForm(bytes: Buffer) {
 }
 /** Bounded wait for a condition that another process makes true (no fixed sleeps). */
 async function until(what: string, done: () => boolean | Promise<boolean>) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2_400; i++) {
     if (await done()) return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -85,14 +85,14 @@ describe('faults', () => {
     expect(await ada.client.request('/api/upload', { method: 'POST', body: uploadForm(await png()) })).toMatchObject({ status: 500, json: { error: 'Failed to upload file' } });
     const failed = await ada.client.post('/api/image', { images: [await dataUrl()], prompt: 'grayscale' });
     expect(failed).toMatchObject({ status: 500, json: { error: 'Failed to generate image' } });
-    expect(await countRows(t.app, 'generations')).toBe(0);
+    expect(await countRows(t, 'generations')).toBe(0);
     expect((await t.client().get('/api/ready')).json.checks.storage).toBe('unavailable');
 
     azurite = await startAzurite({ port, location });
     expect((await t.client().get('/api/ready')).status).toBe(200);
     expect((await ada.client.request('/api/upload', { method: 'POST', body: uploadForm(await png()) })).status).toBe(200);
     expect((await ada.client.post('/api/image', { images: [before.json.url], prompt: 'grayscale' })).status).toBe(200);
-    expect(await countRows(t.app, 'generations')).toBe(1);
+    expect(await countRows(t, 'generations')).toBe(1);
     expect((await fetch(before.json.url)).status).toBe(200); // stored before the outage, still there
   });
 
