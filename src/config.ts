@@ -3,6 +3,7 @@
 // process.env (after reading .env); tests pass plain objects.
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { IMAGE_MODELS } from './models/index.js';
 
 const MB = 1024 * 1024;
@@ -39,7 +40,8 @@ const EMBEDDED_DEFAULT: Record<(typeof REQUIRED_IN_PRODUCTION)[number], string> 
   AUTH_URL: 'http://localhost:<PORT> is used',
   AUTH_SECRET: 'a secret is generated once and kept under DATA_DIR',
   OBJECT_STORAGE_CONNECTION_STRING: 'files are kept under DATA_DIR/objects and served at /files/',
-  DATABASE_CONNECTION_STRING: 'an embedded PostgreSQL server runs under DATA_DIR/postgres',
+  DATABASE_CONNECTION_STRING:
+    'an embedded PostgreSQL server runs under DATA_DIR/postgres (as root, under EMBEDDED_POSTGRES_DIR when its "postgres" user cannot reach DATA_DIR)',
   IMAGE_MODEL_API_KEY: 'the offline image engine (IMAGE_MODEL=local) is used',
 };
 
@@ -74,6 +76,7 @@ const envSchema = z.object({
   ),
   DATABASE_POOL_SIZE: int(10, 1),
   DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0),
+  EMBEDDED_POSTGRES_DIR: z.string().trim().min(1).default(DEFAULT_SYSTEM_DIR),
 
   OBJECT_STORAGE_CONNECTION_STRING: text,
   OBJECT_STORAGE_CONTAINER: z.string().trim().min(3).default('images'),
@@ -142,7 +145,16 @@ export interface Config {
     secureCookies: boolean;
     sessionCacheSize: number;
   };
-  database: { url?: string; poolSize: number; statementTimeoutMs: number };
+  database: {
+    url?: string;
+    poolSize: number;
+    statementTimeoutMs: number;
+    /**
+     * Embedded mode, as root: where the embedded server's binaries and cluster go when its `postgres` system
+     * user cannot reach the package's binaries or DATA_DIR (src/db/embedded-postgres-location.ts).
+     */
+    embeddedSystemDir: string;
+  };
   storage: { connectionString?: string; container: string; publicUrl?: string };
   model: {
     model: (typeof IMAGE_MODELS)[number];
@@ -266,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
       url: e.DATABASE_CONNECTION_STRING,
       poolSize: e.DATABASE_POOL_SIZE,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      embeddedSystemDir: path.resolve(e.EMBEDDED_POSTGRES_DIR),
     },
     storage: {
       connectionString: e.OBJECT_STORAGE_CONNECTION_STRING,

@@ -21,6 +21,17 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * The embedded PostgreSQL database of a DATA_DIR: the cluster's folder (src/db/embedded-postgres.ts may keep
+ * it elsewhere and name it in `<dir>.location`), the password of its `postgres` user (generated once, kept in
+ * DATA_DIR) and the database's name. The same at every start, so a client of its own (psql, pg_dump, a test)
+ * can reach the database of a running service at `postgres://postgres:<password>@127.0.0.1:<port>/<database>`,
+ * the port being the one in the cluster's `postmaster.pid`.
+ */
+export async function embeddedDatabase(dataDir: string): Promise<{ dir: string; password: string; database: string }> {
+  return { dir: path.join(dataDir, 'postgres'), password: await persistentSecret(dataDir, 'postgres-password'), database: 'image_canvas' };
+}
+
 export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
   const undo: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -34,9 +45,8 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     let url = config.database.url;
     if (!url) {
       const embedded = await startEmbeddedPostgres({
-        dir: path.join(config.dataDir, 'postgres'),
-        password: await persistentSecret(config.dataDir, 'postgres-password'),
-        database: 'image_canvas',
+        ...(await embeddedDatabase(config.dataDir)),
+        systemDir: config.database.embeddedSystemDir,
         log: (m) => log.info(m),
       });
       undo.push(() => embedded.stop());

