@@ -27,7 +27,6 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY src ./src
 COPY drizzle ./drizzle
-COPY web/src ./web/src
 COPY --from=build /app/web/dist ./web/dist
 # Only used when a production value is missing (the service then refuses to start anyway); writable for `node`.
 RUN mkdir -p /app/data && chown node:node /app/data

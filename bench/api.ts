@@ -1,9 +1,11 @@
 // API sections: the session guard on trivial routes, and canvas save/read through the API against the same
-// SQL issued straight to the database in the same run (serial and 8 in flight).
-import { CANVAS_SQL } from '../src/services/canvas.js';
+// statements issued straight to the database through the canvases repository, in the same run (serial and 8 in flight).
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { createCanvasesRepository } from '../src/db/repositories/index.js';
+import * as schema from '../src/db/schema.js';
 import type { TestApp } from '../test/helpers/test-app.js';
-import { combine, toRow, type HttpRequest, type LoadClient, type LoadResult } from './load.js';
-import type { Row, Section } from './table.js';
+import { combine, toRow, type CanvasCall, type HttpRequest, type LoadClient, type LoadResult } from './load.js';
+import type { Section } from './table.js';
 
 export interface ApiContext {
   t: TestApp;
@@ -75,9 +77,6 @@ export const authSection: Section<ApiContext> = async ({ t, load, notes }, rows)
 
 // ---------------------------------------------------------------------------------------------------------
 // Canvas
-
-// The same statements the service sends (src/services/canvas.ts), issued straight to the database.
-const { UPSERT, CURRENT } = CANVAS_SQL;
 
 /** Deterministic pseudo-random numbers (the same canvas every run). */
 function random(seed: number) {
@@ -160,23 +159,27 @@ export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, row
       `each in-flight slot saves/reads its own project (${projects.length} projects of one user); each save moves one node.`,
   );
 
-  // The same statements straight to the same database, from the load client process, through a pg.Pool configured
-  // like the app's (size, statement timeout).
-  const appOptions = t.app.database.pool.options;
-  const db = { connectionString: appOptions.connectionString!, max: appOptions.max ?? 10, statement_timeout: appOptions.statement_timeout || undefined };
+  // The same statements straight to the same database, from the load client process: the canvases repository
+  // (src/db/repositories/canvases.ts, what the service calls) on a pg.Pool configured like the app's (size,
+  // statement timeout).
+  const db = { connectionString: t.databaseUrl, max: t.config.database.poolSize, statement_timeout: t.config.database.statementTimeoutMs || undefined };
 
   // The API and the database must agree on what is stored before anything is timed.
   const viaApi = await owner.client.get(`/api/user/project/canvas?projectId=${projects[0].projectId}`);
-  const viaDb = await t.app.database.pool.query<{ body: string }>(CURRENT, [projects[0].projectId, owner.id]);
-  if (viaApi.status !== 200 || viaApi.text !== viaDb.rows[0]?.body) throw new Error('canvas read through the API differs from the database');
+  const viaDb = await createCanvasesRepository(drizzle(t.pool, { schema })).current(owner.id, projects[0].projectId);
+  if (viaApi.status !== 200 || viaApi.text !== viaDb?.body) throw new Error('canvas read through the API differs from the database');
   if (viaApi.json.nodes.length !== CANVAS_NODES || viaApi.json.edges.length !== CANVAS_EDGES) throw new Error('canvas stored with the wrong size');
   notes.push(`Canvas read response: ${(Buffer.byteLength(viaApi.text) / 1024).toFixed(1)} KB.`);
 
   for (const shape of [CANVAS_SERIAL, CANVAS_PARALLEL]) {
     const mine = projects.slice(0, shape.concurrency);
     const dbSave = toRow(
-      'canvas save: same upsert straight to DB (pg.Pool)',
-      await load.sql(db, { name: 'DB upsert', ...shape }, UPSERT, mine.map((p) => p.nodesJson.map((nodes) => [p.canvasId, p.projectId, nodes, p.edgesJson, owner.id]))),
+      'canvas save: same upsert straight to DB (repository, pg.Pool)',
+      await load.canvas(
+        db,
+        { name: 'DB upsert', ...shape },
+        mine.map((p) => p.nodesJson.map((nodes): CanvasCall => ({ upsert: { id: p.canvasId, projectId: p.projectId, userId: owner.id, nodes, edges: p.edgesJson } }))),
+      ),
     );
     rows.push(dbSave);
     const apiSave = await load.http(
@@ -190,8 +193,8 @@ export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, row
   for (const shape of [CANVAS_SERIAL, CANVAS_PARALLEL]) {
     const mine = projects.slice(0, shape.concurrency);
     const dbRead = toRow(
-      'canvas read: same select straight to DB (pg.Pool)',
-      await load.sql(db, { name: 'DB select', ...shape }, CURRENT, mine.map((p) => [[p.projectId, owner.id]])),
+      'canvas read: same select straight to DB (repository, pg.Pool)',
+      await load.canvas(db, { name: 'DB select', ...shape }, mine.map((p): CanvasCall[] => [{ current: { userId: owner.id, projectId: p.projectId } }])),
     );
     rows.push(dbRead);
     const apiRead = await load.http(origin, { name: 'API read', ...shape }, mine.map((p) => [{ path: `/api/user/project/canvas?projectId=${p.projectId}`, headers }]));

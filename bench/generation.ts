@@ -1,9 +1,9 @@
-// Generation pipeline (issue 4): the time POST /api/image spends beyond the model call, with an instant
+// Generation pipeline: the time POST /api/image spends beyond the model call, with an instant
 // in-process model and three 1-megapixel inputs read from our store. Runs its own service instance.
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ImageModel } from '../src/models/index.js';
-import { startTestApp } from '../test/helpers/test-app.js';
+import { openObjectStore, startTestApp } from '../test/helpers/test-app.js';
 import type { ApiContext } from './api.js';
 import { toRow } from './load.js';
 import type { Section } from './table.js';
@@ -26,12 +26,14 @@ export const generationSection: Section<ApiContext> = async ({ load, notes }, ro
     const cookie = await user.client.jar.getCookieString(`${t.baseUrl}/api/image`);
     // Three photo-like 1000×1000 JPEGs (a gradient with noise), stored the way uploads are.
     const urls: string[] = [];
+    const store = await openObjectStore(t);
     for (let i = 0; i < 3; i++) {
       const noise = Buffer.alloc(1000 * 1000 * 3);
       for (let p = 0; p < noise.length; p++) noise[p] = ((p % 3000) / 12 + ((p * 7919 + i * 31) % 23)) & 0xff;
       const jpeg = await sharp(noise, { raw: { width: 1000, height: 1000, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
-      urls.push((await t.app.store.put(`bench-input-${i}.jpg`, Readable.from([jpeg]), { contentType: 'image/jpeg', maxBytes: 20e6 })).url);
+      urls.push((await store.put(`bench-input-${i}.jpg`, Readable.from([jpeg]), { contentType: 'image/jpeg', maxBytes: 20e6 })).url);
     }
+    await store.close();
     const body = new TextEncoder().encode(JSON.stringify({ images: urls, prompt: 'benchmark' }));
     const request = { method: 'POST' as const, path: '/api/image', headers: { cookie, 'content-type': 'application/json' }, body };
     for (const concurrency of [1, 4]) {

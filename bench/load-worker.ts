@@ -1,37 +1,43 @@
 // The load client's process (see load.ts): runs one job at a time and answers with its result or error.
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { runHttpJob, runSqlJob, type Job, type LoadResult } from './load.js';
+import { createCanvasesRepository, type CanvasesRepository } from '../src/db/repositories/index.js';
+import * as schema from '../src/db/schema.js';
+import { runCanvasJob, runHttpJob, type Job, type LoadResult } from './load.js';
 
 const send = (m: object) => process.send!(m);
 // The bench process going away (Ctrl-C, a crash) takes the client with it.
 process.on('disconnect', () => process.exit(0));
-/** One pool per database, kept across jobs (the warm-up of the first job connects it). */
-const pools = new Map<string, pg.Pool>();
+/** One pool (and canvases repository on it) per database, kept across jobs (the warm-up of the first job connects it). */
+const pools = new Map<string, { pool: pg.Pool; canvases: CanvasesRepository }>();
 
-function poolFor(db: Extract<Job, { kind: 'sql' }>['db']): pg.Pool {
-  let pool = pools.get(db.connectionString);
-  if (!pool) {
-    pool = new pg.Pool({ connectionString: db.connectionString, max: db.max, statement_timeout: db.statement_timeout });
+function canvasesFor(db: Extract<Job, { kind: 'canvas' }>['db']): CanvasesRepository {
+  let open = pools.get(db.connectionString);
+  if (!open) {
+    const pool = new pg.Pool({ connectionString: db.connectionString, max: db.max, statement_timeout: db.statement_timeout });
     pool.on('error', () => undefined); // an idle connection dropped at shutdown is not a result
-    pools.set(db.connectionString, pool);
+    open = { pool, canvases: createCanvasesRepository(drizzle(pool, { schema })) };
+    pools.set(db.connectionString, open);
   }
-  return pool;
+  return open.canvases;
 }
 
-process.on('message', async (message) => {
+async function handle(message: unknown): Promise<void> {
   const m = message as { id: number; job?: Job; close?: true };
   try {
     let result: LoadResult | undefined;
     if (m.close) {
-      await Promise.all([...pools.values()].map((p) => p.end()));
+      await Promise.all([...pools.values()].map((p) => p.pool.end()));
       pools.clear();
     } else if (m.job?.kind === 'http') {
       result = await runHttpJob(m.job);
-    } else if (m.job?.kind === 'sql') {
-      result = await runSqlJob(m.job, poolFor(m.job.db));
+    } else if (m.job?.kind === 'canvas') {
+      result = await runCanvasJob(m.job, canvasesFor(m.job.db));
     }
     send({ id: m.id, result });
   } catch (err) {
     send({ id: m.id, error: (err as Error).message });
   }
-});
+}
+
+process.on('message', (message) => void handle(message));

@@ -7,6 +7,7 @@
 // figures) would steal the server's time. Client and server still share the machine's cores, as PostgreSQL does.
 import { fork, type ChildProcess } from 'node:child_process';
 import { Pool, type Dispatcher } from 'undici';
+import type { CanvasesRepository, CanvasWrite } from '../src/db/repositories/index.js';
 import type { Row } from './table.js';
 
 export const HARD_CAP_MS = 60_000;
@@ -146,16 +147,21 @@ export interface HttpJob {
   slots: Slots<HttpRequest>;
 }
 
-/** A loop of one SQL statement with per-slot parameters; each must return exactly one row. */
-export interface SqlJob {
-  kind: 'sql';
+/** One call of the canvases repository: a save (upsert) or a read (current). */
+export type CanvasCall = { upsert: CanvasWrite } | { current: { userId: string; projectId: string } };
+
+/**
+ * A loop of canvases-repository calls (the service's own statements, the data layer without HTTP) on a pool
+ * of the client's own; each call must find its canvas.
+ */
+export interface CanvasJob {
+  kind: 'canvas';
   db: { connectionString: string; max: number; statement_timeout?: number };
   load: LoadOptions;
-  text: string;
-  slots: Slots<unknown[]>;
+  slots: Slots<CanvasCall>;
 }
 
-export type Job = HttpJob | SqlJob;
+export type Job = HttpJob | CanvasJob;
 
 /**
  * HTTP load with undici: a Pool of exactly C connections (pipelining 1), so C requests are in flight.
@@ -176,10 +182,11 @@ export async function runHttpJob(job: HttpJob): Promise<LoadResult> {
   }
 }
 
-export async function runSqlJob(job: SqlJob, pool: { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> }): Promise<LoadResult> {
+export async function runCanvasJob(job: CanvasJob, canvases: Pick<CanvasesRepository, 'upsert' | 'current'>): Promise<LoadResult> {
   return runLoad(job.load, async (i, w) => {
-    const { rows } = await pool.query(job.text, pick(job.slots, i, w));
-    if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length} rows`);
+    const call = pick(job.slots, i, w);
+    const found = 'upsert' in call ? await canvases.upsert(call.upsert) : await canvases.current(call.current.userId, call.current.projectId);
+    if (!found) throw new Error('the canvas repository found no canvas of that project and user');
   });
 }
 
@@ -244,8 +251,8 @@ export class LoadClient {
     return this.run({ kind: 'http', origin, load, slots, expect });
   }
 
-  sql(db: SqlJob['db'], load: LoadOptions, text: string, slots: Slots<unknown[]>): Promise<LoadResult> {
-    return this.run({ kind: 'sql', db, load, text, slots });
+  canvas(db: CanvasJob['db'], load: LoadOptions, slots: Slots<CanvasCall>): Promise<LoadResult> {
+    return this.run({ kind: 'canvas', db, load, slots });
   }
 
   /** Ends the client's database pools, then the client process. */

@@ -2,6 +2,7 @@
 // sections, and prints one table. Everything started here is stopped at the end, also on failure or Ctrl-C.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { inspect } from 'node:util';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
 import { generationSection } from './generation.js';
@@ -67,7 +68,7 @@ async function main(): Promise<number> {
       pinTo(1, load.pid!);
       console.log('BENCH_PIN: the service, the direct baselines and PostgreSQL run on CPU 0; the load client on CPU 1.');
     }
-    const { rows: pgVersion } = await t.app.database.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    const { rows: pgVersion } = await t.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     console.log(`PostgreSQL ${pgVersion[0].v} (embedded, started by the service); service at ${t.baseUrl}.\n`);
     for (const [name, section] of sections) {
       const started = Date.now();
@@ -88,7 +89,7 @@ async function main(): Promise<number> {
   for (const note of notes) console.log(note);
   console.log(`Wall time ${((Date.now() - wallStart) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end (above ${os.cpus().length} means other work competed for the cores).`);
   if (failure) {
-    console.error(`\nBENCHMARK FAILED: ${(failure as Error).stack ?? failure}`);
+    console.error(`\nBENCHMARK FAILED: ${failure instanceof Error ? (failure.stack ?? failure.message) : inspect(failure)}`);
     return 1;
   }
   return 0;

@@ -14,7 +14,7 @@ import type { ApiContext } from './api.js';
 const UPDATES = 600;
 
 export const storageSection: Section<ApiContext> = async ({ t, notes }, rows) => {
-  const url = process.env.BENCH_STORAGE_URL ?? (t.app.database.pool.options as { connectionString: string }).connectionString;
+  const url = process.env.BENCH_STORAGE_URL ?? t.databaseUrl;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,8 +1,9 @@
-// Uploads (issue 3): 50 concurrent 4 MB uploads through POST /api/upload vs writing the same bytes straight to
+// Uploads: 50 concurrent 4 MB uploads through POST /api/upload vs writing the same bytes straight to
 // the same store in the same run, and the server process's peak RSS growth during the API run (it must stream).
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import sharp from 'sharp';
+import { openObjectStore } from '../test/helpers/test-app.js';
 import { combine, runLoad, toRow } from './load.js';
 import type { ApiContext } from './api.js';
 import type { Section } from './table.js';
@@ -61,7 +62,8 @@ export const uploadSection: Section<ApiContext> = async ({ t, load, notes }, row
   const file = await payload();
   const { body, contentType } = multipart(file);
   const cookie = await user.client.jar.getCookieString(`${t.baseUrl}/api/upload`);
-  const store = t.app.store;
+  // A store of the bench's own on the service's folder: the direct baseline without the service.
+  const store = await openObjectStore(t);
 
   let n = 0;
   const direct = await runLoad({ name: 'direct', ...LOAD }, async () => {
@@ -76,6 +78,7 @@ export const uploadSection: Section<ApiContext> = async ({ t, load, notes }, row
     await store.put(`bench-direct-${process.pid}-${n++}.png`, Readable.from(chunks), { contentType: 'image/png', maxBytes: SIZE + 1 });
   });
   rows.push(toRow('upload 4 MB: store.put straight to the store, 64 KB chunks', chunked, baseline));
+  await store.close();
 
   let api!: Awaited<ReturnType<typeof load.http>>;
   const growth = await peakRssGrowth(async () => {

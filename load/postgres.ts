@@ -4,6 +4,8 @@
 import pg from 'pg';
 
 export interface PgActivity {
+  /** The service's connections in a statement or a transaction (not idle) at a sampled moment, on average. */
+  busyAvg: number;
   /** Statements of the service running at a sampled moment, on average. */
   activeAvg: number;
   /** Share of the active-statement samples per wait event, largest first ("CPU", "IO:WalSync", …). */
@@ -19,6 +21,10 @@ SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, count(*)::
 FROM pg_stat_activity
 WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type IN ('client backend', 'autovacuum worker')
 GROUP BY 1, backend_type = 'autovacuum worker'`;
+
+const BUSY = `
+SELECT count(*)::int AS n FROM pg_stat_activity
+WHERE state <> 'idle' AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
 
 const COUNTERS = `
 SELECT (SELECT wal_bytes FROM pg_stat_wal)::float8 AS wal,
@@ -42,14 +48,15 @@ export class PgWatch {
     let samples = 0;
     let active = 0;
     let autovacuum = 0;
+    let connectionsBusy = 0;
     let busy = false;
     const timer = setInterval(() => {
       if (busy) return; // never two samples at once on one connection
       busy = true;
-      this.client
-        .query<{ wait: string; n: number; autovacuum: boolean }>(SAMPLE)
-        .then(({ rows }) => {
+      Promise.all([this.client.query<{ wait: string; n: number; autovacuum: boolean }>(SAMPLE), this.client.query<{ n: number }>(BUSY)])
+        .then(([{ rows }, connections]) => {
           samples++;
+          connectionsBusy += connections.rows[0].n;
           for (const r of rows) {
             if (r.autovacuum) autovacuum += r.n;
             else {
@@ -66,6 +73,7 @@ export class PgWatch {
       const after = (await this.client.query<{ wal: number; checkpoints: number }>(COUNTERS)).rows[0];
       const seconds = (Date.now() - started) / 1000;
       return {
+        busyAvg: samples ? connectionsBusy / samples : 0,
         activeAvg: samples ? active / samples : 0,
         waits: [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => [w, active ? n / active : 0]),
         walMiBPerS: (after.wal - before.wal) / 2 ** 20 / seconds,

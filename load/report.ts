@@ -14,10 +14,8 @@ export interface StepResources {
   /** Everything busy on the machine minus the three above (kernel networking lands partly here). */
   otherCpu: number;
   machineBusy: number;
-  /** Database pool, sampled every 100 ms: connections checked out (avg) and queries waiting (avg, max). */
-  poolBusyAvg: number;
-  poolWaitingAvg: number;
-  poolWaitingMax: number;
+  /** PostgreSQL's view (postgres.ts): the service's connections in a statement or a transaction, on average. */
+  pgBusyAvg: number;
   /** PostgreSQL's view (postgres.ts): the service's statements running at once, and what they waited on. */
   pgActiveAvg: number;
   pgWaits: Array<[string, number]>;
@@ -62,7 +60,7 @@ export function resultsTable(measured: Measured[], p99LimitMs: number): string {
 }
 
 export function resourcesTable(measured: Measured[]): string {
-  const header = ['editors', 'server thread busy', 'service CPU', 'PostgreSQL CPU', 'client CPU', 'other CPU', 'machine busy', 'DB pool busy avg', 'DB waiting avg / max', 'PG active avg', 'PG active: waiting on', 'WAL MiB/s', 'p90 ms', 'max ms', 'p99 from send ms', 'client timer lag p99 ms'];
+  const header = ['editors', 'server thread busy', 'service CPU', 'PostgreSQL CPU', 'client CPU', 'other CPU', 'machine busy', 'DB connections busy avg', 'PG active avg', 'PG active: waiting on', 'WAL MiB/s', 'p90 ms', 'max ms', 'p99 from send ms', 'client timer lag p99 ms'];
   const rows = measured.map(({ result: r, resources: x, rerun }) => [
     `${r.editors}${rerun ? ' (busy)' : ''}`,
     `${(x.serverElu * 100).toFixed(0)} %`,
@@ -71,8 +69,7 @@ export function resourcesTable(measured: Measured[]): string {
     cores(x.clientCpu),
     cores(x.otherCpu),
     `${cores(x.machineBusy)} of ${os.cpus().length}`,
-    x.poolBusyAvg.toFixed(1),
-    `${x.poolWaitingAvg.toFixed(1)} / ${x.poolWaitingMax}`,
+    x.pgBusyAvg.toFixed(1),
     x.pgActiveAvg.toFixed(1),
     x.pgWaits.slice(0, 3).map(([w, share]) => `${w} ${(share * 100).toFixed(0)} %`).join(', ') || '–',
     `${x.walMiBPerS.toFixed(1)}${x.checkpoints ? ` (${x.checkpoints} checkpoint${x.checkpoints > 1 ? 's' : ''})` : ''}`,

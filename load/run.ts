@@ -1,4 +1,4 @@
-// `npm run load`: how many simulated editors one instance holds with p99 < 100 ms (issue 7).
+// `npm run load`: how many simulated editors one instance holds with p99 < 100 ms.
 //
 // Boots the whole service on PostgreSQL (startTestApp: embedded server, temp DATA_DIR, loopback port), signs
 // editors in through the real OAuth flow, and runs a series of steps with more and more editors, each saving a
@@ -19,6 +19,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import type { EditorSpec, FromClient, StepRequest, StepResult, ToClient } from './protocol.js';
 import { resourcesTable, resultsTable, type Measured, type StepResources } from './report.js';
@@ -212,20 +213,9 @@ async function runStep(
   step: StepRequest,
   within: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<{ result: StepResult; resources: StepResources; profile?: string[] }> {
-  const pool = t.app.database.pool;
   const { postmasterPid } = watch;
   const stopPg = await watch.pg.start();
   const stopProfile = watch.profile ? await startProfile(watch.profile) : undefined;
-  let samples = 0;
-  let busySum = 0;
-  let waitingSum = 0;
-  let waitingMax = 0;
-  const sampler = setInterval(() => {
-    samples++;
-    busySum += pool.totalCount - pool.idleCount;
-    waitingSum += pool.waitingCount;
-    waitingMax = Math.max(waitingMax, pool.waitingCount);
-  }, 100);
 
   const clientPid = load.pid!;
   const start = {
@@ -236,14 +226,13 @@ async function runStep(
     client: processCpu(clientPid),
     machine: machineCpu(),
   };
-  let resources: Omit<StepResources, 'pgActiveAvg' | 'pgWaits' | 'walMiBPerS' | 'checkpoints'> | undefined;
+  let resources: Omit<StepResources, 'pgBusyAvg' | 'pgActiveAvg' | 'pgWaits' | 'walMiBPerS' | 'checkpoints'> | undefined;
   let pgDone: ReturnType<typeof stopPg> | undefined;
   let profileDone: ReturnType<NonNullable<typeof stopProfile>> | undefined;
   const onLoaded = (m: FromClient) => {
     if (m.type !== 'loaded' || resources) return;
     pgDone = stopPg();
     profileDone = stopProfile?.();
-    clearInterval(sampler);
     const wallS = (performance.now() - start.at) / 1000;
     const server = process.cpuUsage(start.server);
     const serverCpu = (server.user + server.system) / 1e6 / wallS;
@@ -258,9 +247,6 @@ async function runStep(
       clientCpu,
       otherCpu: Math.max(0, machineBusy - serverCpu - postgresCpu - clientCpu),
       machineBusy,
-      poolBusyAvg: samples ? busySum / samples : 0,
-      poolWaitingAvg: samples ? waitingSum / samples : 0,
-      poolWaitingMax: waitingMax,
     };
   };
   try {
@@ -270,11 +256,10 @@ async function runStep(
     const pg = await pgDone!;
     return {
       result,
-      resources: { ...resources!, pgActiveAvg: pg.activeAvg, pgWaits: pg.waits, walMiBPerS: pg.walMiBPerS, checkpoints: pg.checkpoints },
+      resources: { ...resources!, pgBusyAvg: pg.busyAvg, pgActiveAvg: pg.activeAvg, pgWaits: pg.waits, walMiBPerS: pg.walMiBPerS, checkpoints: pg.checkpoints },
       profile: await profileDone,
     };
   } finally {
-    clearInterval(sampler);
     if (!pgDone) await stopPg().catch(() => undefined);
     if (stopProfile && !profileDone) await stopProfile().catch(() => undefined);
   }
@@ -330,8 +315,8 @@ async function main(): Promise<number> {
     );
     notes.push(
       `Resource columns cover each step's ticks and drain (not the read-back): "server thread busy" is the event-loop utilisation of the service's thread; CPU columns are from /proc ` +
-        `(service = its whole process, PostgreSQL = postmaster and backends, other = the rest of the machine, e.g. other test suites and kernel networking); the DB pool and PostgreSQL's wait events ` +
-        `are sampled every 100/200 ms. "p99 from send" leaves out the client's own delay in starting a save ("client timer lag").`,
+        `(service = its whole process, PostgreSQL = postmaster and backends, other = the rest of the machine, e.g. other test suites and kernel networking); the service's database connections and PostgreSQL's wait events ` +
+        `are sampled every 200 ms from PostgreSQL's view ("DB connections busy": in a statement or a transaction). "p99 from send" leaves out the client's own delay in starting a save ("client timer lag").`,
     );
     const first = measured[0]?.result;
     if (first) notes.push(`Save request body ${(first.requestBytes / 1024).toFixed(1)} KB, answer ${(first.responseBytes / 1024).toFixed(1)} KB (the whole canvas back).`);
@@ -388,17 +373,17 @@ async function main(): Promise<number> {
   try {
     const env: Record<string, string> = settings.poolSize ? { DATABASE_POOL_SIZE: settings.poolSize } : {};
     t = await within(startTestApp(env, 'embedded'));
-    const { rows } = await t.app.database.pool.query<{ v: string; pid: number }>("SELECT current_setting('server_version') AS v, pg_backend_pid() AS pid");
+    const { rows } = await t.pool.query<{ v: string; pid: number }>("SELECT current_setting('server_version') AS v, pg_backend_pid() AS pid");
     const postmasterPid = parentPid(rows[0].pid);
     if (!postmasterPid) throw new Error('cannot find the PostgreSQL server process');
-    pgWatch = await PgWatch.connect(t.app.database.pool.options.connectionString!);
+    pgWatch = await PgWatch.connect(t.databaseUrl);
     load = new LoadProcess();
     await within(load.wait('ready', 60_000));
 
     header.push(
       machineInfo() + ' at start.',
       `PostgreSQL ${rows[0].v} (embedded, started by the service, postmaster pid ${postmasterPid}); service at ${t.baseUrl} (loopback only), ` +
-        `database pool ${t.app.database.pool.options.max} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'}), other settings default.`,
+        `database pool ${t.config.database.poolSize} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'}), other settings default.`,
       `Load client: a separate Node process (pid ${load.pid}), so it never runs on the service's event loop; client, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback.`,
       `Editors: each is ${settings.editorsPerUser === 1 ? 'its own user' : `one of ${settings.editorsPerUser} projects of a user`} signed in once through the real OAuth flow, with its own project and keep-alive connection; ` +
         `once a second (random phase) it moves one node of its 200-node / 300-edge canvas and saves the whole canvas with the version it last got back (409 = error). ` +
@@ -505,7 +490,7 @@ async function main(): Promise<number> {
 
   printReport(verdict());
   if (failure) {
-    console.error(`\nLOAD TEST FAILED: ${(failure as Error).stack ?? failure}`);
+    console.error(`\nLOAD TEST FAILED: ${failure instanceof Error ? (failure.stack ?? failure.message) : inspect(failure)}`);
     return 1;
   }
   return 0;

@@ -7,8 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'web');
 export const WEB_DIST = path.join(web, 'dist');
-/** What the built client depends on, besides web/src/**. */
-const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json'].map((f) => path.join(web, f)).concat(path.join(root, 'package-lock.json'));
+/** What the built client depends on, besides web/src/**: its config, the lock file, and the modules it shares with the server. */
+const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json']
+  .map((f) => path.join(web, f))
+  .concat(path.join(root, 'package-lock.json'), path.join(root, 'src/auth/auth-errors.ts'));
 
 async function mtime(file: string): Promise<number> {
   try {

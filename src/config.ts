@@ -1,6 +1,6 @@
-// The one place that reads the environment. `loadConfig(env)` is pure: it parses, applies the embedded
-// defaults of DESIGN.md §1 and returns a frozen Config plus the start-up warnings. server.ts passes it
-// process.env (after reading .env); tests pass plain objects.
+// The one place that reads the environment. `loadConfig(env, facts)` is pure: it parses, applies the embedded
+// defaults (README, "Configuration") and returns a frozen Config plus the start-up warnings. server.ts passes it
+// process.env (after reading .env) and whether stdout is a terminal; tests pass plain objects.
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
@@ -58,6 +58,7 @@ const envSchema = z.object({
   HOST: text,
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: text.pipe(z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional()),
   SHUTDOWN_GRACE_MS: int(10_000),
   METRICS_TOKEN: text.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
 
@@ -130,6 +131,11 @@ export interface Config {
   host: string;
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * 'json': one JSON object a line (production, collectors, files, pipes). 'pretty': human-readable lines
+   * (pino-pretty). Default: pretty on a terminal outside production, JSON otherwise.
+   */
+  logFormat: 'pretty' | 'json';
   shutdownGraceMs: number;
   /** GET /api/metrics (Prometheus): off (404) without a token; scrapers send `Authorization: Bearer <token>`. */
   metrics: { token?: string };
@@ -212,8 +218,14 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
+/** What the process knows about where it runs, beside the environment: server.ts passes the real facts. */
+export interface RuntimeFacts {
+  /** Whether standard output is a terminal (it chooses the default log format). */
+  stdoutIsTTY?: boolean;
+}
+
 /** Parse the environment. Throws ConfigError listing every problem at once. */
-export function loadConfig(env: Record<string, string | undefined>): LoadedConfig {
+export function loadConfig(env: Record<string, string | undefined>, facts: RuntimeFacts = {}): LoadedConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
@@ -265,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadedConfi
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (!production && facts.stdoutIsTTY ? 'pretty' : 'json'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metrics: { token: e.METRICS_TOKEN },
     baseUrl,

@@ -1,42 +1,151 @@
-// Typed errors. Services throw these; src/http/error-handler.ts is the one place that turns them into
-// SPEC §7's body `{ error, details? }`. A 5xx never carries an internal message beyond `details`
-// where SPEC allows it (generation failures).
+// Typed errors with stable codes. Services, guards and routes throw these through the factories below; the
+// error handler (src/http/error-handler.ts) is the one place that decides an error's HTTP status (from its
+// code) and its body, SPEC §7's `{ error, details? }` plus the documented extras. Codes go to the logs and
+// the metrics, never into a body. A 5xx never carries an internal message beyond `details` where SPEC allows
+// it (generation failures). Every code, its status and its message: docs/errors.md.
 
-export class AppError extends Error {
+/** Every error the service answers. Adding one: a factory below, a status in the handler's table, docs/errors.md. */
+export const ERROR_CODES = [
+  // 400
+  'invalid_request', // schema validation: SPEC's exact strings, or `Invalid <field>: <reason>`
+  'invalid_json',
+  'invalid_url_encoding',
+  'bad_request', // what the HTTP parser or a library refuses, without more to say
+  'invalid_cursor',
+  'invalid_image',
+  'input_image_too_large',
+  'no_file_provided',
+  'unsupported_file_type',
+  'upload_interrupted',
+  'no_subscription',
+  'video_asset_id_required',
+  // 401, 402, 403
+  'unauthorized',
+  'upgrade_required',
+  'forbidden',
+  'invalid_signature',
+  // 404, 406, 408, 409, 412
+  'not_found',
+  'project_not_found',
+  'asset_not_found',
+  'not_acceptable',
+  'request_timeout',
+  'canvas_conflict',
+  'precondition_failed',
+  // 413, 415, 416, 429, 431
+  'body_too_large',
+  'canvas_too_large',
+  'file_too_large',
+  'unsupported_content_type',
+  'range_not_satisfiable',
+  'too_many_requests',
+  'image_model_busy',
+  'header_too_large',
+  // 500
+  'internal',
+  'model_key_missing',
+  'no_image_generated',
+  'image_model_failed',
+  'generation_failed',
+  'upload_failed',
+  // 502, 503
+  'payment_provider_unavailable',
+  'video_provider_unavailable',
+  'service_unavailable',
+  'payments_not_configured',
+  'video_not_configured',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface AppErrorOptions {
+  /** SPEC §7's `details`: a short reason safe to show. */
+  details?: string;
+  /** Documented fields answered beside `error` (the canvas `version` of a 409, the model's `text`). */
+  extra?: Record<string, unknown>;
+  /** Answered as `Retry-After` (whole seconds, at least 1). */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly details?: string;
+  readonly extra?: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: C,
     message: string,
-    readonly details?: string,
-    readonly extra?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
+    options: AppErrorOptions = {},
   ) {
-    super(message);
-    this.name = new.target.name;
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.details = options.details;
+    this.extra = options.extra;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
-export const badRequest = (message: string, details?: string) =>
-  new AppError(400, 'bad_request', message, details);
-export const unauthorized = () => new AppError(401, 'unauthorized', 'Unauthorized');
-export const forbidden = () => new AppError(403, 'forbidden', 'Forbidden');
-export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
-export const conflict = (message: string, extra?: Record<string, unknown>) =>
-  new AppError(409, 'conflict', message, undefined, extra);
-export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number, details?: string) =>
-  new AppError(429, 'too_many_requests', message, details, undefined, {
-    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });
-export const serviceUnavailable = (message = 'Service unavailable') =>
-  new AppError(503, 'service_unavailable', message);
-export const internal = (message: string, details?: string, extra?: Record<string, unknown>) =>
-  new AppError(500, 'internal', message, details, extra);
+export const isAppError = (err: unknown, code?: ErrorCode): err is AppError =>
+  err instanceof AppError && (code === undefined || err.code === code);
 
-/** Thrown by an ObjectStore when a write goes past its byte limit; nothing is left stored. */
-export class ObjectTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`object larger than ${limit} bytes`);
-    this.name = 'ObjectTooLargeError';
-  }
-}
+const shown = (url: string) => (url.length > 100 ? `${url.slice(0, 100)}…` : url);
+
+// Requests
+export const invalidRequest = (message: string) => new AppError('invalid_request', message);
+export const invalidJson = () => new AppError('invalid_json', 'Invalid JSON');
+export const invalidUrlEncoding = () => new AppError('invalid_url_encoding', 'Invalid URL encoding');
+export const badRequest = () => new AppError('bad_request', 'Bad request');
+export const notFound = () => new AppError('not_found', 'Not found');
+export const requestTimeout = () => new AppError('request_timeout', 'Request timeout');
+export const headerTooLarge = () => new AppError('header_too_large', 'Request header fields too large');
+/** A body over a route's limit (a route whose limit is part of its contract names its own error). */
+export const bodyTooLarge = () => new AppError('body_too_large', 'Request body too large');
+export const unsupportedContentType = () => new AppError('unsupported_content_type', 'Unsupported content type');
+export const tooManyRequests = (retryAfterSeconds: number) => new AppError('too_many_requests', 'Too many requests', { retryAfterSeconds });
+export const serviceUnavailable = () => new AppError('service_unavailable', 'Service unavailable', { retryAfterSeconds: 5 });
+export const internal = () => new AppError('internal', 'Internal server error');
+
+// Sessions and access
+export const unauthorized = () => new AppError('unauthorized', 'Unauthorized');
+export const forbidden = () => new AppError('forbidden', 'Forbidden');
+
+// Projects and canvases
+export const projectNotFound = () => new AppError('project_not_found', 'Project not found');
+export const canvasConflict = (version: number) => new AppError('canvas_conflict', 'Canvas was changed elsewhere', { extra: { version } });
+export const canvasTooLarge = () => new AppError('canvas_too_large', 'Canvas too large');
+
+// Generation
+export const invalidCursor = () => new AppError('invalid_cursor', 'Invalid cursor');
+export const invalidImage = (url: string, reason?: string) => new AppError('invalid_image', `Invalid image: ${shown(url)}`, { details: reason });
+export const inputImageTooLarge = (url: string) => new AppError('input_image_too_large', 'Input image too large', { details: shown(url) });
+export const upgradeRequired = () => new AppError('upgrade_required', 'Upgrade required');
+export const modelKeyMissing = () =>
+  new AppError('model_key_missing', 'IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
+export const noImageGenerated = (text: string) => new AppError('no_image_generated', 'No image was generated', { extra: { text } });
+export const imageModelBusy = (retryAfterSeconds: number, reason: string) =>
+  new AppError('image_model_busy', 'Image model is busy', { details: reason, retryAfterSeconds });
+/** The model call failed (SPEC: `Failed to generate image` with the reason). */
+export const imageModelFailed = (reason: string) => new AppError('image_model_failed', 'Failed to generate image', { details: reason });
+/** Anything after the model answered failed (reading or storing its image). */
+export const generationFailed = (reason: string) => new AppError('generation_failed', 'Failed to generate image', { details: reason });
+
+// Uploads
+export const noFileProvided = (details?: string) => new AppError('no_file_provided', 'No file provided', { details });
+export const unsupportedFileType = (details?: string) => new AppError('unsupported_file_type', 'Unsupported file type', { details });
+export const fileTooLarge = () => new AppError('file_too_large', 'File too large');
+export const uploadInterrupted = () =>
+  new AppError('upload_interrupted', 'Upload was interrupted', { details: 'the multipart body ended early or was malformed' });
+export const uploadFailed = () => new AppError('upload_failed', 'Failed to upload file');
+
+// Payments
+export const paymentsNotConfigured = () => new AppError('payments_not_configured', 'Payments are not configured');
+export const paymentProviderUnavailable = () => new AppError('payment_provider_unavailable', 'Payment provider unavailable');
+export const invalidSignature = () => new AppError('invalid_signature', 'Invalid signature');
+export const noSubscription = () => new AppError('no_subscription', 'No subscription found');
+
+// Video
+export const videoNotConfigured = () => new AppError('video_not_configured', 'Video is not configured');
+export const videoProviderUnavailable = () => new AppError('video_provider_unavailable', 'Video provider unavailable');
+export const videoAssetIdRequired = () => new AppError('video_asset_id_required', 'assetId or uploadId is required');
+export const assetNotFound = () => new AppError('asset_not_found', 'Asset not found');

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 async function main() {
   let loaded;
   try {
-    loaded = loadConfig(process.env);
+    loaded = loadConfig(process.env, { stdoutIsTTY: process.stdout.isTTY });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsersService } from '../services/users.js';
 
 export const SESSION_COOKIE = 'authlib.session-token';
-export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
-export const AUTH_BASE_PATH = '/api/auth';
+const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+const AUTH_BASE_PATH = '/api/auth';
 
 export interface AuthOptions {
   baseUrl: string;
@@ -127,7 +127,7 @@ export async function callAuth(
   return Auth(new Request(url, { method: req.method, headers, body: hasBody ? (req.body ?? '') : undefined }), config);
 }
 
-export async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') reply.header(key, value);

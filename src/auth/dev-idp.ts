@@ -5,6 +5,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
 import { z } from 'zod';
+import { notFound } from '../errors.js';
 import { escapeHtml, page } from '../http/html.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
@@ -81,7 +82,9 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     callback(raw, reply.raw);
   });
   // Routes exist so the hook runs; reached only by /interaction/* paths and methods that have no route below.
-  app.all(`${DEV_IDP_PATH}/*`, async (_req, reply) => reply.code(404).send({ error: 'Not found' }));
+  app.all(`${DEV_IDP_PATH}/*`, async () => {
+    throw notFound();
+  });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),

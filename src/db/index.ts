@@ -9,6 +9,24 @@ import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/** An open transaction; every repository method takes one as its optional last parameter. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What a repository statement runs on: the pool (one statement, autocommit) or an open transaction. */
+export type Executor = Db | Tx;
+
+/**
+ * The transaction port of the services: `fn`'s repository calls, given the `tx`, commit together or not at
+ * all (a throw rolls back and is rethrown).
+ */
+export interface Transactions {
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export function createTransactions(db: Db): Transactions {
+  return { transaction: (fn) => db.transaction(fn) };
+}
+
 export interface Database {
   db: Db;
   pool: pg.Pool;

@@ -1,63 +1,187 @@
-// The one mapping from errors to SPEC §7's body `{ error, details? }`. 5xx bodies never carry internals.
+// The one mapping from errors to answers: an error's code decides its status (statusOf, one exhaustive table)
+// and its body is SPEC §7's `{ error, details? }` plus the documented extras. Errors that are not ours
+// (Fastify's, zod's, a library's, a database outage) are first classified to a code (toAppError). Codes go
+// to the log lines, never into a body; 5xx bodies never carry internals.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import {
+  AppError,
+  badRequest,
+  bodyTooLarge,
+  headerTooLarge,
+  internal,
+  invalidJson,
+  invalidRequest,
+  invalidUrlEncoding,
+  notFound,
+  requestTimeout,
+  serviceUnavailable,
+  unsupportedContentType,
+  type ErrorCode,
+} from '../errors.js';
 import { isPublicMessage } from './messages.js';
 import { API_CSP } from './security-headers.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The 413 message of a route whose body limit is part of its contract. */
-    tooLargeMessage?: string;
+    /** The 413 error of a route whose body limit is part of its contract (default: `Request body too large`). */
+    tooLarge?: () => AppError;
+  }
+}
+
+/** The HTTP status of every error code: the one table. */
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'invalid_request':
+    case 'invalid_json':
+    case 'invalid_url_encoding':
+    case 'bad_request':
+    case 'invalid_cursor':
+    case 'invalid_image':
+    case 'input_image_too_large':
+    case 'no_file_provided':
+    case 'unsupported_file_type':
+    case 'upload_interrupted':
+    case 'no_subscription':
+    case 'video_asset_id_required':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'upgrade_required':
+      return 402;
+    case 'forbidden':
+    case 'invalid_signature':
+      return 403;
+    case 'not_found':
+    case 'project_not_found':
+    case 'asset_not_found':
+      return 404;
+    case 'not_acceptable':
+      return 406;
+    case 'request_timeout':
+      return 408;
+    case 'canvas_conflict':
+      return 409;
+    case 'precondition_failed':
+      return 412;
+    case 'body_too_large':
+    case 'canvas_too_large':
+    case 'file_too_large':
+      return 413;
+    case 'unsupported_content_type':
+      return 415;
+    case 'range_not_satisfiable':
+      return 416;
+    case 'too_many_requests':
+    case 'image_model_busy':
+      return 429;
+    case 'header_too_large':
+      return 431;
+    case 'internal':
+    case 'model_key_missing':
+    case 'no_image_generated':
+    case 'image_model_failed':
+    case 'generation_failed':
+    case 'upload_failed':
+      return 500;
+    case 'payment_provider_unavailable':
+    case 'video_provider_unavailable':
+      return 502;
+    case 'service_unavailable':
+    case 'payments_not_configured':
+    case 'video_not_configured':
+      return 503;
+    default: {
+      const unknown: never = code;
+      throw new Error(`no status for error code ${String(unknown)}`);
+    }
   }
 }
 
 /** Errors that mean the database (or another backing service) cannot be reached right now. */
-export function isUnavailable(err: unknown, depth = 0): boolean {
+function isUnavailable(err: unknown, depth = 0): boolean {
   const e = err as { code?: string; message?: string; cause?: unknown };
   if (e.cause && depth < 3 && isUnavailable(e.cause, depth + 1)) return true; // drizzle wraps driver errors
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(e.code ?? '')) return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not currently accepting connections|the database system is (starting up|shutting down)/i.test(e.message ?? '');
 }
 
+/**
+ * A client error of Fastify or a library (multipart, static files) keeps its status where we have a code for
+ * it, with SPEC's generic wording; any other 4xx is a plain 400.
+ */
+const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  403: 'forbidden',
+  404: 'not_found',
+  406: 'not_acceptable',
+  412: 'precondition_failed',
+  413: 'body_too_large',
+  415: 'unsupported_content_type',
+  416: 'range_not_satisfiable',
+};
+
+/** Any error, as one of ours. */
+function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'routeOptions'>): AppError {
+  if (err instanceof AppError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const issue = err.validation[0];
+    if (issue.message && isPublicMessage(issue.message)) return invalidRequest(issue.message);
+    const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'request';
+    return invalidRequest(`Invalid ${where}: ${issue.message}`);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return req.routeOptions.config?.tooLarge?.() ?? bodyTooLarge();
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidJson();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedContentType();
+    case 'FST_ERR_BAD_URL':
+      return invalidUrlEncoding();
+  }
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) return invalidJson();
+  if (isUnavailable(err)) return serviceUnavailable();
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = CLIENT_ERROR_CODES[status];
+    if (code === 'not_found') return notFound();
+    return code ? new AppError(code, 'Bad request') : badRequest();
+  }
+  return internal();
+}
+
+/** The answer to an error: status from its code, SPEC §7's body, Retry-After when it has one. */
+function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+  return reply.code(statusOf(err.code)).send({ error: err.message, ...(err.details ? { details: err.details } : {}), ...err.extra });
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.code(err.status).send({ error: err.message, ...(err.details ? { details: err.details } : {}), ...err.extra });
+    const appError = toAppError(err, req);
+    const { code } = appError;
+    if (appError !== err) {
+      // A foreign error is logged here with its cause; ours were logged with theirs where they were thrown.
+      if (code === 'service_unavailable') req.log.warn({ err, code }, 'backing service unavailable');
+      else if (code === 'internal') req.log.error({ err, code }, 'request failed');
+    } else if (statusOf(code) >= 500) {
+      req.log.warn({ code, details: appError.details }, 'request failed');
     }
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      const issue = err.validation[0];
-      if (issue.message && isPublicMessage(issue.message)) return reply.code(400).send({ error: issue.message });
-      const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'request';
-      return reply.code(400).send({ error: `Invalid ${where}: ${issue.message}` });
-    }
-    switch (err.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ error: req.routeOptions.config?.tooLargeMessage ?? 'Request body too large' });
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.code(400).send({ error: 'Invalid JSON' });
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send({ error: 'Unsupported content type' });
-    }
-    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-      return reply.code(400).send({ error: 'Invalid JSON' });
-    }
-    if (isUnavailable(err)) {
-      req.log.warn({ err }, 'backing service unavailable');
-      return reply.code(503).header('retry-after', '5').send({ error: 'Service unavailable' });
-    }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send({ error: err.statusCode === 404 ? 'Not found' : 'Bad request' });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: 'Internal server error' });
+    return sendError(reply, appError);
   });
 
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
+  app.setNotFoundHandler((_req, reply) => sendError(reply, notFound()));
+}
+
+/**
+ * Fastify's `frameworkErrors` (a path the router cannot decode, a failed route constraint): answered in our
+ * error shape. Such answers run no hooks, so the caller gives the request id and security headers first.
+ */
+export function sendFrameworkError(err: FastifyError, reply: FastifyReply): FastifyReply {
+  return sendError(reply, err.code === 'FST_ERR_BAD_URL' ? invalidUrlEncoding() : badRequest());
 }
 
 /**
@@ -67,9 +191,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, error] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request header fields too large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request timeout'] : [400, 'Bad request'];
-  const body = JSON.stringify({ error });
+  const error = err.code === 'HPE_HEADER_OVERFLOW' ? headerTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : badRequest();
+  const status = statusOf(error.code);
+  const body = JSON.stringify({ error: error.message });
   if (socket.writable) {
     socket.write(
       [

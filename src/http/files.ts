@@ -1,5 +1,6 @@
 // Serves the local object store read-only at /files/<name> (embedded mode; cloud drivers serve their own URLs).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound as notFoundError } from '../errors.js';
 import { isValidObjectName } from '../storage/object-name.js';
 import type { ByteRange, ObjectStore } from '../storage/object-store.js';
 
@@ -51,8 +52,10 @@ export async function localFilesPlugin(app: FastifyInstance, opts: { store: Obje
   });
 }
 
-function notFound(reply: FastifyReply) {
-  return reply.code(404).headers({ 'cache-control': 'no-store' }).send({ error: 'Not found' });
+/** The JSON 404, never cached (the name may be stored later). */
+function notFound(reply: FastifyReply): never {
+  reply.header('cache-control', 'no-store');
+  throw notFoundError();
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

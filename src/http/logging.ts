@@ -1,4 +1,5 @@
-// Logging (Fastify's pino, JSON lines): request ids that follow a request across services, and nothing secret
+// Logging (Fastify's pino): JSON lines, or human-readable lines through pino-pretty on a terminal outside
+// production (Config.logFormat). Request ids that follow a request across services, and nothing secret
 // in a log line. Request ids: a sane incoming `x-request-id` (≤ 64 of [A-Za-z0-9._-]) is kept, anything else
 // is replaced by a UUID; the id is echoed in the response's `x-request-id`. Secrets: credentials in headers
 // and fields named like secrets are redacted, secret query parameters (OAuth codes, tokens) are masked in the
@@ -7,13 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import pretty from 'pino-pretty';
 import type { Config } from '../config.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Fastify's genReqId: the caller's id when it is sane, else a new UUID. */
-export function requestId(req: IncomingMessage): string {
+function requestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
@@ -26,7 +28,7 @@ export function echoRequestId(app: FastifyInstance): void {
   });
 }
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',
@@ -77,8 +79,21 @@ function serializeRequest(req: FastifyRequest) {
   return { method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
-/** The logging part of Fastify's options; `stream` replaces stdout (tests capture the lines). */
-export function loggingOptions(level: Config['logLevel'], stream?: NodeJS.WritableStream): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+/** Human-readable lines (default: on stdout): time, level, message, then the fields; pid and hostname left out. */
+export function prettyStream(destination: number | NodeJS.WritableStream = 1): NodeJS.WritableStream {
+  return pretty({ destination, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/**
+ * The logging part of Fastify's options. `stream` replaces stdout (tests capture the lines) and always gets
+ * JSON lines; without it, `format` 'pretty' writes human-readable lines to stdout, 'json' JSON lines.
+ */
+export function loggingOptions(
+  level: Config['logLevel'],
+  stream?: NodeJS.WritableStream,
+  format: Config['logFormat'] = 'json',
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+  const destination = stream ?? (format === 'pretty' && level !== 'silent' ? prettyStream() : undefined);
   return {
     logger:
       level === 'silent'
@@ -87,7 +102,7 @@ export function loggingOptions(level: Config['logLevel'], stream?: NodeJS.Writab
             level,
             redact: REDACTED_PATHS,
             serializers: { req: serializeRequest as (req: unknown) => ReturnType<typeof serializeRequest>, err: serializeError },
-            ...(stream ? { stream } : {}),
+            ...(destination ? { stream: destination } : {}),
           },
     requestIdHeader: false, // genReqId reads (and checks) x-request-id itself
     genReqId: requestId,

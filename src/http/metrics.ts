@@ -4,8 +4,10 @@
 // raw URL; unknown routes as `not_found`; statuses by class.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,32 +16,15 @@ declare module 'fastify' {
   }
 }
 
-/**
- * How a generation ended. `quota`: the model provider answered 429; `upgrade_required`: the free daily
- * quota (402); `error`: anything else (storage, database, no model configured).
- */
-export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'invalid_input' | 'upgrade_required' | 'error';
-/** How an upload ended (`interrupted`: the client's body ended early or was malformed). */
-export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'interrupted' | 'error';
-
-export interface Metrics {
-  readonly registry: Registry;
-  /** One generation request handled by the service, and how long it took. */
-  generation(result: GenerationResult, seconds: number): void;
-  /** A model call failed (quota errors included); `model` is the model's id (`local`, `gpt-image-1`, …). */
-  modelError(model: string): void;
-  /** One upload handled by the service; `bytes` stored (0 when it failed). */
-  upload(result: UploadResult, bytes: number): void;
-}
-
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const GENERATION_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
 
-export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics & {
+function createMetrics(): Metrics & {
+  readonly registry: Registry;
   request(req: FastifyRequest, reply: FastifyReply): void;
 } {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_class'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route pattern and status class', labelNames, registers: [registry] });
   const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency by method, route pattern and status class', labelNames, buckets: SECONDS, registers: [registry] });
@@ -71,7 +56,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** `Authorization: Bearer <token>` against the expected token, timing-safe (equal-length digests). */
-export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
   const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
   return timingSafeEqual(digest(given), expected);
 }
@@ -96,10 +81,7 @@ async function metrics(app: FastifyInstance, { token }: { token?: string }) {
 }
 
 /**
- * The plugin: register once on the root instance. Not encapsulated (like fastify-plugin's skip-override), so
- * its hook sees every route, those registered before it included, and `app.metrics` is visible everywhere.
+ * The plugin: register once on the root instance. Not encapsulated (fastify-plugin), so its hook sees every
+ * route, those registered before it included, and `app.metrics` is visible everywhere.
  */
-export const metricsPlugin = Object.assign(metrics, {
-  [Symbol.for('skip-override')]: true,
-  [Symbol.for('fastify.display-name')]: 'metrics',
-});
+export const metricsPlugin = fp(metrics, { name: 'metrics' });

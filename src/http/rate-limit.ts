@@ -3,7 +3,7 @@
 // (RATE_LIMIT_STORE=memory, the default) or shared by every instance in PostgreSQL (=postgres).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type pg from 'pg';
+import type { RateLimitsRepository } from '../db/repositories/index.js';
 import { tooManyRequests } from '../errors.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 
@@ -15,12 +15,12 @@ export interface RouteRateLimit {
   errorResponseBuilder(req: FastifyRequest, context: { ttl: number }): Error;
 }
 
-export async function registerRateLimit(app: FastifyInstance, opts: { store: 'memory' | 'postgres'; pool: pg.Pool }): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, opts: { store: 'memory' | 'postgres'; counters: RateLimitsRepository }): Promise<void> {
   if (opts.store === 'memory') {
     await app.register(rateLimit, { global: false });
     return;
   }
-  const shared = postgresRateLimitStore(opts.pool, (err) => app.log.warn({ err }, 'pruning rate-limit counters failed'));
+  const shared = postgresRateLimitStore(opts.counters, (err) => app.log.warn({ err }, 'pruning rate-limit counters failed'));
   app.addHook('onClose', async () => shared.stop());
   // If the shared store cannot answer, let the request through rather than refusing everyone (the database
   // being down is reported by the routes that need it).
@@ -35,6 +35,6 @@ export function perUserPerMinute(name: string, perMinute: number): RouteRateLimi
     timeWindow: 60_000,
     hook: 'preHandler',
     keyGenerator: (req) => `${name}:${req.user?.id ?? req.ip}`,
-    errorResponseBuilder: (_req, context) => tooManyRequests('Too many requests', context.ttl / 1000),
+    errorResponseBuilder: (_req, context) => tooManyRequests(context.ttl / 1000),
   };
 }

@@ -5,13 +5,9 @@
 // - Cross-Origin-Resource-Policy `same-origin`, except `cross-origin` for /files/*: stored images are public
 //   and shown by other sites (SPEC §2);
 // - Strict-Transport-Security only in production (local http must keep working).
-import { createRequire } from 'node:module';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-type Middleware = (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
-/** The `helmet` package @fastify/helmet itself uses (its dependency, loaded from its own folder). */
-const helmetCore = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: FastifyHelmetOptions) => Middleware;
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** The CSP of API answers (JSON): nothing may load, nothing may frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -21,16 +17,18 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
  * outside the request lifecycle (Fastify's framework errors run no hooks).
  */
 export async function registerSecurityHeaders(app: FastifyInstance, opts: { production: boolean }): Promise<(req: FastifyRequest, reply: FastifyReply) => void> {
-  const helmetOptions: FastifyHelmetOptions = {
+  // No type annotation: @fastify/helmet's types name helmet's CommonJS declarations, `helmet` here its ESM ones;
+  // this plain object satisfies both.
+  const helmetOptions = {
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: opts.production ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-  };
+  } as const satisfies FastifyHelmetOptions & HelmetOptions;
   await app.register(fastifyHelmet, helmetOptions);
-  const setHeaders = helmetCore(helmetOptions);
+  const setHeaders = helmet(helmetOptions); // the same headers, for answers that skip the plugin's hook
 
   const apply = (req: FastifyRequest, reply: FastifyReply) => {
     // helmet sets its headers in an onRequest hook; one registered before it may have refused the request

@@ -11,21 +11,13 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionVerifier } from '../auth/session.js';
 import type { Config } from '../config.js';
 import { analyticsHost } from '../routes/client-config.js';
-import { pageRoutes } from '../routes/pages.js';
+import { pageRoutes, type ClientShell } from '../routes/pages.js';
 import { page } from './html.js';
 
-export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
-
-export interface ClientShell {
-  /**
-   * The HTML of a client page: the built index.html, with `fallback` inside <noscript> for browsers without
-   * JavaScript; when the client is not built, a plain page showing `fallback` and how to build it.
-   */
-  render(fallback: string): Promise<{ html: string; headers: Record<string, string> }>;
-}
+const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Origins images may come from besides https: (object storage on plain http, e.g. Azurite or a local S3). */
-export function imageOrigins(config: Pick<Config, 'baseUrl' | 'storage'>): string[] {
+function imageOrigins(config: Pick<Config, 'baseUrl' | 'storage'>): string[] {
   const origins = new Set<string>([new URL(config.baseUrl).origin]);
   const add = (url: string | undefined) => {
     if (!url) return;
@@ -48,7 +40,7 @@ export function imageOrigins(config: Pick<Config, 'baseUrl' | 'storage'>): strin
  * and, when configured, the analytics host. No form-action: sign-in posts to us and is then redirected to
  * the identity provider, whose origin is not ours to list.
  */
-export function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; inlineStyles?: boolean }): string {
+function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; inlineStyles?: boolean }): string {
   const analytics = opts.analyticsHost ? [new URL(opts.analyticsHost).origin] : [];
   return [
     "default-src 'self'",
@@ -63,7 +55,7 @@ export function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsH
   ].join('; ');
 }
 
-export function createClientShell(opts: { distDir: string; csp: (inlineStyles: boolean) => string }): ClientShell {
+function createClientShell(opts: { distDir: string; csp: (inlineStyles: boolean) => string }): ClientShell {
   const indexFile = path.join(opts.distDir, 'index.html');
   const common = {
     'x-content-type-options': 'nosniff',

@@ -22,7 +22,7 @@ export interface ModelConfig {
   timeoutMs: number;
 }
 
-export function isImageModelName(value: string): value is ImageModelName {
+function isImageModelName(value: string): value is ImageModelName {
   return (IMAGE_MODELS as readonly string[]).includes(value);
 }
 

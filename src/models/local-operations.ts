@@ -29,7 +29,7 @@ const COLOURS: Record<string, Rgb> = {
   turquoise: [64, 224, 208], coral: [255, 127, 80], salmon: [250, 128, 114], silver: [192, 192, 192],
 };
 
-export function parseColour(word: string): Rgb | undefined {
+function parseColour(word: string): Rgb | undefined {
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(word);
   if (!hex) return COLOURS[word];
   const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d).join('') : hex[1];

@@ -6,8 +6,13 @@ import { FetchRefusal, ImageFetchError } from './errors.js';
 import { isPublicAddress } from './ip.js';
 
 export { ImageFetchError } from './errors.js';
-export { isPublicAddress } from './ip.js';
 export { decodeDataUrl } from './data-url.js';
+
+/** The network the fetcher reaches: how host names resolve, and which addresses it may connect to. */
+export interface Network {
+  lookup: Lookup;
+  isAllowed(ip: string): boolean;
+}
 
 export interface SafeFetchOptions {
   /** Refuse as soon as more bytes arrive, and early when Content-Length says more. */
@@ -16,12 +21,8 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   /** Default 3; every hop is validated again (scheme, host, resolved address). */
   maxRedirects?: number;
-  /** Test/dev escape hatch ONLY: skip the address check. Default false. */
-  allowPrivate?: boolean;
-  /** DNS resolver; default node:dns/promises lookup with all: true. */
-  lookup?: Lookup;
-  /** Test seam: replaces isPublicAddress as the address check (ignored when allowPrivate is true). */
-  isAllowedAddress?: (ip: string) => boolean;
+  /** The service uses `publicInternet`. */
+  network: Network;
 }
 
 export interface SafeFetchResult {
@@ -37,17 +38,22 @@ export interface SafeFetcher {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-const defaultLookup: Lookup = async (hostname) =>
+/** The system resolver, every address of a name. */
+const systemLookup: Lookup = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
     address: a.address,
     family: a.family === 6 ? 6 : 4,
   }));
 
+/** The public internet: names through the system resolver, and only public unicast addresses (no loopback,
+ *  private, link-local, NAT64 of those, …; see ip.ts). */
+export const publicInternet: Network = { lookup: systemLookup, isAllowed: isPublicAddress };
+
 export function createSafeFetcher(opts: SafeFetchOptions): SafeFetcher {
   const maxRedirects = opts.maxRedirects ?? 3;
-  const isAllowed = opts.allowPrivate ? () => true : (opts.isAllowedAddress ?? isPublicAddress);
+  const isAllowed = (ip: string) => opts.network.isAllowed(ip);
   const agent = createGuardedAgent({
-    lookup: opts.lookup ?? defaultLookup,
+    lookup: opts.network.lookup,
     isAllowed,
     connectTimeoutMs: opts.timeoutMs,
   });

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { canvasTooLarge } from '../errors.js';
 import { createCanvasBodyCheck } from '../http/canvas-body.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
@@ -29,7 +30,7 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
 
   app.post('/api/user/project/canvas', {
     bodyLimit: limits.canvasBytes,
-    config: { tooLargeMessage: 'Canvas too large' },
+    config: { tooLarge: canvasTooLarge },
     // Saves are the hot path: a body the fast check accepts is taken as is (same verdict and value as the
     // schema, held so by test/unit/canvas-body.test.ts); anything else goes to the schema for its answer.
     validatorCompiler: (route) => {

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 
-export const DEFAULT_ANALYTICS_HOST = 'https://us.i.posthog.com';
+const DEFAULT_ANALYTICS_HOST = 'https://us.i.posthog.com';
 
 const ClientConfig = z
   .object({

@@ -5,13 +5,18 @@
 //   working sign-in form, so signing in never needs JavaScript.
 import type { AuthConfig } from '@auth/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authErrorText } from '../../web/src/auth/auth-errors.js';
+import { authErrorText } from '../auth/auth-errors.js';
 import { callAuth } from '../auth/authjs.js';
 import type { SessionUser, SessionVerifier } from '../auth/session.js';
 import { escapeHtml } from '../http/html.js';
-import type { ClientShell } from '../http/web-client.js';
 
-export { authErrorText };
+export interface ClientShell {
+  /**
+   * The HTML of a client page: the built index.html, with `fallback` inside <noscript> for browsers without
+   * JavaScript; when the client is not built, a plain page showing `fallback` and how to build it.
+   */
+  render(fallback: string): Promise<{ html: string; headers: Record<string, string> }>;
+}
 
 const NEEDS_JS = '<p class="muted">This page needs JavaScript.</p>';
 

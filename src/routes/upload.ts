@@ -3,10 +3,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, unauthorized } from '../errors.js';
+import { fileTooLarge, noFileProvided, unauthorized } from '../errors.js';
 import { sessionUser } from '../http/guards.js';
 import { ErrorBody } from '../http/schemas.js';
-import { fileTooLarge, type UploadsService } from '../services/uploads.js';
+import type { UploadsService } from '../services/uploads.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import type { UsersService } from '../services/users.js';
 
@@ -14,7 +14,6 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; user
   await app.register(multipart, {
     limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
-  const noFile = () => badRequest('No file provided');
 
   app.post('/api/upload', {
     config: rateLimit ? { rateLimit } : {},
@@ -27,17 +26,17 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; user
   }, async (req) => {
     // A session that outlived its user stores nothing (the session check itself reads no database).
     if (!(await users.findById(sessionUser(req).id))) throw unauthorized();
-    if (!req.isMultipart()) throw noFile();
+    if (!req.isMultipart()) throw noFileProvided();
     let file;
     try {
       file = await req.file();
     } catch (err) {
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge();
-      throw badRequest('No file provided', 'the multipart body could not be read');
+      throw noFileProvided('the multipart body could not be read');
     }
     if (!file || file.fieldname !== 'file') {
       file?.file.resume();
-      throw noFile();
+      throw noFileProvided();
     }
     // A client that goes away mid-upload leaves the part stream stalled, not failed: fail it, so the store
     // cleans up instead of waiting forever.

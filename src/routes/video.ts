@@ -27,7 +27,7 @@ function perAddressPerMinute(perMinute: number) {
     timeWindow: 60_000,
     hook: 'onRequest' as const,
     keyGenerator: (req: FastifyRequest) => `video:${req.ip}`,
-    errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => tooManyRequests('Too many requests', context.ttl / 1000),
+    errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => tooManyRequests(context.ttl / 1000),
   };
 }
 

@@ -1,13 +1,12 @@
 // Payments (DESIGN.md §7, issue 6): the Pro plan's checkout and customer portal for the session user, and the
 // provider's webhooks, which are the only way a user becomes Pro or stops being Pro (per subscription: the rule
 // is in subscriptions.ts).
-import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
-import { users, webhookEvents } from '../db/schema.js';
-import { AppError, badRequest, serviceUnavailable, unauthorized } from '../errors.js';
+import type { Transactions } from '../db/index.js';
+import type { UsersRepository, WebhookReceiptsRepository } from '../db/repositories/index.js';
+import { invalidSignature, noSubscription, paymentProviderUnavailable, paymentsNotConfigured, unauthorized } from '../errors.js';
 import { InvalidWebhookSignatureError, PaymentProviderError, type PaymentEvent, type Payments } from '../payments/index.js';
-import { applySubscriptionEvent, changeFor } from './subscriptions.js';
+import { applySubscriptionEvent, changeFor, type SubscriptionRuleDeps } from './subscriptions.js';
 
 export interface BillingService {
   /** The hosted checkout URL of the Pro plan for this user. */
@@ -19,7 +18,10 @@ export interface BillingService {
 }
 
 export interface BillingDeps {
-  db: Db;
+  users: Pick<UsersRepository, 'findById'> & SubscriptionRuleDeps['users'];
+  subscriptions: SubscriptionRuleDeps['subscriptions'];
+  webhookReceipts: Pick<WebhookReceiptsRepository, 'record' | 'pruneOlderThan'>;
+  transactions: Transactions;
   /** null when payments are not configured: every payment route answers 503. */
   payments: Payments | null;
   /** The service's public base URL (defaults of the success and return URLs). */
@@ -30,10 +32,6 @@ export interface BillingDeps {
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
 }
 
-const paymentsNotConfigured = () => serviceUnavailable('Payments are not configured');
-const providerUnavailable = () => new AppError(502, 'bad_gateway', 'Payment provider unavailable');
-const invalidSignature = () => new AppError(403, 'forbidden', 'Invalid signature');
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** At most this many expired webhook ids are deleted per received webhook, so the prune stays cheap. */
@@ -43,7 +41,7 @@ export const WEBHOOK_PRUNE_BATCH = 100;
 const absolute = (url: string | undefined, fallback: string, baseUrl: string) => new URL(url ?? fallback, `${baseUrl}/`).toString();
 
 export function createBillingService(deps: BillingDeps): BillingService {
-  const { db, payments, log } = deps;
+  const { users, webhookReceipts, transactions, payments, log } = deps;
   const successUrl = absolute(deps.settings.successUrl, '/projects?upgraded=1', deps.baseUrl);
   const returnUrl = absolute(deps.settings.returnUrl, '/projects', deps.baseUrl);
 
@@ -60,20 +58,14 @@ export function createBillingService(deps: BillingDeps): BillingService {
    */
   async function pruneWebhookIds(): Promise<void> {
     try {
-      const expired = db
-        .select({ id: webhookEvents.id })
-        .from(webhookEvents)
-        .where(lt(webhookEvents.receivedAt, sql`now() - ${retentionDays}::int * interval '1 day'`))
-        .limit(WEBHOOK_PRUNE_BATCH)
-        .for('update', { skipLocked: true });
-      const pruned = await db.delete(webhookEvents).where(inArray(webhookEvents.id, expired)).returning({ id: webhookEvents.id });
-      if (pruned.length > 0) log.info({ pruned: pruned.length, retentionDays }, 'payment webhook ids pruned');
+      const pruned = await webhookReceipts.pruneOlderThan(retentionDays, WEBHOOK_PRUNE_BATCH);
+      if (pruned > 0) log.info({ pruned, retentionDays }, 'payment webhook ids pruned');
     } catch (err) {
       log.warn({ reason: (err as Error).message }, 'pruning payment webhook ids failed');
     }
   }
 
-  const findUser = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null;
+  const findUser = (id: string) => users.findById(id);
 
   async function viaProvider<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
@@ -81,7 +73,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
     } catch (err) {
       if (err instanceof PaymentProviderError) {
         log.warn({ reason: err.message }, `payment provider failed (${what})`);
-        throw providerUnavailable();
+        throw paymentProviderUnavailable();
       }
       throw err;
     }
@@ -101,7 +93,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
       if (!payments) throw paymentsNotConfigured();
       const user = await findUser(userId);
       if (!user) throw unauthorized();
-      if (!user.paymentsCustomerId) throw badRequest('No subscription found');
+      if (!user.paymentsCustomerId) throw noSubscription();
       const customerId = user.paymentsCustomerId;
       return viaProvider('portal', () => payments.provider.createPortalSession({ customerId, returnUrl }));
     },
@@ -123,9 +115,8 @@ export function createBillingService(deps: BillingDeps): BillingService {
       // The webhook id and the event's effect commit together: a delivery that fails half-way is retried
       // whole, and a second delivery of one id (a retry, a replay) finds the id and changes nothing. An event
       // that is acknowledged without effect (ignored, skipped as older) records its id all the same.
-      const result = await db.transaction(async (tx) => {
-        const fresh = await tx.insert(webhookEvents).values({ id: event.id, type: event.type.slice(0, 100) }).onConflictDoNothing().returning({ id: webhookEvents.id });
-        if (fresh.length === 0) {
+      const result = await transactions.transaction(async (tx) => {
+        if (!(await webhookReceipts.record(event.id, event.type.slice(0, 100), tx))) {
           log.info({ webhookId: event.id, type: event.type }, 'payment webhook already received');
           return { received: true as const, duplicate: true as const };
         }
@@ -147,7 +138,7 @@ export function createBillingService(deps: BillingDeps): BillingService {
           log.info(logged, 'payment webhook ignored (customer is not one of our users)');
           return { received: true as const };
         }
-        const outcome = await applySubscriptionEvent(tx, { userId, sub, change, proProductId: productId });
+        const outcome = await applySubscriptionEvent(deps, tx, { userId, sub, change, proProductId: productId });
         if (outcome.applied) {
           const { isPro, subscriptionStatus, grantsPro } = outcome;
           log.info({ ...logged, userId, productId: sub.productId.slice(0, 200), changedAt: sub.changedAt, grantsPro, isPro, subscriptionStatus }, 'payment webhook applied');

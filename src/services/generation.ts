@@ -1,13 +1,13 @@
 // Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import type { Db } from '../db/index.js';
-import { generations, type GenerationRow } from '../db/schema.js';
-import { AppError, badRequest, internal, tooManyRequests, unauthorized } from '../errors.js';
-import type { GenerationResult, Metrics } from '../http/metrics.js';
+import type { Transactions } from '../db/index.js';
+import type { GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
+import type { GenerationRow } from '../db/schema.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, unauthorized, upgradeRequired } from '../errors.js';
+import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelQuotaError, type ImageModel } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
 import { resolveInputs, type InputDeps } from './image-inputs.js';
@@ -25,7 +25,10 @@ export interface GenerationService {
 }
 
 export interface GenerationDeps extends InputDeps {
-  db: Db;
+  users: Pick<UsersRepository, 'lockForUpdate'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning'>;
+  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
+  transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
   /** null when the configured provider model has no key: SPEC's 500 naming the key. */
   model: ImageModel | null;
@@ -48,12 +51,7 @@ export interface GenerationDeps extends InputDeps {
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
 }
 
-export const missingKey = () =>
-  internal('IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
-
 const PNG = 'image/png';
-
-export const upgradeRequired = () => new AppError(402, 'payment_required', 'Upgrade required');
 
 async function asPng(data: Buffer): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
@@ -70,14 +68,12 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
   // Only what encodeCursor makes: anything else (a NUL, a year PostgreSQL cannot hold) would fail in the query.
-  if (!id || !/^[\w-]{1,100}$/.test(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at) || Number.isNaN(createdAt.getTime())) throw badRequest('Invalid cursor');
+  if (!id || !/^[\w-]{1,100}$/.test(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at) || Number.isNaN(createdAt.getTime())) throw invalidCursor();
   return { createdAt, id };
 }
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
-  const { db, store, log } = deps;
-  const modelFailures = new WeakSet<Error>(); // what callModel threw, so the outcome metric can tell model from storage failures
-  const modelFailure = (err: AppError) => (modelFailures.add(err), err);
+  const { store, log, users, generations, runningGenerations, transactions } = deps;
 
   async function callModel(model: ImageModel, images: { data: Buffer; mimeType: string }[], prompt: string) {
     try {
@@ -86,19 +82,11 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       return result;
     } catch (err) {
       deps.metrics?.modelError(model.id);
-      if (err instanceof ModelQuotaError) throw modelFailure(tooManyRequests('Image model is busy', err.retryAfterSeconds ?? 30, err.message));
+      if (err instanceof ModelQuotaError) throw imageModelBusy(err.retryAfterSeconds ?? 30, err.message);
       const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
       if (!(err instanceof ModelFailedError)) log.warn({ err }, 'image model failed unexpectedly');
-      throw modelFailure(internal('Failed to generate image', reason));
+      throw imageModelFailed(reason);
     }
-  }
-
-  function outcome(err: unknown): GenerationResult {
-    if (!(err instanceof AppError)) return 'error';
-    if (modelFailures.has(err)) return err.status === 429 ? 'quota' : 'model_error';
-    if (err.status === 400) return 'invalid_input';
-    if (err.status === 402) return 'upgrade_required';
-    return err.message === 'No image was generated' ? 'no_image' : 'error';
   }
 
   /**
@@ -108,29 +96,18 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    */
   async function markRunning(userId: string): Promise<string> {
     const id = randomUUID();
-    const leaseSeconds = deps.leaseMs / 1000;
-    const insertRow = (q: Pick<Db, 'execute'>) =>
-      q.execute(sql`
-        INSERT INTO running_generations (id, user_id, expires_at)
-        SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${leaseSeconds}::float8) FROM users u WHERE u.id = ${userId}::uuid
-        RETURNING id`);
     const perDay = deps.quota?.perDay ?? 0;
     if (perDay <= 0) {
-      if ((await insertRow(db)).rows.length === 0) throw unauthorized();
+      if (!(await runningGenerations.start(id, userId, deps.leaseMs))) throw unauthorized();
       return id;
     }
-    return db.transaction(async (tx) => {
+    return transactions.transaction(async (tx) => {
       // The user's row lock orders this user's quota checks; the count is a statement of its own, so it sees
       // the slots that the transactions we waited for reserved.
-      const { rows: found } = await tx.execute(sql`SELECT is_pro FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
-      if (found.length === 0) throw unauthorized();
-      if (found[0].is_pro !== true) {
-        const { rows } = await tx.execute(sql`
-          SELECT (SELECT count(*) FROM generations WHERE user_id = ${userId}::uuid AND created_at > now() - interval '1 day')
-               + (SELECT count(*) FROM running_generations WHERE user_id = ${userId}::uuid AND expires_at > now()) AS used`);
-        if (Number(rows[0].used) >= perDay) throw upgradeRequired();
-      }
-      await insertRow(tx);
+      const user = await users.lockForUpdate(userId, tx);
+      if (!user) throw unauthorized();
+      if (!user.isPro && (await generations.countLastDayWithRunning(userId, tx)) >= perDay) throw upgradeRequired();
+      await runningGenerations.start(id, userId, deps.leaseMs, tx);
       return id;
     });
   }
@@ -145,11 +122,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     let inFlight: Promise<unknown> = Promise.resolve();
     let stopped = false;
     const renew = () => {
-      inFlight = db
-        .execute(sql`
-          INSERT INTO running_generations (id, user_id, expires_at)
-          SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${deps.leaseMs / 1000}::float8) FROM users u WHERE u.id = ${userId}::uuid
-          ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at`)
+      inFlight = runningGenerations
+        .renew(id, userId, deps.leaseMs)
         .catch((err) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
     };
     const timer = setInterval(() => {
@@ -168,14 +142,14 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   /** The generation has ended; expired rows (of instances that died) go too. A failure only leaves the row to expire. */
   async function markEnded(id: string): Promise<void> {
     try {
-      await db.execute(sql`DELETE FROM running_generations WHERE id = ${id}::uuid OR expires_at <= now()`);
+      await runningGenerations.removeWithExpired(id);
     } catch (err) {
       log.warn({ err }, 'could not clear a running generation (it expires by itself)');
     }
   }
 
   async function generateOnce(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse> {
-    if (!deps.model) throw missingKey();
+    if (!deps.model) throw modelKeyMissing();
     const running = await markRunning(user.id);
     const lease = renewWhileRunning(running, user.id);
     try {
@@ -194,7 +168,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps);
     const result = await callModel(model, inputs, prompt);
-    if (!result.image) throw internal('No image was generated', undefined, { text: result.text ?? '' });
+    if (!result.image) throw noImageGenerated(result.text ?? '');
 
     const written: string[] = [];
     try {
@@ -214,8 +188,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       // The record replaces the running row in one transaction: the quota never counts this generation twice
       // nor misses it. The lease stops first, so no renewal brings the row back.
       await lease.stop();
-      await db.transaction(async (tx) => {
-        await tx.insert(generations).values({
+      await transactions.transaction(async (tx) => {
+        await generations.insert({
           id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
           userId: user.id,
           userEmail: user.email,
@@ -224,8 +198,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           outputImageUrl: output.url,
           model: result.model ?? model.id,
           createdAt: new Date(stamp), // millisecond precision, as cursors carry it
-        });
-        await tx.execute(sql`DELETE FROM running_generations WHERE id = ${running}::uuid`);
+        }, tx);
+        await runningGenerations.remove(running, tx);
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
     } catch (err) {
@@ -233,7 +207,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
       if (err instanceof AppError) throw err;
       log.warn({ err }, 'storing a generation failed');
-      throw internal('Failed to generate image', err instanceof ModelFailedError ? err.message : 'the generated image could not be stored');
+      throw generationFailed(err instanceof ModelFailedError ? err.message : 'the generated image could not be stored');
     }
   }
 
@@ -245,23 +219,14 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         deps.metrics?.generation('ok', (performance.now() - started) / 1000);
         return response;
       } catch (err) {
-        deps.metrics?.generation(outcome(err), (performance.now() - started) / 1000);
+        deps.metrics?.generation(generationResult(err), (performance.now() - started) / 1000);
         throw err;
       }
     },
 
     async history(userId, { cursor, limit }) {
       const after = cursor ? decodeCursor(cursor) : undefined;
-      const rows = await db
-        .select()
-        .from(generations)
-        .where(
-          after
-            ? and(eq(generations.userId, userId), or(lt(generations.createdAt, after.createdAt), and(eq(generations.createdAt, after.createdAt), lt(generations.id, after.id))))
-            : eq(generations.userId, userId),
-        )
-        .orderBy(desc(generations.createdAt), desc(generations.id))
-        .limit(limit + 1);
+      const rows = await generations.listByUser(userId, { after, limit: limit + 1 });
       const items = rows.slice(0, limit);
       return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
     },

@@ -2,7 +2,7 @@
 // from the store; data URLs are decoded; other http(s) URLs go through the SSRF-guarded fetcher. The type is
 // always detected from the bytes. A refused or failed input is a 400 naming it, never skipped.
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, inputImageTooLarge, invalidImage } from '../errors.js';
 import type { ModelImage } from '../models/index.js';
 import { decodeDataUrl, ImageFetchError, type SafeFetcher } from '../net/safe-fetch.js';
 import type { ObjectStore } from '../storage/index.js';
@@ -12,10 +12,6 @@ export interface ResolvedInput extends ModelImage {
   /** The URL to record: the one given, or undefined for a data URL (stored later, its URL recorded). */
   url?: string;
 }
-
-const shown = (url: string) => (url.length > 100 ? `${url.slice(0, 100)}…` : url);
-export const invalidImage = (url: string, reason?: string) => badRequest(`Invalid image: ${shown(url)}`, reason);
-export const inputTooLarge = (url: string) => badRequest('Input image too large', shown(url));
 
 export interface InputDeps {
   store: Pick<ObjectStore, 'nameFromUrl' | 'get'>;
@@ -30,7 +26,7 @@ async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, url: str
     total += chunk.length;
     if (total > maxBytes) {
       (stream as { destroy?: () => void }).destroy?.();
-      throw inputTooLarge(url);
+      throw inputImageTooLarge(url);
     }
     chunks.push(chunk);
   }
@@ -43,7 +39,7 @@ async function bytesOf(url: string, deps: InputDeps): Promise<{ data: Buffer; ur
   if (name) {
     const found = await deps.store.get(name);
     if (!found) throw invalidImage(url, 'no such stored image');
-    if (found.info.size > deps.maxBytes) throw inputTooLarge(url);
+    if (found.info.size > deps.maxBytes) throw inputImageTooLarge(url);
     return { data: await readAll(found.stream, deps.maxBytes, url), url };
   }
   return { data: (await deps.fetcher.fetch(url)).data, url };
@@ -56,7 +52,7 @@ async function resolveOne(url: string, deps: InputDeps): Promise<ResolvedInput> 
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof ImageFetchError) {
-      if (err.reason === 'too large') throw inputTooLarge(url);
+      if (err.reason === 'too large') throw inputImageTooLarge(url);
       throw invalidImage(url, err.reason);
     }
     throw invalidImage(url, 'could not be read');

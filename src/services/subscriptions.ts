@@ -1,11 +1,9 @@
 // Payments (DESIGN.md §7): the state of each of a user's subscriptions at the provider (the `subscriptions`
 // table) and the user's Pro flag and status label derived from them. The billing service calls
 // applySubscriptionEvent inside the transaction that records the webhook id.
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/index.js';
+import type { Tx } from '../db/index.js';
+import type { SubscriptionsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { PaymentEvent, SubscriptionChange } from '../payments/index.js';
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** What one subscription event does to its subscription's row: `hasAccess` unset = left as it is. */
 export type Change = { hasAccess?: boolean; status: string };
@@ -81,7 +79,13 @@ export type ApplyOutcome =
  * The user's row is locked first, so a user's events apply one at a time and each recomputation sees the rows
  * the others committed (two revocations of two subscriptions cannot each still see the other one granting).
  */
+export interface SubscriptionRuleDeps {
+  users: Pick<UsersRepository, 'lockForUpdate' | 'deriveSubscriptionState'>;
+  subscriptions: Pick<SubscriptionsRepository, 'findOrdered' | 'findPreUpgrade' | 'update' | 'insert' | 'stopGranting'>;
+}
+
 export async function applySubscriptionEvent(
+  { users, subscriptions }: SubscriptionRuleDeps,
   tx: Tx,
   input: { userId: string; sub: SubscriptionChange & { productId: string }; change: Change; proProductId: string },
 ): Promise<ApplyOutcome> {
@@ -90,50 +94,27 @@ export async function applySubscriptionEvent(
   const userId = input.userId.toLowerCase(); // as PostgreSQL prints a uuid
   const at = sub.changedAt;
   const productId = sub.productId.slice(0, 200);
-  const { rows: user } = await tx.execute(sql`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`);
-  if (user.length === 0) return { applied: false, why: 'unknown customer' };
+  if (!(await users.lockForUpdate(userId, tx))) return { applied: false, why: 'unknown customer' };
 
   const isPro = sub.productId === proProductId;
-  const { rows: found } = await tx.execute<{ user_id: string; has_access: boolean; newer: boolean; changed_at: string }>(sql`
-    SELECT user_id, has_access, changed_at > ${at}::timestamptz AS newer, changed_at::text FROM subscriptions WHERE id = ${sub.id}`);
+  const found = await subscriptions.findOrdered(sub.id, at, tx);
   let hasAccess: boolean;
-  if (found.length > 0) {
-    const row = found[0];
-    if (row.user_id !== userId) return { applied: false, why: 'subscription of another user' };
-    if (row.newer) return { applied: false, why: 'older', appliedAt: row.changed_at, preUpgrade: false };
-    hasAccess = change.hasAccess ?? row.has_access;
-    await tx.execute(sql`
-      UPDATE subscriptions SET product_id = ${productId}, status = ${change.status}, has_access = ${hasAccess},
-        grants_pro = ${hasAccess && isPro}, changed_at = ${at}::timestamptz, updated_at = clock_timestamp()
-      WHERE id = ${sub.id}`);
+  if (found) {
+    if (found.userId !== userId) return { applied: false, why: 'subscription of another user' };
+    if (found.newer) return { applied: false, why: 'older', appliedAt: found.changedAt, preUpgrade: false };
+    hasAccess = change.hasAccess ?? found.hasAccess;
+    await subscriptions.update(sub.id, { productId, status: change.status, hasAccess, grantsPro: hasAccess && isPro, changedAt: at }, tx);
   } else {
     if (!isPro) return { applied: false, why: 'not the Pro product' };
-    const { rows: before } = await tx.execute<{ has_access: boolean; newer: boolean; covers: boolean; changed_at: string }>(sql`
-      SELECT has_access, changed_at > ${at}::timestamptz AS newer,
-        COALESCE(${sub.createdAt}::timestamptz <= changed_at, true) AS covers, changed_at::text
-      FROM subscriptions WHERE id = ${preUpgradeRowId(userId)}`);
-    const preUpgrade = before[0];
-    if (preUpgrade?.newer) return { applied: false, why: 'older', appliedAt: preUpgrade.changed_at, preUpgrade: true };
+    const preUpgrade = await subscriptions.findPreUpgrade(preUpgradeRowId(userId), at, sub.createdAt, tx);
+    if (preUpgrade?.newer) return { applied: false, why: 'older', appliedAt: preUpgrade.changedAt, preUpgrade: true };
     // A subscription that existed when the pre-upgrade state was last set takes that state's access over.
     const inherits = preUpgrade?.covers === true;
-    hasAccess = change.hasAccess ?? (inherits && preUpgrade.has_access);
-    await tx.execute(sql`
-      INSERT INTO subscriptions (id, user_id, product_id, status, has_access, grants_pro, changed_at, updated_at)
-      VALUES (${sub.id}, ${userId}::uuid, ${productId}, ${change.status}, ${hasAccess}, ${hasAccess}, ${at}::timestamptz, clock_timestamp())`);
-    if (inherits) {
-      await tx.execute(sql`
-        UPDATE subscriptions SET grants_pro = false, updated_at = clock_timestamp() WHERE id = ${preUpgradeRowId(userId)} AND grants_pro`);
-    }
+    hasAccess = change.hasAccess ?? (inherits && preUpgrade.hasAccess);
+    await subscriptions.insert(sub.id, userId, { productId, status: change.status, hasAccess, grantsPro: hasAccess, changedAt: at }, tx);
+    if (inherits) await subscriptions.stopGranting(preUpgradeRowId(userId), tx);
   }
 
-  const { rows: derived } = await tx.execute<{ is_pro: boolean; subscription_status: string | null }>(sql`
-    UPDATE users SET
-      is_pro = EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = users.id AND s.grants_pro),
-      subscription_status = (
-        SELECT s.status FROM subscriptions s WHERE s.user_id = users.id
-        ORDER BY s.grants_pro DESC, s.changed_at DESC, s.updated_at DESC LIMIT 1),
-      payments_customer_id = ${sub.customerId.slice(0, 200)}
-    WHERE id = ${userId}::uuid
-    RETURNING is_pro, subscription_status`);
-  return { applied: true, isPro: derived[0].is_pro, subscriptionStatus: derived[0].subscription_status, grantsPro: hasAccess && isPro };
+  const derived = await users.deriveSubscriptionState(userId, sub.customerId.slice(0, 200), tx);
+  return { applied: true, isPro: derived.isPro, subscriptionStatus: derived.subscriptionStatus, grantsPro: hasAccess && isPro };
 }

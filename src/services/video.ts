@@ -1,6 +1,6 @@
 // Video assets (DESIGN.md §7, issue 6): the status of an asset, asked for directly or through the direct
 // upload that makes it.
-import { AppError, badRequest, notFound, serviceUnavailable } from '../errors.js';
+import { assetNotFound, videoAssetIdRequired, videoNotConfigured, videoProviderUnavailable } from '../errors.js';
 import { VideoProviderError, type VideoProvider } from '../video/index.js';
 
 export interface AssetStatus {
@@ -21,8 +21,6 @@ export interface VideoDeps {
   log: { warn(o: object, m: string): void };
 }
 
-const assetNotFound = () => notFound('Asset not found');
-
 export function createVideoService({ provider, log }: VideoDeps): VideoService {
   async function viaProvider<T>(fn: () => Promise<T>): Promise<T> {
     try {
@@ -30,7 +28,7 @@ export function createVideoService({ provider, log }: VideoDeps): VideoService {
     } catch (err) {
       if (err instanceof VideoProviderError) {
         log.warn({ reason: err.message }, 'video provider failed');
-        throw new AppError(502, 'bad_gateway', 'Video provider unavailable');
+        throw videoProviderUnavailable();
       }
       throw err;
     }
@@ -38,8 +36,8 @@ export function createVideoService({ provider, log }: VideoDeps): VideoService {
 
   return {
     async assetStatus({ assetId, uploadId }) {
-      if (!provider) throw serviceUnavailable('Video is not configured');
-      if (!assetId && !uploadId) throw badRequest('assetId or uploadId is required');
+      if (!provider) throw videoNotConfigured();
+      if (!assetId && !uploadId) throw videoAssetIdRequired();
       return viaProvider(async () => {
         let id = assetId;
         if (!id) {

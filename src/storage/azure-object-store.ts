@@ -2,6 +2,7 @@
 import { BlobServiceClient, type BlockBlobClient, type ContainerClient } from '@azure/storage-blob';
 import { uploadInBlocks } from './azure-block-upload.js';
 import { discardBody, limitBytes } from './byte-limit.js';
+import { ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase, publicBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
@@ -42,7 +43,7 @@ export class AzureObjectStore implements ObjectStore {
     try {
       assertValidObjectName(name);
       // Fails fast, and avoids staging blocks onto someone else's blob; the commit condition is the real guard.
-      if (await this.blob(name).exists()) throw new Error(`Object already exists: ${name}`);
+      if (await this.blob(name).exists()) throw new ObjectExistsError(name);
       limited = limitBytes(body, opts.maxBytes);
     } catch (err) {
       discardBody(body);
@@ -52,7 +53,7 @@ export class AzureObjectStore implements ObjectStore {
       await uploadInBlocks(this.blob(name), limited, opts.contentType);
     } catch (err) {
       limited.destroy();
-      if (isAlreadyExists(err)) throw new Error(`Object already exists: ${name}`);
+      if (isAlreadyExists(err)) throw new ObjectExistsError(name);
       throw limited.failure ?? err;
     }
     return { name, url: this.urlOf(name), size: limited.bytes };
@@ -95,7 +96,9 @@ export class AzureObjectStore implements ObjectStore {
 
   async check(): Promise<void> {
     // Bounded: with the SDK's default retries an unreachable endpoint takes ~16 s to fail.
-    await this.container.getProperties({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    await this.container.getProperties({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) }).catch((err: unknown) => {
+      throw new StorageUnavailableError(err);
+    });
   }
 
   async close(): Promise<void> {}

@@ -1,17 +1,14 @@
-import { createHash, type Hash } from 'node:crypto';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
-import { ObjectTooLargeError } from '../errors.js';
+import { ObjectTooLargeError } from './errors.js';
 
-/** Passes bytes through, counting (and optionally hashing) them; errors once more than `maxBytes` arrive. */
+/** Passes bytes through, counting them; errors once more than `maxBytes` arrive. */
 export class ByteLimit extends Transform {
   bytes = 0;
   /** The first error of this stream: ObjectTooLargeError, or the source's own error or abort. */
   failure?: Error;
-  private readonly hash?: Hash;
 
-  constructor(readonly maxBytes: number, hashAlgorithm?: string) {
+  constructor(readonly maxBytes: number) {
     super();
-    if (hashAlgorithm) this.hash = createHash(hashAlgorithm);
     // Backend SDKs may replace a stream error with their own (e.g. a failed clean-up request); keep ours.
     this.on('error', (err) => (this.failure ??= err));
   }
@@ -23,13 +20,7 @@ export class ByteLimit extends Transform {
       done(new ObjectTooLargeError(this.maxBytes));
       return;
     }
-    this.hash?.update(bytes);
     done(null, bytes);
-  }
-
-  digest(): string {
-    if (!this.hash) throw new Error('ByteLimit was created without a hash');
-    return this.hash.digest('hex');
   }
 }
 
@@ -37,8 +28,8 @@ export class ByteLimit extends Transform {
  * `body` as a size-limited stream. A source error or abort surfaces as an error on the returned stream, and
  * destroying the returned stream destroys the source. A Buffer over the limit throws at once.
  */
-export function limitBytes(body: NodeJS.ReadableStream | Buffer, maxBytes: number, hashAlgorithm?: string): ByteLimit {
-  const limit = new ByteLimit(maxBytes, hashAlgorithm);
+export function limitBytes(body: NodeJS.ReadableStream | Buffer, maxBytes: number): ByteLimit {
+  const limit = new ByteLimit(maxBytes);
   if (Buffer.isBuffer(body)) {
     if (body.length > maxBytes) throw new ObjectTooLargeError(maxBytes);
     limit.end(body);

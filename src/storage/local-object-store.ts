@@ -9,6 +9,7 @@ import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } fro
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
+import { ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
@@ -63,7 +64,7 @@ export class LocalObjectStore implements ObjectStore {
     try {
       assertValidObjectName(name);
       // Fails fast without reading the body; the link() below is the real guard.
-      if (await this.head(name)) throw new Error(`Object already exists: ${name}`);
+      if (await this.head(name)) throw new ObjectExistsError(name);
     } catch (err) {
       discardBody(body);
       throw err;
@@ -90,7 +91,7 @@ export class LocalObjectStore implements ObjectStore {
       await writeFile(tmpMeta, JSON.stringify(meta), { flag: 'wx', flush: true });
       // link() never replaces an existing file: claiming the metadata name is the atomic "create if absent".
       await link(tmpMeta, metaPath).catch((err: NodeJS.ErrnoException) => {
-        throw err.code === 'EEXIST' ? new Error(`Object already exists: ${name}`) : err;
+        throw err.code === 'EEXIST' ? new ObjectExistsError(name) : err;
       });
       claimed = true;
       await link(tmpData, this.dataPath(name));
@@ -148,7 +149,9 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async check(): Promise<void> {
-    await access(this.metaDir, constants.R_OK | constants.W_OK);
+    await access(this.metaDir, constants.R_OK | constants.W_OK).catch((err: unknown) => {
+      throw new StorageUnavailableError(err);
+    });
   }
 
   async close(): Promise<void> {}

@@ -1,4 +1,5 @@
 // Object names are produced by callers already safe; drivers still check them (defence in depth).
+import { InvalidObjectNameError } from './errors.js';
 
 // A leading dot is refused too: it rules out `.`/`..` and keeps the local driver's internal files
 // (`.meta/`, `.tmp-*`) out of the object namespace.
@@ -10,7 +11,7 @@ export function isValidObjectName(name: unknown): name is string {
 
 export function assertValidObjectName(name: string): void {
   if (!isValidObjectName(name)) {
-    throw new Error(`Invalid object name ${JSON.stringify(String(name).slice(0, 60))}`);
+    throw new InvalidObjectNameError(name);
   }
 }
 

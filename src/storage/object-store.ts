@@ -33,7 +33,8 @@ export interface ObjectStore {
   /**
    * Stream `body` into object `name`. Throws ObjectTooLargeError as soon as more than maxBytes arrive; after
    * any failure (too large, source stream error, backend error) no object and no partial object remains,
-   * and a stream `body` is destroyed. Refuses to overwrite an existing object. Returns the public URL.
+   * and a stream `body` is destroyed. Refuses to overwrite an existing object (ObjectExistsError). Returns
+   * the public URL. Every method throws InvalidObjectNameError for a name outside the namespace.
    */
   put(name: string, body: NodeJS.ReadableStream | Buffer, opts: PutOptions): Promise<StoredObject>;
   /** null when missing. With `range`, the stream yields only those bytes. */
@@ -43,7 +44,7 @@ export interface ObjectStore {
   delete(name: string): Promise<void>;
   /** Map one of our public URLs back to an object name; null for anything else. */
   nameFromUrl(url: string): string | null;
-  /** Cheap readiness probe; throws when the backend is unreachable. */
+  /** Cheap readiness probe; throws StorageUnavailableError when the backend is unreachable. */
   check(): Promise<void>;
   close(): Promise<void>;
 }

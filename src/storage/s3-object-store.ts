@@ -11,6 +11,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { discardBody, limitBytes } from './byte-limit.js';
+import { ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase, publicBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
@@ -70,7 +71,7 @@ export class S3ObjectStore implements ObjectStore {
     try {
       assertValidObjectName(name);
       // S3 honours IfNoneMatch below; many S3-compatible servers ignore it, so look first as well.
-      if (await this.head(name)) throw new Error(`Object already exists: ${name}`);
+      if (await this.head(name)) throw new ObjectExistsError(name);
       limited = limitBytes(body, opts.maxBytes);
     } catch (err) {
       discardBody(body);
@@ -88,7 +89,7 @@ export class S3ObjectStore implements ObjectStore {
       await upload.done();
     } catch (err) {
       limited.destroy();
-      if (statusOf(err) === 412) throw new Error(`Object already exists: ${name}`);
+      if (statusOf(err) === 412) throw new ObjectExistsError(name);
       throw limited.failure ?? err;
     }
     return { name, url: `${this.base}/${name}`, size: limited.bytes };
@@ -133,9 +134,11 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), {
-      abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
-    });
+    await this.client
+      .send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
+      .catch((err: unknown) => {
+        throw new StorageUnavailableError(err);
+      });
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-// Sign-in (SPEC §3, §4 auth table, §5) through the real OAuth code flow against the bundled provider.
+// Sign-in (docs/api.md, "Authentication") through the real OAuth code flow against the bundled provider.
 import { encode } from '@auth/core/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, signIn } from '../helpers/http-client.js';
@@ -31,11 +31,11 @@ describe('sign-in with the bundled identity provider', () => {
     expect(Date.parse(me.json.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     // A second sign-in (new browser) is the same user, and creates no row.
-    const before = await countRows(t.app, 'users');
+    const before = await countRows(t, 'users');
     const again = t.client();
     await signIn(again, 'grace@example.com', 'Grace Hopper');
     expect((await again.get('/api/auth/session')).json.user.id).toBe(me.json.id);
-    expect(await countRows(t.app, 'users')).toBe(before);
+    expect(await countRows(t, 'users')).toBe(before);
   });
 
   it('sets the session cookie HttpOnly, SameSite=Lax, for 30 days', async () => {
@@ -51,12 +51,12 @@ describe('sign-in with the bundled identity provider', () => {
   });
 
   it('two first sign-ins of one person racing create one user', async () => {
-    const before = await countRows(t.app, 'users');
+    const before = await countRows(t, 'users');
     const [a, b] = [t.client(), t.client()];
     await Promise.all([signIn(a, 'race@example.com', 'Racer'), signIn(b, 'race@example.com', 'Racer')]);
     const [ida, idb] = await Promise.all([a.get('/api/user'), b.get('/api/user')]);
     expect(ida.json.id).toBe(idb.json.id);
-    expect(await countRows(t.app, 'users')).toBe(before + 1);
+    expect(await countRows(t, 'users')).toBe(before + 1);
   });
 
   it('signs out to /', async () => {
@@ -71,7 +71,7 @@ describe('sign-in with the bundled identity provider', () => {
     expect(page.status).toBe(200);
   });
 
-  it('serves the auth routes SPEC lists', async () => {
+  it('serves the documented auth routes', async () => {
     const client = t.client();
     const providers = await client.get('/api/auth/providers');
     expect(providers.json.oauth).toMatchObject({ id: 'oauth', type: 'oidc' });

@@ -1,4 +1,4 @@
-// Issue 6, payments (DESIGN.md §7): checkout and customer portal through the real @polar-sh/sdk against a
+// Payments: checkout and customer portal through the real @polar-sh/sdk against a
 // local fake of Polar's API; webhooks signed with the real Standard Webhooks scheme, as Polar signs them; the
 // Pro state kept per subscription, and the upgrade to it from the per-user state (migration 0006); the free-plan
 // quota on POST /api/image.
@@ -107,19 +107,19 @@ function signed(secret: string, payload: unknown, opts: { id?: string; at?: Date
 const deliver = (t: TestApp, d: Delivery) => t.client().request('/api/webhook/payments', { method: 'POST', body: d.body, headers: d.headers });
 
 async function userRow(t: TestApp, id: string) {
-  const { rows } = await t.app.database.pool.query('SELECT is_pro, payments_customer_id, subscription_status FROM users WHERE id = $1', [id]);
+  const { rows } = await t.pool.query('SELECT is_pro, payments_customer_id, subscription_status FROM users WHERE id = $1', [id]);
   return rows[0] as { is_pro: boolean; payments_customer_id: string | null; subscription_status: string | null };
 }
-const webhookCount = async (t: TestApp) => (await t.app.database.pool.query('SELECT count(*)::int AS n FROM webhook_events')).rows[0].n as number;
+const webhookCount = async (t: TestApp) => (await t.pool.query('SELECT count(*)::int AS n FROM webhook_events')).rows[0].n as number;
 /** Received webhook ids matching a LIKE pattern. */
-const webhookIds = async (t: TestApp, like: string) => (await t.app.database.pool.query('SELECT id FROM webhook_events WHERE id LIKE $1 ORDER BY id', [like])).rows.map((r) => r.id as string);
+const webhookIds = async (t: TestApp, like: string) => (await t.pool.query('SELECT id FROM webhook_events WHERE id LIKE $1 ORDER BY id', [like])).rows.map((r) => r.id as string);
 /** Ages `count` received ids `days` days back (ids `${prefix}1`…), as if received then. */
 const insertReceived = (t: TestApp, prefix: string, count: number, days: number) =>
-  t.app.database.pool.query(
+  t.pool.query(
     `INSERT INTO webhook_events (id, type, received_at) SELECT $1 || g, 'subscription.active', now() - $2::int * interval '1 day' - g * interval '1 second' FROM generate_series(1, $3::int) g`,
     [prefix, days, count],
   );
-const backdate = (t: TestApp, id: string, days: number) => t.app.database.pool.query(`UPDATE webhook_events SET received_at = now() - $2::int * interval '1 day' WHERE id = $1`, [id, days]);
+const backdate = (t: TestApp, id: string, days: number) => t.pool.query(`UPDATE webhook_events SET received_at = now() - $2::int * interval '1 day' WHERE id = $1`, [id, days]);
 
 describe('payments, production setup', () => {
   let t: TestApp;
@@ -293,7 +293,7 @@ describe('payments, production setup', () => {
     ];
     for (const delivery of cases) expect(await deliver(t, delivery)).toMatchObject({ status: 200, json: { received: true } });
     expect(await userRow(t, erin.id)).toEqual(before);
-    expect((await t.app.database.pool.query("SELECT count(*)::int AS n FROM users WHERE payments_customer_id = 'cus_nobody'")).rows[0].n).toBe(0);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM users WHERE payments_customer_id = 'cus_nobody'")).rows[0].n).toBe(0);
   });
 
   // Deliveries are not ordered: Polar retries a failed one later, after newer events went through. The events
@@ -392,7 +392,7 @@ describe('payments, production setup', () => {
     expect(await send('subscription.updated', 15, { status: 'past_due' })).toEqual({ ...pro, subscription_status: 'past_due' });
     expect(await send('subscription.revoked', 25, { status: 'canceled' })).toEqual({ ...pro, is_pro: false, subscription_status: 'revoked' });
     // No row is kept for the other product's subscription.
-    const { rows } = await t.app.database.pool.query('SELECT id FROM subscriptions WHERE user_id = $1', [iris.id]);
+    const { rows } = await t.pool.query('SELECT id FROM subscriptions WHERE user_id = $1', [iris.id]);
     expect(rows).toEqual([{ id: 'sub-cus_iris' }]);
   });
 
@@ -474,7 +474,7 @@ describe('payments, production setup', () => {
     const inParis = `${new Date(Date.parse(`${ms}Z`) + 3600_000).toISOString().slice(0, 23)}900+01:00`;
     expect(await send('subscription.updated', 'sub-nina', inParis, { status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'canceled' });
     expect(await send('subscription.active', 'sub-nina', `${ms}901Z`)).toMatchObject({ is_pro: true, subscription_status: 'active' });
-    const { rows } = await t.app.database.pool.query(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'SS.US') AS second FROM subscriptions WHERE id = 'sub-nina'`);
+    const { rows } = await t.pool.query(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'SS.US') AS second FROM subscriptions WHERE id = 'sub-nina'`);
     expect(rows).toEqual([{ second: `${ms.slice(17)}901` }]);
   });
 
@@ -518,9 +518,9 @@ describe('payments, production setup', () => {
 
     expect((await free.client.post('/api/image', body)).status).toBe(200);
     expect((await free.client.post('/api/image', body)).status).toBe(200);
-    const generations = await countRows(t.app, 'generations');
+    const generations = await countRows(t, 'generations');
     expect(await free.client.post('/api/image', body)).toMatchObject({ status: 402, json: { error: 'Upgrade required' } });
-    expect(await countRows(t.app, 'generations')).toBe(generations);
+    expect(await countRows(t, 'generations')).toBe(generations);
 
     for (let i = 0; i < 3; i++) expect((await pro.client.post('/api/image', body)).status).toBe(200);
 
@@ -596,7 +596,7 @@ describe('payments, upgrade from the per-user state (migration 0006)', () => {
     expect((await ada.client.get('/api/user')).json).toMatchObject({ isPro: true, subscriptionStatus: 'active' });
     expect((await ada.client.get('/api/auth/session')).json.user).toMatchObject({ isPro: true });
 
-    const { rows } = await t.app.database.pool.query(
+    const { rows } = await t.pool.query(
       `SELECT u.email, s.id = 'legacy:' || u.id AS named, s.product_id, s.status, s.has_access, s.grants_pro, s.changed_at = $1::timestamptz AS at_last_event
        FROM subscriptions s JOIN users u ON u.id = s.user_id ORDER BY u.email`,
       [before.toISOString()],
@@ -634,7 +634,7 @@ describe('payments, upgrade from the per-user state (migration 0006)', () => {
     expect(await send('dee', 'subscription.revoked', 'sub-dee-2', { ...added, modifiedAt: atSecond(500), status: 'canceled' })).toMatchObject({ is_pro: true, subscription_status: 'wont-renew' });
     expect(await send('dee', 'subscription.updated', 'sub-dee-1', { ...old, modifiedAt: atSecond(600), cancelAtPeriodEnd: true })).toMatchObject({ is_pro: true, subscription_status: 'wont-renew' });
     expect(await send('dee', 'subscription.revoked', 'sub-dee-1', { ...old, modifiedAt: atSecond(700), status: 'canceled' })).toMatchObject({ is_pro: false, subscription_status: 'revoked' });
-    const { rows } = await t.app.database.pool.query('SELECT id, has_access, grants_pro FROM subscriptions WHERE user_id = $1 ORDER BY id', [ids.dee]);
+    const { rows } = await t.pool.query('SELECT id, has_access, grants_pro FROM subscriptions WHERE user_id = $1 ORDER BY id', [ids.dee]);
     expect(rows).toEqual([
       { id: `legacy:${ids.dee}`, has_access: true, grants_pro: false },
       { id: 'sub-dee-1', has_access: false, grants_pro: false },

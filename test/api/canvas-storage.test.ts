@@ -1,9 +1,11 @@
 // How canvases are stored (migration 0005): nodes/edges are `json` — the validated text as saved — compressed
 // with lz4 where the server has it (the external project's system PostgreSQL) and with the default elsewhere
 // (the embedded binaries). A canvas saved as jsonb before the migration reads back the same after it.
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/index.js';
+import { createCanvasesRepository } from '../../src/db/repositories/index.js';
 import { createCanvasService } from '../../src/services/canvas.js';
 import { migrateUpTo } from '../helpers/migrations.js';
 import { createOwnDatabase } from '../helpers/test-app.js';
@@ -62,13 +64,13 @@ describe('canvas storage (migration 0005)', () => {
   });
 
   it('a canvas saved as jsonb before the migration reads back the same, its finished generation settled', async () => {
-    const canvas = createCanvasService({ pool });
+    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)) });
     const read = JSON.parse((await canvas.getJson(userId, projectId))!);
     expect(read).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: 1 });
   });
 
   it('a save stores the text as sent, compressed with the column method, and reads back as saved', async () => {
-    const canvas = createCanvasService({ pool });
+    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)) });
     const { nodes, edges } = canvasData(false);
     nodes[3].position.x = 1234.25;
     const saved = await canvas.save(userId, { projectId, nodes, edges, version: 1 });

@@ -1,4 +1,4 @@
-// SPEC §4 /api/user/project/canvas with DESIGN.md §2 ownership and §6 versions.
+// /api/user/project/canvas with its ownership rules and versions (docs/api.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -83,7 +83,7 @@ describe('canvas', () => {
     // No canvas yet and a version above 0: 409 with version 0.
     const fresh = await project(ada);
     expect(await ada.client.post('/api/user/project/canvas', { projectId: fresh, nodes: [], edges: [], version: 3 })).toMatchObject({ status: 409, json: { version: 0 } });
-    // Without a version: plain upsert, last write wins (SPEC).
+    // Without a version: plain upsert, last write wins.
     expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [], edges: [] })).json.version).toBe(3);
   });
 
@@ -112,7 +112,7 @@ describe('canvas', () => {
     expect(await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).toMatchObject({ text: 'null' });
   });
 
-  it('never shows a node generating after the generation has ended (DESIGN.md §6)', async () => {
+  it('never shows a node generating after the generation has ended', async () => {
     const projectId = await project(ada);
     const generating = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p', isGenerating: true } };
     const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes: [generating], edges: [] });

@@ -1,4 +1,4 @@
-// DESIGN.md §6 across instances: a canvas read settles `isGenerating` only when no generation of that user is
+// `isGenerating` across instances: a canvas read settles `isGenerating` only when no generation of that user is
 // running on any instance. Two apps share one database (`running_generations`); generations go to a fake Gemini
 // that answers when the test says so.
 import sharp from 'sharp';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   };
   a = await startTestApp(env, 'embedded'); // 'embedded': no database of its own, the env names the shared one
   b = await startTestApp(env, 'embedded');
-  // The same two instances with the free plan's quota (issue 6) on: C and D.
+  // The same two instances with the free plan's quota on: C and D.
   c = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
   d = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
   ada = await a.user('ada@example.com');
@@ -46,7 +46,7 @@ afterAll(async () => {
 
 const png = () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#3a3' } }).png().toBuffer();
 const input = async () => `data:image/png;base64,${(await png()).toString('base64')}`;
-const query = (text: string, values: unknown[] = []) => a.app.database.pool.query(text, values);
+const query = (text: string, values: unknown[] = []) => a.pool.query(text, values);
 const runningRows = async () => (await query('SELECT count(*)::int AS n FROM running_generations')).rows[0].n as number;
 
 /** A project whose canvas has one node saved with `isGenerating: true`; returns a reader of that flag on B. */
@@ -71,7 +71,7 @@ async function heldGeneration(reply: GeminiReply) {
   return { release, pending };
 }
 
-describe('isGenerating across instances (DESIGN.md §6)', () => {
+describe('isGenerating across instances', () => {
   it('a generation running on A keeps the flag on reads from B; once it ends, B settles it', async () => {
     const isGeneratingOnB = await canvasWithGeneratingNode();
     expect(await isGeneratingOnB()).toBe(false); // nothing running: settled
@@ -147,7 +147,7 @@ describe('isGenerating across instances (DESIGN.md §6)', () => {
   });
 });
 
-describe('free plan quota across instances (issue 6)', () => {
+describe('free plan quota across instances', () => {
   /** Sends each request as soon as asked; `statuses` fills as answers arrive. */
   function fire(requests: (() => Promise<{ status: number }>)[]) {
     const statuses: number[] = [];
@@ -163,7 +163,7 @@ describe('free plan quota across instances (issue 6)', () => {
     gemini.setDefaultReply({ kind: 'image', image: await png(), holdUntil: new Promise<void>((r) => (release = r)) });
     // The test holds the table lock that reserving a slot needs, so all five requests check the quota before
     // any of them can reserve: without the per-user lock around check and reservation, all five would pass.
-    const locker = await a.app.database.pool.connect();
+    const locker = await a.pool.connect();
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE running_generations IN EXCLUSIVE MODE');

@@ -29,8 +29,8 @@ describe('health and API documents', () => {
   // Needs a server the test can administer: the external-database run.
   if (dbMode() === 'external') it('answers 503 while the database refuses connections, and recovers by itself', async () => {
     const ada = await t.user('ada@example.com');
-    const name = new URL(t.databaseUrl!).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: t.databaseUrl!.replace(/\/[^/]+$/, '/postgres') });
+    const name = new URL(t.databaseUrl).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: t.databaseUrl.replace(/\/[^/]+$/, '/postgres') });
     await admin.connect();
     try {
       await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);

@@ -1,4 +1,4 @@
-// Hostile input against every route (issue 7; DESIGN.md §3, §4, §8): the operations are listed from
+// Hostile input against every route: the operations are listed from
 // GET /api/openapi.json at test time (plus /api/auth/*, /files/* and /dev-idp/*), and each category below is a
 // table of generated cases run in a loop. For EVERY case: the status is below 500; a 4xx from /api carries a
 // JSON `{ error }`; no body leaks a secret or a stack; Object.prototype is untouched; and the database rows
@@ -267,11 +267,11 @@ function templates(): Record<string, Request> {
 }
 
 /** Operations of the OpenAPI document, as `METHOD /path` (the dev-idp wildcard is covered below by hand). */
-let operations: string[] = [];
+const operations: string[] = [];
 let paths: Record<string, string[]> = {};
 
 /** The operations that need a session: their document lists a 401. */
-let protectedOps: string[] = [];
+const protectedOps: string[] = [];
 
 const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image'];
 

@@ -1,4 +1,4 @@
-// Hostile input is answered 4xx, with a message, and changes nothing (DESIGN.md §3, §8).
+// Hostile input is answered 4xx, with a message, and changes nothing.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
@@ -18,10 +18,10 @@ afterAll(() => t?.close());
 
 async function unchanged<T>(fn: () => Promise<T>): Promise<T> {
   const tables = ['users', 'projects', 'canvases'] as const;
-  const before = await Promise.all(tables.map((x) => countRows(t.app, x)));
+  const before = await Promise.all(tables.map((x) => countRows(t, x)));
   const canvasBefore = (await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).text;
   const result = await fn();
-  expect(await Promise.all(tables.map((x) => countRows(t.app, x)))).toEqual(before);
+  expect(await Promise.all(tables.map((x) => countRows(t, x)))).toEqual(before);
   expect((await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).text).toBe(canvasBefore);
   return result;
 }

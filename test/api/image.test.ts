@@ -1,4 +1,4 @@
-// SPEC §4 POST /api/image with DESIGN.md §5: the offline engine end to end, Gemini and OpenAI through their
+// POST /api/image (docs/api.md, "Image generation"): the offline engine end to end, Gemini and OpenAI through their
 // real SDKs against local fakes, safe inputs, records and history.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('generation with the offline engine (embedded default)', () => {
     expect((await fetch(record.inputImages[0])).status).toBe(200);
   });
 
-  it('answers every SPEC error string for this route', async () => {
+  it('answers every documented error string for this route', async () => {
     const img = dataUrl(await solid(1, 2, 3));
     const cases: Array<[unknown, number, string]> = [
       [{ prompt: 'x' }, 400, 'No images provided'],
@@ -74,10 +74,10 @@ describe('generation with the offline engine (embedded default)', () => {
       [{ images: Array(11).fill(img), prompt: 'x' }, 400, 'Too many images'],
       [{ images: [img], prompt: 'x'.repeat(10_001) }, 400, 'Prompt too long'],
     ];
-    const before = await countRows(t.app, 'generations');
+    const before = await countRows(t, 'generations');
     for (const [body, status, error] of cases) expect(await generate(ada, body), error).toMatchObject({ status, json: { error } });
     expect(await generate({ ...ada, client: t.client() }, { images: [img], prompt: 'x' })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
-    expect(await countRows(t.app, 'generations')).toBe(before);
+    expect(await countRows(t, 'generations')).toBe(before);
   });
 
   it('refuses inputs that are not images, missing from our store, or at private addresses: 400 Invalid image: <url>', async () => {
@@ -101,13 +101,13 @@ describe('generation with the offline engine (embedded default)', () => {
       'data:image/png;base64,@@@',
       'not a url',
     ];
-    const before = await countRows(t.app, 'generations');
+    const before = await countRows(t, 'generations');
     for (const url of refused) {
       const res = await generate(ada, { images: [dataUrl(await solid(1, 2, 3)), url], prompt: 'grayscale' });
       expect(res.status, url).toBe(400);
       expect(res.json.error, url).toBe(`Invalid image: ${url.length > 100 ? url.slice(0, 100) + '…' : url}`);
     }
-    expect(await countRows(t.app, 'generations')).toBe(before);
+    expect(await countRows(t, 'generations')).toBe(before);
   });
 
   it('pages the history newest first with a cursor', async () => {
@@ -174,9 +174,9 @@ describe('generation with Gemini through its SDK', () => {
     expect((await ada.client.get('/api/user/generations?limit=1')).json.items[0].model).toBe('gemini-2.5-flash-image');
   });
 
-  it('maps the model outcomes to SPEC errors and records nothing', async () => {
+  it('maps the model outcomes to the documented errors and records nothing', async () => {
     const img = dataUrl(await solid(3, 3, 3));
-    const before = await countRows(t.app, 'generations');
+    const before = await countRows(t, 'generations');
     gemini.reply({ kind: 'text', text: 'I cannot draw that.' });
     expect(await generate(ada, { images: [img], prompt: 'x' })).toMatchObject({ status: 500, json: { error: 'No image was generated', text: 'I cannot draw that.' } });
     gemini.reply({ kind: 'quota', retryAfterSeconds: 17 });
@@ -189,7 +189,7 @@ describe('generation with Gemini through its SDK', () => {
     expect(failed.text).not.toContain('test-key');
     gemini.reply({ kind: 'malformed' });
     expect(await generate(ada, { images: [img], prompt: 'x' })).toMatchObject({ status: 500, json: { error: 'Failed to generate image' } });
-    expect(await countRows(t.app, 'generations')).toBe(before);
+    expect(await countRows(t, 'generations')).toBe(before);
   });
 });
 
@@ -232,7 +232,7 @@ describe('a model that never answers', () => {
     const ada = await t.user('ada@example.com');
     const res = await generate(ada, { images: [dataUrl(await solid(1, 1, 1))], prompt: 'x' });
     expect(res).toMatchObject({ status: 500, json: { error: 'Failed to generate image', details: expect.stringMatching(/timed out/) } });
-    expect(await countRows(t.app, 'generations')).toBe(0);
+    expect(await countRows(t, 'generations')).toBe(0);
   });
 
   it('refuses a 25 MB data-URL input as too large before any model call', async () => {

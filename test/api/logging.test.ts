@@ -107,7 +107,7 @@ describe('log serializers', () => {
   it('drops query parameters (prompts, emails) from database errors, and non-primitive fields', () => {
     class DrizzleQueryError extends Error {
       constructor(readonly query: string, readonly params: unknown[], cause: Error) {
-        super(`Failed query: ${query}\nparams: ${params}`, { cause });
+        super(`Failed query: ${query}\nparams: ${params.join(',')}`, { cause });
         this.name = 'DrizzleQueryError';
       }
     }

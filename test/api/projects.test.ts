@@ -1,4 +1,4 @@
-// SPEC §4 /api/user/project with DESIGN.md §2 ownership, and rename/delete beyond SPEC.
+// /api/user/project with its ownership rules (docs/api.md, "Ownership"), and rename and delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -26,7 +26,7 @@ describe('projects', () => {
     expect((await ada.client.get(`/api/user/project?userId=${encodeURIComponent(ada.email.toUpperCase())}`)).json).toHaveLength(2);
   });
 
-  it('answers SPEC errors: 400 User ID is required, 401 Unauthorized', async () => {
+  it('answers the documented errors: 400 User ID is required, 401 Unauthorized', async () => {
     expect(await ada.client.get('/api/user/project')).toMatchObject({ status: 400, json: { error: 'User ID is required' } });
     expect(await ada.client.get('/api/user/project?userId=')).toMatchObject({ status: 400, json: { error: 'User ID is required' } });
     expect(await ada.client.post('/api/user/project', { name: 'x' })).toMatchObject({ status: 400, json: { error: 'User ID is required' } });
@@ -38,11 +38,11 @@ describe('projects', () => {
   });
 
   it('refuses another user id with 403 Forbidden and stores nothing', async () => {
-    const before = await countRows(t.app, 'projects');
+    const before = await countRows(t, 'projects');
     expect(await bob.client.post('/api/user/project', { userId: ada.id, name: 'Hijack' })).toMatchObject({ status: 403, json: { error: 'Forbidden' } });
     expect(await bob.client.get(`/api/user/project?userId=${ada.id}`)).toMatchObject({ status: 403, json: { error: 'Forbidden' } });
     expect(await bob.client.get(`/api/user/project?userId=${ada.email}`)).toMatchObject({ status: 403 });
-    expect(await countRows(t.app, 'projects')).toBe(before);
+    expect(await countRows(t, 'projects')).toBe(before);
     expect((await bob.client.get(`/api/user/project?userId=${bob.id}`)).json).toEqual([]);
   });
 
@@ -61,9 +61,9 @@ describe('projects', () => {
     const renamed = await ada.client.request(`/api/user/project/${p.id}`, { method: 'PATCH', json: { name: 'Renamed' } });
     expect(renamed).toMatchObject({ status: 200, json: { id: p.id, name: 'Renamed', userId: ada.id } });
     expect((await ada.client.request(`/api/user/project/${p.id}`, { method: 'PATCH', json: { name: '' } })).json.error).toBe('Invalid project name');
-    const canvases = await countRows(t.app, 'canvases');
+    const canvases = await countRows(t, 'canvases');
     expect((await ada.client.request(`/api/user/project/${p.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect(await countRows(t.app, 'canvases')).toBe(canvases - 1);
+    expect(await countRows(t, 'canvases')).toBe(canvases - 1);
     expect(await ada.client.get(`/api/user/project/canvas?projectId=${p.id}`)).toMatchObject({ status: 404, json: { error: 'Project not found' } });
     expect((await ada.client.request(`/api/user/project/${p.id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await ada.client.request('/api/user/project/not-a-uuid', { method: 'DELETE' })).status).toBe(404);

@@ -1,4 +1,4 @@
-// Security headers and cookie attributes (issue 7): every kind of response carries nosniff, a framing ban
+// Security headers and cookie attributes: every kind of response carries nosniff, a framing ban
 // (X-Frame-Options or CSP frame-ancestors) and a Referrer-Policy, never X-Powered-By; the routes' own CSPs
 // (stored files, the web client, Swagger UI) are kept; API JSON gets a strict CSP; HSTS only in production
 // (checked on registerSecurityHeaders itself, as a production app needs every production value); the session,

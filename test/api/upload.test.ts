@@ -1,4 +1,4 @@
-// SPEC §4 POST /api/upload with DESIGN.md §4, on the local store and on each production driver.
+// POST /api/upload (docs/api.md, "Uploads and stored files"), on the local store and on each production driver.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 6, video (DESIGN.md §7): GET /api/video/asset through the real @mux/mux-node against a local fake of
+// Video: GET /api/video/asset through the real @mux/mux-node against a local fake of
 // Mux's API; no session; rate-limited per client address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMux, type FakeMux } from '../fakes/mux-server.js';

@@ -2,7 +2,7 @@
 // `POST /v1/checkouts/` → 201 Checkout, `POST /v1/customer-sessions/` → 201 CustomerSession (every field the
 // SDK's response schemas require). Records every request; a switch makes it answer 500.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface PolarRecordedRequest {
@@ -33,7 +33,7 @@ export async function startFakePolar(opts: { accessToken?: string } = {}): Promi
   let failure: number | null = null;
   let baseUrl = '';
 
-  const server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
@@ -52,7 +52,9 @@ export async function startFakePolar(opts: { accessToken?: string } = {}): Promi
     if (req.method === 'POST' && path === '/v1/checkouts/') return sendJson(res, 201, checkout(baseUrl, body));
     if (req.method === 'POST' && path === '/v1/customer-sessions/') return sendJson(res, 201, customerSession(baseUrl, body));
     sendJson(res, 404, { error: 'ResourceNotFound', detail: 'Not found' });
-  });
+  };
+  // A failure inside the fake is a bug in the test: it stays an unhandled rejection, which Vitest reports.
+  const server = createServer((req, res) => void serve(req, res));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

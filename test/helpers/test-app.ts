@@ -10,8 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { pointerFile } from '../../src/db/embedded-postgres-location.js';
+import { embeddedDatabase } from '../../src/runtime.js';
+import { createObjectStore, type ObjectStore } from '../../src/storage/index.js';
 import { HttpClient, signIn } from './http-client.js';
 
 export type DbMode = 'embedded' | 'external';
@@ -58,9 +61,14 @@ export async function createOwnDatabase(): Promise<{ url: string; drop(): Promis
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The config the app was built from. */
+  config: Config;
   baseUrl: string;
   dataDir: string;
-  databaseUrl?: string;
+  /** The app's database: the external one made for it, or the embedded server the app started. */
+  databaseUrl: string;
+  /** A pool of the test's own on the app's database (closed by `close()`). */
+  pool: pg.Pool;
   client(): HttpClient;
   /** A client signed in through the bundled identity provider, and the user's id. */
   user(email: string, name?: string): Promise<{ client: HttpClient; id: string; email: string }>;
@@ -85,11 +93,18 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
     ...env,
   });
   let app: FastifyInstance | undefined;
+  let pool: pg.Pool | undefined;
+  let databaseUrl: string;
   try {
     app = await buildApp(config, { ...build, serverFactory: (handler) => server.on('request', handler) });
     await app.ready();
+    databaseUrl = database?.url ?? config.database.url ?? (await runningEmbeddedDatabaseUrl(dataDir));
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    // An idle connection dropped when the server stops (embedded: with the app) is not a test failure.
+    pool.on('error', () => undefined);
   } catch (err) {
     // Nothing started for this app may outlive the failure (its embedded PostgreSQL included).
+    await pool?.end().catch(() => undefined);
     await app?.close().catch(() => undefined);
     server.close();
     await database?.drop().catch(() => undefined);
@@ -98,9 +113,11 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
   }
   return {
     app,
+    config,
     baseUrl,
     dataDir,
-    databaseUrl: database?.url,
+    databaseUrl,
+    pool,
     client: () => new HttpClient(baseUrl),
     async user(email, name = email.split('@')[0]) {
       const client = new HttpClient(baseUrl);
@@ -110,6 +127,7 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
       return { client, id: me.json.id, email: me.json.email };
     },
     async close() {
+      await pool.end();
       await app.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -120,7 +138,35 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
 }
 
 /** Rows of a table, straight from the database the app uses (to prove what was or was not stored). */
-export async function countRows(app: FastifyInstance, table: 'users' | 'projects' | 'canvases' | 'generations'): Promise<number> {
-  const { rows } = await app.database.pool.query(`SELECT count(*)::int AS n FROM ${table}`);
+export async function countRows(t: Pick<TestApp, 'pool'>, table: 'users' | 'projects' | 'canvases' | 'generations'): Promise<number> {
+  const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0].n;
+}
+
+/**
+ * The URL of the embedded server that a service started on `dataDir`: its database and password from the
+ * service's own `embeddedDatabase`, the port from the running cluster's `postmaster.pid` (PostgreSQL writes the
+ * port on its fourth line).
+ */
+export async function runningEmbeddedDatabaseUrl(dataDir: string): Promise<string> {
+  const { dir, password, database } = await embeddedDatabase(dataDir);
+  const pointer = await fs.readFile(pointerFile(dir), 'utf8').catch(() => undefined);
+  const cluster = pointer ? (JSON.parse(pointer) as { cluster: string }).cluster : dir;
+  const port = Number((await fs.readFile(path.join(cluster, 'postmaster.pid'), 'utf8')).split('\n')[3]);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`no running embedded PostgreSQL server in ${cluster}`);
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** An object store of the test's own on the app's storage (same driver, folder or bucket); the caller closes it. */
+export async function openObjectStore(t: Pick<TestApp, 'config'>): Promise<ObjectStore> {
+  const { config } = t;
+  const store = await createObjectStore({
+    connectionString: config.storage.connectionString,
+    dataDir: config.dataDir,
+    container: config.storage.container,
+    publicUrl: config.storage.publicUrl,
+    appBaseUrl: config.baseUrl,
+  });
+  await store.init();
+  return store;
 }

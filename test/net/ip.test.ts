@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../src/net/safe-fetch.js';
+import { isPublicAddress } from '../../src/net/ip.js';
 
 const notPublic: [string, string][] = [
   ['127.0.0.1', 'loopback'],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeFetcher, ImageFetchError } from '../../src/net/safe-fetch.js';
+import { createSafeFetcher, ImageFetchError, publicInternet } from '../../src/net/safe-fetch.js';
 import { rejection, startServer, type TestServer } from './test-server.js';
 
 const MB = 1024 * 1024;
@@ -17,7 +17,7 @@ describe('safe fetch bodies, limits and timeouts', () => {
   const image = randomBytes(100_000);
   // Resolved when the server side of a response closes: tells whether the client cut the connection.
   const outcomes = new Map<string, Promise<Outcome>>();
-  const base = { maxRedirects: 3, isAllowedAddress: (ip: string) => ip === '127.0.0.2' };
+  const base = { maxRedirects: 3, network: { lookup: publicInternet.lookup, isAllowed: (ip: string) => ip === '127.0.0.2' } };
   const fetcher = createSafeFetcher({ ...base, maxBytes: 20 * MB, timeoutMs: 20_000 });
   const small = createSafeFetcher({ ...base, maxBytes: 1000, timeoutMs: 10_000 });
   const impatient = createSafeFetcher({ ...base, maxBytes: 20 * MB, timeoutMs: 500 });

@@ -15,8 +15,7 @@ describe('safe fetch redirects', () => {
   const options = {
     maxBytes: 1 << 20,
     timeoutMs: 10_000,
-    lookup,
-    isAllowedAddress: (ip: string) => ip === '127.0.0.2',
+    network: { lookup, isAllowed: (ip: string) => ip === '127.0.0.2' },
   };
   const fetcher = createSafeFetcher({ ...options, maxRedirects: 3 });
   const defaultRedirects = createSafeFetcher(options);

@@ -14,7 +14,7 @@ import { createTestDatabase } from '../helpers/test-app.js';
 
 let azurite: AzuriteHandle;
 let database: { url: string; drop(): Promise<void> };
-let dirs: string[] = [];
+const dirs: string[] = [];
 const instances: Array<{ proc: ServiceProcess; url: string }> = [];
 
 beforeAll(async () => {

@@ -2,9 +2,8 @@
 import { BlockBlobClient } from '@azure/storage-blob';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ObjectTooLargeError } from '../../src/errors.js';
+import { InvalidObjectNameError, ObjectExistsError, ObjectTooLargeError } from '../../src/storage/errors.js';
 import type { ObjectStore } from '../../src/storage/object-store.js';
 import { azureDriver, localDriver, s3Driver, type DriverHarness } from './drivers.js';
 
@@ -201,7 +200,7 @@ describe.each([localDriver, azureDriver, s3Driver])('$kind object store', (drive
     const name = uniqueName();
     await store.put(name, Buffer.from('first'), { contentType: 'image/png', maxBytes: 100 });
     const second = streamOf(Buffer.from('second'));
-    await expect(store.put(name, second, { contentType: 'image/gif', maxBytes: 100 })).rejects.toThrow(/exists/);
+    await expect(store.put(name, second, { contentType: 'image/gif', maxBytes: 100 })).rejects.toBeInstanceOf(ObjectExistsError);
     const got = await store.get(name);
     expect(got?.info.contentType).toBe('image/png');
     expect((await readAll(got!.stream)).toString()).toBe('first');
@@ -278,11 +277,11 @@ describe.each([localDriver, azureDriver, s3Driver])('$kind object store', (drive
   it('rejects invalid names in every method', async () => {
     for (const bad of ['', '../etc/passwd', 'a/b.png', '..', '.', '.hidden', 'a b.png', 'ü.png', 'a\0b', 'x'.repeat(201)]) {
       const body = streamOf(Buffer.from('data'));
-      await expect(store.put(bad, body, { contentType: 'image/png', maxBytes: 100 }), bad).rejects.toThrow(/Invalid object name/);
+      await expect(store.put(bad, body, { contentType: 'image/png', maxBytes: 100 }), bad).rejects.toBeInstanceOf(InvalidObjectNameError);
       expect(body.destroyed).toBe(true);
-      await expect(store.get(bad), bad).rejects.toThrow(/Invalid object name/);
-      await expect(store.head(bad), bad).rejects.toThrow(/Invalid object name/);
-      await expect(store.delete(bad), bad).rejects.toThrow(/Invalid object name/);
+      await expect(store.get(bad), bad).rejects.toBeInstanceOf(InvalidObjectNameError);
+      await expect(store.head(bad), bad).rejects.toBeInstanceOf(InvalidObjectNameError);
+      await expect(store.delete(bad), bad).rejects.toBeInstanceOf(InvalidObjectNameError);
     }
     const longest = 'x'.repeat(200);
     await expect(store.put(longest, Buffer.from('ok'), { contentType: 'image/png', maxBytes: 10 })).resolves.toMatchObject({ name: longest });

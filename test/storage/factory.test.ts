@@ -3,6 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { createObjectStore, storageKind, type StorageConfig } from '../../src/storage/index.js';
 import { parseS3ConnectionString } from '../../src/storage/s3-object-store.js';
 
@@ -61,7 +62,8 @@ describe('createObjectStore', () => {
     await store.init();
     await expect(store.check()).resolves.toBeUndefined();
     await rm(dataDir, { recursive: true, force: true });
-    await expect(store.check()).rejects.toThrow();
+    await expect(store.check()).rejects.toMatchObject({ code: 'storage_unavailable' });
+    await expect(store.check()).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 
   it('never publishes a SAS token in Azure URLs', async () => {

@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerErrorHandler } from '../../src/http/error-handler.js';
 import { localFilesPlugin, parseRange } from '../../src/http/files.js';
 import { LocalObjectStore } from '../../src/storage/local-object-store.js';
 
@@ -25,6 +26,7 @@ describe('local files route', () => {
     // Something outside the store a traversal would like to reach.
     await writeFile(join(dir, 'secret.txt'), 'do not serve');
     app = Fastify();
+    registerErrorHandler(app); // the app's one error mapping answers the plugin's 404s
     await app.register(localFilesPlugin, { store });
     await app.ready();
   });
@@ -76,6 +78,7 @@ describe('local files route', () => {
     const res = await get(url);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'Not found' });
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.payload).not.toContain('do not serve');
   });
 

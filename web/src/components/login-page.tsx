@@ -1,8 +1,8 @@
-// /login (SPEC §3): a real form POST to Auth.js with its CSRF token; the browser follows the redirects to the
+// /login: a real form POST to Auth.js with its CSRF token; the browser follows the redirects to the
 // identity provider and back to /projects. `?error=` codes from Auth.js are shown as sentences.
 import { useCallback, useEffect, useState } from 'react';
 import { fetchCsrfToken } from '../api/auth';
-import { authErrorText } from '../auth/auth-errors';
+import { authErrorText } from '../../../src/auth/auth-errors';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useSession } from '../hooks/use-session';
 import { navigate, useLocation } from '../router';

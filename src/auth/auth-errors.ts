@@ -1,5 +1,6 @@
-// Auth.js error codes (the `?error=` of /login) as sentences. Shared by the React login page and the
-// server's no-JavaScript fallback of /login (src/routes/pages.ts), so both say the same thing.
+// Auth.js error codes (the `?error=` of /login) as sentences. One module for both readers: the React login page
+// (web/src/components/login-page.tsx imports it) and the server's no-JavaScript fallback of /login
+// (src/routes/pages.ts), so both say the same thing. It imports nothing, so the web build can take it as is.
 const AUTH_ERRORS: Record<string, string> = {
   AccessDenied: 'Sign-in was refused. Your account may not have a verified email, or the email belongs to another sign-in.',
   OAuthCallbackError: 'Sign-in was cancelled or failed at the identity provider. Please try again.',

@@ -1,0 +1,103 @@
+// The composition root: from the config and the started runtime (database, object store) it builds the
+// repositories, the drivers chosen by configuration (image model chain, payments, video, safe fetcher) and the
+// services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
+import type { Config } from './config.js';
+import { createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
+import type { Metrics } from './metrics.js';
+import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
+import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
+import { createPayments } from './payments/index.js';
+import type { Runtime } from './runtime.js';
+import { createBillingService, type BillingService } from './services/billing.js';
+import { createCanvasService, type CanvasService } from './services/canvas.js';
+import { createGenerationService, type GenerationService } from './services/generation.js';
+import { createProjectsService, type ProjectsService } from './services/projects.js';
+import { createUploadsService, type UploadsService } from './services/uploads.js';
+import { createUsersService, type UsersService } from './services/users.js';
+import { createVideoService, type VideoService } from './services/video.js';
+import { createVideoProvider } from './video/index.js';
+
+/** The structured logger the services write to (the app's pino logger). */
+export interface ServiceLog {
+  info(o: object, m: string): void;
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+}
+
+export interface Services {
+  users: UsersService;
+  projects: ProjectsService;
+  canvas: CanvasService;
+  generation: GenerationService;
+  uploads: UploadsService;
+  billing: BillingService;
+  video: VideoService;
+}
+
+export interface Composition {
+  services: Services;
+  /** The shared rate-limit counters (RATE_LIMIT_STORE=postgres). */
+  rateLimits: RateLimitsRepository;
+  /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
+  close(): Promise<void>;
+}
+
+export interface CompositionOptions {
+  log: ServiceLog;
+  /** The metrics recorders; undefined when metrics are off. */
+  metrics?: Metrics;
+  /** This image model instead of the configured chain (benchmarks: an instant in-process model). */
+  imageModel?: ImageModel;
+}
+
+export async function compose(runtime: Runtime, { log, metrics, imageModel }: CompositionOptions): Promise<Composition> {
+  const { config, database, store } = runtime;
+  const repositories = createRepositories(database.db);
+  const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, transactions } = repositories;
+
+  const payments = await createPayments(config.payments);
+  const videoProvider = await createVideoProvider(config.video);
+  const model = imageModel ?? (await buildModel(config.model));
+  const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network: publicInternet });
+
+  const services: Services = {
+    users: createUsersService({ users }),
+    projects: createProjectsService({ projects }),
+    canvas: createCanvasService({ canvases }),
+    generation: createGenerationService({
+      users,
+      generations,
+      runningGenerations,
+      transactions,
+      store,
+      fetcher,
+      model,
+      maxBytes: config.limits.inputImageBytes,
+      outputMaxBytes: 64 * 1024 * 1024,
+      log,
+      leaseMs: config.model.leaseMs,
+      metrics,
+      quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
+    }),
+    uploads: createUploadsService({ store, maxBytes: config.limits.uploadBytes, log, metrics }),
+    billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
+    video: createVideoService({ provider: videoProvider, log }),
+  };
+  return { services, rateLimits: repositories.rateLimits, close: () => fetcher.close() };
+}
+
+/**
+ * The configured model chain: primary (with IMAGE_MODEL_BASE_URL), then the fallback, each with the timeout
+ * and the per-instance concurrency cap. null when a provider model has no key (the route says so).
+ */
+async function buildModel(cfg: Config['model']): Promise<ImageModel | null> {
+  const make = async (model: ImageModelName, baseUrl?: string) => {
+    if (model !== 'local' && !cfg.apiKey) return null;
+    const made = await createImageModel({ model, apiKey: cfg.apiKey, baseUrl, timeoutMs: cfg.timeoutMs });
+    return withTimeoutAndLimit(made, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
+  };
+  const primary = await make(cfg.model, cfg.baseUrl);
+  const fallback = cfg.fallback ? await make(cfg.fallback) : null;
+  if (!primary) return null; // a missing key is a configuration error to surface, not to route around
+  return fallback ? withFallback(primary, fallback) : primary;
+}

@@ -1,0 +1,46 @@
+// The data-access layer: a repository per aggregate, each method taking an optional transaction (`Tx`).
+// Services receive `Pick<>` slices of these and the `Transactions` port, never a pool or drizzle.
+import { createTransactions, type Db, type Transactions } from '../index.js';
+import { createCanvasesRepository, type CanvasesRepository } from './canvases.js';
+import { createGenerationsRepository, type GenerationsRepository } from './generations.js';
+import { createProjectsRepository, type ProjectsRepository } from './projects.js';
+import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
+import { createRunningGenerationsRepository, type RunningGenerationsRepository } from './running-generations.js';
+import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
+import { createUsersRepository, type UsersRepository } from './users.js';
+import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
+
+export * from './canvases.js';
+export * from './generations.js';
+export * from './projects.js';
+export * from './rate-limits.js';
+export * from './running-generations.js';
+export * from './subscriptions.js';
+export * from './users.js';
+export * from './webhook-receipts.js';
+
+export interface Repositories {
+  users: UsersRepository;
+  projects: ProjectsRepository;
+  canvases: CanvasesRepository;
+  generations: GenerationsRepository;
+  runningGenerations: RunningGenerationsRepository;
+  subscriptions: SubscriptionsRepository;
+  webhookReceipts: WebhookReceiptsRepository;
+  rateLimits: RateLimitsRepository;
+  transactions: Transactions;
+}
+
+export function createRepositories(db: Db): Repositories {
+  return {
+    users: createUsersRepository(db),
+    projects: createProjectsRepository(db),
+    canvases: createCanvasesRepository(db),
+    generations: createGenerationsRepository(db),
+    runningGenerations: createRunningGenerationsRepository(db),
+    subscriptions: createSubscriptionsRepository(db),
+    webhookReceipts: createWebhookReceiptsRepository(db),
+    rateLimits: createRateLimitsRepository(db),
+    transactions: createTransactions(db),
+  };
+}

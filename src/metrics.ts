@@ -1,0 +1,55 @@
+// The metrics port: what services record (generations, model errors, uploads), and how a failure is
+// classified, by its error code. The Prometheus driver and the GET /api/metrics route: src/http/metrics.ts.
+import { isAppError } from './errors.js';
+
+/**
+ * How a generation ended. `quota`: the model provider answered 429; `upgrade_required`: the free daily
+ * quota (402); `error`: anything else (storage, database, no model configured).
+ */
+export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'invalid_input' | 'upgrade_required' | 'error';
+/** How an upload ended (`interrupted`: the client's body ended early or was malformed). */
+export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'interrupted' | 'error';
+
+export interface Metrics {
+  /** One generation request handled by the service, and how long it took. */
+  generation(result: GenerationResult, seconds: number): void;
+  /** A model call failed (quota errors included); `model` is the model's id (`local`, `gpt-image-1`, …). */
+  modelError(model: string): void;
+  /** One upload handled by the service; `bytes` stored (0 when it failed). */
+  upload(result: UploadResult, bytes: number): void;
+}
+
+/** The result label of a failed generation, from the error's code. */
+export function generationResult(err: unknown): GenerationResult {
+  if (!isAppError(err)) return 'error';
+  switch (err.code) {
+    case 'image_model_busy':
+      return 'quota';
+    case 'image_model_failed':
+      return 'model_error';
+    case 'invalid_image':
+    case 'input_image_too_large':
+      return 'invalid_input';
+    case 'upgrade_required':
+      return 'upgrade_required';
+    case 'no_image_generated':
+      return 'no_image';
+    default:
+      return 'error';
+  }
+}
+
+/** The result label of a failed upload, from the error's code. */
+export function uploadResult(err: unknown): UploadResult {
+  if (!isAppError(err)) return 'error';
+  switch (err.code) {
+    case 'file_too_large':
+      return 'too_large';
+    case 'unsupported_file_type':
+      return 'unsupported_type';
+    case 'upload_interrupted':
+      return 'interrupted';
+    default:
+      return 'error';
+  }
+}

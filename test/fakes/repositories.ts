@@ -1,0 +1,302 @@
+// In-memory repositories for the services' unit tests, typed against the real repository interfaces
+// (src/db/repositories/). They keep the rules the services rely on: ownership in the same call, unique users,
+// the canvas id namespace, expiring leases, and transactions that roll back when their function throws.
+// Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision.
+import { randomUUID } from 'node:crypto';
+import type { Transactions, Tx } from '../../src/db/index.js';
+import {
+  CanvasIdTakenError,
+  type CanvasesRepository,
+  type GenerationsRepository,
+  type NewGeneration,
+  type ProjectsRepository,
+  type Repositories,
+  type RunningGenerationsRepository,
+  type SubscriptionsRepository,
+  type UsersRepository,
+  type WebhookReceiptsRepository,
+} from '../../src/db/repositories/index.js';
+import type { GenerationRow, ProjectRow, UserRow } from '../../src/db/schema.js';
+
+interface CanvasRecord {
+  id: string;
+  projectId: string;
+  nodes: string;
+  edges: string;
+  version: number;
+}
+
+interface SubscriptionRecord {
+  id: string;
+  userId: string;
+  productId: string | null;
+  status: string | null;
+  hasAccess: boolean;
+  grantsPro: boolean;
+  changedAt: string;
+  /** Order of the last write (the database's clock_timestamp()). */
+  updatedAt: number;
+}
+
+/** Everything the fakes store; `transaction` snapshots it and puts it back when the function throws. */
+export interface FakeState {
+  users: Map<string, UserRow>;
+  projects: Map<string, ProjectRow>;
+  /** By project id. */
+  canvases: Map<string, CanvasRecord>;
+  generations: GenerationRow[];
+  /** Running generation id → its user and lease end (ms). */
+  running: Map<string, { userId: string; expiresAt: number }>;
+  subscriptions: Map<string, SubscriptionRecord>;
+  /** Webhook id → received at (ms). */
+  webhooks: Map<string, { type: string; receivedAt: number }>;
+}
+
+const emptyState = (): FakeState => ({
+  users: new Map(),
+  projects: new Map(),
+  canvases: new Map(),
+  generations: [],
+  running: new Map(),
+  subscriptions: new Map(),
+  webhooks: new Map(),
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The transaction handle the fakes pass around (they ignore it). */
+const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
+
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits'> {
+  state: FakeState;
+  /** A user row as sign-in would create it. */
+  addUser(values: Partial<UserRow> & { email: string }): UserRow;
+}
+
+export function createFakeRepositories(): FakeRepositories {
+  let state = emptyState();
+  let clock = 0;
+  const tick = () => ++clock;
+
+  const users: UsersRepository = {
+    async findById(id) {
+      return state.users.get(id) ?? null;
+    },
+    async findBySubject(provider, subject) {
+      return [...state.users.values()].find((u) => u.provider === provider && u.providerSubject === subject) ?? null;
+    },
+    async insertIfAbsent(values) {
+      const taken = [...state.users.values()].some(
+        (u) => u.email === values.email || (u.provider === values.provider && u.providerSubject === values.providerSubject),
+      );
+      if (taken) return null;
+      return addUser(values);
+    },
+    async lockForUpdate(id) {
+      const user = state.users.get(id);
+      return user ? { isPro: user.isPro } : null;
+    },
+    async deriveSubscriptionState(id, paymentsCustomerId) {
+      const user = state.users.get(id)!;
+      const mine = [...state.subscriptions.values()].filter((s) => s.userId === id);
+      const ordered = mine.sort(
+        (a, b) => Number(b.grantsPro) - Number(a.grantsPro) || Date.parse(b.changedAt) - Date.parse(a.changedAt) || b.updatedAt - a.updatedAt,
+      );
+      user.isPro = mine.some((s) => s.grantsPro);
+      user.subscriptionStatus = ordered[0]?.status ?? null;
+      user.paymentsCustomerId = paymentsCustomerId;
+      return { isPro: user.isPro, subscriptionStatus: user.subscriptionStatus };
+    },
+  };
+
+  function addUser(values: Partial<UserRow> & { email: string }): UserRow {
+    const row: UserRow = {
+      id: randomUUID(),
+      name: values.email.split('@')[0],
+      image: '',
+      provider: 'oauth',
+      providerSubject: `sub-${values.email}`,
+      createdAt: new Date(),
+      isPro: false,
+      paymentsCustomerId: null,
+      subscriptionStatus: null,
+      subscriptionEventAt: null,
+      ...values,
+    };
+    state.users.set(row.id, row);
+    return row;
+  }
+
+  const ownedProject = (userId: string, projectId: string) => {
+    const project = state.projects.get(projectId);
+    return project && project.userId === userId ? project : undefined;
+  };
+
+  const projects: ProjectsRepository = {
+    async insert({ userId, name }) {
+      if (!state.users.has(userId)) return null;
+      const row: ProjectRow = { id: randomUUID(), userId, name, createdAt: new Date(Date.now() + tick()) };
+      state.projects.set(row.id, row);
+      return row;
+    },
+    async listByOwner(userId) {
+      return [...state.projects.values()]
+        .filter((p) => p.userId === userId)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    },
+    async renameOwned(userId, projectId, name) {
+      const project = ownedProject(userId, projectId);
+      if (!project) return null;
+      project.name = name;
+      return project;
+    },
+    async deleteOwned(userId, projectId) {
+      if (!ownedProject(userId, projectId)) return false;
+      state.projects.delete(projectId);
+      state.canvases.delete(projectId);
+      return true;
+    },
+  };
+
+  const userRunning = (userId: string) => [...state.running.values()].some((r) => r.userId === userId && r.expiresAt > Date.now());
+  const saved = (c: CanvasRecord) => ({ id: c.id, projectId: c.projectId, version: c.version });
+  const create = (w: { id: string; projectId: string; nodes: string; edges: string }) => {
+    if ([...state.canvases.values()].some((c) => c.id === w.id)) throw new CanvasIdTakenError();
+    const record = { id: w.id, projectId: w.projectId, nodes: w.nodes, edges: w.edges, version: 1 };
+    state.canvases.set(w.projectId, record);
+    return saved(record);
+  };
+
+  const canvases: CanvasesRepository = {
+    async current(userId, projectId) {
+      if (!ownedProject(userId, projectId)) return null;
+      const c = state.canvases.get(projectId);
+      const body = c ? `{"id":${JSON.stringify(c.id)},"projectId":${JSON.stringify(c.projectId)},"nodes":${c.nodes},"edges":${c.edges},"version":${c.version}}` : null;
+      return { version: c?.version ?? null, body, generating: userRunning(userId) };
+    },
+    async upsert(w) {
+      if (!ownedProject(w.userId, w.projectId)) return null;
+      const c = state.canvases.get(w.projectId);
+      if (!c) return create(w);
+      Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
+      return saved(c);
+    },
+    async updateIfVersion(w) {
+      const c = state.canvases.get(w.projectId);
+      if (!ownedProject(w.userId, w.projectId) || !c || c.version !== w.version) return null;
+      Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
+      return saved(c);
+    },
+    async insertFirst(w) {
+      if (!ownedProject(w.userId, w.projectId) || state.canvases.has(w.projectId)) return null;
+      return create(w);
+    },
+  };
+
+  const generations: GenerationsRepository = {
+    async insert(generation: NewGeneration) {
+      if (state.generations.some((g) => g.id === generation.id)) throw new Error(`duplicate generation id ${generation.id}`);
+      state.generations.push({ createdAt: new Date(), ...generation });
+    },
+    async listByUser(userId, { after, limit }) {
+      const key = (g: { createdAt: Date; id: string }) => [g.createdAt.getTime(), g.id] as const;
+      const before = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) => {
+        const [at, ai] = key(a);
+        const [bt, bi] = key(b);
+        return at < bt || (at === bt && ai < bi);
+      };
+      return state.generations
+        .filter((g) => g.userId === userId && (!after || before(g, after)))
+        .sort((a, b) => (before(a, b) ? 1 : before(b, a) ? -1 : 0))
+        .slice(0, limit);
+    },
+    async countLastDayWithRunning(userId) {
+      const since = Date.now() - DAY_MS;
+      const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() > since).length;
+      const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
+      return recorded + running;
+    },
+  };
+
+  const runningGenerations: RunningGenerationsRepository = {
+    async start(id, userId, leaseMs) {
+      if (!state.users.has(userId)) return false;
+      if (state.running.has(id)) throw new Error(`running generation ${id} exists`);
+      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs });
+      return true;
+    },
+    async renew(id, userId, leaseMs) {
+      if (state.users.has(userId)) state.running.set(id, { userId, expiresAt: Date.now() + leaseMs });
+    },
+    async remove(id) {
+      state.running.delete(id);
+    },
+    async removeWithExpired(id) {
+      state.running.delete(id);
+      for (const [key, r] of state.running) if (r.expiresAt <= Date.now()) state.running.delete(key);
+    },
+  };
+
+  const subscriptions: SubscriptionsRepository = {
+    async findOrdered(id, at) {
+      const s = state.subscriptions.get(id);
+      return s ? { userId: s.userId, hasAccess: s.hasAccess, newer: Date.parse(s.changedAt) > Date.parse(at), changedAt: s.changedAt } : null;
+    },
+    async findPreUpgrade(id, at, createdAt) {
+      const s = state.subscriptions.get(id);
+      if (!s) return null;
+      const covers = createdAt === null ? true : Date.parse(createdAt) <= Date.parse(s.changedAt);
+      return { hasAccess: s.hasAccess, newer: Date.parse(s.changedAt) > Date.parse(at), covers, changedAt: s.changedAt };
+    },
+    async update(id, values) {
+      Object.assign(state.subscriptions.get(id)!, values, { updatedAt: tick() });
+    },
+    async insert(id, userId, values) {
+      if (state.subscriptions.has(id)) throw new Error(`subscription ${id} exists`);
+      state.subscriptions.set(id, { id, userId, ...values, updatedAt: tick() });
+    },
+    async stopGranting(id) {
+      const s = state.subscriptions.get(id);
+      if (s?.grantsPro) Object.assign(s, { grantsPro: false, updatedAt: tick() });
+    },
+  };
+
+  const webhookReceipts: WebhookReceiptsRepository = {
+    async record(id, type) {
+      if (state.webhooks.has(id)) return false;
+      state.webhooks.set(id, { type, receivedAt: Date.now() });
+      return true;
+    },
+    async pruneOlderThan(days, limit) {
+      const expired = [...state.webhooks].filter(([, w]) => w.receivedAt < Date.now() - days * DAY_MS).slice(0, limit);
+      for (const [id] of expired) state.webhooks.delete(id);
+      return expired.length;
+    },
+  };
+
+  const transactions: Transactions = {
+    async transaction(fn) {
+      const before = structuredClone(state);
+      try {
+        return await fn(FAKE_TX);
+      } catch (err) {
+        state = before;
+        throw err;
+      }
+    },
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    addUser,
+    users,
+    projects,
+    canvases,
+    generations,
+    runningGenerations,
+    subscriptions,
+    webhookReceipts,
+    transactions,
+  };
+}

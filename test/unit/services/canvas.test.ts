@@ -1,0 +1,91 @@
+// The canvas service on in-memory repositories: first save, versioned saves and 409s, ownership, the canvas
+// id namespace, and the isGenerating flag settled on reads.
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../src/errors.js';
+import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
+import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
+
+let repos: FakeRepositories;
+let canvas: CanvasService;
+let ada: string;
+let bob: string;
+let projectId: string;
+
+const node = (id: string, isGenerating = false) => ({ id, type: 'generation', position: { x: 1, y: 2 }, data: { type: 'generation', prompt: 'p', isGenerating } });
+
+beforeEach(async () => {
+  repos = createFakeRepositories();
+  canvas = createCanvasService({ canvases: repos.canvases });
+  ada = repos.addUser({ email: 'ada@example.com' }).id;
+  bob = repos.addUser({ email: 'bob@example.com' }).id;
+  projectId = (await repos.projects.insert({ userId: ada, name: 'P' }))!.id;
+});
+
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+describe('canvas service', () => {
+  it('reads null before the first save; the first save creates version 1 and answers what was stored', async () => {
+    expect(await canvas.getJson(ada, projectId)).toBeNull();
+    const saved = JSON.parse(await canvas.save(ada, { id: 'c1', projectId, nodes: [node('a')], edges: [] }));
+    expect(saved).toEqual({ id: 'c1', projectId, nodes: [node('a')], edges: [], version: 1 });
+    expect(JSON.parse((await canvas.getJson(ada, projectId))!)).toEqual(saved);
+  });
+
+  it('a first save with version 0 creates the canvas; a second one gets 409 with the current version', async () => {
+    const saved = JSON.parse(await canvas.save(ada, { projectId, nodes: [node('a')], edges: [], version: 0 }));
+    expect(saved).toMatchObject({ projectId, version: 1 });
+    const err = await failure(canvas.save(ada, { projectId, nodes: [], edges: [], version: 0 }));
+    expect(err.code).toBe('canvas_conflict');
+    expect(err.extra).toEqual({ version: 1 });
+  });
+
+  it('a save with the current version bumps it; a stale one gets 409 and changes nothing', async () => {
+    await canvas.save(ada, { id: 'c1', projectId, nodes: [node('a')], edges: [] });
+    expect(JSON.parse(await canvas.save(ada, { projectId, nodes: [node('b')], edges: [], version: 1 }))).toMatchObject({ id: 'c1', version: 2 });
+    const err = await failure(canvas.save(ada, { projectId, nodes: [node('stale')], edges: [], version: 1 }));
+    expect(err.code).toBe('canvas_conflict');
+    expect(err.extra).toEqual({ version: 2 });
+    expect(JSON.parse((await canvas.getJson(ada, projectId))!).nodes).toEqual([node('b')]);
+  });
+
+  it('a save without a version replaces the canvas (last write wins) and keeps its id', async () => {
+    await canvas.save(ada, { id: 'c1', projectId, nodes: [node('a')], edges: [] });
+    const saved = JSON.parse(await canvas.save(ada, { id: 'other', projectId, nodes: [node('z')], edges: [] }));
+    expect(saved).toMatchObject({ id: 'c1', version: 2, nodes: [node('z')] });
+  });
+
+  it('another user’s project, a missing one and a non-uuid id are all 404, and nothing is stored', async () => {
+    for (const [user, id] of [[bob, projectId], [ada, randomUUID()], [ada, 'nope']] as const) {
+      expect((await failure(canvas.getJson(user, id))).code).toBe('project_not_found');
+      expect((await failure(canvas.save(user, { projectId: id, nodes: [], edges: [] }))).code).toBe('project_not_found');
+      expect((await failure(canvas.save(user, { projectId: id, nodes: [], edges: [], version: 0 }))).code).toBe('project_not_found');
+    }
+    expect(repos.state.canvases.size).toBe(0);
+  });
+
+  it('a client canvas id already used by another project’s canvas is replaced by a new one', async () => {
+    const other = (await repos.projects.insert({ userId: ada, name: 'Other' }))!.id;
+    await canvas.save(ada, { id: 'shared', projectId: other, nodes: [], edges: [] });
+    const saved = JSON.parse(await canvas.save(ada, { id: 'shared', projectId, nodes: [], edges: [] }));
+    expect(saved.id).not.toBe('shared');
+    expect(saved).toMatchObject({ projectId, version: 1 });
+  });
+
+  it('a node saved generating reads as settled once no generation of the user runs, and as saved while one does', async () => {
+    await canvas.save(ada, { projectId, nodes: [node('g', true), node('h')], edges: [] });
+    const flags = async () => JSON.parse((await canvas.getJson(ada, projectId))!).nodes.map((n: { data: { isGenerating: boolean } }) => n.data.isGenerating);
+    expect(await flags()).toEqual([false, false]);
+    await repos.runningGenerations.start(randomUUID(), ada, 60_000);
+    expect(await flags()).toEqual([true, false]);
+  });
+});
