@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const OPENAPI_FILE = path.join(root, 'docs/openapi.json');
@@ -13,7 +13,7 @@ const HEADER = '// Generated from docs/openapi.json by `npm run web:types` (open
 
 /** The text schema.d.ts must hold for the OpenAPI document now in docs/openapi.json. */
 export async function renderSchemaTypes(): Promise<string> {
-  const document = JSON.parse(await fs.readFile(OPENAPI_FILE, 'utf8'));
+  const document = JSON.parse(await fs.readFile(OPENAPI_FILE, 'utf8')) as OpenAPI3;
   const ast = await openapiTS(document, { alphabetize: false });
   return HEADER + astToString(ast);
 }

@@ -1,4 +1,4 @@
-// Routes (SPEC §3): `/` landing, `/login`, and the signed-in pages `/projects` and `/projects/:id`.
+// Routes: `/` landing, `/login`, and the signed-in pages `/projects` and `/projects/:id`.
 import { lazy, Suspense, useEffect } from 'react';
 import { trackPageView } from './analytics';
 import { ErrorBoundary } from './components/error-boundary';

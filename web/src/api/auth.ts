@@ -1,7 +1,7 @@
 // Auth.js routes under /api/auth (they are not part of our OpenAPI document; Auth.js defines them). Sign-in
 // and sign-out are real form posts: Auth.js answers them with redirects the browser must follow itself.
 
-/** The body of GET /api/auth/session when signed in (the service adds the user's id, DESIGN.md §2). */
+/** The body of GET /api/auth/session when signed in (the service adds the user's id). */
 export interface AuthSession {
   user: { id: string; name?: string | null; email?: string | null; image?: string | null };
   expires: string;
@@ -13,7 +13,7 @@ async function getJson(path: string): Promise<unknown> {
   return res.json();
 }
 
-/** The current session, or null when signed out (SPEC §3: status `unauthenticated`). */
+/** The current session, or null when signed out (status `unauthenticated`). */
 export async function fetchSession(): Promise<AuthSession | null> {
   const body = (await getJson('/api/auth/session')) as AuthSession | null;
   return body?.user?.id ? body : null;
@@ -41,7 +41,7 @@ export function submitForm(action: string, fields: Record<string, string>): void
   form.submit();
 }
 
-/** Signs out and lands on `/` (SPEC §3). */
+/** Signs out and lands on `/`. */
 export async function signOut(): Promise<void> {
   submitForm('/api/auth/signout', { csrfToken: await fetchCsrfToken(), callbackUrl: '/' });
 }

@@ -1,5 +1,5 @@
 // POST /api/upload with upload progress (fetch cannot report it; XMLHttpRequest can). The browser sets the
-// multipart content type with its boundary (SPEC §4).
+// multipart content type with its boundary.
 import { errorMessage, notifyUnauthorized, type UploadResult } from './client';
 
 export class UploadError extends Error {}

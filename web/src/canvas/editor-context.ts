@@ -8,11 +8,11 @@ export type UploadSource = 'file-picker' | 'drop' | 'paste';
 export interface EditorActions {
   activity: ActivityStore;
   /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
-  uploadFiles(files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }): void;
-  setPrompt(nodeId: string, prompt: string): void;
-  generate(nodeId: string): void;
-  removeNode(nodeId: string): void;
-  removeEdge(edgeId: string): void;
+  uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
+  setPrompt: (nodeId: string, prompt: string) => void;
+  generate: (nodeId: string) => void;
+  removeNode: (nodeId: string) => void;
+  removeEdge: (edgeId: string) => void;
 }
 
 export const EditorContext = createContext<EditorActions | null>(null);

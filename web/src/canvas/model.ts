@@ -1,4 +1,4 @@
-// Canvas nodes and edges as the editor holds them (xyflow objects) and as the API stores them (SPEC §2).
+// Canvas nodes and edges as the editor holds them (xyflow objects) and as the API stores them (docs/api.md).
 // Only the stored fields ever leave the browser: xyflow's own (selected, measured, dragging, …) stay here.
 import type { Edge, Node, XYPosition } from '@xyflow/react';
 import type { SavedEdge, SavedNode } from '../api/client';

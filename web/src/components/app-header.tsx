@@ -55,7 +55,7 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
           <span className="muted user-name" title={session.user.email ?? undefined}>
             {session.user.name || session.user.email}
           </span>
-          <button type="button" className="button ghost" onClick={onSignOut} disabled={leaving}>
+          <button type="button" className="button ghost" onClick={() => void onSignOut()} disabled={leaving}>
             {leaving ? 'Signing out…' : 'Sign out'}
           </button>
         </div>

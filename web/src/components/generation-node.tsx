@@ -1,4 +1,4 @@
-// A generation node (SPEC §2 `generation`): the images of the nodes connected into it plus a prompt make a
+// A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a
 // new image (POST /api/image). Shows the seconds elapsed while it runs, the service's error, and the result.
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';

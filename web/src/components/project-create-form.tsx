@@ -20,7 +20,7 @@ export function ProjectCreateForm({ onCreate }: { onCreate: (name: string) => Pr
   };
 
   return (
-    <form className="create-form" onSubmit={submit}>
+    <form className="create-form" onSubmit={(event) => void submit(event)}>
       <label htmlFor="new-project-name" className="visually-hidden">
         New project name
       </label>

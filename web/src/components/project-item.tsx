@@ -39,10 +39,14 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
     if (await run(() => onRename(project.id, name))) setEditing(false);
   };
 
+  const remove = async () => {
+    if (await run(() => onDelete(project.id))) setConfirming(false);
+  };
+
   return (
     <li className="project-item">
       {editing ? (
-        <form className="rename-form" onSubmit={save} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}>
+        <form className="rename-form" onSubmit={(event) => void save(event)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}>
           <label htmlFor={`rename-${project.id}`} className="visually-hidden">
             Project name
           </label>
@@ -86,9 +90,7 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
           confirmLabel="Delete project"
           busy={busy}
           onCancel={() => setConfirming(false)}
-          onConfirm={async () => {
-            if (await run(() => onDelete(project.id))) setConfirming(false);
-          }}
+          onConfirm={() => void remove()}
         >
           Its canvas goes with it. This cannot be undone.
         </ConfirmDialog>

@@ -1,4 +1,4 @@
-// Signed-in pages: a loading state while the session is checked, then /login when there is none (SPEC §3).
+// Signed-in pages: a loading state while the session is checked, then /login when there is none.
 import { useEffect, type ReactNode } from 'react';
 import { useSession } from '../hooks/use-session';
 import { navigate } from '../router';

@@ -1,4 +1,4 @@
-// An image node (SPEC §2 `upload`): pick, drop or paste a file; shows progress, the service's error, the
+// An image node (type `upload`): pick, drop or paste a file; shows progress, the service's error, the
 // image and a Download link. Its output handle feeds generation nodes.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';

@@ -1,8 +1,8 @@
-// Auto-save (SPEC §8, DESIGN.md §6): 1000 ms after the last change the whole canvas is POSTed with the
+// Auto-save (docs/api.md, "Canvas versions"): 1000 ms after the last change the whole canvas is POSTed with the
 // version it was loaded or last saved at. One save in flight at a time; a change made meanwhile is saved
 // next. Network and server failures are retried with backoff, always with the newest canvas, so nothing
 // typed is lost. A 409 means another tab saved first: saving stops until the page is reloaded.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { CanvasDoc } from '../canvas/model';
 
@@ -94,12 +94,15 @@ export function useAutosave(projectId: string, doc: CanvasDoc, initial: { id?: s
   flushRef.current = flush;
 
   // Each change restarts the debounce, unless a retry is already waiting (it sends the newest canvas).
-  useEffect(() => {
-    if (stopped.current || json === saved.current.json) return;
+  // Only a change of the canvas runs this: it reads the phase as it is then (an effect event), so a save
+  // that failed is not sent again merely because the phase became 'failed'.
+  const changed = useEffectEvent((changedJson: string) => {
+    if (stopped.current || changedJson === saved.current.json) return;
     if (phase === 'offline' || phase === 'retrying') return;
     if (phase === 'failed') setPhase('idle');
     if (!inFlight.current) schedule(SAVE_DEBOUNCE_MS);
-  }, [json]);
+  });
+  useEffect(() => changed(json), [json]);
 
   // Back online: retry now rather than at the end of the backoff.
   useEffect(() => {

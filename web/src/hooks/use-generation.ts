@@ -1,6 +1,6 @@
 // Running a generation node: its inputs are the images of the nodes with edges into it; the result's
 // permanent URL becomes the node's image (an undoable step). While the request runs the node is flagged
-// `isGenerating` (saved, as SPEC §2 has it) and its activity holds the start time for the elapsed seconds.
+// `isGenerating` (saved with the canvas) and its activity holds the start time for the elapsed seconds.
 import { useCallback } from 'react';
 import { api, errorDetails, errorMessage, NETWORK_ERROR } from '../api/client';
 import { track } from '../analytics';

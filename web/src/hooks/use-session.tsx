@@ -1,4 +1,4 @@
-// The client-side session (SPEC §3): `loading` until GET /api/auth/session answers, then `authenticated`
+// The client-side session: `loading` until GET /api/auth/session answers, then `authenticated`
 // or `unauthenticated`. Any 401 from the API later on turns it `unauthenticated` (the session ended).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onUnauthorized } from '../api/client';
