@@ -29,7 +29,14 @@ import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
 import { videoPlugin } from './routes/video.js';
 
-export const API_INFO = { title: 'Image Canvas API', version: '1.0.0', description: 'The API of Image Canvas (see SPEC.md and DESIGN.md).' };
+export const API_INFO = {
+  title: 'Image Canvas API',
+  version: '1.0.0',
+  description:
+    'The API of Image Canvas: projects and their canvases, image uploads and image generation for signed-in users ' +
+    '(session cookie from /api/auth). Ownership, canvas versions, limits and errors are described in docs/api.md; ' +
+    'every error message with its status in docs/errors.md.',
+};
 
 export interface BuildOptions {
   /** Serve on a server made elsewhere (e.g. one already bound, so its port is known before the config). */
@@ -52,7 +59,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, req.id).type('application/json; charset=utf-8');
       frameworkErrorHeaders?.(req, reply);
-      return sendFrameworkError(err, reply);
+      sendFrameworkError(err, reply);
     },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
@@ -76,7 +83,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCrossSiteGuard(app, config.baseUrl);
-  const securityHeaders = await registerSecurityHeaders(app, { production: config.production }); // issue 7: helmet + API CSP (src/http/security-headers.ts)
+  const securityHeaders = await registerSecurityHeaders(app, { production: config.production }); // helmet + API CSP (src/http/security-headers.ts)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -106,17 +113,17 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
 
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
-  // Web client (issue 5): the React app's pages and assets, and its public configuration.
+  // Web client: the React app's pages and assets, and its public configuration.
   await app.register(webClient, { config, authConfig, sessions });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) } });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, counters: composition.rateLimits });
-  // Payments and video (issue 6): public routes here (after the rate-limit plugin); checkout and portal below.
+  // Payments and video: public routes here (after the rate-limit plugin); checkout and portal below.
   await app.register(paymentsWebhookPlugin, { billing });
   await app.register(videoPlugin, { video, perMinute: config.video.perMinute });
 
-  // Everything below needs a session (SPEC §5.4).
+  // Everything below needs a session (401 without one); the public routes are registered above.
   await app.register(async (api) => {
     api.addHook('onRequest', requireUser(sessions));
     api.removeContentTypeParser('text/plain'); // JSON routes take JSON (multipart where a route says so)

@@ -8,7 +8,7 @@ import { IMAGE_MODELS } from './models/index.js';
 
 const MB = 1024 * 1024;
 
-/** SPEC §5: values that must be set in production. */
+/** Values required in production; outside production each unset one has a local default (EMBEDDED_DEFAULT). */
 export const REQUIRED_IN_PRODUCTION = [
   'OAUTH_CLIENT_ID',
   'OAUTH_CLIENT_SECRET',
@@ -19,7 +19,7 @@ export const REQUIRED_IN_PRODUCTION = [
   'IMAGE_MODEL_API_KEY',
 ] as const;
 
-/** SPEC §5: optional values; each unset one is warned about at start-up, in both modes. */
+/** Optional values; each unset one is warned about at start-up, in both modes. */
 export const OPTIONAL_WARNED = [
   'PAYMENTS_ACCESS_TOKEN',
   'PAYMENTS_SANDBOX_ACCESS_TOKEN',
@@ -199,7 +199,7 @@ export interface Config {
     apiUrl?: string;
     /** How long received webhook ids are kept (replay and redelivery detection) before they are pruned. */
     webhookRetentionDays: number;
-    /** Generations a day for users who are not Pro; 0 = no quota (SPEC behaviour). */
+    /** Generations a day for users who are not Pro; 0 = no quota. */
     freeGenerationsPerDay: number;
   };
   video: { tokenId?: string; tokenSecret?: string; apiUrl?: string; perMinute: number };

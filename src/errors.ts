@@ -1,13 +1,13 @@
 // Typed errors with stable codes. Services, guards and routes throw these through the factories below; the
 // error handler (src/http/error-handler.ts) is the one place that decides an error's HTTP status (from its
-// code) and its body, SPEC §7's `{ error, details? }` plus the documented extras. Codes go to the logs and
-// the metrics, never into a body. A 5xx never carries an internal message beyond `details` where SPEC allows
-// it (generation failures). Every code, its status and its message: docs/errors.md.
+// code) and its body, `{ error, details? }` plus the documented extras. Codes go to the logs and the metrics,
+// never into a body. A 5xx never carries an internal message beyond `details` where the API documents one
+// (generation failures). Every code, its status and its message: docs/errors.md.
 
 /** Every error the service answers. Adding one: a factory below, a status in the handler's table, docs/errors.md. */
 export const ERROR_CODES = [
   // 400
-  'invalid_request', // schema validation: SPEC's exact strings, or `Invalid <field>: <reason>`
+  'invalid_request', // schema validation: the API's fixed messages, or `Invalid <field>: <reason>`
   'invalid_json',
   'invalid_url_encoding',
   'bad_request', // what the HTTP parser or a library refuses, without more to say
@@ -59,7 +59,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppErrorOptions {
-  /** SPEC §7's `details`: a short reason safe to show. */
+  /** The body's `details`: a short reason safe to show. */
   details?: string;
   /** Documented fields answered beside `error` (the canvas `version` of a 409, the model's `text`). */
   extra?: Record<string, unknown>;
@@ -125,7 +125,7 @@ export const modelKeyMissing = () =>
 export const noImageGenerated = (text: string) => new AppError('no_image_generated', 'No image was generated', { extra: { text } });
 export const imageModelBusy = (retryAfterSeconds: number, reason: string) =>
   new AppError('image_model_busy', 'Image model is busy', { details: reason, retryAfterSeconds });
-/** The model call failed (SPEC: `Failed to generate image` with the reason). */
+/** The model call failed: `Failed to generate image`, with the reason in `details`. */
 export const imageModelFailed = (reason: string) => new AppError('image_model_failed', 'Failed to generate image', { details: reason });
 /** Anything after the model answered failed (reading or storing its image). */
 export const generationFailed = (reason: string) => new AppError('generation_failed', 'Failed to generate image', { details: reason });

@@ -1,5 +1,5 @@
 // Auth.js (@auth/core) mounted in Fastify at /api/auth. There is no official Fastify adapter: the glue turns
-// the Fastify request into a Web Request, calls Auth(), and copies the Response back (NOTES.md).
+// the Fastify request into a Web Request, calls Auth(), and copies the Response back.
 import { Auth, type AuthConfig } from '@auth/core';
 import type { OIDCConfig } from '@auth/core/providers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -135,7 +135,7 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   const body = Buffer.from(await response.arrayBuffer());
-  // Auth.js refuses some requests with a bare JSON string or null (`"Bad request."`): answer SPEC §7's { error }.
+  // Auth.js refuses some requests with a bare JSON string or null (`"Bad request."`): answer in our error shape, { error }.
   if (response.status >= 400 && /json/i.test(response.headers.get('content-type') ?? '')) {
     let parsed: unknown;
     try {

@@ -79,7 +79,9 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     const raw = req.raw as typeof req.raw & { originalUrl?: string };
     raw.originalUrl = req.url;
     raw.url = req.url.slice(DEV_IDP_PATH.length) || '/';
-    callback(raw, reply.raw);
+    // Fire and forget: Koa's handler answers on the raw response and handles its own errors (its promise never
+    // rejects); the reply is hijacked, so Fastify does not wait for it.
+    void callback(raw, reply.raw);
   });
   // Routes exist so the hook runs; reached only by /interaction/* paths and methods that have no route below.
   app.all(`${DEV_IDP_PATH}/*`, async () => {
@@ -107,7 +109,7 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     // Consent is automatic: grant what the client asked for.
     const accountId = interaction.session?.accountId;
     if (!accountId) return reply.code(400).type('text/html').send(expiredPage());
-    const grantId = await grantFor(provider, accountId, String(interaction.params.scope ?? 'openid'));
+    const grantId = await grantFor(provider, accountId, requestedScope(interaction.params));
     reply.hijack();
     await provider.interactionFinished(req.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
   });
@@ -121,7 +123,7 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
     }
     const accountId = form.data.email.toLowerCase();
     names.set(accountId, form.data.name);
-    const grantId = await grantFor(provider, accountId, String(interaction.params.scope ?? 'openid'));
+    const grantId = await grantFor(provider, accountId, requestedScope(interaction.params));
     reply.hijack();
     await provider.interactionFinished(
       req.raw,
@@ -130,6 +132,11 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
       { mergeWithLastSubmission: false },
     );
   });
+}
+
+/** The scope the client asked for (a query parameter, so a string when present). */
+function requestedScope(params: Record<string, unknown>): string {
+  return typeof params.scope === 'string' ? params.scope : 'openid';
 }
 
 async function grantFor(provider: Provider, accountId: string, scope: string): Promise<string> {

@@ -1,4 +1,4 @@
-// The per-request session check. Decrypting an Auth.js session token with `jose` costs ~350 µs (NOTES.md),
+// The per-request session check. Decrypting an Auth.js session token with `jose` costs ~350 µs (measured),
 // so verified tokens are cached by their exact cookie value (a different value is a different token, and a
 // tampered one never matches). An entry lives no longer than the token itself.
 import { decode, type JWT } from '@auth/core/jwt';

@@ -135,12 +135,12 @@ async function spawnServer(bin: Binaries, dir: string, port: number, ids?: Ids) 
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000);
       if (output.includes('database system is ready to accept connections')) {
-        child.stderr!.off('data', onData);
-        child.stderr!.resume(); // keep draining so the pipe never fills
+        child.stderr.off('data', onData);
+        child.stderr.resume(); // keep draining so the pipe never fills
         resolve();
       }
     };
-    child.stderr!.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`The embedded PostgreSQL server exited (${code}) while starting:\n${output.trim()}`)));
   });

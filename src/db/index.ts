@@ -1,5 +1,5 @@
 // The database port: a pg pool + drizzle, migrated at start-up under an advisory lock (drizzle's migrator
-// takes none, and simultaneous start-ups otherwise fail: NOTES.md).
+// takes none, and instances starting at the same time would otherwise run the migrations together and fail).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';

@@ -91,7 +91,7 @@ export type CanvasRow = typeof canvases.$inferSelect;
 export type GenerationRow = typeof generations.$inferSelect;
 
 /**
- * Payment webhooks already received, by the provider's webhook id (issue 6). Inserted in the same
+ * Payment webhooks already received, by the provider's webhook id. Inserted in the same
  * transaction that applies the event: a replayed or duplicated delivery finds its id here and changes nothing.
  * Rows older than the retention window (PAYMENTS_WEBHOOK_RETENTION_DAYS) are pruned as webhooks arrive.
  */
@@ -155,7 +155,7 @@ export const rateLimits = pgTable(
 );
 
 /**
- * Generations running right now, on any instance (DESIGN.md §6): a canvas read settles `isGenerating` only
+ * Generations running right now, on any instance: a canvas read settles `isGenerating` only
  * when its user has none. A row is deleted when its generation ends; `expires_at` (the model timeout and a
  * margin) makes the row of a crashed instance stop counting by itself, and expired rows are pruned.
  */

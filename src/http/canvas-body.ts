@@ -34,6 +34,7 @@ interface CanvasEdgeValue {
 
 const MAX_VERSION = 2_147_483_647;
 /** Any NUL or surrogate at all: only then is the exact (slower) storable-text check needed. */
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -93,7 +94,7 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
     if (!Array.isArray(edges) || edges.length > limits.canvasEdges) return undefined;
     if (version !== undefined && !(Number.isInteger(version) && (version as number) >= 0 && (version as number) <= MAX_VERSION)) return undefined;
 
-    const outNodes: CanvasNodeValue[] = new Array(nodes.length);
+    const outNodes = new Array<CanvasNodeValue>(nodes.length);
     const ids = new Set<string>();
     for (let i = 0; i < nodes.length; i++) {
       const n = node(nodes[i]);
@@ -101,7 +102,7 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
       ids.add(n.id);
       outNodes[i] = n;
     }
-    const outEdges: CanvasEdgeValue[] = new Array(edges.length);
+    const outEdges = new Array<CanvasEdgeValue>(edges.length);
     for (let i = 0; i < edges.length; i++) {
       const e = edge(edges[i]);
       if (!e || !ids.has(e.source) || !ids.has(e.target)) return undefined;

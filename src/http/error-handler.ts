@@ -1,5 +1,5 @@
 // The one mapping from errors to answers: an error's code decides its status (statusOf, one exhaustive table)
-// and its body is SPEC §7's `{ error, details? }` plus the documented extras. Errors that are not ours
+// and its body is `{ error, details? }` plus the documented extras (docs/errors.md). Errors that are not ours
 // (Fastify's, zod's, a library's, a database outage) are first classified to a code (toAppError). Codes go
 // to the log lines, never into a body; 5xx bodies never carry internals.
 import { STATUS_CODES } from 'node:http';
@@ -110,7 +110,7 @@ function isUnavailable(err: unknown, depth = 0): boolean {
 
 /**
  * A client error of Fastify or a library (multipart, static files) keeps its status where we have a code for
- * it, with SPEC's generic wording; any other 4xx is a plain 400.
+ * it, with that code's fixed message; any other 4xx is a plain 400.
  */
 const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
   403: 'forbidden',
@@ -153,7 +153,7 @@ function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'rou
   return internal();
 }
 
-/** The answer to an error: status from its code, SPEC §7's body, Retry-After when it has one. */
+/** The answer to an error: status from its code, body `{ error, details?, …extra }`, Retry-After when it has one. */
 function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
   return reply.code(statusOf(err.code)).send({ error: err.message, ...(err.details ? { details: err.details } : {}), ...err.extra });
@@ -180,8 +180,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * Fastify's `frameworkErrors` (a path the router cannot decode, a failed route constraint): answered in our
  * error shape. Such answers run no hooks, so the caller gives the request id and security headers first.
  */
-export function sendFrameworkError(err: FastifyError, reply: FastifyReply): FastifyReply {
-  return sendError(reply, err.code === 'FST_ERR_BAD_URL' ? invalidUrlEncoding() : badRequest());
+export function sendFrameworkError(err: FastifyError, reply: FastifyReply): void {
+  sendError(reply, err.code === 'FST_ERR_BAD_URL' ? invalidUrlEncoding() : badRequest());
 }
 
 /**

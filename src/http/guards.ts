@@ -26,7 +26,7 @@ export function requireUser(verifier: SessionVerifier) {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * State-changing API requests made by another site are refused (DESIGN.md §8). Browsers send
+ * State-changing API requests made by another site are refused with 403 (CSRF). Browsers send
  * Sec-Fetch-Site and Origin; non-browser clients send neither and are let through (they carry no ambient
  * cookies of a victim). Auth.js routes have their own CSRF token; webhooks come from servers.
  */

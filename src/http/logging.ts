@@ -101,7 +101,7 @@ export function loggingOptions(
         : {
             level,
             redact: REDACTED_PATHS,
-            serializers: { req: serializeRequest as (req: unknown) => ReturnType<typeof serializeRequest>, err: serializeError },
+            serializers: { req: serializeRequest, err: serializeError },
             ...(destination ? { stream: destination } : {}),
           },
     requestIdHeader: false, // genReqId reads (and checks) x-request-id itself

@@ -1,5 +1,5 @@
-// Messages written for people. A schema that fails with one of these answers it as-is (SPEC's exact strings);
-// any other validation failure is answered as "Invalid <field>: <reason>".
+// Messages written for people. A schema that fails with one of these answers it as-is (the API's fixed
+// messages, docs/errors.md); any other validation failure is answered as "Invalid <field>: <reason>".
 const PUBLIC = new Set<string>();
 
 /** Register and return a message for a zod `error` option. */

@@ -9,7 +9,9 @@ type Callback = (err: Error | null, result?: { current: number; ttl: number }) =
  * are pruned every few minutes; the timer does not keep the process alive.
  */
 export function postgresRateLimitStore(counters: RateLimitsRepository, onError: (err: Error) => void) {
-  const prune = setInterval(() => counters.pruneEnded().catch(onError), 5 * 60_000);
+  const prune = setInterval(() => {
+    counters.pruneEnded().catch(onError);
+  }, 5 * 60_000);
   prune.unref();
   class PostgresRateLimitStore {
     incr(key: string, cb: Callback, timeWindow: number) {

@@ -1,5 +1,5 @@
-// Per-user rate limits (DESIGN.md §5) with @fastify/rate-limit: counted after the session check, keyed by
-// user id, answered 429 `Too many requests` with Retry-After. Counters are in memory per instance
+// Per-user rate limits (docs/api.md "Limits") with @fastify/rate-limit: counted after the session check,
+// keyed by user id, answered 429 `Too many requests` with Retry-After. Counters are in memory per instance
 // (RATE_LIMIT_STORE=memory, the default) or shared by every instance in PostgreSQL (=postgres).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -24,7 +24,7 @@ export async function registerRateLimit(app: FastifyInstance, opts: { store: 'me
   app.addHook('onClose', async () => shared.stop());
   // If the shared store cannot answer, let the request through rather than refusing everyone (the database
   // being down is reported by the routes that need it).
-  await app.register(rateLimit, { global: false, store: shared.Store as never, skipOnError: true });
+  await app.register(rateLimit, { global: false, store: shared.Store, skipOnError: true });
 }
 
 /** Config for one route: `perMinute` requests per user per minute; undefined (no limit) when 0. */

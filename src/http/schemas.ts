@@ -9,6 +9,7 @@ import { says } from './messages.js';
  * value lone surrogates, a `jsonb` value both; canvases stay convertible to jsonb). Such strings are refused with
  * 400 instead of failing at the database with a 500.
  */
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
 export const isStorableText = (value: string): boolean => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 const UNSTORABLE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
 

@@ -1,9 +1,9 @@
-// Security headers on every response (issue 7), with @fastify/helmet, set for an API plus a single-page client:
+// Security headers on every response, with @fastify/helmet, set for an API plus a single-page client:
 // - no Content-Security-Policy from helmet: the routes that serve documents set their own (the stored files
 //   under /files/*, the web client's pages); the API's JSON answers get API_CSP below; the Swagger UI page
 //   (/api/docs*) keeps none, as it runs its own scripts;
 // - Cross-Origin-Resource-Policy `same-origin`, except `cross-origin` for /files/*: stored images are public
-//   and shown by other sites (SPEC §2);
+//   and shown by other sites;
 // - Strict-Transport-Security only in production (local http must keep working).
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 // Gemini image models through @google/genai (REST `models/<model>:generateContent`).
-import { ApiError, GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
+import { ApiError, FinishReason, GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { decodeBase64, isAbortError, networkReason, parseRetryAfter, shortReason } from './driver-support.js';
 
@@ -90,7 +90,7 @@ function readResponse(response: GenerateContentResponse): Omit<GenerateResult, '
   }
   const text = texts.join('').trim();
   if (image) return text ? { image, text } : { image };
-  const finish = candidate.finishReason && candidate.finishReason !== 'STOP' ? ` (finish reason ${candidate.finishReason})` : '';
+  const finish = candidate.finishReason && candidate.finishReason !== FinishReason.STOP ? ` (finish reason ${candidate.finishReason})` : '';
   return { text: text || `The model returned no image${finish}.` };
 }
 
@@ -102,7 +102,10 @@ function parseErrorBody(message: string): { message?: string; retryAfterSeconds?
     const error = (JSON.parse(message) as { error?: { message?: unknown; details?: unknown } }).error;
     if (!error) return undefined;
     const details = Array.isArray(error.details) ? (error.details as Record<string, unknown>[]) : [];
-    const retry = details.find((d) => String(d?.['@type'] ?? '').endsWith('google.rpc.RetryInfo'));
+    const retry = details.find((d) => {
+      const type = d?.['@type'];
+      return typeof type === 'string' && type.endsWith('google.rpc.RetryInfo');
+    });
     const delay = typeof retry?.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(retry.retryDelay)?.[1] : undefined;
     return {
       message: typeof error.message === 'string' ? error.message : undefined,

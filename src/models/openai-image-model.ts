@@ -51,9 +51,8 @@ export class OpenAIImageModel implements ImageModel {
     if (err instanceof APIUserAbortError || isAbortError(err)) {
       return new ModelFailedError(signal.aborted ? 'Image model call was aborted' : 'Image model call was cut off');
     }
-    // APIConnectionError is an APIError without a status.
-    if (err instanceof APIError && err.status !== undefined) {
-      const body = err.error as { message?: unknown } | undefined;
+    if (isHttpError(err)) {
+      const body: { message?: unknown } | undefined = err.error;
       const reason = shortReason(typeof body?.message === 'string' ? body.message : err.message, key);
       if (err.status === 429) {
         const ms = Number(err.headers?.get('retry-after-ms'));
@@ -80,4 +79,9 @@ function readResponse(response: ImagesResponse): Omit<GenerateResult, 'model'> {
   if (!data) throw new ModelFailedError('Image model sent a malformed answer (invalid base64 image)');
   const format = response.output_format ?? 'png';
   return { image: { data, mimeType: `image/${format}` }, ...(text ? { text } : {}) };
+}
+
+/** An APIError the API answered with an HTTP status (an APIConnectionError is an APIError without one). */
+function isHttpError(err: unknown): err is APIError<number> {
+  return err instanceof APIError && err.status !== undefined;
 }

@@ -133,7 +133,8 @@ async function readBody(res: Response, maxBytes: number, controller: AbortContro
     throw new FetchRefusal('too large');
   }
   if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
+  // undici types a body as ReadableStream<any>; a fetch body is a stream of bytes.
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -1,4 +1,4 @@
-// The payments port (issue 6): what the billing service needs from a payment provider. One driver per
+// The payments port: what the billing service needs from a payment provider. One driver per
 // provider (polar-payments.ts); src/payments/index.ts picks it from configuration.
 
 export interface PaymentsProvider {

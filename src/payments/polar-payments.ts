@@ -1,4 +1,4 @@
-// The payments driver for Polar (DESIGN.md §7) through @polar-sh/sdk. `PUBLIC_SETUP=local` selects Polar's
+// The payments driver for Polar through @polar-sh/sdk. `PUBLIC_SETUP=local` selects Polar's
 // sandbox server, `production` the live one; PAYMENTS_API_URL overrides either (tests, proxies).
 import { Polar } from '@polar-sh/sdk';
 import { PaymentProviderError, type PaymentsProvider } from './payments-provider.js';

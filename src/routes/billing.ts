@@ -1,4 +1,4 @@
-// Payments (DESIGN.md §7, issue 6): GET /api/checkout and GET /api/portal (session required: register
+// Payments (docs/api.md "Paid plans and video"): GET /api/checkout and GET /api/portal (session required: register
 // `billingPlugin` among the protected routes) and POST /api/webhook/payments (no session: register
 // `paymentsWebhookPlugin` among the public ones).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

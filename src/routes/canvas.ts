@@ -1,5 +1,5 @@
-// SPEC §4 /api/user/project/canvas with DESIGN.md §6 versions. Bodies go out as the JSON text the database
-// builds: nodes and edges were validated (and stripped of unknown fields) when stored.
+// GET and POST /api/user/project/canvas, with versions (docs/api.md "Canvas versions"). Bodies go out as the
+// JSON text the database builds: nodes and edges were validated (and stripped of unknown fields) when stored.
 import type { FastifyReply } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -56,5 +56,5 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
 
 /** Send JSON text as is (Fastify does not re-serialize a string payload). */
 function sendJsonText(reply: FastifyReply, json: string) {
-  return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+  return reply.type('application/json; charset=utf-8').send(json);
 }

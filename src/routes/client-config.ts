@@ -1,5 +1,5 @@
 // GET /api/client-config (public): what the web client needs to know at start-up. Only values meant for
-// the browser (the analytics project token is public by design: SPEC §5 "exposed to the client"; whether
+// the browser (the analytics project token, which is meant to be exposed to the client; whether
 // payments are configured, never their keys).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

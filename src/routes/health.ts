@@ -11,12 +11,12 @@ export const healthRoutes: FastifyPluginAsyncZod<{ checks: Record<string, () => 
   }, async (_req, reply) => {
     const results = Object.fromEntries(
       await Promise.all(
-        Object.entries(checks).map(async ([name, check]) => {
+        Object.entries(checks).map(async ([name, check]): Promise<[string, 'ok' | 'unavailable']> => {
           try {
             await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000).unref())]);
-            return [name, 'ok' as const];
+            return [name, 'ok'];
           } catch {
-            return [name, 'unavailable' as const];
+            return [name, 'unavailable'];
           }
         }),
       ),

@@ -1,4 +1,4 @@
-// SPEC §4 POST /api/image and, beyond SPEC, GET /api/user/generations (the user's history).
+// POST /api/image and GET /api/user/generations (the user's history); docs/api.md "Image generation".
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import type { GenerationService } from '../services/generation.js';
 const Generation = z
   .object({
     id: z.string(),
-    userId: z.string().describe("the user's email (SPEC §2)"),
+    userId: z.string().describe("the user's email"),
     prompt: z.string(),
     inputImages: z.array(z.string()),
     outputImageUrl: z.string(),
@@ -55,7 +55,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
   app.get('/api/user/generations', {
     schema: {
       tags: ['generation'],
-      summary: "The signed-in user's generations, newest first (beyond SPEC)",
+      summary: "The signed-in user's generations, newest first",
       querystring: z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }),
       response: { 200: z.object({ items: z.array(Generation), nextCursor: z.string().nullable() }), 400: ErrorBody, 401: ErrorBody },
     },

@@ -1,4 +1,4 @@
-// The web client's pages (SPEC §3): `/`, `/login`, `/projects`, `/projects/:projectId`. Each answers the
+// The web client's pages: `/`, `/login`, `/projects`, `/projects/:projectId`. Each answers the
 // React client's index.html (src/http/web-client.ts); the client does the rest. Besides:
 // - protected pages redirect an anonymous visitor to /login before any client code loads;
 // - each page carries a small fallback for browsers without JavaScript (inside <noscript>): /login keeps a

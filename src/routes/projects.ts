@@ -1,5 +1,5 @@
-// SPEC §4 /api/user/project, plus rename and delete (owner only). `userId` must name the session user: its
-// id, or its email for clients written against the original system (DESIGN.md §2).
+// /api/user/project: create and list, plus rename and delete (owner only; docs/api.md "Ownership"). `userId`
+// must name the session user: its id, or its email (accepted for clients that identify users by email).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -40,11 +40,11 @@ export const projectRoutes: FastifyPluginAsyncZod<{ projects: ProjectsService; l
   const byId = z.object({ projectId: z.string().max(100) });
 
   app.patch('/api/user/project/:projectId', {
-    schema: { tags: ['projects'], summary: 'Rename a project (beyond SPEC)', params: byId, body: z.object({ name }), response: { 200: Project, ...errors } },
+    schema: { tags: ['projects'], summary: 'Rename a project', params: byId, body: z.object({ name }), response: { 200: Project, ...errors } },
   }, async (req) => presentProject(await projects.rename(sessionUser(req).id, req.params.projectId, req.body.name)));
 
   app.delete('/api/user/project/:projectId', {
-    schema: { tags: ['projects'], summary: 'Delete a project and its canvas (beyond SPEC)', params: byId, response: { 204: z.null(), ...errors } },
+    schema: { tags: ['projects'], summary: 'Delete a project and its canvas', params: byId, response: { 204: z.null(), ...errors } },
   }, async (req, reply) => {
     await projects.remove(sessionUser(req).id, req.params.projectId);
     return reply.code(204).send(null);

@@ -1,5 +1,6 @@
-// SPEC §4 POST /api/upload: one image in multipart field `file` → { url }. DESIGN.md §4 rules live in the
-// uploads service; this file only speaks HTTP.
+// POST /api/upload: one image in multipart field `file` → { url }. The rules (type from the bytes, size limit
+// while streaming, unique names; docs/api.md "Uploads and stored files") live in the uploads service; this
+// file only speaks HTTP.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-// GET /api/video/asset (DESIGN.md §7, issue 6): a video asset's status. No session (SPEC §5.4 does not list
-// it); rate-limited per client address instead.
+// GET /api/video/asset: a video asset's status. No session (a public route, docs/api.md); rate-limited per
+// client address instead.
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

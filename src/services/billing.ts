@@ -1,4 +1,4 @@
-// Payments (DESIGN.md §7, issue 6): the Pro plan's checkout and customer portal for the session user, and the
+// Payments: the Pro plan's checkout and customer portal for the session user, and the
 // provider's webhooks, which are the only way a user becomes Pro or stops being Pro (per subscription: the rule
 // is in subscriptions.ts).
 import type { Config } from '../config.js';

@@ -1,6 +1,6 @@
 // One canvas per project. Saves are single statements that also check ownership, so the hot path is one
-// round trip. With `version`, a save is conditional (DESIGN.md §6): a stale save gets 409 and the current
-// version; without it, a plain upsert (last write wins), as in SPEC.
+// round trip. With `version`, a save is conditional (docs/api.md "Canvas versions"): a stale save gets 409
+// and the current version; without it, a plain upsert (last write wins).
 import { randomUUID } from 'node:crypto';
 import { CanvasIdTakenError, type CanvasesRepository, type CanvasWrite, type SavedCanvas } from '../db/repositories/index.js';
 import { canvasConflict, projectNotFound } from '../errors.js';
@@ -22,7 +22,7 @@ export interface CanvasService {
 
 /**
  * `isGenerating` is the client's flag, stored as sent; but a canvas read never shows a node generating when
- * no generation of that user is running on any instance (`running_generations`, DESIGN.md §6): a closed tab
+ * no generation of that user is running on any instance (`running_generations`): a closed tab
  * must not leave a node spinning forever.
  */
 function settleGenerating(json: string): string {

@@ -1,4 +1,4 @@
-// Image generation (SPEC §4 POST /api/image, DESIGN.md §5): resolve inputs, call the model, store the
+// Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
@@ -30,7 +30,7 @@ export interface GenerationDeps extends InputDeps {
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
-  /** null when the configured provider model has no key: SPEC's 500 naming the key. */
+  /** null when the configured provider model has no key: every generation is then a 500 naming the key. */
   model: ImageModel | null;
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
@@ -41,10 +41,10 @@ export interface GenerationDeps extends InputDeps {
    */
   leaseMs: number;
   /**
-   * Plan enforcement (issue 6): a user who is not Pro may make `perDay` generations in any 24 hours, then gets
+   * Plan enforcement: a user who is not Pro may make `perDay` generations in any 24 hours, then gets
    * 402 `Upgrade required`. Running generations count as used, and the check and the row that reserves the
    * slot commit together under a lock on the user's row, so simultaneous requests cannot pass it together.
-   * Absent: no quota (SPEC behaviour).
+   * Absent: no quota.
    */
   quota?: { perDay: number };
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
@@ -90,9 +90,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   }
 
   /**
-   * Records the generation as running, for every instance's canvas reads (DESIGN.md §6), and returns its row
-   * id. Also the user check (a session that outlived its user must not spend a model call nor store anything)
-   * and the plan quota, before any model call. A database outage throws as is (the route answers 503).
+   * Records the generation as running, for every instance's canvas reads (they settle `isGenerating`), and
+   * returns its row id. Also the user check (a session that outlived its user must not spend a model call nor
+   * store anything) and the plan quota, before any model call. A database outage throws as is (the route answers 503).
    */
   async function markRunning(userId: string): Promise<string> {
     const id = randomUUID();
@@ -124,7 +124,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     const renew = () => {
       inFlight = runningGenerations
         .renew(id, userId, deps.leaseMs)
-        .catch((err) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
+        .catch((err: unknown) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
     };
     const timer = setInterval(() => {
       if (!stopped) void inFlight.then(() => !stopped && renew());

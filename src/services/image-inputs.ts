@@ -1,4 +1,4 @@
-// Input images of a generation (SPEC §4 POST /api/image rule 1, DESIGN.md §5): our own store's URLs are read
+// Input images of a generation (POST /api/image, docs/api.md "Image generation"): our own store's URLs are read
 // from the store; data URLs are decoded; other http(s) URLs go through the SSRF-guarded fetcher. The type is
 // always detected from the bytes. A refused or failed input is a 400 naming it, never skipped.
 import { fileTypeFromBuffer } from 'file-type';
@@ -66,6 +66,6 @@ async function resolveOne(url: string, deps: InputDeps): Promise<ResolvedInput> 
 export async function resolveInputs(urls: string[], deps: InputDeps): Promise<ResolvedInput[]> {
   const settled = await Promise.allSettled(urls.map((url) => resolveOne(url, deps)));
   const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
+  if (failed) throw failed.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<ResolvedInput>).value);
 }

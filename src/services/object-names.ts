@@ -1,5 +1,6 @@
-// Names of stored objects: `<timestamp>-<random>-<safe name>` (DESIGN.md §4). The random part makes two
-// uploads of one name in the same millisecond distinct; the safe part keeps only [A-Za-z0-9._-].
+// Names of stored objects: `<timestamp>-<random>-<safe name>`, so that a stored object is never overwritten.
+// The random part makes two uploads of one name in the same millisecond distinct; the safe part keeps only
+// [A-Za-z0-9._-].
 import { randomBytes } from 'node:crypto';
 
 const EXTENSIONS: Record<string, string> = {

@@ -1,5 +1,5 @@
 // Projects belong to one user. Every read and write is scoped by owner, so another user's project and one
-// that does not exist get the same answer (DESIGN.md §2).
+// that does not exist get the same answer (404 Project not found): whether a project id exists never leaks.
 import type { ProjectsRepository } from '../db/repositories/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { projectNotFound, unauthorized } from '../errors.js';

@@ -1,4 +1,4 @@
-// Payments (DESIGN.md §7): the state of each of a user's subscriptions at the provider (the `subscriptions`
+// Payments: the state of each of a user's subscriptions at the provider (the `subscriptions`
 // table) and the user's Pro flag and status label derived from them. The billing service calls
 // applySubscriptionEvent inside the transaction that records the webhook id.
 import type { Tx } from '../db/index.js';

@@ -1,4 +1,4 @@
-// Uploads (SPEC §4 POST /api/upload, DESIGN.md §4): the type is sniffed from the first bytes, the bytes stream
+// Uploads (POST /api/upload, docs/api.md "Uploads and stored files"): the type is sniffed from the first bytes, the bytes stream
 // straight into the store with the size limit enforced while streaming; a failure leaves nothing behind.
 import type { Readable } from 'node:stream';
 import { AppError, fileTooLarge, unsupportedFileType, uploadFailed, uploadInterrupted } from '../errors.js';

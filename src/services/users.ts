@@ -1,4 +1,4 @@
-// Users: created on first sign-in (SPEC §3), found on later ones, never duplicated even when two first
+// Users: created on first sign-in (isPro false), found on later ones, never duplicated even when two first
 // sign-ins of one person race (the unique indexes decide; the loser reads the winner's row).
 import type { UsersRepository } from '../db/repositories/index.js';
 import type { UserRow } from '../db/schema.js';

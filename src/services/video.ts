@@ -1,4 +1,4 @@
-// Video assets (DESIGN.md §7, issue 6): the status of an asset, asked for directly or through the direct
+// Video assets: the status of an asset, asked for directly or through the direct
 // upload that makes it.
 import { assetNotFound, videoAssetIdRequired, videoNotConfigured, videoProviderUnavailable } from '../errors.js';
 import { VideoProviderError, type VideoProvider } from '../video/index.js';

@@ -1,4 +1,4 @@
-// Azure Blob Storage: one container with anonymous read of single blobs (SPEC's public-read URLs).
+// Azure Blob Storage: one container with anonymous read of single blobs (stored files have public-read URLs).
 import { BlobServiceClient, type BlockBlobClient, type ContainerClient } from '@azure/storage-blob';
 import { uploadInBlocks } from './azure-block-upload.js';
 import { discardBody, limitBytes } from './byte-limit.js';

@@ -43,5 +43,7 @@ export function limitBytes(body: NodeJS.ReadableStream | Buffer, maxBytes: numbe
 
 /** Destroys a stream `body` the caller handed over, e.g. when a put is refused before reading it. */
 export function discardBody(body: NodeJS.ReadableStream | Buffer): void {
-  if (!Buffer.isBuffer(body) && 'destroy' in body && typeof body.destroy === 'function') body.destroy();
+  if (!Buffer.isBuffer(body) && isDestroyable(body)) body.destroy();
 }
+
+const isDestroyable = (stream: object): stream is { destroy(): void } => 'destroy' in stream && typeof stream.destroy === 'function';

@@ -131,7 +131,10 @@ export class LocalObjectStore implements ObjectStore {
   async head(name: string): Promise<ObjectInfo | null> {
     assertValidObjectName(name);
     const [stats, meta] = await Promise.all([
-      stat(this.dataPath(name)).catch((err) => (isMissing(err) ? null : Promise.reject(err))),
+      stat(this.dataPath(name)).catch((err: unknown) => {
+        if (isMissing(err)) return null;
+        throw err;
+      }),
       this.readMeta(name),
     ]);
     return stats && meta ? toInfo(meta, stats) : null;

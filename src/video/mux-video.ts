@@ -1,4 +1,4 @@
-// The video driver for Mux (DESIGN.md §7) through @mux/mux-node. VIDEO_API_URL overrides the API's base URL.
+// The video driver for Mux through @mux/mux-node. VIDEO_API_URL overrides the API's base URL.
 import Mux, { NotFoundError } from '@mux/mux-node';
 import { VideoProviderError, type VideoAsset, type VideoProvider, type VideoUpload } from './video-provider.js';
 

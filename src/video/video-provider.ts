@@ -1,4 +1,4 @@
-// The video port (issue 6): read a video asset's status, directly or through the direct upload that made it.
+// The video port: read a video asset's status, directly or through the direct upload that made it.
 // One driver per provider (mux-video.ts); src/video/index.ts picks it from configuration.
 
 export interface VideoAsset {

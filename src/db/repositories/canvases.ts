@@ -84,7 +84,7 @@ SELECT ${w.id}, p.id, ${w.nodes}::json, ${w.edges}::json, 1 FROM projects p WHER
 ON CONFLICT (project_id) DO NOTHING
 ${SAVED}`;
 
-/** The canvas, and whether a generation of its user is running on any instance (DESIGN.md §6), in one round trip. */
+/** The canvas, and whether a generation of its user is running on any instance, in one round trip. */
 const current = (userId: string, projectId: string) => sql`
 SELECT c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${BODY} END AS body,
   EXISTS (SELECT 1 FROM running_generations g WHERE g.user_id = ${userId} AND g.expires_at > now()) AS generating

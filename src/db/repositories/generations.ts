@@ -1,4 +1,4 @@
-// Generations: the record of each finished generation (SPEC §4), read back as the user's history.
+// Generations: the record of each successful generation (POST /api/image), read back as the user's history.
 import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { generations, runningGenerations, type GenerationRow } from '../schema.js';

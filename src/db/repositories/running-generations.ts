@@ -1,5 +1,6 @@
-// Generations running right now, on any instance (DESIGN.md §6): each row is a lease that counts until its
-// `expires_at`, renewed while its generation runs, so the row of an instance that died stops counting by itself.
+// Generations running right now, on any instance (a canvas read settles `isGenerating` by them): each row is a
+// lease that counts until its `expires_at`, renewed while its generation runs, so the row of an instance that
+// died stops counting by itself.
 import { eq, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { runningGenerations } from '../schema.js';

@@ -830,7 +830,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a project and its canvas (beyond SPEC) */
+        /** Delete a project and its canvas */
         delete: {
             parameters: {
                 query?: never;
@@ -891,7 +891,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Rename a project (beyond SPEC) */
+        /** Rename a project */
         patch: {
             parameters: {
                 query?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's generations, newest first (beyond SPEC) */
+        /** The signed-in user's generations, newest first */
         get: {
             parameters: {
                 query?: {
@@ -1605,7 +1605,7 @@ export interface components {
         };
         GenerationInput: {
             id: string;
-            /** @description the user's email (SPEC §2) */
+            /** @description the user's email */
             userId: string;
             prompt: string;
             inputImages: string[];
@@ -1691,7 +1691,7 @@ export interface components {
         };
         Generation: {
             id: string;
-            /** @description the user's email (SPEC §2) */
+            /** @description the user's email */
             userId: string;
             prompt: string;
             inputImages: string[];
