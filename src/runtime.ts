@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { lockDataDir, persistentSecret } from './data-dir.js';
 import { openDatabase, type Database } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
-import { createObjectStore, type ObjectStore } from './storage/index.js';
+import { createObjectStore, type ObjectStore, type StorageConfig } from './storage/index.js';
 
 export interface Logger {
   info(msg: string): void;
@@ -30,6 +30,17 @@ export interface Runtime {
  */
 export async function embeddedDatabase(dataDir: string): Promise<{ dir: string; password: string; database: string }> {
   return { dir: path.join(dataDir, 'postgres'), password: await persistentSecret(dataDir, 'postgres-password'), database: 'image_canvas' };
+}
+
+/** The object store's settings from the config (the same store for the service and any client of its own). */
+export function storageConfig(config: Config): StorageConfig {
+  return {
+    connectionString: config.storage.connectionString,
+    dataDir: config.dataDir,
+    container: config.storage.container,
+    publicUrl: config.storage.publicUrl,
+    appBaseUrl: config.baseUrl,
+  };
 }
 
 export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
@@ -60,13 +71,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     });
     undo.push(() => database.close());
 
-    const store = await createObjectStore({
-      connectionString: config.storage.connectionString,
-      dataDir: config.dataDir,
-      container: config.storage.container,
-      publicUrl: config.storage.publicUrl,
-      appBaseUrl: config.baseUrl,
-    });
+    const store = await createObjectStore(storageConfig(config));
     undo.push(() => store.close());
     await store.init();
     return { config: { ...config, auth: { ...config.auth, secret } }, database, store, close };

@@ -13,7 +13,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { pointerFile } from '../../src/db/embedded-postgres-location.js';
-import { embeddedDatabase } from '../../src/runtime.js';
+import { embeddedDatabase, storageConfig } from '../../src/runtime.js';
 import { createObjectStore, type ObjectStore } from '../../src/storage/index.js';
 import { HttpClient, signIn } from './http-client.js';
 
@@ -159,14 +159,7 @@ export async function runningEmbeddedDatabaseUrl(dataDir: string): Promise<strin
 
 /** An object store of the test's own on the app's storage (same driver, folder or bucket); the caller closes it. */
 export async function openObjectStore(t: Pick<TestApp, 'config'>): Promise<ObjectStore> {
-  const { config } = t;
-  const store = await createObjectStore({
-    connectionString: config.storage.connectionString,
-    dataDir: config.dataDir,
-    container: config.storage.container,
-    publicUrl: config.storage.publicUrl,
-    appBaseUrl: config.baseUrl,
-  });
+  const store = await createObjectStore(storageConfig(t.config));
   await store.init();
   return store;
 }
