@@ -1,5 +1,6 @@
 // The service as a real process: `node --import tsx src/server.ts`, as `npm start` runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -54,4 +55,9 @@ export function startService(env: Record<string, string>, opts: { cwd?: string }
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** The pid of the PostgreSQL server running in a cluster folder (first line of its `postmaster.pid`). */
+export async function postmasterPid(cluster: string): Promise<number> {
+  return Number((await fs.readFile(path.join(cluster, 'postmaster.pid'), 'utf8')).split('\n')[0]);
 }

@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net-utils.js';
-import { startService as start, type ServiceProcess } from '../helpers/service-process.js';
+import { isProcessAlive as alive } from '../../src/data-dir.js';
+import { postmasterPid as clusterPostmasterPid, startService as start, type ServiceProcess } from '../helpers/service-process.js';
+
+const postmasterPid = (dataDir: string) => clusterPostmasterPid(path.join(dataDir, 'postgres'));
 
 const started: ServiceProcess[] = [];
 const startService = (env: Record<string, string>) => {
@@ -15,15 +18,6 @@ const startService = (env: Record<string, string>) => {
 };
 const waitFor = (proc: ServiceProcess, text: string) => proc.waitFor(text);
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const postmasterPid = async (dataDir: string) => Number((await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 
 let dataDir: string;
 beforeAll(async () => {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net-utils.js';
 import { HttpClient, signIn } from '../helpers/http-client.js';
-import { startService, type ServiceProcess } from '../helpers/service-process.js';
+import { isProcessAlive as alive } from '../../src/data-dir.js';
+import { postmasterPid, startService, type ServiceProcess } from '../helpers/service-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
@@ -25,15 +26,6 @@ let closed: string; // mode 0700: the folder "above the clone"
 let project: string;
 let systemDir: string;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const postmasterPid = async (cluster: string) => Number((await fs.readFile(path.join(cluster, 'postmaster.pid'), 'utf8')).split('\n')[0]);
 const pointer = async (dataDir: string) => JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.location'), 'utf8')) as { cluster: string; dataDir: string };
 
 function start(env: Record<string, string>) {
