@@ -4,10 +4,14 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { authRoutes, createAuthConfig } from './auth/authjs.js';
+import { authRoutes, createAuthConfig, SESSION_MAX_AGE_SECONDS } from './auth/authjs.js';
 import { DEV_CLIENT_ID, DEV_IDP_PATH, devClientSecret, devIdpPlugin } from './auth/dev-idp.js';
+import { startSessionRevocations } from './auth/revocations.js';
 import { createSessionVerifier } from './auth/session.js';
+import { createSessionRevocationsRepository } from './db/repositories/index.js';
+import { sessionRoutes } from './routes/sessions.js';
 import type { Config } from './config.js';
+import { registerDeadlines } from './http/deadlines.js';
 import { clientErrorHandler, registerErrorHandler, sendFrameworkError } from './http/error-handler.js';
 import { localFilesPlugin } from './http/files.js';
 import { echoRequestId, loggingOptions, REQUEST_ID_HEADER } from './http/logging.js';
@@ -15,6 +19,7 @@ import { metricsPlugin } from './http/metrics.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { trustProxyOption } from './http/trusted-proxies.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { webClient } from './http/web-client.js';
@@ -28,6 +33,7 @@ import { compose } from './composition.js';
 import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
 import { videoPlugin } from './routes/video.js';
+import { publicTemplateRoutes, templateRoutes } from './routes/templates.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -37,6 +43,12 @@ export const API_INFO = {
     '(session cookie from /api/auth). Ownership, canvas versions, limits and errors are described in docs/api.md; ' +
     'every error message with its status in docs/errors.md.',
 };
+
+/**
+ * The routes that take large bodies from signed-in users: their bodies get the longer deadlines
+ * (HTTP_LARGE_BODY_TIMEOUT_MS, HTTP_LARGE_BODY_IDLE_TIMEOUT_MS; src/http/deadlines.ts).
+ */
+const LARGE_BODY_ROUTES = ['POST /api/upload', 'POST /api/image', 'POST /api/user/project/canvas', 'POST /api/upload/templates'];
 
 export interface BuildOptions {
   /** Serve on a server made elsewhere (e.g. one already bound, so its port is known before the config). */
@@ -52,17 +64,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     ...loggingOptions(config.logLevel, options.logStream, config.logFormat),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.production,
+    // Every route answers with or without a trailing slash (`/api/user/` as `/api/user`).
+    routerOptions: { ignoreTrailingSlash: true },
+    // The client address (req.ip: per-address rate limits, logs) as our own proxies saw it (TRUSTED_PROXIES).
+    trustProxy: trustProxyOption(config.http.trustedProxies),
+    // How often Node checks its headers and request timeouts (its default, 30 s, would let them run late).
+    http: { connectionsCheckingInterval: 1000 },
     clientErrorHandler,
     // A path the router cannot decode (bad percent-encoding) answers in our error shape, not Fastify's.
     // Such answers run no hooks: the request id and security headers are given here.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, req.id).type('application/json; charset=utf-8');
       frameworkErrorHeaders?.(req, reply);
+      startDeadlines(req, reply); // a body still to come gets the same limits as any other
       sendFrameworkError(err, reply);
     },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
+  // First of all hooks: every request's body is timed, also one that a later hook refuses.
+  const startDeadlines = registerDeadlines(app, { deadlines: config.http, largeBodyRoutes: LARGE_BODY_ROUTES });
   echoRequestId(app);
   const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = await startRuntime(config, log);
@@ -96,7 +116,15 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const sessions = createSessionVerifier({ secret, cacheSize: config.auth.sessionCacheSize });
+  // Signed-out sessions, shared by every instance through the database (src/auth/revocations.ts).
+  const revocations = await startSessionRevocations({
+    repo: createSessionRevocationsRepository(database.db),
+    pollMs: config.auth.revocationPollMs,
+    maxSessionAgeMs: SESSION_MAX_AGE_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', () => revocations.close());
+  const sessions = createSessionVerifier({ secret, cacheSize: config.auth.sessionCacheSize, revocations });
 
   const provider =
     config.auth.provider.kind === 'bundled'
@@ -109,10 +137,10 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(metricsPlugin, { token: config.metrics.token });
   const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel });
   app.addHook('onClose', () => composition.close());
-  const { users, projects, canvas, generation, uploads, billing, video } = composition.services;
+  const { users, projects, canvas, generation, uploads, billing, video, templates } = composition.services;
 
-  const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log });
-  await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl });
+  const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });
+  await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl, log: app.log });
   // Web client: the React app's pages and assets, and its public configuration.
   await app.register(webClient, { config, authConfig, sessions });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) } });
@@ -122,17 +150,25 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // Payments and video: public routes here (after the rate-limit plugin); checkout and portal below.
   await app.register(paymentsWebhookPlugin, { billing });
   await app.register(videoPlugin, { video, perMinute: config.video.perMinute });
+  // Templates: the list is public (rate-limited per address); publishing and deleting are below.
+  await app.register(publicTemplateRoutes, { templates, sessions, limits: config.limits });
 
   // Everything below needs a session (401 without one); the public routes are registered above.
   await app.register(async (api) => {
     api.addHook('onRequest', requireUser(sessions));
-    api.removeContentTypeParser('text/plain'); // JSON routes take JSON (multipart where a route says so)
+    // JSON routes take JSON (multipart where a route says so). A `text/plain` body is read as JSON too: a
+    // `fetch` with a string body and no headers sends that type (the original system's client saves canvases
+    // so). It opens nothing: the cross-site guard refuses other origins whatever the type.
+    api.removeContentTypeParser('text/plain');
+    api.addContentTypeParser('text/plain', { parseAs: 'string' }, api.getDefaultJsonParser('error', 'error'));
     await api.register(userRoutes, { users });
+    await api.register(sessionRoutes, { revocations, users, secureCookies: config.auth.secureCookies });
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
+    await api.register(templateRoutes, { templates, limits: config.limits });
   });
   return securityHeaders;
 }

@@ -10,8 +10,10 @@ import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
 import { createBillingService, type BillingService } from './services/billing.js';
 import { createCanvasService, type CanvasService } from './services/canvas.js';
+import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
+import { createTemplatesService, type TemplatesService } from './services/templates.js';
 import { createUploadsService, type UploadsService } from './services/uploads.js';
 import { createUsersService, type UsersService } from './services/users.js';
 import { createVideoService, type VideoService } from './services/video.js';
@@ -32,6 +34,7 @@ export interface Services {
   uploads: UploadsService;
   billing: BillingService;
   video: VideoService;
+  templates: TemplatesService;
 }
 
 export interface Composition {
@@ -53,17 +56,19 @@ export interface CompositionOptions {
 export async function compose(runtime: Runtime, { log, metrics, imageModel }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
-  const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, transactions } = repositories;
+  const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
 
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
   const model = imageModel ?? (await buildModel(config.model));
   const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network: publicInternet });
+  const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, svgMaxPixels: config.limits.svgPixels, log, metrics });
+  const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects }),
-    canvas: createCanvasService({ canvases }),
+    canvas: createCanvasService({ canvases, images: canvasImages, maxBytes: config.limits.canvasBytes }),
     generation: createGenerationService({
       users,
       generations,
@@ -73,15 +78,17 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
       fetcher,
       model,
       maxBytes: config.limits.inputImageBytes,
+      maxPixels: config.limits.inputImagePixels,
       outputMaxBytes: 64 * 1024 * 1024,
       log,
       leaseMs: config.model.leaseMs,
       metrics,
       quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
     }),
-    uploads: createUploadsService({ store, maxBytes: config.limits.uploadBytes, log, metrics }),
+    uploads,
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
     video: createVideoService({ provider: videoProvider, log }),
+    templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
   };
   return { services, rateLimits: repositories.rateLimits, close: () => fetcher.close() };
 }

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
+import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
 import { IMAGE_MODELS } from './models/index.js';
 
 const MB = 1024 * 1024;
@@ -61,6 +62,13 @@ const envSchema = z.object({
   LOG_FORMAT: text.pipe(z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional()),
   SHUTDOWN_GRACE_MS: int(10_000),
   METRICS_TOKEN: text.pipe(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1),
+  HTTP_BODY_IDLE_TIMEOUT_MS: int(10_000, 1),
+  HTTP_LARGE_BODY_TIMEOUT_MS: int(300_000, 1),
+  HTTP_LARGE_BODY_IDLE_TIMEOUT_MS: int(30_000, 1),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1),
+  TRUSTED_PROXIES: text,
 
   AUTH_URL: text.pipe(z.url({ protocol: /^https?$/, error: 'AUTH_URL must be an http(s) URL' }).optional()),
   AUTH_SECRET: text.pipe(z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional()),
@@ -68,6 +76,7 @@ const envSchema = z.object({
   OAUTH_CLIENT_SECRET: text,
   OAUTH_ISSUER: text.pipe(z.url().optional()),
   SESSION_CACHE_SIZE: int(10_000),
+  SESSION_REVOCATION_POLL_MS: int(2_000, 50),
 
   DATABASE_CONNECTION_STRING: text.pipe(
     z
@@ -95,13 +104,18 @@ const envSchema = z.object({
   PROMPT_MAX_CHARS: int(10_000, 1),
   GENERATION_MAX_IMAGES: int(10, 1),
   INPUT_IMAGE_MAX_BYTES: int(20 * MB, 1),
+  INPUT_IMAGE_MAX_PIXELS: int(40_000_000, 1),
   GENERATION_MAX_BODY_BYTES: int(64 * MB, 1024),
   CANVAS_MAX_NODES: int(5_000, 1),
   CANVAS_MAX_EDGES: int(10_000, 1),
   CANVAS_MAX_BYTES: int(16 * MB, 1024),
+  CANVAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).optional(),
   UPLOAD_MAX_BYTES: int(4 * MB, 1),
+  SVG_MAX_PIXELS: int(4096 * 4096, 1),
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
   RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
+  TEMPLATES_LIST_MAX: int(200, 1),
+  RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -139,6 +153,21 @@ export interface Config {
   shutdownGraceMs: number;
   /** GET /api/metrics (Prometheus): off (404) without a token; scrapers send `Authorization: Bearer <token>`. */
   metrics: { token?: string };
+  /** Deadlines for receiving requests (src/http/deadlines.ts) and whose X-Forwarded-For is believed. */
+  http: {
+    /** A request's headers must arrive within this. */
+    headersTimeoutMs: number;
+    /** A request's body must arrive within this of its headers… */
+    requestTimeoutMs: number;
+    /** …without a pause longer than this. */
+    bodyIdleTimeoutMs: number;
+    /** The same two for signed-in requests to the routes that take large bodies (uploads, canvas saves, generation). */
+    largeBody: { requestTimeoutMs: number; bodyIdleTimeoutMs: number };
+    /** How long a kept-alive connection may wait for its next request. */
+    keepAliveTimeoutMs: number;
+    /** Whose X-Forwarded-For names the client (src/http/trusted-proxies.ts). */
+    trustedProxies: TrustedProxies;
+  };
   /** Public base URL of the service, no trailing slash. */
   baseUrl: string;
   auth: {
@@ -150,6 +179,8 @@ export interface Config {
       | { kind: 'oidc'; clientId: string; clientSecret: string; issuer: string };
     secureCookies: boolean;
     sessionCacheSize: number;
+    /** How often each instance reads sign-outs recorded by the others. */
+    revocationPollMs: number;
   };
   database: {
     url?: string;
@@ -177,13 +208,26 @@ export interface Config {
     promptChars: number;
     imagesPerGeneration: number;
     inputImageBytes: number;
+    /** Pixels (width × height, one frame) an input image may declare; read from its header before any decoding. */
+    inputImagePixels: number;
     generationBodyBytes: number;
     canvasNodes: number;
     canvasEdges: number;
     canvasBytes: number;
+    /**
+     * A canvas save's request body at most, inline (data: URL) images included; without them a body is held to
+     * `canvasBytes`. At least `canvasBytes`.
+     */
+    canvasBodyBytes: number;
     uploadBytes: number;
+    /** The pixels (width × height) an SVG may be rasterized to. */
+    svgPixels: number;
     generationsPerMinute: number;
     uploadsPerMinute: number;
+    /** At most this many templates are listed (the newest). */
+    templatesListMax: number;
+    /** Template lists per client address per minute (0 = no limit). */
+    templateListsPerMinute: number;
     /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
     rateLimitStore: 'memory' | 'postgres';
   };
@@ -253,6 +297,12 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   if (e.OBJECT_STORAGE_CONNECTION_STRING?.startsWith('s3://') && !e.OBJECT_STORAGE_PUBLIC_URL) {
     problems.push('OBJECT_STORAGE_PUBLIC_URL is required with an s3:// storage connection string');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (e.HTTP_REQUEST_TIMEOUT_MS > e.HTTP_LARGE_BODY_TIMEOUT_MS) problems.push('HTTP_REQUEST_TIMEOUT_MS must not exceed HTTP_LARGE_BODY_TIMEOUT_MS');
+  if (e.HTTP_BODY_IDLE_TIMEOUT_MS > e.HTTP_LARGE_BODY_IDLE_TIMEOUT_MS) problems.push('HTTP_BODY_IDLE_TIMEOUT_MS must not exceed HTTP_LARGE_BODY_IDLE_TIMEOUT_MS');
+  const trustedProxies = parseTrustedProxies(e.TRUSTED_PROXIES, production);
+  if ('problem' in trustedProxies) problems.push(trustedProxies.problem);
+  if (e.CANVAS_MAX_BODY_BYTES !== undefined && e.CANVAS_MAX_BODY_BYTES < e.CANVAS_MAX_BYTES) problems.push('CANVAS_MAX_BODY_BYTES must not be below CANVAS_MAX_BYTES');
   if (problems.length > 0) throw new ConfigError(problems);
 
   for (const name of OPTIONAL_WARNED) {
@@ -280,12 +330,21 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
     logFormat: e.LOG_FORMAT ?? (!production && facts.stdoutIsTTY ? 'pretty' : 'json'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metrics: { token: e.METRICS_TOKEN },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: e.HTTP_BODY_IDLE_TIMEOUT_MS,
+      largeBody: { requestTimeoutMs: e.HTTP_LARGE_BODY_TIMEOUT_MS, bodyIdleTimeoutMs: e.HTTP_LARGE_BODY_IDLE_TIMEOUT_MS },
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      trustedProxies: 'problem' in trustedProxies ? { kind: 'none' } : trustedProxies,
+    },
     baseUrl,
     auth: {
       secret: e.AUTH_SECRET,
       provider,
       secureCookies: production || baseUrl.startsWith('https://'),
       sessionCacheSize: e.SESSION_CACHE_SIZE,
+      revocationPollMs: e.SESSION_REVOCATION_POLL_MS,
     },
     database: {
       url: e.DATABASE_CONNECTION_STRING,
@@ -312,13 +371,18 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       promptChars: e.PROMPT_MAX_CHARS,
       imagesPerGeneration: e.GENERATION_MAX_IMAGES,
       inputImageBytes: e.INPUT_IMAGE_MAX_BYTES,
+      inputImagePixels: e.INPUT_IMAGE_MAX_PIXELS,
       generationBodyBytes: e.GENERATION_MAX_BODY_BYTES,
       canvasNodes: e.CANVAS_MAX_NODES,
       canvasEdges: e.CANVAS_MAX_EDGES,
       canvasBytes: e.CANVAS_MAX_BYTES,
+      canvasBodyBytes: e.CANVAS_MAX_BODY_BYTES ?? Math.max(32 * MB, e.CANVAS_MAX_BYTES),
       uploadBytes: e.UPLOAD_MAX_BYTES,
+      svgPixels: e.SVG_MAX_PIXELS,
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      templatesListMax: e.TEMPLATES_LIST_MAX,
+      templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
       rateLimitStore: e.RATE_LIMIT_STORE,
     },
     payments: {

@@ -10,12 +10,17 @@ export const ERROR_CODES = [
   'invalid_request', // schema validation: the API's fixed messages, or `Invalid <field>: <reason>`
   'invalid_json',
   'invalid_url_encoding',
+  'invalid_path', // a path with a `..` segment (in any encoding) where files are served
   'bad_request', // what the HTTP parser or a library refuses, without more to say
   'invalid_cursor',
   'invalid_image',
+  'unusable_image',
   'input_image_too_large',
   'no_file_provided',
   'unsupported_file_type',
+  'invalid_image_file',
+  'image_too_large',
+  'invalid_node_image',
   'upload_interrupted',
   'no_subscription',
   'video_asset_id_required',
@@ -54,6 +59,8 @@ export const ERROR_CODES = [
   'service_unavailable',
   'payments_not_configured',
   'video_not_configured',
+  // 404 (templates)
+  'template_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -95,6 +102,7 @@ const shown = (url: string) => (url.length > 100 ? `${url.slice(0, 100)}…` : u
 export const invalidRequest = (message: string) => new AppError('invalid_request', message);
 export const invalidJson = () => new AppError('invalid_json', 'Invalid JSON');
 export const invalidUrlEncoding = () => new AppError('invalid_url_encoding', 'Invalid URL encoding');
+export const invalidPath = () => new AppError('invalid_path', 'Invalid path');
 export const badRequest = () => new AppError('bad_request', 'Bad request');
 export const notFound = () => new AppError('not_found', 'Not found');
 export const requestTimeout = () => new AppError('request_timeout', 'Request timeout');
@@ -114,10 +122,15 @@ export const forbidden = () => new AppError('forbidden', 'Forbidden');
 export const projectNotFound = () => new AppError('project_not_found', 'Project not found');
 export const canvasConflict = (version: number) => new AppError('canvas_conflict', 'Canvas was changed elsewhere', { extra: { version } });
 export const canvasTooLarge = () => new AppError('canvas_too_large', 'Canvas too large');
+/** A node's data: URL image that cannot be stored (docs/api.md "Canvas"); `details` says why. */
+export const invalidNodeImage = (nodeId: string, reason: string) => new AppError('invalid_node_image', `Invalid image in node ${shown(nodeId)}`, { details: reason });
 
 // Generation
 export const invalidCursor = () => new AppError('invalid_cursor', 'Invalid cursor');
 export const invalidImage = (url: string, reason?: string) => new AppError('invalid_image', `Invalid image: ${shown(url)}`, { details: reason });
+/** An input image that was read but cannot be used (truncated, corrupt, too many pixels); `details` names the input. */
+export const unusableImage = (problem: string, input: { index: number; url: string }) =>
+  new AppError('unusable_image', `Invalid image: ${problem}`, { details: `images[${input.index}]: ${shown(input.url)}` });
 export const inputImageTooLarge = (url: string) => new AppError('input_image_too_large', 'Input image too large', { details: shown(url) });
 export const upgradeRequired = () => new AppError('upgrade_required', 'Upgrade required');
 export const modelKeyMissing = () =>
@@ -133,7 +146,11 @@ export const generationFailed = (reason: string) => new AppError('generation_fai
 // Uploads
 export const noFileProvided = (details?: string) => new AppError('no_file_provided', 'No file provided', { details });
 export const unsupportedFileType = (details?: string) => new AppError('unsupported_file_type', 'Unsupported file type', { details });
-export const fileTooLarge = () => new AppError('file_too_large', 'File too large');
+export const fileTooLarge = (details?: string) => new AppError('file_too_large', 'File too large', { details });
+/** An image of an accepted type that cannot be read (a malformed SVG); `details` says why. */
+export const invalidImageFile = (reason: string) => new AppError('invalid_image_file', 'Invalid image', { details: reason });
+/** An SVG declaring more pixels than SVG_MAX_PIXELS; `details` names its size and the limit. */
+export const imageTooLarge = (details: string) => new AppError('image_too_large', 'Image too large', { details });
 export const uploadInterrupted = () =>
   new AppError('upload_interrupted', 'Upload was interrupted', { details: 'the multipart body ended early or was malformed' });
 export const uploadFailed = () => new AppError('upload_failed', 'Failed to upload file');
@@ -149,3 +166,6 @@ export const videoNotConfigured = () => new AppError('video_not_configured', 'Vi
 export const videoProviderUnavailable = () => new AppError('video_provider_unavailable', 'Video provider unavailable');
 export const videoAssetIdRequired = () => new AppError('video_asset_id_required', 'assetId or uploadId is required');
 export const assetNotFound = () => new AppError('asset_not_found', 'Asset not found');
+
+// Templates
+export const templateNotFound = () => new AppError('template_not_found', 'Template not found');

@@ -7,8 +7,11 @@ import { isAppError } from './errors.js';
  * quota (402); `error`: anything else (storage, database, no model configured).
  */
 export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'invalid_input' | 'upgrade_required' | 'error';
-/** How an upload ended (`interrupted`: the client's body ended early or was malformed). */
-export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'interrupted' | 'error';
+/**
+ * How an upload ended (`interrupted`: the client's body ended early or was malformed; `invalid_image`: an SVG
+ * that could not be rasterized or declares too many pixels).
+ */
+export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'invalid_image' | 'interrupted' | 'error';
 
 export interface Metrics {
   /** One generation request handled by the service, and how long it took. */
@@ -28,6 +31,7 @@ export function generationResult(err: unknown): GenerationResult {
     case 'image_model_failed':
       return 'model_error';
     case 'invalid_image':
+    case 'unusable_image':
     case 'input_image_too_large':
       return 'invalid_input';
     case 'upgrade_required':
@@ -47,6 +51,9 @@ export function uploadResult(err: unknown): UploadResult {
       return 'too_large';
     case 'unsupported_file_type':
       return 'unsupported_type';
+    case 'invalid_image_file':
+    case 'image_too_large':
+      return 'invalid_image';
     case 'upload_interrupted':
       return 'interrupted';
     default:

@@ -3,10 +3,12 @@
 import { Auth, type AuthConfig } from '@auth/core';
 import type { OIDCConfig } from '@auth/core/providers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import type { UsersService } from '../services/users.js';
+import type { SessionRevocations } from './revocations.js';
 
 export const SESSION_COOKIE = 'authlib.session-token';
-const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 const AUTH_BASE_PATH = '/api/auth';
 
 export interface AuthOptions {
@@ -16,6 +18,8 @@ export interface AuthOptions {
   provider: { issuer: string; clientId: string; clientSecret: string; name: string };
   users: Pick<UsersService, 'signIn' | 'findBySubject' | 'findById'>;
   log: { warn(msg: string): void; error(msg: string): void };
+  /** Signed-out sessions (sign-out records one; a revoked session reads as signed out). */
+  revocations?: Pick<SessionRevocations, 'isRevoked' | 'revokeSession'>;
 }
 
 interface OidcProfile {
@@ -66,6 +70,9 @@ export function createAuthConfig(opts: AuthOptions): AuthConfig {
         });
         return user !== null;
       },
+      // A session is one sign-in: its id and start are set here and kept when the token is renewed, so
+      // sign-out can end exactly this session (src/auth/revocations.ts). A revoked one reads as signed out
+      // (null: Auth.js then clears the cookie).
       async jwt({ token, account }) {
         if (account) {
           const user = await opts.users.findBySubject('oauth', account.providerAccountId);
@@ -74,8 +81,11 @@ export function createAuthConfig(opts: AuthOptions): AuthConfig {
           token.email = user.email;
           token.name = user.name;
           token.picture = user.image;
+          token.sid = randomUUID();
+          token.authAt = Date.now();
+          return token;
         }
-        return token;
+        return opts.revocations?.isRevoked(token) ? null : token;
       },
       // `isPro` is read from the database on every session read, so a subscription change (payment webhook)
       // shows without signing in again. Without the database the session still answers, without `isPro`.
@@ -100,6 +110,13 @@ export function createAuthConfig(opts: AuthOptions): AuthConfig {
           /* not a URL: fall through */
         }
         return `${origin}/projects`;
+      },
+    },
+    events: {
+      async signOut(message) {
+        const token = 'token' in message ? message.token : null;
+        if (!opts.revocations || !token?.sub || typeof token.sid !== 'string' || typeof token.exp !== 'number') return;
+        await opts.revocations.revokeSession(token.sub, token.sid, new Date(token.exp * 1000));
       },
     },
     logger: {
@@ -130,7 +147,9 @@ export async function callAuth(
 async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, key) => {
-    if (key !== 'set-cookie') reply.header(key, value);
+    // A `{ url }` answer (X-Auth-Return-Redirect) keeps the redirect's headers; a Location on a 200 means nothing.
+    if (key === 'set-cookie' || (key === 'location' && response.status < 300)) return;
+    reply.header(key, value);
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
@@ -152,10 +171,19 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   return reply.send(body);
 }
 
-export async function authRoutes(app: FastifyInstance, opts: { config: AuthConfig; baseUrl: string }) {
+export async function authRoutes(app: FastifyInstance, opts: { config: AuthConfig; baseUrl: string; log: { debug(obj: object, msg: string): void } }) {
   // Auth.js parses its own bodies: hand them over as text.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 65_536 }, (_req, body, done) => done(null, body));
+
+  // next-auth v4's browser client reports its errors here (form fields level, code, message…). Auth.js has no
+  // such action; the report is logged at debug level (bounded) and acknowledged.
+  app.post(`${AUTH_BASE_PATH}/_log`, { schema: { hide: true } }, async (req, reply) => {
+    const form = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
+    const field = (name: string) => (form.get(name) ?? '').slice(0, 500);
+    opts.log.debug({ level: field('level'), code: field('code'), message: field('message') }, 'auth client log');
+    return reply.type('application/json; charset=utf-8').send('{}');
+  });
 
   app.route({
     method: ['GET', 'POST'],
@@ -163,13 +191,20 @@ export async function authRoutes(app: FastifyInstance, opts: { config: AuthConfi
     schema: { hide: true },
     handler: async (req, reply) => {
       let body = typeof req.body === 'string' ? req.body : undefined;
-      // Sign-out goes to `/` unless told otherwise (Auth.js would reuse the last sign-in's callback URL).
-      if (req.method === 'POST' && req.url.split('?')[0] === `${AUTH_BASE_PATH}/signout`) {
+      const path = req.url.split('?')[0].replace(/\/+$/, '');
+      const headers = { ...req.headers };
+      if (req.method === 'POST' && (path === `${AUTH_BASE_PATH}/signout` || path.startsWith(`${AUTH_BASE_PATH}/signin/`))) {
         const form = new URLSearchParams(body ?? '');
-        if (!form.get('callbackUrl')) form.set('callbackUrl', '/');
-        body = form.toString();
+        // next-auth v4's signIn()/signOut() post `json=true` and read `200 { url }` instead of following a
+        // redirect; Auth.js answers so for requests that carry X-Auth-Return-Redirect (as newer clients send).
+        if (form.get('json') === 'true') headers['x-auth-return-redirect'] = '1';
+        // Sign-out goes to `/` unless told otherwise (Auth.js would reuse the last sign-in's callback URL).
+        if (path === `${AUTH_BASE_PATH}/signout` && !form.get('callbackUrl')) {
+          form.set('callbackUrl', '/');
+          body = form.toString();
+        }
       }
-      const response = await callAuth(opts.config, opts.baseUrl, { method: req.method, url: req.url, headers: req.headers, body });
+      const response = await callAuth(opts.config, opts.baseUrl, { method: req.method, url: req.url, headers, body });
       return sendWebResponse(reply, response);
     },
   });

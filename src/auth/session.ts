@@ -1,11 +1,13 @@
 // The per-request session check. Decrypting an Auth.js session token with `jose` costs ~350 µs (measured),
 // so verified tokens are cached by their exact cookie value (a different value is a different token, and a
-// tampered one never matches). An entry lives no longer than the token itself.
+// tampered one never matches). An entry lives no longer than the token itself, and a signed-out session is
+// refused whether its token is cached or not (src/auth/revocations.ts).
 import { decode, type JWT } from '@auth/core/jwt';
 import { parseCookie as parseCookies } from 'cookie';
 import { LRUCache } from 'lru-cache';
 import { isUuid } from '../services/ids.js';
 import { SESSION_COOKIE } from './authjs.js';
+import type { SessionClaims, SessionRevocations } from './revocations.js';
 
 export interface SessionUser {
   id: string;
@@ -21,6 +23,7 @@ export interface SessionVerifier {
 interface Entry {
   user: SessionUser;
   expiresAt: number;
+  claims: SessionClaims;
 }
 
 /** Auth.js splits a large token into `<name>.0`, `<name>.1`, …; join them back in order. */
@@ -31,7 +34,7 @@ function sessionToken(cookies: Record<string, string | undefined>): string | und
   return token || undefined;
 }
 
-export function createSessionVerifier(opts: { secret: string; cacheSize: number; now?: () => number }): SessionVerifier {
+export function createSessionVerifier(opts: { secret: string; cacheSize: number; revocations?: Pick<SessionRevocations, 'isRevoked'>; now?: () => number }): SessionVerifier {
   const now = opts.now ?? Date.now;
   const cache = opts.cacheSize > 0 ? new LRUCache<string, Entry>({ max: opts.cacheSize }) : undefined;
   return {
@@ -41,7 +44,7 @@ export function createSessionVerifier(opts: { secret: string; cacheSize: number;
       if (!token || token.length > 16_384) return null;
       const cached = cache?.get(token);
       if (cached) {
-        if (cached.expiresAt > now()) return cached.user;
+        if (cached.expiresAt > now() && !opts.revocations?.isRevoked(cached.claims)) return cached.user;
         cache?.delete(token);
         return null;
       }
@@ -55,8 +58,10 @@ export function createSessionVerifier(opts: { secret: string; cacheSize: number;
       if (!payload?.sub || !isUuid(payload.sub) || typeof payload.exp !== 'number') return null;
       const expiresAt = payload.exp * 1000;
       if (expiresAt <= now()) return null;
+      const claims: SessionClaims = { sub: payload.sub, sid: payload.sid, authAt: payload.authAt, iat: payload.iat };
+      if (opts.revocations?.isRevoked(claims)) return null;
       const user: SessionUser = { id: payload.sub, email: String(payload.email ?? ''), name: String(payload.name ?? '') };
-      cache?.set(token, { user, expiresAt });
+      cache?.set(token, { user, expiresAt, claims });
       return user;
     },
   };

@@ -171,3 +171,68 @@ export const runningGenerations = pgTable(
   },
   (t) => [index('running_generations_user_expires_idx').on(t.userId, t.expiresAt)],
 );
+
+/**
+ * Generation requests that a model answered but that recorded no generation (text only, a refusal, an answer
+ * that could not be read, storing failed): with the free quota on, each uses its user's slot for 24 hours like
+ * a recorded generation (docs/api.md "The free quota"). Rows older than a day no longer count and are pruned as
+ * new ones are written.
+ */
+export const spentModelCalls = pgTable(
+  'spent_model_calls',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('spent_model_calls_user_created_idx').on(t.userId, t.createdAt), index('spent_model_calls_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Canvases published to everyone under a name (docs/api.md "Templates"). The author is the user who published
+ * it; their name and picture are read from `users` when templates are listed (never stored here), and their
+ * templates go with them (ON DELETE CASCADE, as their projects do). Nodes and edges are stored as the
+ * validated JSON text, like a canvas's.
+ */
+export const templates = pgTable(
+  'templates',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    nodes: json('nodes').notNull(),
+    edges: json('edges').notNull(),
+    /** `{ x, y, zoom }`. */
+    viewport: json('viewport').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('templates_created_idx').on(t.createdAt.desc(), t.id.desc()), index('templates_user_idx').on(t.userId)],
+);
+
+export type TemplateRow = typeof templates.$inferSelect;
+
+/**
+ * Ended sessions (docs/api.md "Signing out"). A row with `session_id` revokes that one session (sign-out); a
+ * row without revokes every session of the user that signed in before `revoked_at` ("sign out of all
+ * devices"). `expires_at` is when the last token it could match expires anyway: the row is pruned after it.
+ * Every instance reads new rows every few seconds (src/auth/revocations.ts).
+ */
+export const sessionRevocations = pgTable(
+  'session_revocations',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('session_revocations_revoked_idx').on(t.revokedAt), index('session_revocations_expires_idx').on(t.expiresAt)],
+);
+
+export type SessionRevocationRow = typeof sessionRevocations.$inferSelect;

@@ -2,7 +2,7 @@
 // and its body is `{ error, details? }` plus the documented extras (docs/errors.md). Errors that are not ours
 // (Fastify's, zod's, a library's, a database outage) are first classified to a code (toAppError). Codes go
 // to the log lines, never into a body; 5xx bodies never carry internals.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -37,12 +37,17 @@ export function statusOf(code: ErrorCode): number {
     case 'invalid_request':
     case 'invalid_json':
     case 'invalid_url_encoding':
+    case 'invalid_path':
     case 'bad_request':
     case 'invalid_cursor':
     case 'invalid_image':
+    case 'unusable_image':
     case 'input_image_too_large':
     case 'no_file_provided':
     case 'unsupported_file_type':
+    case 'invalid_image_file':
+    case 'image_too_large':
+    case 'invalid_node_image':
     case 'upload_interrupted':
     case 'no_subscription':
     case 'video_asset_id_required':
@@ -57,6 +62,7 @@ export function statusOf(code: ErrorCode): number {
     case 'not_found':
     case 'project_not_found':
     case 'asset_not_found':
+    case 'template_not_found':
       return 404;
     case 'not_acceptable':
       return 406;
@@ -161,7 +167,9 @@ function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const appError = toAppError(err, req);
+    // A request out of time was answered 408 on its socket (answerOnSocket): whatever its route meets after
+    // that (the body stream cut short) is that same timeout, not a failure of ours or of a backing service.
+    const appError = timedOut.has(req.raw) ? requestTimeout() : toAppError(err, req);
     const { code } = appError;
     if (appError !== err) {
       // A foreign error is logged here with its cause; ours were logged with theirs where they were thrown.
@@ -184,33 +192,57 @@ export function sendFrameworkError(err: FastifyError, reply: FastifyReply): void
   sendError(reply, err.code === 'FST_ERR_BAD_URL' ? invalidUrlEncoding() : badRequest());
 }
 
+/** Requests that ran out of time (src/http/deadlines.ts); their later errors are answered as the timeout. */
+const timedOut = new WeakSet<IncomingMessage>();
+
+export function markTimedOut(req: IncomingMessage): void {
+  timedOut.add(req);
+}
+
+/**
+ * Answers `error` on the raw socket, in our error shape with the security headers every other answer has (and
+ * `headers`), when nothing of a response was written on it yet; then closes the connection either way.
+ */
+export function answerOnSocket(socket: Duplex, error: AppError, headers: Record<string, string> = {}): void {
+  if (socket.destroyed) return;
+  // Node's own field: the response in progress on this connection, if any (its head may be on the wire).
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || response?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const status = statusOf(error.code);
+  const body = JSON.stringify({ error: error.message });
+  const answer = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    `Content-Security-Policy: ${API_CSP}`,
+    'Cross-Origin-Resource-Policy: same-origin',
+    'Referrer-Policy: no-referrer',
+    'X-Content-Type-Options: nosniff',
+    'X-Frame-Options: DENY',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+  // Closed as soon as the answer is handed to the kernel, or after a second if the client does not read it.
+  const force = setTimeout(() => socket.destroy(), 1000);
+  force.unref();
+  socket.end(answer, () => {
+    clearTimeout(force);
+    socket.destroy();
+  });
+}
+
 /**
  * Requests Node's HTTP parser refuses (malformed request line or headers, headers too large, a request that
- * timed out) never reach Fastify: they are answered here, on the raw socket, in our error shape and with the
- * security headers every other answer has, and the connection is closed.
+ * timed out) never reach Fastify: they are answered here, on the raw socket (answerOnSocket), and the
+ * connection is closed.
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const error = err.code === 'HPE_HEADER_OVERFLOW' ? headerTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : badRequest();
-  const status = statusOf(error.code);
-  const body = JSON.stringify({ error: error.message });
-  if (socket.writable) {
-    socket.write(
-      [
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Cache-Control: no-store',
-        `Content-Security-Policy: ${API_CSP}`,
-        'Cross-Origin-Resource-Policy: same-origin',
-        'Referrer-Policy: no-referrer',
-        'X-Content-Type-Options: nosniff',
-        'X-Frame-Options: DENY',
-        'Connection: close',
-        '',
-        body,
-      ].join('\r\n'),
-    );
-  }
-  socket.destroy();
+  answerOnSocket(socket, err.code === 'HPE_HEADER_OVERFLOW' ? headerTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : badRequest());
 }

@@ -23,6 +23,13 @@ export function requireUser(verifier: SessionVerifier) {
   };
 }
 
+/** An onRequest hook for a public route that tells a signed-in caller more: `req.user` is the session's user, or null. */
+export function readUser(verifier: SessionVerifier) {
+  return async (req: FastifyRequest) => {
+    req.user = await verifier.verify(req.headers.cookie);
+  };
+}
+
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

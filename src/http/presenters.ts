@@ -1,4 +1,5 @@
 // Rows become API shapes here, and only here.
+import type { ListedTemplate } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
 export const presentProject = (row: ProjectRow) => ({
@@ -19,3 +20,19 @@ export const presentUser = (row: UserRow) => ({
   ...(row.paymentsCustomerId ? { paymentsCustomerId: row.paymentsCustomerId } : {}),
   ...(row.subscriptionStatus ? { subscriptionStatus: row.subscriptionStatus } : {}),
 });
+
+/**
+ * Listed templates as the JSON text of the API's array: the author shows only as `{ name, image }` (never an
+ * id or email), `mine` says whether `viewerId` (the caller's session, if any) is the author. Nodes, edges and
+ * viewport are the stored JSON texts (validated when published), sent as they are.
+ */
+export const presentTemplatesJson = (rows: ListedTemplate[], viewerId: string | undefined): string =>
+  `[${rows
+    .map(
+      (row) =>
+        `{"id":${JSON.stringify(row.id)},"templateName":${JSON.stringify(row.name)},` +
+        `"user":${JSON.stringify({ name: row.authorName, image: row.authorImage })},` +
+        `"canvas":{"nodes":${row.nodes},"edges":${row.edges},"viewport":${row.viewport}},` +
+        `"createdAt":${JSON.stringify(row.createdAt.toISOString())},"mine":${row.userId === viewerId}}`,
+    )
+    .join(',')}]`;

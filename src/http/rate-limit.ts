@@ -38,3 +38,15 @@ export function perUserPerMinute(name: string, perMinute: number): RouteRateLimi
     errorResponseBuilder: (_req, context) => tooManyRequests(context.ttl / 1000),
   };
 }
+
+/** Config for a public route: `perMinute` requests per client address per minute, counted before anything else; undefined (no limit) when 0. */
+export function perAddressPerMinute(name: string, perMinute: number) {
+  if (perMinute <= 0) return undefined;
+  return {
+    max: perMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest' as const,
+    keyGenerator: (req: FastifyRequest) => `${name}:${req.ip}`,
+    errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => tooManyRequests(context.ttl / 1000),
+  };
+}

@@ -2,6 +2,7 @@
 // the server; the OpenAPI document is generated from them.
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { isDataUrl } from '../net/data-url.js';
 import { says } from './messages.js';
 
 /**
@@ -34,6 +35,8 @@ export const Project = z
   .meta({ id: 'Project' });
 
 const id = z.string().min(1).max(200).refine(isStorableText, UNSTORABLE);
+/** A node's `data.image` that is not a data: URL (docs/api.md "Canvas"). */
+export const IMAGE_URL_MAX_CHARS = 2048;
 const NodeKind = z.enum(['upload', 'generation']);
 
 export function canvasSchemas(limits: Config['limits']) {
@@ -43,7 +46,12 @@ export function canvasSchemas(limits: Config['limits']) {
     position: z.object({ x: z.number(), y: z.number() }),
     data: z.object({
       type: NodeKind,
-      image: z.string().max(2048).refine(isStorableText, UNSTORABLE).optional(),
+      image: z
+        .string()
+        .refine((v) => v.length <= IMAGE_URL_MAX_CHARS || isDataUrl(v), `Too big: an image URL has at most ${IMAGE_URL_MAX_CHARS} characters (a data: URL is stored as a file)`)
+        .refine(isStorableText, UNSTORABLE)
+        .optional()
+        .describe(`an image URL (at most ${IMAGE_URL_MAX_CHARS} characters), or a data: URL of an image, which a save stores as a file and replaces by its URL`),
       prompt: z.string().max(limits.promptChars).refine(isStorableText, UNSTORABLE).optional(),
       isGenerating: z.boolean().optional(),
     }),
@@ -61,8 +69,9 @@ export function canvasSchemas(limits: Config['limits']) {
     .object({
       id: id.optional(),
       projectId: z.string(says('Project ID is required')).min(1, says('Project ID is required')),
-      nodes: z.array(Node).max(limits.canvasNodes, says(nodesMessage)),
-      edges: z.array(Edge).max(limits.canvasEdges, says(edgesMessage)),
+      // Missing means empty: the original client creates a project's canvas with `{ projectId }` alone.
+      nodes: z.array(Node).max(limits.canvasNodes, says(nodesMessage)).default(() => []),
+      edges: z.array(Edge).max(limits.canvasEdges, says(edgesMessage)).default(() => []),
       version: z.number().int().min(0).refine((v) => v <= 2_147_483_647, 'Too big: a version is at most 2147483647').optional().describe('Current version; a stale one is refused with 409'),
     })
     .superRefine((canvas, ctx) => {
@@ -86,3 +95,63 @@ export function canvasSchemas(limits: Config['limits']) {
 
 export const projectName = (max: number) =>
   z.string(says('Invalid project name')).trim().min(1, says('Invalid project name')).max(max, says('Invalid project name')).refine(isStorableText, says('Invalid project name'));
+
+/**
+ * Templates (docs/api.md "Templates"): a canvas's nodes and edges under the canvas's own rules (the node and
+ * edge schemas of `canvasSchemas`, its count limits, unique node ids, edges between known nodes), a viewport,
+ * and a name with the project name's length limit.
+ */
+export function templateSchemas(limits: Config['limits']) {
+  const { Canvas } = canvasSchemas(limits);
+  const Node = Canvas.shape.nodes.element;
+  const Edge = Canvas.shape.edges.element;
+  const nameRequired = says('Template name is required').error;
+  const nameInvalid = says('Invalid template name').error;
+  const canvasRequired = says('Canvas is required').error;
+  const name = z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? nameRequired : nameInvalid) })
+    .trim()
+    .min(1, nameRequired)
+    .max(limits.projectNameChars, says(`Template name is too long (at most ${limits.projectNameChars} characters)`))
+    .refine(isStorableText, nameInvalid);
+  const Viewport = z.object({ x: z.number(), y: z.number(), zoom: z.number().positive() });
+  const DEFAULT_VIEWPORT = { x: 0, y: 0, zoom: 1 };
+
+  const TemplateBody = z.object({
+    templateName: name,
+    canvas: z
+      .object(
+        {
+          nodes: z.array(Node).max(limits.canvasNodes, says(`A canvas holds at most ${limits.canvasNodes} nodes`)).default([]),
+          edges: z.array(Edge).max(limits.canvasEdges, says(`A canvas holds at most ${limits.canvasEdges} edges`)).default([]),
+          viewport: Viewport.default(DEFAULT_VIEWPORT).describe('finite numbers, zoom above 0'),
+        },
+        { error: (issue) => (issue.input === undefined || issue.input === null ? canvasRequired : undefined) },
+      )
+      .superRefine((canvas, ctx) => {
+        const ids = new Set<string>();
+        for (const node of canvas.nodes) {
+          if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
+          ids.add(node.id);
+        }
+        for (const edge of canvas.edges) {
+          if (!ids.has(edge.source) || !ids.has(edge.target)) {
+            ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
+            return;
+          }
+        }
+      }),
+  });
+
+  const Template = z
+    .object({
+      id: z.uuid(),
+      templateName: z.string(),
+      user: z.object({ name: z.string(), image: z.string() }).describe("the author's current name and picture URL (possibly empty)"),
+      canvas: z.object({ nodes: z.array(Node), edges: z.array(Edge), viewport: Viewport }),
+      createdAt: z.string().describe('ISO 8601'),
+      mine: z.boolean().describe("true when the request carries the author's session"),
+    })
+    .meta({ id: 'Template' });
+  return { TemplateBody, Template };
+}

@@ -1,7 +1,7 @@
 // Security headers on every response, with @fastify/helmet, set for an API plus a single-page client:
 // - no Content-Security-Policy from helmet: the routes that serve documents set their own (the stored files
 //   under /files/*, the web client's pages); the API's JSON answers get API_CSP below; the Swagger UI page
-//   (/api/docs*) keeps none, as it runs its own scripts;
+//   (/api/docs) gets DOCS_CSP, which lets it run its own files only;
 // - Cross-Origin-Resource-Policy `same-origin`, except `cross-origin` for /files/*: stored images are public
 //   and shown by other sites;
 // - Strict-Transport-Security only in production (local http must keep working).
@@ -11,6 +11,23 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /** The CSP of API answers (JSON): nothing may load, nothing may frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * The CSP of the API reference page (Swagger UI, /api/docs): its scripts, styles and images are its own files
+ * under /api/docs/static (no inline code), it reads the OpenAPI document and calls the API on our origin ("Try
+ * it out"), and nothing else.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * Registers the headers for every response, and returns the function that gives them to an answer sent
@@ -38,8 +55,13 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { prod
     const path = req.url;
     if (path.startsWith('/files/')) {
       reply.header('cross-origin-resource-policy', 'cross-origin');
-    } else if (path.startsWith('/api/') && !path.startsWith('/api/docs') && !reply.hasHeader('content-security-policy')) {
-      if (/\bjson\b/i.test(String(reply.getHeader('content-type') ?? ''))) reply.header('content-security-policy', API_CSP);
+    } else if (path.startsWith('/api/') && !reply.hasHeader('content-security-policy')) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (path.startsWith('/api/docs')) {
+        if (/^text\/html\b/i.test(type)) reply.header('content-security-policy', DOCS_CSP);
+      } else if (/\bjson\b/i.test(type)) {
+        reply.header('content-security-policy', API_CSP);
+      }
     }
   };
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {

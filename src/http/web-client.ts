@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { SessionVerifier } from '../auth/session.js';
 import type { Config } from '../config.js';
+import { invalidPath } from '../errors.js';
 import { analyticsHost } from '../routes/client-config.js';
 import { pageRoutes, type ClientShell } from '../routes/pages.js';
 import { page } from './html.js';
@@ -35,12 +36,23 @@ function imageOrigins(config: Pick<Config, 'baseUrl' | 'storage'>): string[] {
 }
 
 /**
+ * Where the pages' forms may lead besides the page's own origin ('self'): as browsers check form-action on
+ * every redirect of a form's submission, sign-in (a form posted to us) must be let through to the identity
+ * provider it redirects to — our public origin (AUTH_URL: the bundled provider, the callback) and the issuer's
+ * origin. A provider whose authorization endpoint is on another origin than its issuer would need that origin too.
+ */
+function formTargets(config: Pick<Config, 'auth' | 'baseUrl'>): string[] {
+  const origins = new Set([new URL(config.baseUrl).origin]);
+  if (config.auth.provider.kind === 'oidc') origins.add(new URL(config.auth.provider.issuer).origin);
+  return [...origins];
+}
+
+/**
  * The client's policy. Scripts and styles only from our own files (no inline code); images also from object
  * storage (any https: origin, as Azure/S3/CDN hosts vary) and data:/blob: (local previews); API calls to us
- * and, when configured, the analytics host. No form-action: sign-in posts to us and is then redirected to
- * the identity provider, whose origin is not ours to list.
+ * and, when configured, the analytics host; forms posted to us (and on to the identity provider, formTargets).
  */
-function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; inlineStyles?: boolean }): string {
+function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; formTargets: string[]; inlineStyles?: boolean }): string {
   const analytics = opts.analyticsHost ? [new URL(opts.analyticsHost).origin] : [];
   return [
     "default-src 'self'",
@@ -51,6 +63,7 @@ function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: s
     ["connect-src 'self'", ...analytics].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
+    ["form-action 'self'", ...opts.formTargets].join(' '),
     "frame-ancestors 'none'",
   ].join('; ');
 }
@@ -92,8 +105,32 @@ function createClientShell(opts: { distDir: string; csp: (inlineStyles: boolean)
   };
 }
 
+/**
+ * Whether a path climbs: a `..` segment (between `/` or `\`) in it as sent or in any of its percent-decodings
+ * (`%2e%2e`, `..%2f`, a double-encoded `%252e%252e`…).
+ */
+function climbs(path: string): boolean {
+  let text = path;
+  for (let i = 0; i < 4; i++) {
+    if (text.split(/[/\\]/).includes('..')) return true;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      return false; // not decodable any further (the router refuses what it cannot decode itself)
+    }
+    if (decoded === text) return false;
+    text = decoded;
+  }
+  return true; // encoded more deeply than any file name of ours: refused as well
+}
+
 export async function webClient(app: FastifyInstance, opts: { config: Config; authConfig: AuthConfig; sessions: SessionVerifier; distDir?: string }) {
   const distDir = opts.distDir ?? WEB_DIST_DIR;
+  // A path that would climb out of /assets answers 400 `Invalid path`, before any file is looked for.
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.url === '/assets/*' && climbs(req.url.split('?')[0])) throw invalidPath();
+  });
   // Hashed names: a file's bytes never change, so it may be cached forever.
   await app.register(fastifyStatic, {
     root: path.join(distDir, 'assets'),
@@ -109,7 +146,7 @@ export async function webClient(app: FastifyInstance, opts: { config: Config; au
     setHeaders: (reply: { header(name: string, value: string): unknown }) => reply.header('x-content-type-options', 'nosniff'),
   });
   const csp = (inlineStyles: boolean) =>
-    contentSecurityPolicy({ imageOrigins: imageOrigins(opts.config), analyticsHost: analyticsHost(opts.config.analytics), inlineStyles });
+    contentSecurityPolicy({ imageOrigins: imageOrigins(opts.config), analyticsHost: analyticsHost(opts.config.analytics), formTargets: formTargets(opts.config), inlineStyles });
   const shell = createClientShell({ distDir, csp });
   await app.register(pageRoutes, { authConfig: opts.authConfig, baseUrl: opts.config.baseUrl, sessions: opts.sessions, shell });
 }

@@ -41,8 +41,11 @@ export class GeminiImageModel implements ImageModel {
         config: { responseModalities: ['TEXT', 'IMAGE'], abortSignal: req.signal },
       });
     } catch (err) {
+      // A body that is not JSON came with a success status: the model was reached.
+      if (err instanceof SyntaxError) req.onAnswered?.();
       throw this.toModelError(err, req.signal);
     }
+    req.onAnswered?.(); // whatever the answer holds: an image, text only, a blocked prompt, nothing readable
     return { ...readResponse(response), model: this.id };
   }
 

@@ -9,6 +9,12 @@ export interface GenerateRequest {
   images: ModelImage[];
   prompt: string;
   signal: AbortSignal;
+  /**
+   * Called by a provider driver as soon as the provider has answered the call itself — an image, text only, a
+   * refusal, or an answer that cannot be read — and not for HTTP errors, timeouts or connection failures. The
+   * caller counts such a call as spent (the free quota, docs/api.md "The free quota"), whatever comes of it.
+   */
+  onAnswered?: () => void;
 }
 
 export interface GenerateResult {
@@ -40,6 +46,17 @@ export class ModelFailedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ModelFailedError';
+  }
+}
+
+/** The model cannot use input image `index` (e.g. a format its decoder lacks): the request's fault, answered 400. */
+export class ModelInputError extends Error {
+  constructor(
+    readonly index: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelInputError';
   }
 }
 

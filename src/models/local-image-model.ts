@@ -1,7 +1,7 @@
 // The offline engine: a deterministic sharp pipeline driven by the words of the prompt. Not an AI model,
 // and it says so in `text`.
 import sharp, { type Matrix3x3, type Sharp } from 'sharp';
-import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError } from './image-model.js';
+import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelInputError } from './image-model.js';
 import { type Layout, type Operation, UNDERSTOOD_WORDS, describe, parsePrompt } from './local-operations.js';
 
 export const MAX_SIDE = 4096;
@@ -38,7 +38,8 @@ async function decode(input: ModelImage, index: number): Promise<{ img: Raw; has
     );
     return { img, hasAlpha: Boolean(hasAlpha) };
   } catch {
-    throw new ModelFailedError(`Input image ${index + 1} could not be read as an image`);
+    // Inputs are checked before any model runs, so this is a format this build of sharp cannot decode (BMP, HEIC).
+    throw new ModelInputError(index, 'the offline image engine cannot read this image');
   }
 }
 

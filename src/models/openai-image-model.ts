@@ -38,8 +38,10 @@ export class OpenAIImageModel implements ImageModel {
       );
       response = await this.client.images.edit({ model: this.id, image, prompt: req.prompt }, { signal: req.signal });
     } catch (err) {
+      if (err instanceof SyntaxError || isRefusal(err)) req.onAnswered?.(); // the model was reached
       throw this.toModelError(err, req.signal);
     }
+    req.onAnswered?.(); // whatever the answer holds: an image, only a revised prompt, nothing readable
     return { ...readResponse(response), model: this.id };
   }
 
@@ -79,6 +81,11 @@ function readResponse(response: ImagesResponse): Omit<GenerateResult, 'model'> {
   if (!data) throw new ModelFailedError('Image model sent a malformed answer (invalid base64 image)');
   const format = response.output_format ?? 'png';
   return { image: { data, mimeType: `image/${format}` }, ...(text ? { text } : {}) };
+}
+
+/** The safety system refused the prompt or an input (HTTP 400 `moderation_blocked`): the model's answer to it. */
+function isRefusal(err: unknown): boolean {
+  return isHttpError(err) && err.status === 400 && err.code === 'moderation_blocked';
 }
 
 /** An APIError the API answered with an HTTP status (an APIConnectionError is an APIError without one). */

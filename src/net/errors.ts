@@ -9,6 +9,12 @@ export class ImageFetchError extends Error {
   }
 }
 
+/**
+ * The one reason for a host that may not be fetched, whether its name did not resolve or it resolved (or is) an
+ * address we refuse: telling the two apart would tell an outsider which internal names exist.
+ */
+export const HOST_REFUSED = 'host not found or not allowed';
+
 /** Internal: a refusal raised deep inside fetch or the connector, re-labelled with the requested URL. */
 export class FetchRefusal extends Error {
   constructor(readonly reason: string) {

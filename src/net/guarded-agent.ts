@@ -1,13 +1,14 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { FetchRefusal } from './errors.js';
+import { FetchRefusal, HOST_REFUSED } from './errors.js';
 
 export type Lookup = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 
 /**
  * An undici Agent that resolves every hostname itself, refuses the connection if any resolved address is
  * not allowed, connects to the vetted address (so a second DNS answer cannot swap it) while keeping the
- * hostname for SNI and Host, and re-checks the peer address of the connected socket.
+ * hostname for SNI and Host, and re-checks the peer address of the connected socket. A name that does not
+ * resolve is refused with the same reason as a refused address (HOST_REFUSED).
  */
 export function createGuardedAgent(opts: {
   lookup: Lookup;
@@ -23,12 +24,12 @@ export function createGuardedAgent(opts: {
           const remote = socket.remoteAddress;
           if (!remote || !opts.isAllowed(remote)) {
             socket.destroy();
-            return callback(new FetchRefusal('address not allowed'), null);
+            return callback(new FetchRefusal(HOST_REFUSED), null);
           }
           callback(null, socket);
         });
       },
-      (err: unknown) => callback(err instanceof Error ? err : new FetchRefusal('DNS lookup failed'), null),
+      (err: unknown) => callback(err instanceof Error ? err : new FetchRefusal(HOST_REFUSED), null),
     );
   };
   return new Agent({ connect });
@@ -42,11 +43,11 @@ async function resolveVetted(hostname: string, lookup: Lookup, isAllowed: (ip: s
     try {
       addresses = await lookup(hostname);
     } catch {
-      throw new FetchRefusal('DNS lookup failed');
+      throw new FetchRefusal(HOST_REFUSED);
     }
   }
-  if (addresses.length === 0) throw new FetchRefusal('DNS lookup failed');
+  if (addresses.length === 0) throw new FetchRefusal(HOST_REFUSED);
   // One bad answer refuses the host: an attacker controls which answer a later lookup would pick.
-  if (!addresses.every((a) => isAllowed(a.address))) throw new FetchRefusal('address not allowed');
+  if (!addresses.every((a) => isAllowed(a.address))) throw new FetchRefusal(HOST_REFUSED);
   return addresses[0].address;
 }

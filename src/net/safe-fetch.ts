@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { fetch, type Response } from 'undici';
 import { createGuardedAgent, type Lookup } from './guarded-agent.js';
-import { FetchRefusal, ImageFetchError } from './errors.js';
+import { FetchRefusal, HOST_REFUSED, ImageFetchError } from './errors.js';
 import { isPublicAddress } from './ip.js';
 
 export { ImageFetchError } from './errors.js';
@@ -113,7 +113,7 @@ function validateUrl(raw: string, isAllowed: (ip: string) => boolean): URL {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!host) throw new FetchRefusal('invalid URL');
   // Literal addresses are refused here, before any connection; the connector checks them again.
-  if (isIP(host) && !isAllowed(host)) throw new FetchRefusal('address not allowed');
+  if (isIP(host) && !isAllowed(host)) throw new FetchRefusal(HOST_REFUSED);
   return url;
 }
 

@@ -1,11 +1,12 @@
 // GET and POST /api/user/project/canvas, with versions (docs/api.md "Canvas versions"). Bodies go out as the
 // JSON text the database builds: nodes and edges were validated (and stripped of unknown fields) when stored.
-import type { FastifyReply } from 'fastify';
+// A save's body may exceed CANVAS_MAX_BYTES only by its inline (data: URL) images, up to CANVAS_MAX_BODY_BYTES.
+import type { FastifyBodyParser, FastifyReply } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { canvasTooLarge } from '../errors.js';
-import { createCanvasBodyCheck } from '../http/canvas-body.js';
+import { createCanvasBodyCheck, inlineImageChars } from '../http/canvas-body.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import { ErrorBody, canvasSchemas } from '../http/schemas.js';
@@ -15,6 +16,25 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
   const { CanvasBody, Canvas } = canvasSchemas(limits);
   const fastCheck = createCanvasBodyCheck(limits);
   const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+
+  // Fastify's own JSON parser (same poisoning rules), plus the size rule: over CANVAS_MAX_BYTES only by inline
+  // images. Counted in UTF-8 bytes only when the text could be over; the images' characters are ASCII. It
+  // replaces each JSON parser the routes inherit (`text/plain` too, where the API reads it as JSON: the
+  // original client saves canvases so, inline images and all).
+  const parseJson = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  const parseCanvas: FastifyBodyParser<string> = (req, text, done) => {
+    // Fastify's parser calls `done` synchronously; its return value is nothing to wait for.
+    void parseJson(req, text, (err, body) => {
+      if (err) return done(err, undefined);
+      if (text.length * 3 > limits.canvasBytes && Buffer.byteLength(text) - inlineImageChars(body) > limits.canvasBytes) return done(canvasTooLarge(), undefined);
+      done(null, body);
+    });
+  };
+  for (const type of ['application/json', 'text/plain']) {
+    if (!app.hasContentTypeParser(type)) continue;
+    app.removeContentTypeParser(type);
+    app.addContentTypeParser(type, { parseAs: 'string' }, parseCanvas);
+  }
 
   app.get('/api/user/project/canvas', {
     schema: {
@@ -29,7 +49,7 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
   });
 
   app.post('/api/user/project/canvas', {
-    bodyLimit: limits.canvasBytes,
+    bodyLimit: limits.canvasBodyBytes,
     config: { tooLarge: canvasTooLarge },
     // Saves are the hot path: a body the fast check accepts is taken as is (same verdict and value as the
     // schema, held so by test/unit/canvas-body.test.ts); anything else goes to the schema for its answer.

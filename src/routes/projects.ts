@@ -30,7 +30,7 @@ export const projectRoutes: FastifyPluginAsyncZod<{ projects: ProjectsService; l
   });
 
   app.get('/api/user/project', {
-    schema: { tags: ['projects'], summary: "List the user's projects, newest first", querystring: z.object({ userId: userIdField }), response: { 200: z.array(Project), ...errors } },
+    schema: { tags: ['projects'], summary: "List the user's projects in creation order (oldest first)", querystring: z.object({ userId: userIdField }), response: { 200: z.array(Project), ...errors } },
   }, async (req) => {
     const user = sessionUser(req);
     assertSelf(user, req.query.userId);

@@ -1,15 +1,18 @@
 // One canvas per project. Saves are single statements that also check ownership, so the hot path is one
 // round trip. With `version`, a save is conditional (docs/api.md "Canvas versions"): a stale save gets 409
-// and the current version; without it, a plain upsert (last write wins).
+// and the current version; without it, a plain upsert (last write wins). Images sent inline as data: URLs are
+// stored as files first and replaced by their URLs (./canvas-images.ts); the stored canvas is then held to
+// CANVAS_MAX_BYTES.
 import { randomUUID } from 'node:crypto';
 import { CanvasIdTakenError, type CanvasesRepository, type CanvasWrite, type SavedCanvas } from '../db/repositories/index.js';
-import { canvasConflict, projectNotFound } from '../errors.js';
+import { canvasConflict, canvasTooLarge, projectNotFound } from '../errors.js';
+import { hasInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
 
 export interface CanvasInput {
   id?: string;
   projectId: string;
-  nodes: unknown[];
+  nodes: ImageNode[];
   edges: unknown[];
   version?: number;
 }
@@ -35,9 +38,16 @@ function settleGenerating(json: string): string {
 
 export interface CanvasDeps {
   canvases: Pick<CanvasesRepository, 'current' | 'upsert' | 'updateIfVersion' | 'insertFirst'>;
+  images: Pick<CanvasImages, 'inline'>;
+  /** CANVAS_MAX_BYTES: the stored nodes and edges (UTF-8 JSON, data: URLs replaced) at most. */
+  maxBytes: number;
 }
 
-export function createCanvasService({ canvases }: CanvasDeps): CanvasService {
+export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps): CanvasService {
+  /** Whether the stored text is over the limit (counted in UTF-8 bytes only when it could be). */
+  const tooLarge = (nodes: string, edges: string) =>
+    (nodes.length + edges.length) * 3 > maxBytes && Buffer.byteLength(nodes) + Buffer.byteLength(edges) > maxBytes;
+
   async function current(userId: string, projectId: string) {
     const found = await canvases.current(userId, projectId);
     if (!found) throw projectNotFound();
@@ -69,8 +79,23 @@ export function createCanvasService({ canvases }: CanvasDeps): CanvasService {
 
     async save(userId, input) {
       if (!isUuid(input.projectId)) throw projectNotFound();
+      let nodes = input.nodes;
+      let storeImages: (() => Promise<void>) | undefined;
+      if (hasInlineImages(nodes)) {
+        const inlined = await images.inline(nodes, userId);
+        nodes = inlined.nodes;
+        if (inlined.newFiles > 0) storeImages = () => inlined.store();
+      }
       const newId = input.id ?? randomUUID();
-      const canvas: CanvasWrite = { id: newId, projectId: input.projectId, userId, nodes: JSON.stringify(input.nodes), edges: JSON.stringify(input.edges) };
+      const canvas: CanvasWrite = { id: newId, projectId: input.projectId, userId, nodes: JSON.stringify(nodes), edges: JSON.stringify(input.edges) };
+      if (tooLarge(canvas.nodes, canvas.edges)) throw canvasTooLarge();
+      if (storeImages) {
+        // Files are written only for the project's owner (a foreign project stays a 404 that stores nothing), and
+        // not for a save already known to be stale.
+        const now = await current(userId, input.projectId);
+        if (input.version !== undefined && (now.version ?? 0) !== input.version) throw canvasConflict(now.version ?? 0);
+        await storeImages();
+      }
       if (input.version === undefined) {
         const body = await write((c) => canvases.upsert(c), canvas);
         if (!body) throw projectNotFound();

@@ -6,11 +6,11 @@ import sharp from 'sharp';
 import type { Transactions } from '../db/index.js';
 import type { GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, unauthorized, upgradeRequired } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
 import { generationResult, type Metrics } from '../metrics.js';
-import { ModelFailedError, ModelQuotaError, type ImageModel } from '../models/index.js';
+import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
-import { resolveInputs, type InputDeps } from './image-inputs.js';
+import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from './object-names.js';
 
 export interface GenerateResponse {
@@ -26,7 +26,7 @@ export interface GenerationService {
 
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate'>;
-  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall'>;
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
@@ -41,10 +41,11 @@ export interface GenerationDeps extends InputDeps {
    */
   leaseMs: number;
   /**
-   * Plan enforcement: a user who is not Pro may make `perDay` generations in any 24 hours, then gets
-   * 402 `Upgrade required`. Running generations count as used, and the check and the row that reserves the
-   * slot commit together under a lock on the user's row, so simultaneous requests cannot pass it together.
-   * Absent: no quota.
+   * Plan enforcement: a user who is not Pro may make `perDay` model calls in any 24 hours, then gets
+   * 402 `Upgrade required` (docs/api.md "The free quota"). Running generations count as used, and the check and
+   * the row that reserves the slot commit together under a lock on the user's row, so simultaneous requests
+   * cannot pass it together. A request that a model answered keeps its slot whatever came of it (a recorded
+   * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
    */
   quota?: { perDay: number };
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
@@ -64,23 +65,36 @@ async function asPng(data: Buffer): Promise<Buffer> {
 }
 
 const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+/**
+ * Only what encodeCursor makes: decoded and encoded again it is the same string (no other base64 spelling, no
+ * date that JavaScript reads leniently, such as 30 February or hour 24), with an id of ours and a time the
+ * service can have recorded (1970–9999). Anything else is 400: a NUL, or a year PostgreSQL cannot hold (0000)
+ * would fail in the query.
+ */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
-  // Only what encodeCursor makes: anything else (a NUL, a year PostgreSQL cannot hold) would fail in the query.
-  if (!id || !/^[\w-]{1,100}$/.test(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at) || Number.isNaN(createdAt.getTime())) throw invalidCursor();
+  const year = createdAt.getUTCFullYear();
+  const ours = rest.length === 0 && id !== undefined && /^[\w-]{1,100}$/.test(id) && year >= 1970 && year <= 9999;
+  if (!ours || encodeCursor({ createdAt, id }) !== cursor) throw invalidCursor();
   return { createdAt, id };
 }
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
   const { store, log, users, generations, runningGenerations, transactions } = deps;
 
-  async function callModel(model: ImageModel, images: { data: Buffer; mimeType: string }[], prompt: string) {
+  /**
+   * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
+   * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
+   */
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, answered: () => void): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images, prompt, signal: new AbortController().signal });
+      const result = await model.generate({ images: inputs, prompt, signal: new AbortController().signal, onAnswered: answered });
+      answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
     } catch (err) {
+      if (err instanceof ModelInputError) throw unusableImage(err.message, { index: err.index, url: urls[err.index] ?? '' });
       deps.metrics?.modelError(model.id);
       if (err instanceof ModelQuotaError) throw imageModelBusy(err.retryAfterSeconds ?? 30, err.message);
       const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
@@ -139,6 +153,24 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     };
   }
 
+  /**
+   * A model answered but no generation is recorded (no image, an answer that cannot be read, storing it failed):
+   * with a quota, the call keeps its slot for 24 hours as a spent call, which replaces the running row in one
+   * transaction (counted exactly once). If that fails, the slot is given back (logged).
+   */
+  async function keepSlot(running: string, userId: string, lease: { stop(): Promise<void> }): Promise<void> {
+    if (!deps.quota) return;
+    await lease.stop();
+    try {
+      await transactions.transaction(async (tx) => {
+        await generations.recordSpentCall(userId, tx);
+        await runningGenerations.remove(running, tx);
+      });
+    } catch (err) {
+      log.warn({ err }, 'could not record a model call that produced no generation (its quota slot is given back)');
+    }
+  }
+
   /** The generation has ended; expired rows (of instances that died) go too. A failure only leaves the row to expire. */
   async function markEnded(id: string): Promise<void> {
     try {
@@ -166,10 +198,26 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     { images, prompt }: { images: string[]; prompt: string },
     { running, lease }: { running: string; lease: { stop(): Promise<void> } },
   ): Promise<GenerateResponse> {
-    const inputs = await resolveInputs(images, deps);
-    const result = await callModel(model, inputs, prompt);
-    if (!result.image) throw noImageGenerated(result.text ?? '');
+    const inputs = await resolveInputs(images, deps); // a refused input gives the slot back: no model was called
+    let answered = false;
+    try {
+      const result = await callModel(model, inputs, images, prompt, () => (answered = true));
+      if (!result.image) throw noImageGenerated(result.text ?? '');
+      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, { running, lease });
+    } catch (err) {
+      if (answered) await keepSlot(running, user.id, lease);
+      throw err;
+    }
+  }
 
+  /** Stores the model's image (and data-URL inputs) and records the generation in place of its running row. */
+  async function keepResult(
+    user: { id: string; email: string },
+    prompt: string,
+    inputs: ResolvedInput[],
+    result: { image: ModelImage; text?: string; model: string },
+    { running, lease }: { running: string; lease: { stop(): Promise<void> } },
+  ): Promise<GenerateResponse> {
     const written: string[] = [];
     try {
       const png = await asPng(result.image.data);
@@ -196,7 +244,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           prompt,
           inputImages: inputUrls,
           outputImageUrl: output.url,
-          model: result.model ?? model.id,
+          model: result.model,
           createdAt: new Date(stamp), // millisecond precision, as cursors carry it
         }, tx);
         await runningGenerations.remove(running, tx);

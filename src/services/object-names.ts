@@ -1,6 +1,6 @@
 // Names of stored objects: `<timestamp>-<random>-<safe name>`, so that a stored object is never overwritten.
 // The random part makes two uploads of one name in the same millisecond distinct; the safe part keeps only
-// [A-Za-z0-9._-].
+// [A-Za-z0-9._-]. (Images stored from data: URLs are named by their content instead: ./uploads.ts.)
 import { randomBytes } from 'node:crypto';
 
 const EXTENSIONS: Record<string, string> = {
@@ -18,6 +18,9 @@ const EXTENSIONS: Record<string, string> = {
 /** Raster image types we store (detected from the bytes, never taken from the client). */
 export const ACCEPTED_IMAGE_TYPES = new Set(Object.keys(EXTENSIONS));
 
+/** The file extension of a stored type (`bin` for one we do not store). */
+export const extensionOf = (contentType: string): string => EXTENSIONS[contentType] ?? 'bin';
+
 /**
  * The original name made safe: no folders, no control or non-ASCII characters, at most 100 characters, and
  * the extension replaced by the one of the detected type (a PNG named `x.svg` is stored as `x.png`).
@@ -28,7 +31,7 @@ export function safeFileName(original: string, contentType: string): string {
     .replace(/\.[^.]*$/, '')
     .replace(/[^A-Za-z0-9._-]/g, '')
     .replace(/^[.]+/, '');
-  const ext = EXTENSIONS[contentType] ?? 'bin';
+  const ext = extensionOf(contentType);
   return `${(stem || 'image').slice(0, 100 - ext.length - 1)}.${ext}`;
 }
 

@@ -1,7 +1,23 @@
-// Detect a stream's type from its first bytes without buffering the rest. (file-type's own fileTypeStream
-// never settles on an empty Node stream in v21, so the peek is ours; detection is file-type's.)
+// Detect a file's type from its first bytes, for a stream without buffering the rest. (file-type's own
+// fileTypeStream never settles on an empty Node stream in v21, so the peek is ours; detection is file-type's,
+// except SVG, which file-type does not detect: src/services/svg.ts.)
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { looksLikeSvg, SVG_TYPE } from './svg.js';
+
+/** How many first bytes the type is detected from. */
+const SAMPLE_BYTES = 4100;
+
+/** The MIME type detected from a file's first bytes (`image/svg+xml` for an SVG); undefined when unknown or empty. */
+async function detect(head: Buffer): Promise<string | undefined> {
+  if (head.length === 0) return undefined;
+  // SVG first: file-type calls an SVG with an XML declaration `application/xml`, and no binary format starts like one.
+  if (looksLikeSvg(head)) return SVG_TYPE;
+  return (await fileTypeFromBuffer(head))?.mime;
+}
+
+/** The type of a file held in memory, detected exactly as sniffStream detects a stream's. */
+export const sniffBuffer = (data: Buffer): Promise<string | undefined> => detect(data.subarray(0, SAMPLE_BYTES));
 
 /** Reads up to `size` bytes (fewer when the stream ends first), then pauses the stream. */
 function readHead(stream: Readable, size: number): Promise<Buffer> {
@@ -37,9 +53,9 @@ function readHead(stream: Readable, size: number): Promise<Buffer> {
 }
 
 /** The detected MIME type (undefined when unknown or empty), and a stream of all the bytes, head included. */
-export async function sniffStream(stream: Readable, sampleSize = 4100): Promise<{ mime?: string; size: number; stream: Readable }> {
-  const head = await readHead(stream, sampleSize);
-  const type = head.length > 0 ? await fileTypeFromBuffer(head) : undefined;
+export async function sniffStream(stream: Readable): Promise<{ mime?: string; size: number; stream: Readable }> {
+  const head = await readHead(stream, SAMPLE_BYTES);
+  const mime = await detect(head);
   // The source may have failed meanwhile (a multipart part cut off at its size limit): say so now, before
   // anyone starts writing it somewhere.
   if (stream.destroyed && !stream.readableEnded) throw stream.errored ?? new Error('the stream was closed before it ended');
@@ -48,5 +64,5 @@ export async function sniffStream(stream: Readable, sampleSize = 4100): Promise<
   let whole = stream;
   if (stream.readableEnded) whole = Readable.from(head.length > 0 ? [head] : [], { objectMode: false });
   else if (head.length > 0) stream.unshift(head);
-  return { mime: type?.mime, size: head.length, stream: whole };
+  return { mime, size: head.length, stream: whole };
 }

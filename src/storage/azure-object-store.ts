@@ -90,6 +90,11 @@ export class AzureObjectStore implements ObjectStore {
     await this.blob(name).deleteIfExists({ deleteSnapshots: 'include' });
   }
 
+  urlOf(name: string): string {
+    assertValidObjectName(name);
+    return this.overrideBase ? `${this.overrideBase}/${name}` : publicBase(this.blob(name).url);
+  }
+
   nameFromUrl(url: string): string | null {
     return (this.overrideBase && nameUnderBase(url, this.overrideBase)) || nameUnderBase(url, this.containerBase);
   }
@@ -105,10 +110,6 @@ export class AzureObjectStore implements ObjectStore {
 
   private blob(name: string): BlockBlobClient {
     return this.container.getBlockBlobClient(name);
-  }
-
-  private urlOf(name: string): string {
-    return this.overrideBase ? `${this.overrideBase}/${name}` : publicBase(this.blob(name).url);
   }
 }
 

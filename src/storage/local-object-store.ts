@@ -147,6 +147,11 @@ export class LocalObjectStore implements ObjectStore {
     await rm(this.metaPath(name), { force: true });
   }
 
+  urlOf(name: string): string {
+    assertValidObjectName(name);
+    return `${this.filesBase}/${name}`;
+  }
+
   nameFromUrl(url: string): string | null {
     return nameUnderBase(url, this.filesBase);
   }
@@ -158,10 +163,6 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async close(): Promise<void> {}
-
-  private urlOf(name: string): string {
-    return `${this.filesBase}/${name}`;
-  }
 
   private dataPath(name: string): string {
     return join(this.dir, name);

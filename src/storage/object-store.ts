@@ -42,6 +42,11 @@ export interface ObjectStore {
   head(name: string): Promise<ObjectInfo | null>;
   /** A missing object is not an error. */
   delete(name: string): Promise<void>;
+  /**
+   * The public URL object `name` has (or would have once written): the URL `put` answers, with no request to
+   * the backend. Lets a caller that names objects by their content answer the URL of one already stored.
+   */
+  urlOf(name: string): string;
   /** Map one of our public URLs back to an object name; null for anything else. */
   nameFromUrl(url: string): string | null;
   /** Cheap readiness probe; throws StorageUnavailableError when the backend is unreachable. */

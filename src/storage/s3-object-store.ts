@@ -92,7 +92,7 @@ export class S3ObjectStore implements ObjectStore {
       if (statusOf(err) === 412) throw new ObjectExistsError(name);
       throw limited.failure ?? err;
     }
-    return { name, url: `${this.base}/${name}`, size: limited.bytes };
+    return { name, url: this.urlOf(name), size: limited.bytes };
   }
 
   async get(name: string, range?: ByteRange) {
@@ -127,6 +127,11 @@ export class S3ObjectStore implements ObjectStore {
   async delete(name: string): Promise<void> {
     assertValidObjectName(name);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+  }
+
+  urlOf(name: string): string {
+    assertValidObjectName(name);
+    return `${this.base}/${name}`;
   }
 
   nameFromUrl(url: string): string | null {

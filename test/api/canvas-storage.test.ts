@@ -25,6 +25,9 @@ function canvasData(isGenerating: boolean) {
   return { nodes, edges };
 }
 
+/** These canvases carry no data: URL images: the service never asks to store one. */
+const noInlineImages = { inline: () => Promise.reject(new Error('no inline images expected')) };
+
 let database: { url: string; drop(): Promise<void> };
 let pool: pg.Pool;
 let userId: string;
@@ -64,13 +67,13 @@ describe('canvas storage (migration 0005)', () => {
   });
 
   it('a canvas saved as jsonb before the migration reads back the same, its finished generation settled', async () => {
-    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)) });
+    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)), images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
     const read = JSON.parse((await canvas.getJson(userId, projectId))!);
     expect(read).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: 1 });
   });
 
   it('a save stores the text as sent, compressed with the column method, and reads back as saved', async () => {
-    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)) });
+    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)), images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
     const { nodes, edges } = canvasData(false);
     nodes[3].position.x = 1234.25;
     const saved = await canvas.save(userId, { projectId, nodes, edges, version: 1 });

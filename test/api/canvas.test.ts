@@ -30,6 +30,22 @@ describe('canvas', () => {
     expect(resaved.json).toEqual({ id: saved.json.id, projectId, nodes: [], edges: [], version: 2 });
   });
 
+  it('creates a canvas from { projectId } alone, as the original client does: missing nodes and edges are empty', async () => {
+    const projectId = await project(ada);
+    const created = await ada.client.post('/api/user/project/canvas', { projectId });
+    expect(created).toMatchObject({ status: 200, json: { id: expect.any(String), projectId, nodes: [], edges: [], version: 1 } });
+    expect((await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json).toEqual(created.json);
+    // Either one may be missing; a later save without edges keeps none, with a version it is still checked.
+    const withNodes = await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('a')], version: 1 });
+    expect(withNodes).toMatchObject({ status: 200, json: { nodes: [node('a')], edges: [], version: 2 } });
+    const withEdgesOnly = await ada.client.post('/api/user/project/canvas', { projectId, edges: [], version: 2 });
+    expect(withEdgesOnly).toMatchObject({ status: 200, json: { nodes: [], edges: [], version: 3 } });
+    expect(await ada.client.post('/api/user/project/canvas', { projectId, version: 1 })).toMatchObject({ status: 409, json: { version: 3 } });
+    // Missing is not null: a null list is still a wrong type.
+    expect(await ada.client.post('/api/user/project/canvas', { projectId, nodes: null })).toMatchObject({ status: 400, json: { error: expect.stringContaining('nodes') } });
+    expect(await bob.client.post('/api/user/project/canvas', { projectId })).toMatchObject({ status: 404, json: { error: 'Project not found' } });
+  });
+
   it('uses a client-supplied id on creation, but never one that names another canvas', async () => {
     const p1 = await project(ada);
     const first = await ada.client.post('/api/user/project/canvas', { id: 'my-canvas-id', projectId: p1, nodes: [], edges: [] });
@@ -105,7 +121,7 @@ describe('canvas', () => {
     expect(await bad({ nodes: [{ ...node('a'), type: 'video' }] })).toMatchObject({ status: 400, json: { error: expect.stringContaining('nodes.0.type') } });
     expect(await bad({ nodes: [{ ...node('a'), position: { x: 'left', y: 0 } }] })).toMatchObject({ status: 400, json: { error: expect.stringContaining('nodes.0.position.x') } });
     expect(await bad({ nodes: 'many' })).toMatchObject({ status: 400, json: { error: expect.stringContaining('nodes') } });
-    expect(await bad({ edges: undefined })).toMatchObject({ status: 400, json: { error: expect.stringContaining('edges') } });
+    expect(await bad({ edges: null })).toMatchObject({ status: 400, json: { error: expect.stringContaining('edges') } });
     expect(await bad({ nodes: [node('a'), node('a')] })).toMatchObject({ status: 400, json: { error: 'Duplicate node id: a' } });
     expect(await bad({ nodes: [node('a')], edges: [{ id: 'e', source: 'a', target: 'ghost' }] })).toMatchObject({ status: 400, json: { error: 'Edge e references an unknown node' } });
     expect(await bad({ version: -1 })).toMatchObject({ status: 400, json: { error: expect.stringContaining('version') } });

@@ -14,8 +14,10 @@ import { encode } from '@auth/core/jwt';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
 import { startFakeMux, type FakeMux } from '../fakes/mux-server.js';
 import { startFakePolar, type FakePolar } from '../fakes/polar-server.js';
+import { asDataUrl, badImages } from '../helpers/bad-images.js';
 import { countRows, openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const COOKIE = 'authlib.session-token';
@@ -126,6 +128,8 @@ interface Case extends Request {
 let t: TestApp;
 let polar: FakePolar;
 let mux: FakeMux;
+/** The image model: no hostile request may reach it (every snapshot counts its requests). */
+let gemini: FakeGemini;
 let authSecret = '';
 let ada: { id: string; email: string; cookie: string };
 let bob: { id: string; email: string; cookie: string };
@@ -160,14 +164,15 @@ async function snapshot(): Promise<string> {
     countRows(t, 'generations'),
   ]);
   const q = (sql: string, params: unknown[] = []) => t.pool.query(sql, params).then((r) => r.rows);
-  const [webhooks, userRows, projectRows, canvasRows] = await Promise.all([
+  const [webhooks, templateRows, userRows, projectRows, canvasRows] = await Promise.all([
     q('SELECT count(*)::int AS n FROM webhook_events'),
+    q('SELECT id, user_id, name, nodes::text, edges::text, viewport::text FROM templates ORDER BY id'),
     q('SELECT id, email, name, image, is_pro, payments_customer_id, subscription_status FROM users ORDER BY id'),
     q('SELECT id, user_id, name FROM projects WHERE id <> $1 ORDER BY id', [S]),
     q('SELECT id, project_id, version, nodes::text, edges::text FROM canvases WHERE project_id <> $1 ORDER BY id', [S]),
   ]);
   const files = await listFiles(objectsDir());
-  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n }, userRows, projectRows, canvasRows, files });
+  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, files });
 }
 
 let baseline = '';
@@ -246,6 +251,8 @@ function templates(): Record<string, Request> {
     'GET /api/client-config': { method: 'GET', path: '/api/client-config' },
     'GET /api/user': { method: 'GET', path: '/api/user' },
     'GET /api/user/session': { method: 'GET', path: '/api/user/session' },
+    // Accepted from ada it would end her sessions: only ever sent refused (anonymous, forged, cross-site).
+    'DELETE /api/user/sessions': { method: 'DELETE', path: '/api/user/sessions' },
     'GET /api/user/project': { method: 'GET', path: `/api/user/project?userId=${ada.id}` },
     'POST /api/user/project': { method: 'POST', path: '/api/user/project', ...json({ userId: ada.id, name: 'Hostile' }) },
     'PATCH /api/user/project/{projectId}': { method: 'PATCH', path: `/api/user/project/${P}`, ...json({ name: 'Renamed' }) },
@@ -259,6 +266,9 @@ function templates(): Record<string, Request> {
     'GET /api/portal': { method: 'GET', path: '/api/portal?format=json' },
     'POST /api/webhook/payments': { method: 'POST', path: '/api/webhook/payments', ...json(subscriptionEvent('subscription.active', ada.id, 'cus_ada')) },
     'GET /api/video/asset': { method: 'GET', path: '/api/video/asset?assetId=asset01ready' },
+    'GET /api/upload/templates': { method: 'GET', path: '/api/upload/templates' },
+    'POST /api/upload/templates': { method: 'POST', path: '/api/upload/templates', ...json({ templateName: 'Hostile', canvas: { nodes: [node('n1')], edges: [] } }) },
+    'DELETE /api/upload/templates/{id}': { method: 'DELETE', path: `/api/upload/templates/${NO_TEMPLATE}` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },
@@ -273,7 +283,9 @@ let paths: Record<string, string[]> = {};
 /** The operations that need a session: their document lists a 401. */
 const protectedOps: string[] = [];
 
-const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image'];
+const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates'];
+/** A template id that names no template. */
+const NO_TEMPLATE = '00000000-0000-4000-8000-00000000dead';
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -281,7 +293,11 @@ beforeAll(async () => {
   polar = await startFakePolar({ accessToken: 'polar_oat_hostile_token' });
   mux = await startFakeMux({ tokenId: 'mux-id', tokenSecret: 'mux-secret' });
   mux.addAsset({ id: 'asset01ready', status: 'ready', playback_ids: [{ id: 'play01', policy: 'public' }], duration: 3 });
+  gemini = await startFakeGemini({ apiKey: 'hostile-model-key' });
   t = await startTestApp({
+    IMAGE_MODEL: 'gemini-2.5-flash-image',
+    IMAGE_MODEL_API_KEY: 'hostile-model-key',
+    IMAGE_MODEL_BASE_URL: gemini.baseUrl,
     PUBLIC_SETUP: 'production',
     PAYMENTS_ACCESS_TOKEN: 'polar_oat_hostile_token',
     PAYMENTS_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -293,6 +309,7 @@ beforeAll(async () => {
     VIDEO_TOKEN_SECRET: 'mux-secret',
     VIDEO_API_URL: mux.baseUrl,
     RATE_LIMIT_VIDEO_PER_MINUTE: '100000',
+    RATE_LIMIT_TEMPLATES_PER_MINUTE: '100000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '100000',
     RATE_LIMIT_GENERATIONS_PER_MINUTE: '100000',
     CANVAS_MAX_BYTES: String(LIMITS.canvas),
@@ -341,6 +358,7 @@ afterAll(async () => {
   await t?.close();
   await polar?.close();
   await mux?.close();
+  await gemini?.close();
 });
 
 let total = 0;
@@ -359,7 +377,7 @@ describe('hostile input on every route', () => {
 
   it('wrong methods → 404/405 JSON, never 5xx', async () => {
     const filled = (p: string) =>
-      p.replace('{projectId}', B).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
+      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
     const all = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
     const extra: Record<string, string[]> = { '/api/auth/session': ['GET', 'POST'], '/api/auth/csrf': ['GET', 'POST'], '/api/docs': ['GET'], '/api/openapi.json': ['GET'] };
     const cases: Case[] = [];
@@ -441,6 +459,7 @@ describe('hostile input on every route', () => {
       'PATCH /api/user/project/{projectId}': `{"name":${d}}`,
       'POST /api/user/project/canvas': `{"projectId":"${P}","nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}`,
       'POST /api/image': `{"images":[${d}],"prompt":"grayscale"}`,
+      'POST /api/upload/templates': `{"templateName":"x","canvas":{"nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}}`,
     };
     const cases: Case[] = [];
     for (const op of JSON_BODY_OPS) {
@@ -469,6 +488,7 @@ describe('hostile input on every route', () => {
       { name: 'project create over 1 MiB, chunked', ...t0['POST /api/user/project'], ...over({ userId: ada.id, name: 'x' }, LIMITS.json), chunked: true, status: [413], error: 'Request body too large' },
       { name: 'project rename over 1 MiB', ...t0['PATCH /api/user/project/{projectId}'], ...over({ name: 'x' }, LIMITS.json), status: [413], error: 'Request body too large' },
       { name: 'canvas over its limit', ...t0['POST /api/user/project/canvas'], ...over({ projectId: P, nodes: [], edges: [] }, LIMITS.canvas), status: [413], error: 'Canvas too large' },
+      { name: 'template over the canvas limit', ...t0['POST /api/upload/templates'], ...over({ templateName: 'x', canvas: { nodes: [], edges: [] } }, LIMITS.canvas), status: [413], error: 'Canvas too large' },
       { name: 'canvas over its limit, chunked', ...t0['POST /api/user/project/canvas'], ...over({ projectId: P, nodes: [], edges: [] }, LIMITS.canvas), chunked: true, status: [413], error: 'Canvas too large' },
       { name: 'image over its limit', ...t0['POST /api/image'], ...over({ images: [pngDataUrl], prompt: 'x' }, LIMITS.generationBody), status: [413] },
       { name: 'image data URL over its limit', ...t0['POST /api/image'], ...json({ images: [`data:image/png;base64,${Buffer.alloc(LIMITS.generationBody).toString('base64')}`], prompt: 'x' }), status: [413] },
@@ -486,11 +506,14 @@ describe('hostile input on every route', () => {
   it('wrong content types → 415 (or 400), nothing stored', async () => {
     const t0 = templates();
     const cases: Case[] = [];
-    const types = ['text/plain', 'application/xml', 'text/xml', 'application/x-www-form-urlencoded', 'application/octet-stream', 'text/json', 'application/json-patch+json', 'application/jsonx', 'text/html', 'image/png'];
+    // text/plain is read as JSON (a `fetch` with a string body and no headers sends it; docs/api.md "Conventions"):
+    // the JSON rules hold for it, so a body that is not JSON is 400 and stores nothing.
+    const types = ['application/xml', 'text/xml', 'application/x-www-form-urlencoded', 'application/octet-stream', 'text/json', 'application/json-patch+json', 'application/jsonx', 'text/html', 'image/png'];
     for (const op of JSON_BODY_OPS) {
       const body = t0[op].body!;
       for (const type of types) cases.push({ name: `${op} as ${type}`, ...t0[op], body, headers: { 'content-type': type }, status: [400, 415] });
       cases.push({ name: `${op} without a content type`, ...t0[op], body, headers: {}, status: [400, 415] });
+      cases.push({ name: `${op} as text/plain, not JSON`, ...t0[op], body: body.toString().replace(/^\{/, '<'), headers: { 'content-type': 'text/plain;charset=UTF-8' }, status: [400], error: 'Invalid JSON' });
       const fields = Object.entries(JSON.parse(body.toString())).map(([name, value]) => ({ name, data: typeof value === 'string' ? value : JSON.stringify(value) }));
       cases.push({ name: `${op} as multipart`, ...t0[op], ...multipart(fields), status: [400, 415] });
     }
@@ -513,7 +536,8 @@ describe('hostile input on every route', () => {
       { name: 'upload field named otherwise', ...up, ...part({ name: 'image' }), status: [400], error: 'No file provided' },
       { name: 'upload text field only', ...up, ...multipart([{ name: 'file', data: 'not a file' }]), status: [400] },
       { name: 'upload HTML named .png', ...up, ...part({ data: '<html><script>alert(1)</script></html>' }), status: [400], error: 'Unsupported file type' },
-      { name: 'upload SVG', ...up, ...part({ filename: 'x.svg', type: 'image/svg+xml', data: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' }), status: [400], error: 'Unsupported file type' },
+      // SVG is rasterized to PNG (never stored as SVG); one without a size cannot be drawn.
+      { name: 'upload SVG without a size', ...up, ...part({ filename: 'x.svg', type: 'image/svg+xml', data: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' }), status: [400], error: 'Invalid image' },
       { name: 'upload empty file', ...up, ...part({ data: Buffer.alloc(0) }), status: [400] },
       { name: 'upload truncated (no closing boundary)', ...up, body: (up.body as Buffer).subarray(0, up.body!.length - 40), headers: up.headers, status: [400] },
       { name: 'upload two files, the first not an image', ...up, ...multipart([{ name: 'file', filename: 'a.txt', data: 'text' }, { name: 'file', filename: 'b.png', type: 'image/png', data: png }]), status: [400] },
@@ -620,7 +644,6 @@ describe('hostile input on every route', () => {
       `x%00/../${storedFile}`,
       `x/../${storedFile}`,
       `./${storedFile}`,
-      `${storedFile}/`,
       `${storedFile}/..`,
       `%2fetc%2fpasswd`,
       '/etc/passwd',
@@ -643,8 +666,11 @@ describe('hostile input on every route', () => {
       cases.push({ name: `HEAD /files/${shortName}`, method: 'HEAD', path: `/files/${name}`, status: [404, 400], cookie: null });
     }
     await run(cases);
-    // The control: the stored file itself is served.
+    // The control: the stored file itself is served, with a trailing slash too (every route takes one).
     expect((await send({ method: 'GET', path: `/files/${storedFile}` })).status).toBe(200);
+    const slashed = await send({ method: 'GET', path: `/files/${storedFile}/` });
+    expect(slashed.status).toBe(200);
+    expect(slashed.headers['content-type']).toBe('image/png');
     // /files answers carry JSON on 404 (checked here, as the generic check covers /api only).
     const res = await send({ method: 'GET', path: '/files/..%2fcanary.txt' });
     expect(res.json).toEqual({ error: 'Not found' });
@@ -868,6 +894,57 @@ describe('hostile input on every route', () => {
       { name: 'image prompt -0', method: 'POST', path: '/api/image', ...raw(`{"images":["${pngDataUrl}"],"prompt":-0}`), status: [400] },
       { name: 'canvas projectId 1e308', method: 'POST', path: '/api/user/project/canvas', ...raw('{"projectId":1e308,"nodes":[],"edges":[]}'), status: [400] },
       { name: 'video assetId 1e308', method: 'GET', path: '/api/video/asset?assetId=1e308', status: [404] },
+    );
+    await run(cases);
+  });
+
+  it('malformed input images and history cursors → 400, no model call', async () => {
+    const bad = await badImages();
+    const image = (name: string, data: Buffer, mime: string): Case => ({
+      name: `image ${name}`,
+      method: 'POST',
+      path: '/api/image',
+      ...json({ images: [pngDataUrl, asDataUrl(data, mime)], prompt: 'grayscale' }),
+      status: [400],
+      error: /^Invalid image: /,
+    });
+    const cases: Case[] = [
+      image('declaring 100000×100000 pixels', bad.hugePng, 'image/png'),
+      image('JPEG declaring 60000×60000 pixels', bad.hugeJpeg, 'image/jpeg'),
+      image('truncated PNG', bad.truncatedPng, 'image/png'),
+      image('truncated JPEG', bad.truncatedJpeg, 'image/jpeg'),
+      image('truncated WebP', bad.truncatedWebp, 'image/webp'),
+      image('truncated GIF', bad.truncatedGif, 'image/gif'),
+      image('PNG with damaged pixel data', bad.corruptPng, 'image/png'),
+      image('PNG header only', bad.pngHeaderOnly, 'image/png'),
+      image('garbage after a PNG header', bad.garbageAfterPngHeader, 'image/png'),
+      image('garbage after a JPEG header', bad.garbageAfterJpegHeader, 'image/jpeg'),
+      image('zero bytes', bad.zeroBytes, 'image/png'),
+      image('a PNG signature only', bad.pngHeaderOnly.subarray(0, 8), 'image/png'),
+    ];
+    const cursor = (name: string, decoded: string): Case => ({ name: `cursor ${name}`, method: 'GET', path: `/api/user/generations?cursor=${Buffer.from(decoded).toString('base64url')}`, status: [400], error: /^Invalid cursor/ });
+    cases.push(
+      cursor('year 0000', '0000-01-01T00:00:00.000Z|gen-1-aa'),
+      cursor('year 0000, last day', '0000-12-31T23:59:59.999Z|gen-1-aa'),
+      cursor('year 99999', '99999-01-01T00:00:00.000Z|gen-1-aa'),
+      cursor('year +099999 (as JS prints it)', '+099999-01-01T00:00:00.000Z|gen-1-aa'),
+      cursor('negative year', '-000001-01-01T00:00:00.000Z|gen-1-aa'),
+      cursor('month 13', '2020-13-01T00:00:00.000Z|gen-1-aa'),
+      cursor('30 February', '2020-02-30T00:00:00.000Z|gen-1-aa'),
+      cursor('hour 24', '2020-01-01T24:00:00.000Z|gen-1-aa'),
+      cursor('NaN', 'NaN|gen-1-aa'),
+      cursor('Invalid Date', 'Invalid Date|gen-1-aa'),
+      cursor('Infinity', 'Infinity|gen-1-aa'),
+      cursor('huge number', `${'9'.repeat(40)}|gen-1-aa`),
+      cursor('1e308', '1e308|gen-1-aa'),
+      cursor('milliseconds as a number', '1700000000000|gen-1-aa'),
+      cursor('empty date', '|gen-1-aa'),
+      cursor('empty id', '2020-01-01T00:00:00.000Z|'),
+      cursor('three parts', '2020-01-01T00:00:00.000Z|gen-1-aa|x'),
+      { name: 'cursor not base64', method: 'GET', path: '/api/user/generations?cursor=!!!!', status: [400], error: /^Invalid cursor/ },
+      { name: 'cursor with spaces', method: 'GET', path: '/api/user/generations?cursor=MjAy%20MC0w', status: [400], error: /^Invalid cursor/ },
+      { name: 'cursor in standard base64 with padding', method: 'GET', path: `/api/user/generations?cursor=${encodeURIComponent(Buffer.from('2020-01-01T00:00:00.000Z|gen-1-aaa').toString('base64'))}`, status: [400], error: /^Invalid cursor/ },
+      { name: 'cursor empty', method: 'GET', path: '/api/user/generations?cursor=', status: [200, 400] },
     );
     await run(cases);
   });

@@ -1,4 +1,6 @@
 // Hostile input is answered 4xx, with a message, and changes nothing.
+import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
@@ -36,6 +38,21 @@ async function raw(bytes: string): Promise<string> {
   return answer;
 }
 
+/** GET with the path exactly as given (fetch would resolve `..` and `%2e%2e` segments before sending). */
+function getAsIs(path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const { port, hostname } = new URL(t.baseUrl);
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: hostname, port: Number(port), path, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      })
+      .on('error', reject);
+  });
+}
+
 describe('hostile input', () => {
   it('malformed HTTP gets a 4xx in our error shape and the connection is closed', async () => {
     for (const request of [
@@ -66,6 +83,38 @@ describe('hostile input', () => {
       expect(res.headers.get('x-request-id')).toBeTruthy();
       if (path.startsWith('/api/')) expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     }
+  });
+
+  it('a path that climbs out of /assets (.., in any encoding) → 400 Invalid path in our error shape', async () => {
+    for (const path of [
+      '/assets/../x',
+      '/assets/../../etc/passwd',
+      '/assets/%2e%2e/x',
+      '/assets/%2E%2E/x',
+      '/assets/.%2e/x',
+      '/assets/%2e./x',
+      '/assets/..%2fx',
+      '/assets/%2e%2e%2fx',
+      '/assets/..\\x',
+      '/assets/..%5cx',
+      '/assets/%252e%252e/x',
+      '/assets/%252e%252e%252fx',
+      '/assets/x/../../x',
+      '/assets/..',
+      '/assets/%2e%2e',
+      '/assets/../x?v=1',
+    ]) {
+      const res = await getAsIs(path);
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(res.body), path).toEqual({ error: 'Invalid path' });
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['x-request-id'], path).toBeTruthy();
+    }
+    // Not a climb: a missing asset is still the JSON 404, and a real one is served.
+    expect(await getAsIs('/assets/nope.js')).toMatchObject({ status: 404, body: JSON.stringify({ error: 'Not found' }) });
+    expect(await getAsIs('/assets/..nope.js')).toMatchObject({ status: 404 });
+    const built = fs.existsSync('web/dist/assets') ? fs.readdirSync('web/dist/assets').find((f) => f.endsWith('.js')) : undefined;
+    if (built) expect((await getAsIs(`/assets/${built}`)).status).toBe(200);
   });
 
   it('malformed JSON → 400 Invalid JSON', async () => {
@@ -133,8 +182,11 @@ describe('hostile input', () => {
   });
 
   it('wrong content types and methods are refused', async () => {
+    // text/plain is read as JSON (docs/api.md "Conventions"): a form-like body is not JSON.
     const res = await unchanged(() => ada.client.request('/api/user/project', { method: 'POST', body: 'name=x', headers: { 'content-type': 'text/plain' } }));
-    expect(res).toMatchObject({ status: 415, json: { error: 'Unsupported content type' } });
+    expect(res).toMatchObject({ status: 400, json: { error: 'Invalid JSON' } });
+    const xml = await unchanged(() => ada.client.request('/api/user/project', { method: 'POST', body: '<name>x</name>', headers: { 'content-type': 'application/xml' } }));
+    expect(xml).toMatchObject({ status: 415, json: { error: 'Unsupported content type' } });
     expect((await ada.client.request('/api/user/project/canvas', { method: 'PUT', json: {} })).status).toBe(404);
     expect((await ada.client.get('/api/nope')).json).toEqual({ error: 'Not found' });
   });

@@ -110,6 +110,17 @@ describe('generation with the offline engine (embedded default)', () => {
     expect(await countRows(t, 'generations')).toBe(before);
   });
 
+  it('answers a name that does not resolve as it answers one that resolves to a refused address (no leak of internal names)', async () => {
+    const port = new URL(t.baseUrl).port;
+    const answers = [];
+    for (const url of ['http://nowhere.invalid/x.png', `http://localhost:${port}/x.png`, 'http://10.0.0.1/x.png']) {
+      const res = await generate(ada, { images: [url], prompt: 'grayscale' });
+      expect(res.status, url).toBe(400);
+      answers.push({ ...res.json, error: res.json.error.replace(url, '<url>') });
+    }
+    expect(answers).toEqual(Array(3).fill({ error: 'Invalid image: <url>', details: 'host not found or not allowed' }));
+  });
+
   it('pages the history newest first with a cursor', async () => {
     const img = dataUrl(await solid(5, 5, 5));
     for (const prompt of ['one', 'two', 'three']) expect((await generate(bob, { images: [img], prompt })).status).toBe(200);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('projects', () => {
-  it('creates a project for the session user and lists it, newest first', async () => {
+  it('creates a project for the session user and lists them in creation order, oldest first (as the original system did)', async () => {
     const first = await ada.client.post('/api/user/project', { userId: ada.id, name: '  First  ' });
     expect(first.status).toBe(200);
     expect(first.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), userId: ada.id, name: 'First', createdDate: expect.any(String) });
@@ -22,8 +22,17 @@ describe('projects', () => {
     expect(second.status).toBe(200);
     const list = await ada.client.get(`/api/user/project?userId=${ada.id}`);
     expect(list.status).toBe(200);
-    expect(list.json.map((p: { name: string }) => p.name)).toEqual(['Second', 'First']);
+    expect(list.json.map((p: { name: string }) => p.name)).toEqual(['First', 'Second']);
     expect((await ada.client.get(`/api/user/project?userId=${encodeURIComponent(ada.email.toUpperCase())}`)).json).toHaveLength(2);
+  });
+
+  it('breaks ties of creation time by id, so the order is always the same', async () => {
+    const carol = await t.user('carol@example.com', 'Carol');
+    const made = [];
+    for (const name of ['One', 'Two', 'Three']) made.push((await carol.client.post('/api/user/project', { userId: carol.id, name })).json);
+    await t.pool.query(`UPDATE projects SET created_at = '2026-01-01T00:00:00Z' WHERE user_id = $1`, [carol.id]);
+    const list = await carol.client.get(`/api/user/project?userId=${carol.id}`);
+    expect(list.json.map((p: { id: string }) => p.id)).toEqual(made.map((p: { id: string }) => p.id).sort());
   });
 
   it('answers the documented errors: 400 User ID is required, 401 Unauthorized', async () => {

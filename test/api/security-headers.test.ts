@@ -1,13 +1,15 @@
 // Security headers and cookie attributes: every kind of response carries nosniff, a framing ban
 // (X-Frame-Options or CSP frame-ancestors) and a Referrer-Policy, never X-Powered-By; the routes' own CSPs
-// (stored files, the web client, Swagger UI) are kept; API JSON gets a strict CSP; HSTS only in production
-// (checked on registerSecurityHeaders itself, as a production app needs every production value); the session,
-// CSRF and callback cookies are HttpOnly, SameSite=Lax, Path=/, and not Secure on http.
+// (stored files, the web client, Swagger UI) are kept, and allow what their pages load and submit; API JSON
+// gets a strict CSP; HSTS only in production (on registerSecurityHeaders itself, and on a production app); the
+// session, CSRF and callback cookies are HttpOnly, SameSite=Lax, Path=/, and not Secure on http.
+import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CSP, registerSecurityHeaders } from '../../src/http/security-headers.js';
+import { API_CSP, DOCS_CSP, registerSecurityHeaders } from '../../src/http/security-headers.js';
 import type { HttpClient, Sent } from '../helpers/http-client.js';
+import { PRODUCTION_ISSUER, startProductionApp } from '../helpers/production-app.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const COOKIE = 'authlib.session-token';
@@ -20,6 +22,53 @@ function expectBaseline(name: string, headers: Headers) {
   expect(headers.get('referrer-policy'), `${name}: Referrer-Policy`).toMatch(/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/);
   expect(headers.get('x-powered-by'), `${name}: no X-Powered-By`).toBeNull();
   expect(headers.get('strict-transport-security'), `${name}: no HSTS outside production`).toBeNull();
+}
+
+/** A Content-Security-Policy header as directive → sources. */
+function parseCsp(header: string): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of header.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name && !directives.has(name.toLowerCase())) directives.set(name.toLowerCase(), sources);
+  }
+  return directives;
+}
+
+/**
+ * Whether the policy lets the page at `page` load (or submit to) `what` under `directive` (falling back to
+ * `fallbacks`, then default-src, as browsers do): a URL, or inline content (a hash of it, or 'unsafe-inline').
+ */
+function allows(csp: Map<string, string[]>, directives: string[], page: URL, what: { url: string } | { inline: string }): boolean {
+  const name = [...directives, 'default-src'].find((d) => csp.has(d));
+  if (!name) return !directives.includes('form-action'); // form-action has no fallback: absent, anything goes
+  const sources = csp.get(name)!;
+  if ('inline' in what) {
+    const hash = `'sha256-${createHash('sha256').update(what.inline).digest('base64')}'`;
+    if (sources.includes(hash)) return true;
+    return sources.includes("'unsafe-inline'") && !sources.some((s) => /^'(sha\d+|nonce)-/.test(s));
+  }
+  const url = new URL(what.url, page);
+  return sources.some((source) => {
+    if (source === "'self'") return url.origin === page.origin;
+    if (source === '*') return /^https?:$/.test(url.protocol);
+    if (/^[a-z][a-z0-9+.-]*:$/.test(source)) return url.protocol === source;
+    return !source.startsWith("'") && url.href.startsWith(source.replace(/\/?$/, '/'));
+  });
+}
+
+/** Every script, style, image and form target of an HTML page, as it names them. */
+function pageResources(html: string) {
+  const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, 'i').exec(tag)?.[1];
+  const tags = (name: string) => [...html.matchAll(new RegExp(`<${name}\\b[^>]*>`, 'gi'))].map((m) => m[0]);
+  return {
+    scripts: tags('script').map((t) => attr(t, 'src')).filter((src): src is string => src !== undefined),
+    inlineScripts: [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]).filter((code) => code.trim() !== ''),
+    styles: tags('link').filter((t) => /\brel\s*=\s*"stylesheet"/i.test(t)).map((t) => attr(t, 'href')!),
+    inlineStyles: [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]),
+    styleAttributes: [...html.matchAll(/<[a-z][^>]*\sstyle\s*=\s*"([^"]*)"/gi)].map((m) => m[1]),
+    images: [...tags('img').map((t) => attr(t, 'src')), ...tags('link').filter((t) => /\brel\s*=\s*"(icon|shortcut icon)"/i.test(t)).map((t) => attr(t, 'href'))].filter((u): u is string => u !== undefined),
+    forms: tags('form').map((t) => attr(t, 'action') ?? ''),
+  };
 }
 
 describe('security headers on every kind of response', () => {
@@ -94,19 +143,55 @@ describe('security headers on every kind of response', () => {
     expectBaseline('dev-idp page', idp.headers);
   });
 
-  it('the Swagger UI page keeps working: no strict CSP, its scripts served', async () => {
+  it("the pages' CSP lets forms post only to us (form-action), and allows the forms the pages have", async () => {
+    for (const path of ['/login', '/']) {
+      const res = await t.client().get(path);
+      const csp = parseCsp(res.headers.get('content-security-policy') ?? '');
+      // 'self', and our public origin (AUTH_URL), where sign-in's redirects lead with the bundled identity provider.
+      expect(csp.get('form-action'), path).toEqual(["'self'", t.baseUrl]);
+      const page = new URL(path, t.baseUrl);
+      for (const action of pageResources(res.text).forms) expect(allows(csp, ['form-action'], page, { url: action || page.href }), `${path}: form to ${action}`).toBe(true);
+      expect(allows(csp, ['form-action'], page, { url: 'https://evil.example/steal' }), path).toBe(false);
+    }
+    expect(pageResources((await t.client().get('/login')).text).forms).toContain('/api/auth/signin/oauth');
+  });
+
+  it('the Swagger UI page has its own CSP, which allows its own scripts, styles and images, and nothing else', async () => {
     const page = await t.client().get('/api/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expectBaseline('/api/docs', page.headers);
-    expect(page.headers.get('content-security-policy') ?? '').not.toContain("default-src 'none'");
-    const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1], `${t.baseUrl}/api/docs/`).pathname);
-    expect(scripts.length).toBeGreaterThanOrEqual(2);
-    for (const src of scripts) {
-      const res = await t.client().get(src);
+    expect(page.headers.get('content-security-policy')).toBe(DOCS_CSP);
+    const csp = parseCsp(DOCS_CSP);
+    const at = new URL(page.url);
+    const found = pageResources(page.text);
+    expect(found.scripts.length).toBeGreaterThanOrEqual(2);
+    expect(found.styles.length).toBeGreaterThanOrEqual(1);
+    const fetched: Array<[string, RegExp]> = [];
+    for (const src of found.scripts) {
+      expect(allows(csp, ['script-src-elem', 'script-src'], at, { url: src }), `script ${src}`).toBe(true);
+      fetched.push([src, /javascript/]);
+    }
+    for (const code of found.inlineScripts) expect(allows(csp, ['script-src-elem', 'script-src'], at, { inline: code }), `inline script ${code.slice(0, 40)}`).toBe(true);
+    for (const href of found.styles) {
+      expect(allows(csp, ['style-src-elem', 'style-src'], at, { url: href }), `stylesheet ${href}`).toBe(true);
+      fetched.push([href, /css/]);
+    }
+    for (const css of found.inlineStyles) expect(allows(csp, ['style-src-elem', 'style-src'], at, { inline: css }), `inline style ${css.slice(0, 40)}`).toBe(true);
+    for (const css of found.styleAttributes) expect(allows(csp, ['style-src-attr', 'style-src'], at, { inline: css }), `style attribute ${css}`).toBe(true);
+    for (const src of found.images) expect(allows(csp, ['img-src'], at, { url: src }), `image ${src}`).toBe(true);
+    // The OpenAPI document the page reads, and the API it calls, are ours.
+    expect(allows(csp, ['connect-src'], at, { url: './json' })).toBe(true);
+    expect(allows(csp, ['connect-src'], at, { url: '/api/health' })).toBe(true);
+    // Nothing from elsewhere.
+    expect(allows(csp, ['script-src'], at, { url: 'https://cdn.example/x.js' })).toBe(false);
+    expect(allows(csp, ['script-src'], at, { inline: 'alert(1)' })).toBe(false);
+    expect(allows(csp, ['connect-src'], at, { url: 'https://evil.example/' })).toBe(false);
+    // What the page names is served.
+    for (const [src, type] of fetched) {
+      const res = await t.client().get(new URL(src, at).pathname);
       expect(res.status, src).toBe(200);
-      expect(res.headers.get('content-type'), src).toMatch(/javascript/);
-      expect(res.headers.get('content-security-policy') ?? '', src).not.toContain("default-src 'none'");
+      expect(res.headers.get('content-type'), src).toMatch(type);
     }
     const json = await t.client().get('/api/docs/json');
     expect(json.status).toBe(200);
@@ -141,6 +226,26 @@ describe('security headers on every kind of response', () => {
         expect(set, `${name}: ${prefix} Path=/`).toMatch(/; Path=\/(;|$)/i);
       }
     }
+  });
+});
+
+describe('security headers of a production app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startProductionApp();
+  });
+  afterAll(() => t?.close());
+
+  it('HSTS on every answer; forms may lead to us and to the identity provider only; the docs keep their CSP', async () => {
+    for (const path of ['/login', '/api/health', '/api/docs', '/api/nope']) {
+      const res = await t.client().get(path);
+      expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+    }
+    const login = await t.client().get('/login');
+    expect(login.status).toBe(200);
+    // Sign-in posts to us and is redirected to the issuer: both must be allowed, nothing else.
+    expect(parseCsp(login.headers.get('content-security-policy') ?? '').get('form-action')).toEqual(["'self'", t.baseUrl, PRODUCTION_ISSUER]);
+    expect((await t.client().get('/api/docs')).headers.get('content-security-policy')).toBe(DOCS_CSP);
   });
 });
 

@@ -84,7 +84,7 @@ describeInBrowser('plans in a browser, payments not configured', () => {
     expect(await (await config).json()).toMatchObject({ payments: { enabled: false } });
     expect(await (await user).json()).toMatchObject({ isPro: false });
     await page.getByText('No projects yet').waitFor();
-    await header(page).getByRole('button', { name: 'Sign out' }).waitFor();
+    await header(page).getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     for (const name of ['Upgrade', 'Manage subscription']) expect(await page.getByRole('link', { name }).count()).toBe(0);
     expect(await header(page).getByText('Pro', { exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);

@@ -156,7 +156,7 @@ describeInBrowser('the whole story in a browser', () => {
     await page.setViewportSize({ width: 1360, height: 860 });
 
     // Sign out lands on the landing page, signed out.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${base}/`);
     await page.getByRole('link', { name: 'Sign in to start' }).waitFor();
     expect((await page.request.get(`${base}/api/auth/session`)).status()).toBe(200);

@@ -13,8 +13,11 @@ import {
   type Repositories,
   type RunningGenerationsRepository,
   type SubscriptionsRepository,
+  type TemplatesRepository,
   type UsersRepository,
   type WebhookReceiptsRepository,
+  type SessionRevocation,
+  type SessionRevocationsRepository,
 } from '../../src/db/repositories/index.js';
 import type { GenerationRow, ProjectRow, UserRow } from '../../src/db/schema.js';
 
@@ -38,6 +41,16 @@ interface SubscriptionRecord {
   updatedAt: number;
 }
 
+interface TemplateRecord {
+  id: string;
+  userId: string;
+  name: string;
+  nodes: string;
+  edges: string;
+  viewport: string;
+  createdAt: Date;
+}
+
 /** Everything the fakes store; `transaction` snapshots it and puts it back when the function throws. */
 export interface FakeState {
   users: Map<string, UserRow>;
@@ -47,9 +60,12 @@ export interface FakeState {
   generations: GenerationRow[];
   /** Running generation id → its user and lease end (ms). */
   running: Map<string, { userId: string; expiresAt: number }>;
+  /** Model calls that recorded no generation (the free quota counts them for a day). */
+  spentCalls: { userId: string; at: number }[];
   subscriptions: Map<string, SubscriptionRecord>;
   /** Webhook id → received at (ms). */
   webhooks: Map<string, { type: string; receivedAt: number }>;
+  templates: Map<string, TemplateRecord>;
 }
 
 const emptyState = (): FakeState => ({
@@ -58,8 +74,10 @@ const emptyState = (): FakeState => ({
   canvases: new Map(),
   generations: [],
   running: new Map(),
+  spentCalls: [],
   subscriptions: new Map(),
   webhooks: new Map(),
+  templates: new Map(),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -141,7 +159,7 @@ export function createFakeRepositories(): FakeRepositories {
     async listByOwner(userId) {
       return [...state.projects.values()]
         .filter((p) => p.userId === userId)
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
     },
     async renameOwned(userId, projectId, name) {
       const project = ownedProject(userId, projectId);
@@ -212,8 +230,13 @@ export function createFakeRepositories(): FakeRepositories {
     async countLastDayWithRunning(userId) {
       const since = Date.now() - DAY_MS;
       const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() > since).length;
+      const spent = state.spentCalls.filter((c) => c.userId === userId && c.at > since).length;
       const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
-      return recorded + running;
+      return recorded + spent + running;
+    },
+    async recordSpentCall(userId) {
+      if (!state.users.has(userId)) throw new Error(`no user ${userId}`); // the foreign key
+      state.spentCalls = [...state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS), { userId, at: Date.now() }];
     },
   };
 
@@ -273,6 +296,52 @@ export function createFakeRepositories(): FakeRepositories {
     },
   };
 
+  const templates: TemplatesRepository = {
+    async insert(template) {
+      if (!state.users.has(template.userId)) return null;
+      const row: TemplateRecord = { id: randomUUID(), ...template, createdAt: new Date(Date.now() + tick()) };
+      state.templates.set(row.id, row);
+      return { id: row.id };
+    },
+    async listNewest(limit) {
+      return [...state.templates.values()]
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+        .slice(0, limit)
+        .map((t) => {
+          const author = state.users.get(t.userId)!;
+          return { ...t, authorName: author.name, authorImage: author.image };
+        });
+    },
+    async findAuthor(templateId) {
+      const t = state.templates.get(templateId);
+      return t ? { userId: t.userId } : null;
+    },
+    async deleteOwned(userId, templateId) {
+      if (state.templates.get(templateId)?.userId !== userId) return false;
+      return state.templates.delete(templateId);
+    },
+  };
+
+  /** Revocations live outside `state`: a rolled-back transaction never records one in the service code. */
+  const revocations: SessionRevocation[] = [];
+  const sessionRevocations: SessionRevocationsRepository = {
+    async add(values) {
+      const row = { ...values, revokedAt: new Date() };
+      revocations.push(row);
+      return row;
+    },
+    async since(after) {
+      const now = Date.now();
+      return revocations.filter((r) => r.expiresAt.getTime() > now && (!after || r.revokedAt > after));
+    },
+    async pruneExpired() {
+      const now = Date.now();
+      const before = revocations.length;
+      revocations.splice(0, revocations.length, ...revocations.filter((r) => r.expiresAt.getTime() > now));
+      return before - revocations.length;
+    },
+  };
+
   const transactions: Transactions = {
     async transaction(fn) {
       const before = structuredClone(state);
@@ -297,6 +366,8 @@ export function createFakeRepositories(): FakeRepositories {
     runningGenerations,
     subscriptions,
     webhookReceipts,
+    sessionRevocations,
+    templates,
     transactions,
   };
 }

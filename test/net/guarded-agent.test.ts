@@ -5,6 +5,9 @@ import { createGuardedAgent } from '../../src/net/guarded-agent.js';
 import { isPublicAddress } from '../../src/net/ip.js';
 import { rejection, startServer, type TestServer } from './test-server.js';
 
+/** The one reason for a refused host, whether its name resolved to a refused address or did not resolve. */
+const REFUSED = 'host not found or not allowed';
+
 // The connector is the last line of defence: these tests reach it directly, without safe-fetch's URL checks.
 describe('guarded agent connector', () => {
   let victim: TestServer;
@@ -32,7 +35,7 @@ describe('guarded agent connector', () => {
   it('refuses a literal private address before connecting', async () => {
     const agent = createGuardedAgent({ lookup, isAllowed: isPublicAddress, connectTimeoutMs: 5_000 });
     const err = await rejection(agent.request({ origin: victim.origin, path: '/', method: 'GET' }));
-    expect(err).toMatchObject({ name: 'FetchRefusal', reason: 'address not allowed' });
+    expect(err).toMatchObject({ name: 'FetchRefusal', reason: REFUSED });
     expect(victim.connections).toBe(0);
     await agent.close();
   });
@@ -41,7 +44,7 @@ describe('guarded agent connector', () => {
     const agent = createGuardedAgent({ lookup, isAllowed: isPublicAddress, connectTimeoutMs: 5_000 });
     const origin = `http://sneaky.example.test:${victim.port}`;
     const err = await rejection(agent.request({ origin, path: '/', method: 'GET' }));
-    expect(err).toMatchObject({ name: 'FetchRefusal', reason: 'address not allowed' });
+    expect(err).toMatchObject({ name: 'FetchRefusal', reason: REFUSED });
     expect(victim.connections).toBe(0);
     await agent.close();
   });
@@ -53,7 +56,7 @@ describe('guarded agent connector', () => {
     const agent = createGuardedAgent({ lookup, isAllowed, connectTimeoutMs: 5_000 });
     const origin = `http://pivot.example.test:${victim.port}`;
     const err = await rejection(agent.request({ origin, path: '/', method: 'GET' }));
-    expect(err).toMatchObject({ name: 'FetchRefusal', reason: 'address not allowed' });
+    expect(err).toMatchObject({ name: 'FetchRefusal', reason: REFUSED });
     expect(checks).toBe(2);
     expect(victim.requests).toEqual([]);
     await agent.close();

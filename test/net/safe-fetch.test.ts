@@ -3,6 +3,9 @@ import { isPublicAddress } from '../../src/net/ip.js';
 import { createSafeFetcher, ImageFetchError, publicInternet } from '../../src/net/safe-fetch.js';
 import { ipv6LoopbackAvailable, rejection, startServer, type TestServer } from './test-server.js';
 
+/** The one reason for a refused host, whether its name resolved to a refused address or did not resolve. */
+const REFUSED = 'host not found or not allowed';
+
 // Every URL here must be refused before a request reaches the loopback "victim" servers.
 describe('safe fetch refuses non-public targets', () => {
   let victim: TestServer;
@@ -49,22 +52,22 @@ describe('safe fetch refuses non-public targets', () => {
   };
 
   it('literal loopback address', async () => {
-    await expectRefused(fetcher.fetch(`http://127.0.0.1:${victim.port}/x.png`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://127.0.0.1:${victim.port}/x.png`), REFUSED);
   });
 
   it('localhost through the system resolver', async () => {
-    await expectRefused(systemDns.fetch(`http://localhost:${victim.port}/`), 'address not allowed');
+    await expectRefused(systemDns.fetch(`http://localhost:${victim.port}/`), REFUSED);
   });
 
   it('IPv6 loopback [::1]', async (ctx) => {
     if (!victim6) return ctx.skip();
-    await expectRefused(fetcher.fetch(`http://[::1]:${victim6.port}/`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://[::1]:${victim6.port}/`), REFUSED);
     expect(victim6.connections).toBe(0);
   });
 
   it('unspecified 0.0.0.0 and [::]', async () => {
-    await expectRefused(fetcher.fetch(`http://0.0.0.0:${victim.port}/`), 'address not allowed');
-    await expectRefused(fetcher.fetch(`http://[::]:${victim.port}/`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://0.0.0.0:${victim.port}/`), REFUSED);
+    await expectRefused(fetcher.fetch(`http://[::]:${victim.port}/`), REFUSED);
   });
 
   it.each([
@@ -77,7 +80,7 @@ describe('safe fetch refuses non-public targets', () => {
     ['IPv4-mapped hex', 'http://[::ffff:7f00:1]:PORT/'],
     ['NAT64 of loopback', 'http://[64:ff9b::127.0.0.1]:PORT/'],
   ])('%s form of 127.0.0.1', async (_form, url) => {
-    await expectRefused(fetcher.fetch(url.replace('PORT', String(victim.port))), 'address not allowed');
+    await expectRefused(fetcher.fetch(url.replace('PORT', String(victim.port))), REFUSED);
   });
 
   it.each([
@@ -85,28 +88,34 @@ describe('safe fetch refuses non-public targets', () => {
     ['cloud metadata', 'http://169.254.169.254/latest/meta-data'],
   ])('%s address is refused in the address check, before any connection', async (_kind, url) => {
     const before = lookups.length;
-    await expectRefused(fetcher.fetch(url), 'address not allowed');
+    await expectRefused(fetcher.fetch(url), REFUSED);
     // The reason proves the address check refused it (a connection attempt would fail differently or time out).
     expect(lookups.length).toBe(before);
   });
 
   it('a hostname the resolver maps to loopback', async () => {
-    await expectRefused(fetcher.fetch(`http://images.example.test:${victim.port}/a.png`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://images.example.test:${victim.port}/a.png`), REFUSED);
     expect(lookups).toContain('images.example.test');
   });
 
   it('a hostname with one private among its addresses', async () => {
-    await expectRefused(fetcher.fetch(`http://mixed.example.test:${victim.port}/`), 'address not allowed');
+    await expectRefused(fetcher.fetch(`http://mixed.example.test:${victim.port}/`), REFUSED);
     // The allowed address comes first here: a check of the first answer only would connect to it.
     await expectRefused(
       seamed.fetch(`http://public-and-private.example.test:${allowed.port}/`),
-      'address not allowed',
+      REFUSED,
     );
     expect(allowed.connections).toBe(0);
   });
 
-  it('a hostname that does not resolve', async () => {
-    await expectRefused(fetcher.fetch('http://nowhere.example.test/'), 'DNS lookup failed');
+  it('a hostname that does not resolve: the same reason as a refused one, so no one learns which names exist', async () => {
+    await expectRefused(fetcher.fetch('http://nowhere.example.test/'), REFUSED);
+    const [missing, internal] = await Promise.all([
+      rejection(systemDns.fetch('http://nowhere.invalid/a.png')),
+      rejection(systemDns.fetch(`http://localhost:${victim.port}/a.png`)),
+    ]);
+    expect([missing.reason, internal.reason]).toEqual([REFUSED, REFUSED]);
+    expect(missing.message.replace(missing.url ?? '', '')).toBe(internal.message.replace(internal.url ?? '', ''));
   });
 
   it.each([

@@ -104,6 +104,16 @@ describe.each([localDriver, azureDriver, s3Driver])('$kind object store', (drive
     expect((await readAll(part!.stream)).equals(bytes.subarray(100, 1100))).toBe(true);
   });
 
+  it('names the public URL of an object without writing it: the URL put answers, mapping back to the name', async () => {
+    const name = uniqueName();
+    const url = store.urlOf(name);
+    expect(store.nameFromUrl(url)).toBe(name);
+    expect(await store.head(name)).toBeNull();
+    expect((await store.put(name, randomBytes(64), { contentType: 'image/png', maxBytes: MB })).url).toBe(url);
+    expect(store.urlOf(name)).toBe(url);
+    for (const bad of ['', '../x.png', '.meta', 'a/b.png']) expect(() => store.urlOf(bad), bad).toThrow(InvalidObjectNameError);
+  });
+
   it('gives a public URL that maps back to the name', async () => {
     const bytes = randomBytes(2048);
     const name = uniqueName();

@@ -25,12 +25,24 @@ const BAD_VALUES: unknown[] = [
   'upload', 'generation', '__proto__', 'constructor',
 ];
 
+/** Images around the rules: data: URLs of any length and case are taken (a save stores them), other URLs up to 2,048. */
+const IMAGES: unknown[] = [
+  `data:image/png;base64,${'A'.repeat(5000)}`,
+  `DATA:image/png;base64,${'A'.repeat(3000)}`,
+  `data:text/plain,${'x'.repeat(2100)}`,
+  'data:',
+  `https://img.example/${'x'.repeat(2029)}`,
+  `https://img.example/${'x'.repeat(2028)}`,
+  `xdata:${'x'.repeat(2100)}`,
+  `data:image/png;base64,${'A'.repeat(2100)}\u0000`,
+];
+
 function mutate(body: Json, rnd: () => number): string {
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
   const value = () => structuredClone(pick(BAD_VALUES));
   const nodes = body.nodes as Json[];
   const edges = body.edges as Json[];
-  const target = pick(['body', 'node', 'data', 'position', 'edge', 'dup', 'dangling', 'many', 'extra'] as const);
+  const target = pick(['body', 'node', 'data', 'position', 'edge', 'dup', 'dangling', 'many', 'extra', 'missing', 'image'] as const);
   const setOrDelete = (o: Json, keys: string[]) => {
     const key = pick(keys);
     if (typeof o !== 'object' || o === null) return `${key} (parent already replaced)`;
@@ -63,6 +75,18 @@ function mutate(body: Json, rnd: () => number): string {
     case 'extra':
       Object.assign(pick(nodes), JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}'));
       return 'prototype-looking keys';
+    case 'missing': {
+      // Missing nodes and/or edges mean empty ones (edges to the missing nodes then dangle).
+      const keys = pick([['nodes'], ['edges'], ['nodes', 'edges']]);
+      for (const key of keys) delete body[key];
+      return `missing ${keys.join(' and ')}`;
+    }
+    case 'image': {
+      const data = pick(nodes)?.data as Json | undefined;
+      if (typeof data !== 'object' || data === null) return 'image (parent already replaced)';
+      data.image = pick(IMAGES);
+      return 'data.image: a data: URL or a long URL';
+    }
   }
 }
 
@@ -82,6 +106,7 @@ describe('canvas save fast path', () => {
     const rnd = random(20261122);
     let accepted = 0;
     let refused = 0;
+    const acceptedWith = { missing: 0, image: 0 };
     for (let i = 0; i < 2000; i++) {
       const body = baseBody(i);
       const faults = i % 10 === 0 ? [] : Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
@@ -101,14 +126,35 @@ describe('canvas save fast path', () => {
         accepted++;
         expect(got, what).toStrictEqual(expected.data);
         expect(JSON.stringify(got), what).toBe(JSON.stringify(expected.data));
+        if (faults.some((f) => f.startsWith('missing'))) acceptedWith.missing++;
+        if (faults.some((f) => f.startsWith('data.image:'))) acceptedWith.image++;
       } else refused++;
     }
     // Both sides of the verdict are exercised.
     expect(accepted).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(300);
+    // Bodies without nodes or edges, and with data: URL images, are among the accepted ones.
+    expect(acceptedWith.missing).toBeGreaterThan(10);
+    expect(acceptedWith.image).toBeGreaterThan(10);
   });
 
   it('does not accept what is not an object', () => {
     for (const body of [null, [], 'x', 1, true]) expect(check(body)).toBeUndefined();
+  });
+
+  it('takes missing nodes and edges as empty ones, as the schema does', () => {
+    const projectId = '6f1c2f4e-0000-4000-8000-000000000000';
+    for (const body of [{ projectId }, { projectId, nodes: [] }, { projectId, edges: [] }, { projectId, version: 0 }, { id: 'c', projectId }]) {
+      const expected = CanvasBody.safeParse(structuredClone(body));
+      expect(expected.success).toBe(true);
+      expect(check(body)).toStrictEqual(expected.data);
+      expect(JSON.stringify(check(body))).toBe(JSON.stringify(expected.data));
+      expect(check(body)).toMatchObject({ nodes: [], edges: [] });
+    }
+    // Only a missing value is empty: null and other non-arrays stay refused.
+    for (const body of [{ projectId, nodes: null }, { projectId, edges: null }, { projectId, nodes: {} }]) {
+      expect(check(body)).toBeUndefined();
+      expect(CanvasBody.safeParse(body).success).toBe(false);
+    }
   });
 });

@@ -67,6 +67,21 @@ describe('configuration', () => {
     expect(config.limits).toMatchObject({ uploadBytes: 1000, canvasNodes: 10, projectNameChars: 5 });
   });
 
+  it('takes canvas bodies with inline images up to CANVAS_MAX_BODY_BYTES (32 MB, never below CANVAS_MAX_BYTES) and rasterizes SVGs up to SVG_MAX_PIXELS', () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig({}).config.limits).toMatchObject({ canvasBytes: 16 * MB, canvasBodyBytes: 32 * MB, svgPixels: 4096 * 4096 });
+    expect(loadConfig({ CANVAS_MAX_BYTES: String(40 * MB) }).config.limits).toMatchObject({ canvasBytes: 40 * MB, canvasBodyBytes: 40 * MB });
+    expect(loadConfig({ CANVAS_MAX_BODY_BYTES: String(20 * MB), SVG_MAX_PIXELS: '1000' }).config.limits).toMatchObject({ canvasBodyBytes: 20 * MB, svgPixels: 1000 });
+    expect(() => loadConfig({ CANVAS_MAX_BYTES: String(2 * MB), CANVAS_MAX_BODY_BYTES: String(MB) })).toThrow(/CANVAS_MAX_BODY_BYTES must not be below CANVAS_MAX_BYTES/);
+    expect(() => loadConfig({ SVG_MAX_PIXELS: '0' })).toThrow(/SVG_MAX_PIXELS/);
+  });
+
+  it('lists at most 200 templates and 60 template lists per address a minute by default; TEMPLATES_LIST_MAX (at least 1) and RATE_LIMIT_TEMPLATES_PER_MINUTE set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ templatesListMax: 200, templateListsPerMinute: 60 });
+    expect(loadConfig({ TEMPLATES_LIST_MAX: '5', RATE_LIMIT_TEMPLATES_PER_MINUTE: '0' }).config.limits).toMatchObject({ templatesListMax: 5, templateListsPerMinute: 0 });
+    expect(() => loadConfig({ TEMPLATES_LIST_MAX: '0' })).toThrow(/TEMPLATES_LIST_MAX/);
+  });
+
   it('keeps received payment webhook ids 7 days by default; PAYMENTS_WEBHOOK_RETENTION_DAYS sets it, at least 1', () => {
     expect(loadConfig({}).config.payments.webhookRetentionDays).toBe(7);
     expect(loadConfig({ PAYMENTS_WEBHOOK_RETENTION_DAYS: '30' }).config.payments.webhookRetentionDays).toBe(30);

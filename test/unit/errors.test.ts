@@ -17,12 +17,17 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.invalidRequest('No images provided'), 'invalid_request', 400, { error: 'No images provided' }],
   [errors.invalidJson(), 'invalid_json', 400, { error: 'Invalid JSON' }],
   [errors.invalidUrlEncoding(), 'invalid_url_encoding', 400, { error: 'Invalid URL encoding' }],
+  [errors.invalidPath(), 'invalid_path', 400, { error: 'Invalid path' }],
   [errors.badRequest(), 'bad_request', 400, { error: 'Bad request' }],
   [errors.invalidCursor(), 'invalid_cursor', 400, { error: 'Invalid cursor' }],
   [errors.invalidImage(URL_, 'HTTP 404'), 'invalid_image', 400, { error: `Invalid image: ${URL_}`, details: 'HTTP 404' }],
+  [errors.unusableImage('the image is truncated', { index: 1, url: URL_ }), 'unusable_image', 400, { error: 'Invalid image: the image is truncated', details: `images[1]: ${URL_}` }],
   [errors.inputImageTooLarge(URL_), 'input_image_too_large', 400, { error: 'Input image too large', details: URL_ }],
   [errors.noFileProvided(), 'no_file_provided', 400, { error: 'No file provided' }],
   [errors.unsupportedFileType('the file is empty'), 'unsupported_file_type', 400, { error: 'Unsupported file type', details: 'the file is empty' }],
+  [errors.invalidImageFile('the SVG could not be read: unclosed tag'), 'invalid_image_file', 400, { error: 'Invalid image', details: 'the SVG could not be read: unclosed tag' }],
+  [errors.imageTooLarge('the SVG is 9×9 pixels; at most 80 pixels are rasterized'), 'image_too_large', 400, { error: 'Image too large', details: 'the SVG is 9×9 pixels; at most 80 pixels are rasterized' }],
+  [errors.invalidNodeImage('n1', 'the data URL is empty'), 'invalid_node_image', 400, { error: 'Invalid image in node n1', details: 'the data URL is empty' }],
   [errors.uploadInterrupted(), 'upload_interrupted', 400, { error: 'Upload was interrupted', details: 'the multipart body ended early or was malformed' }],
   [errors.noSubscription(), 'no_subscription', 400, { error: 'No subscription found' }],
   [errors.videoAssetIdRequired(), 'video_asset_id_required', 400, { error: 'assetId or uploadId is required' }],
@@ -33,6 +38,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.notFound(), 'not_found', 404, { error: 'Not found' }],
   [errors.projectNotFound(), 'project_not_found', 404, { error: 'Project not found' }],
   [errors.assetNotFound(), 'asset_not_found', 404, { error: 'Asset not found' }],
+  [errors.templateNotFound(), 'template_not_found', 404, { error: 'Template not found' }],
   [errors.requestTimeout(), 'request_timeout', 408, { error: 'Request timeout' }],
   [errors.canvasConflict(7), 'canvas_conflict', 409, { error: 'Canvas was changed elsewhere', version: 7 }],
   [errors.bodyTooLarge(), 'body_too_large', 413, { error: 'Request body too large' }],
@@ -98,6 +104,7 @@ describe('error codes', () => {
     expect(generation(errors.imageModelBusy(5, 'x'))).toBe('quota');
     expect(generation(errors.imageModelFailed('x'))).toBe('model_error');
     expect(generation(errors.invalidImage(URL_))).toBe('invalid_input');
+    expect(generation(errors.unusableImage('the image is corrupt', { index: 0, url: URL_ }))).toBe('invalid_input');
     expect(generation(errors.inputImageTooLarge(URL_))).toBe('invalid_input');
     expect(generation(errors.upgradeRequired())).toBe('upgrade_required');
     expect(generation(errors.noImageGenerated(''))).toBe('no_image');
@@ -105,6 +112,8 @@ describe('error codes', () => {
 
     expect(uploadResult(errors.fileTooLarge())).toBe('too_large');
     expect(uploadResult(errors.unsupportedFileType())).toBe('unsupported_type');
+    expect(uploadResult(errors.invalidImageFile('x'))).toBe('invalid_image');
+    expect(uploadResult(errors.imageTooLarge('x'))).toBe('invalid_image');
     expect(uploadResult(errors.uploadInterrupted())).toBe('interrupted');
     for (const err of [errors.uploadFailed(), errors.unauthorized(), new Error('disk full')]) expect(uploadResult(err)).toBe('error');
   });

@@ -29,7 +29,12 @@ function Routes() {
   }
   const project = /^\/projects\/([^/]+)$/.exec(pathname);
   if (project) {
-    const projectId = decodeURIComponent(project[1]);
+    let projectId: string;
+    try {
+      projectId = decodeURIComponent(project[1]);
+    } catch {
+      return <NotFoundPage />; // broken percent-encoding names no project
+    }
     return (
       <RequireSession>
         <Suspense fallback={<PageStatus busy>Opening the canvas…</PageStatus>}>

@@ -6,7 +6,9 @@ import { createGenerationsRepository, type GenerationsRepository } from './gener
 import { createProjectsRepository, type ProjectsRepository } from './projects.js';
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
 import { createRunningGenerationsRepository, type RunningGenerationsRepository } from './running-generations.js';
+import { createSessionRevocationsRepository, type SessionRevocationsRepository } from './session-revocations.js';
 import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
+import { createTemplatesRepository, type TemplatesRepository } from './templates.js';
 import { createUsersRepository, type UsersRepository } from './users.js';
 import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
 
@@ -15,7 +17,9 @@ export * from './generations.js';
 export * from './projects.js';
 export * from './rate-limits.js';
 export * from './running-generations.js';
+export * from './session-revocations.js';
 export * from './subscriptions.js';
+export * from './templates.js';
 export * from './users.js';
 export * from './webhook-receipts.js';
 
@@ -27,6 +31,8 @@ export interface Repositories {
   runningGenerations: RunningGenerationsRepository;
   subscriptions: SubscriptionsRepository;
   webhookReceipts: WebhookReceiptsRepository;
+  sessionRevocations: SessionRevocationsRepository;
+  templates: TemplatesRepository;
   rateLimits: RateLimitsRepository;
   transactions: Transactions;
 }
@@ -40,6 +46,8 @@ export function createRepositories(db: Db): Repositories {
     runningGenerations: createRunningGenerationsRepository(db),
     subscriptions: createSubscriptionsRepository(db),
     webhookReceipts: createWebhookReceiptsRepository(db),
+    sessionRevocations: createSessionRevocationsRepository(db),
+    templates: createTemplatesRepository(db),
     rateLimits: createRateLimitsRepository(db),
     transactions: createTransactions(db),
   };

@@ -1,13 +1,13 @@
 // Projects: every statement that reads or changes one project is scoped by its owner in the same statement,
 // so another user's project and a missing one look the same.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { projects, type ProjectRow } from '../schema.js';
 
 export interface ProjectsRepository {
   /** The new project; null when the owner does not exist (anymore). */
   insert(project: { userId: string; name: string }, tx?: Tx): Promise<ProjectRow | null>;
-  /** The owner's projects, newest first. */
+  /** The owner's projects in creation order, oldest first (ties by id), as the original system answered them. */
   listByOwner(userId: string, tx?: Tx): Promise<ProjectRow[]>;
   /** The renamed project; null when the user owns no project of that id. */
   renameOwned(userId: string, projectId: string, name: string, tx?: Tx): Promise<ProjectRow | null>;
@@ -35,7 +35,7 @@ export function createProjectsRepository(db: Db): ProjectsRepository {
       }
     },
     listByOwner(userId, tx) {
-      return on(tx).select().from(projects).where(eq(projects.userId, userId)).orderBy(desc(projects.createdAt), desc(projects.id));
+      return on(tx).select().from(projects).where(eq(projects.userId, userId)).orderBy(asc(projects.createdAt), asc(projects.id));
     },
     async renameOwned(userId, projectId, name, tx) {
       const [row] = await on(tx).update(projects).set({ name }).where(owned(userId, projectId)).returning();

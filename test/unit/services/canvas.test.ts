@@ -1,9 +1,16 @@
 // The canvas service on in-memory repositories: first save, versioned saves and 409s, ownership, the canvas
 // id namespace, and the isGenerating flag settled on reads.
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
+import { createCanvasImages } from '../../../src/services/canvas-images.js';
+import { createUploadsService } from '../../../src/services/uploads.js';
+import { createObjectStore, type ObjectStore } from '../../../src/storage/index.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
 
 let repos: FakeRepositories;
@@ -11,16 +18,33 @@ let canvas: CanvasService;
 let ada: string;
 let bob: string;
 let projectId: string;
+let dir: string;
+let store: ObjectStore;
+const CANVAS_MAX_BYTES = 64 * 1024;
 
 const node = (id: string, isGenerating = false) => ({ id, type: 'generation', position: { x: 1, y: 2 }, data: { type: 'generation', prompt: 'p', isGenerating } });
 
 beforeEach(async () => {
   repos = createFakeRepositories();
-  canvas = createCanvasService({ canvases: repos.canvases });
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'canvas-unit-'));
+  store = await createObjectStore({ dataDir: dir, container: 'images', appBaseUrl: 'http://app.test' });
+  await store.init();
+  const uploads = createUploadsService({ store, maxBytes: 1024 * 1024, svgMaxPixels: 1_000_000, log: { error: () => undefined } });
+  canvas = createCanvasService({ canvases: repos.canvases, images: createCanvasImages({ uploads, maxBytes: 1024 * 1024 }), maxBytes: CANVAS_MAX_BYTES });
   ada = repos.addUser({ email: 'ada@example.com' }).id;
   bob = repos.addUser({ email: 'bob@example.com' }).id;
   projectId = (await repos.projects.insert({ userId: ada, name: 'P' }))!.id;
 });
+afterEach(async () => {
+  await store.close();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** The objects in the local store (names). */
+const objects = async () => (await fs.readdir(path.join(dir, 'objects'))).filter((f) => !f.startsWith('.')).sort();
+const pngDataUrl = async (side = 8) =>
+  `data:image/png;base64,${(await sharp({ create: { width: side, height: side, channels: 3, background: '#0a0' } }).png().toBuffer()).toString('base64')}`;
+const imageNode = (id: string, image: string) => ({ id, type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } });
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
   const err = await p.then(
@@ -87,5 +111,37 @@ describe('canvas service', () => {
     expect(await flags()).toEqual([false, false]);
     await repos.runningGenerations.start(randomUUID(), ada, 60_000);
     expect(await flags()).toEqual([true, false]);
+  });
+
+  it('stores a data: URL image as a file and saves its URL in the node; the same image again stores nothing new', async () => {
+    const dataUrl = await pngDataUrl();
+    const saved = JSON.parse(await canvas.save(ada, { projectId, nodes: [imageNode('a', dataUrl), imageNode('b', dataUrl), node('g')], edges: [] }));
+    const [a, b, g] = saved.nodes;
+    expect(a.data.image).toMatch(/^http:\/\/app\.test\/files\/content-[0-9a-f]{64}\.png$/);
+    expect(b.data.image).toBe(a.data.image);
+    expect(g).toEqual(node('g'));
+    expect(await objects()).toEqual([a.data.image.split('/').pop()]);
+    for (let i = 0; i < 3; i++) await canvas.save(ada, { projectId, nodes: [imageNode('a', dataUrl)], edges: [] });
+    expect(await objects()).toHaveLength(1);
+  });
+
+  it('holds the canvas with its images replaced to CANVAS_MAX_BYTES (413), storing nothing', async () => {
+    const big = Array.from({ length: 400 }, (_, i) => ({ ...node(`n${i}`), data: { type: 'generation', prompt: 'p'.repeat(150) } }));
+    const err = await failure(canvas.save(ada, { projectId, nodes: [imageNode('a', await pngDataUrl()), ...big], edges: [] }));
+    expect(err.code).toBe('canvas_too_large');
+    expect(await objects()).toEqual([]);
+    expect(repos.state.canvases.size).toBe(0);
+  });
+
+  it('stores no image for a project that is not the user’s (404), a stale save (409), nor a bad image (400 naming the node)', async () => {
+    expect((await failure(canvas.save(bob, { projectId, nodes: [imageNode('a', await pngDataUrl())], edges: [] }))).code).toBe('project_not_found');
+    await canvas.save(ada, { projectId, nodes: [], edges: [], version: 0 });
+    for (const version of [0, 2]) {
+      const stale = await failure(canvas.save(ada, { projectId, nodes: [imageNode('a', await pngDataUrl())], edges: [], version }));
+      expect(stale).toMatchObject({ code: 'canvas_conflict', extra: { version: 1 } });
+    }
+    const bad = await failure(canvas.save(ada, { projectId, nodes: [imageNode('ok', await pngDataUrl(9)), imageNode('broken', 'data:image/png;base64,!!!!')], edges: [] }));
+    expect(bad).toMatchObject({ code: 'invalid_node_image', message: 'Invalid image in node broken' });
+    expect(await objects()).toEqual([]);
   });
 });

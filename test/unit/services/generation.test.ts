@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
-import { ModelFailedError, type GenerateRequest, type ImageModel } from '../../../src/models/index.js';
+import { ModelFailedError, ModelInputError, withFallback, type GenerateRequest, type GenerateResult, type ImageModel } from '../../../src/models/index.js';
 import { createGenerationService, type GenerationDeps } from '../../../src/services/generation.js';
 import { createObjectStore, type ObjectStore } from '../../../src/storage/index.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
@@ -54,6 +54,7 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
     fetcher: noNetwork,
     model,
     maxBytes: 1024 * 1024,
+    maxPixels: 40_000_000,
     outputMaxBytes: 1024 * 1024,
     log: silent,
     leaseMs: 60_000,
@@ -133,5 +134,118 @@ describe('generation service', () => {
     expect(await failure(service(model, { quota: { perDay: 5 } }).generate(ghost, { images: [], prompt: 'p' }))).toBe('unauthorized');
     expect(model.calls).toHaveLength(0);
     expect(await stored()).toEqual([]);
+  });
+});
+
+/** A model that behaves as a provider driver does: `onAnswered` once the provider answered, then `outcome`. */
+function driver(id: string, outcome: { answered: boolean; result?: GenerateResult; error?: Error }): ImageModel & { calls: number } {
+  const model = {
+    id,
+    calls: 0,
+    async generate(req: GenerateRequest): Promise<GenerateResult> {
+      model.calls++;
+      if (outcome.answered) req.onAnswered?.();
+      if (outcome.error) throw outcome.error;
+      return outcome.result ?? { text: 'no image' };
+    },
+  };
+  return model;
+}
+
+describe('the free quota counts model calls, not recorded generations', () => {
+  const quota = { quota: { perDay: 1 } };
+  const ask = (model: ImageModel, user: { id: string; email: string }, extra: Partial<GenerationDeps> = quota) =>
+    failure(service(model, extra).generate(user, { images: [], prompt: 'p' }));
+
+  it('an answer without an image keeps the slot (a spent call, no record, no running row)', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const model = driver('m', { answered: true, result: { text: 'only words' } });
+    expect(await ask(model, ada)).toBe('no_image_generated');
+    expect(await ask(model, ada)).toBe('upgrade_required');
+    expect(model.calls).toBe(1);
+    expect(repos.state.spentCalls).toMatchObject([{ userId: ada.id }]);
+    expect(repos.state.generations).toEqual([]);
+    expect(repos.state.running.size).toBe(0);
+  });
+
+  it('an answer that cannot be read keeps the slot; a failure before any answer gives it back', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    expect(await ask(driver('m', { answered: false, error: new ModelFailedError('HTTP 503') }), ada)).toBe('image_model_failed');
+    expect(await ask(driver('m', { answered: false, error: new Error('socket hang up') }), ada)).toBe('image_model_failed');
+    expect(repos.state.spentCalls).toEqual([]);
+    expect(await ask(driver('m', { answered: true, error: new ModelFailedError('malformed answer') }), ada)).toBe('image_model_failed');
+    expect(await ask(driver('m', { answered: true, result: { image: { data: Buffer.from('not an image'), mimeType: 'image/png' } } }), ada)).toBe('upgrade_required');
+    expect(repos.state.spentCalls).toHaveLength(1);
+  });
+
+  it('an image the model answered with that cannot be read keeps the slot too', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    expect(await ask(driver('m', { answered: true, result: { image: { data: Buffer.from('not an image'), mimeType: 'image/png' } } }), ada)).toBe('generation_failed');
+    expect(await ask(smallModel(), ada)).toBe('upgrade_required');
+  });
+
+  it('a fallback chain uses one slot per request: primary failed before answering, the fallback answered', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const primary = driver('primary', { answered: false, error: new ModelFailedError('HTTP 500') });
+    const chain = withFallback(primary, smallModel());
+    expect(await ask(chain, ada, { quota: { perDay: 2 } })).toBe('resolved');
+    expect(repos.state.generations).toMatchObject([{ model: 'unit-model' }]);
+    expect(repos.state.spentCalls).toEqual([]);
+    expect(await ask(chain, ada, { quota: { perDay: 2 } })).toBe('resolved');
+    expect(await ask(chain, ada, { quota: { perDay: 2 } })).toBe('upgrade_required');
+  });
+
+  it('a fallback chain whose primary answered keeps the slot even when the fallback then fails before answering', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const chain = withFallback(
+      driver('primary', { answered: true, error: new ModelFailedError('malformed answer') }),
+      driver('fallback', { answered: false, error: new ModelFailedError('HTTP 503') }),
+    );
+    expect(await ask(chain, ada)).toBe('image_model_failed');
+    expect(repos.state.spentCalls).toHaveLength(1);
+    expect(await ask(chain, ada)).toBe('upgrade_required');
+  });
+
+  it('without a quota nothing is kept for failed calls', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    expect(await ask(driver('m', { answered: true, result: { text: 'words' } }), ada, {})).toBe('no_image_generated');
+    expect(repos.state.spentCalls).toEqual([]);
+  });
+
+  it('an input the model cannot read is 400 unusable_image naming it, and gives the slot back', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const input = `data:image/png;base64,${(await png('#00f')).toString('base64')}`;
+    const model = driver('m', { answered: false, error: new ModelInputError(1, 'the offline image engine cannot read this image') });
+    const err = await service(model, quota).generate(ada, { images: [input, input], prompt: 'p' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'unusable_image', message: 'Invalid image: the offline image engine cannot read this image', details: expect.stringMatching(/^images\[1\]: data:image\/png;base64,/) });
+    expect(repos.state.spentCalls).toEqual([]);
+    expect(await ask(smallModel(), ada)).toBe('resolved');
+  });
+});
+
+describe('history cursors', () => {
+  it('answers only cursors it made: 400 invalid_cursor for anything else', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const history = (cursor: string) => failure(service(smallModel()).history(ada.id, { cursor, limit: 10 }));
+    const encoded = (text: string) => Buffer.from(text).toString('base64url');
+    expect(await history(encoded('2020-01-01T00:00:00.000Z|gen-1-aa'))).toBe('resolved');
+    for (const text of [
+      '0000-01-01T00:00:00.000Z|gen-1-aa',
+      '1969-12-31T23:59:59.999Z|gen-1-aa',
+      '+010000-01-01T00:00:00.000Z|gen-1-aa',
+      '-000001-01-01T00:00:00.000Z|gen-1-aa',
+      '2020-02-30T00:00:00.000Z|gen-1-aa',
+      '2020-01-01T24:00:00.000Z|gen-1-aa',
+      '2020-01-01|gen-1-aa',
+      'NaN|gen-1-aa',
+      '1700000000000|gen-1-aa',
+      '2020-01-01T00:00:00.000Z|gen 1',
+      '2020-01-01T00:00:00.000Z|gen-1-aa|more',
+      '2020-01-01T00:00:00.000Z',
+    ]) {
+      expect(await history(encoded(text)), text).toBe('invalid_cursor');
+    }
+    expect(await history(Buffer.from('2020-01-01T00:00:00.000Z|gen-1-aaa').toString('base64')), 'padded base64').toBe('invalid_cursor');
+    expect(await history('!!!!')).toBe('invalid_cursor');
   });
 });

@@ -24,12 +24,12 @@ const code = (p: Promise<unknown>) =>
   );
 
 describe('projects service', () => {
-  it('creates and lists a user’s projects, newest first, and only theirs', async () => {
+  it('creates and lists a user’s projects in creation order (oldest first), and only theirs', async () => {
     const first = await projects.create(ada, 'First');
     const second = await projects.create(ada, 'Second');
     await projects.create(bob, 'Bob’s');
     expect(first).toMatchObject({ userId: ada, name: 'First' });
-    expect((await projects.list(ada)).map((p) => p.id)).toEqual([second.id, first.id]);
+    expect((await projects.list(ada)).map((p) => p.id)).toEqual([first.id, second.id]);
     expect((await projects.list(bob)).map((p) => p.name)).toEqual(['Bob’s']);
   });
 

@@ -45,3 +45,10 @@ export function submitForm(action: string, fields: Record<string, string>): void
 export async function signOut(): Promise<void> {
   submitForm('/api/auth/signout', { csrfToken: await fetchCsrfToken(), callbackUrl: '/' });
 }
+
+/** Ends every session of the user, on every device and this one (DELETE /api/user/sessions), and lands on `/`. */
+export async function signOutEverywhere(): Promise<void> {
+  const res = await fetch('/api/user/sessions', { method: 'DELETE', headers: { accept: 'application/json' } });
+  if (!res.ok && res.status !== 401) throw new Error(`/api/user/sessions answered ${res.status}`);
+  window.location.assign('/');
+}

@@ -7,11 +7,14 @@ export type Project = components['schemas']['Project'];
 export type Canvas = components['schemas']['Canvas'];
 export type ApiErrorBody = components['schemas']['Error'];
 export type CanvasSaveBody = paths['/api/user/project/canvas']['post']['requestBody']['content']['application/json'];
-export type SavedNode = CanvasSaveBody['nodes'][number];
-export type SavedEdge = CanvasSaveBody['edges'][number];
+// `nodes`/`edges` may be left out of a save (they are then empty); the client always sends both.
+export type SavedNode = NonNullable<CanvasSaveBody['nodes']>[number];
+export type SavedEdge = NonNullable<CanvasSaveBody['edges']>[number];
 export type GenerateBody = paths['/api/image']['post']['requestBody']['content']['application/json'];
 export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];
 export type UploadResult = paths['/api/upload']['post']['responses'][200]['content']['application/json'];
+export type Template = components['schemas']['Template'];
+export type TemplateBody = paths['/api/upload/templates']['post']['requestBody']['content']['application/json'];
 
 const unauthorizedListeners = new Set<() => void>();
 

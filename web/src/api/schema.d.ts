@@ -589,6 +589,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/upload/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest templates of everyone, newest first (no session needed; rate-limited per address) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Template"][];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Publish a canvas as a template, for everyone to see (the author is the signed-in user) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        templateName: string;
+                        canvas: {
+                            /** @default [] */
+                            nodes?: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "upload" | "generation";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "upload" | "generation";
+                                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                    image?: string;
+                                    prompt?: string;
+                                    isGenerating?: boolean;
+                                };
+                            }[];
+                            /** @default [] */
+                            edges?: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            /**
+                             * @description finite numbers, zoom above 0
+                             * @default {
+                             *       "x": 0,
+                             *       "y": 0,
+                             *       "zoom": 1
+                             *     }
+                             */
+                            viewport?: {
+                                x: number;
+                                y: number;
+                                zoom: number;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /**
+                             * Format: uuid
+                             * @description the new template (on publishing)
+                             */
+                            id?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -683,6 +830,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out of all devices: every session of the signed-in user ends, on every instance, this one included */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/project": {
         parameters: {
             query?: never;
@@ -690,7 +885,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the user's projects, newest first */
+        /** List the user's projects in creation order (oldest first) */
         get: {
             parameters: {
                 query: {
@@ -1029,7 +1224,8 @@ export interface paths {
                     "application/json": {
                         id?: string;
                         projectId: string;
-                        nodes: {
+                        /** @default [] */
+                        nodes?: {
                             id: string;
                             /** @enum {string} */
                             type: "upload" | "generation";
@@ -1040,12 +1236,14 @@ export interface paths {
                             data: {
                                 /** @enum {string} */
                                 type: "upload" | "generation";
+                                /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                                 image?: string;
                                 prompt?: string;
                                 isGenerating?: boolean;
                             };
                         }[];
-                        edges: {
+                        /** @default [] */
+                        edges?: {
                             id: string;
                             source: string;
                             target: string;
@@ -1562,6 +1760,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/upload/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of your templates */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /**
+                             * Format: uuid
+                             * @description the new template (on publishing)
+                             */
+                            id?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1638,6 +1918,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
+                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -1651,6 +1932,51 @@ export interface components {
                 targetHandle?: string | null;
             }[];
             version: number;
+        };
+        TemplateInput: {
+            /** Format: uuid */
+            id: string;
+            templateName: string;
+            /** @description the author's current name and picture URL (possibly empty) */
+            user: {
+                name: string;
+                image: string;
+            };
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+                viewport: {
+                    x: number;
+                    y: number;
+                    zoom: number;
+                };
+            };
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description true when the request carries the author's session */
+            mine: boolean;
         };
         Error: {
             error: string;
@@ -1724,6 +2050,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
+                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -1737,6 +2064,51 @@ export interface components {
                 targetHandle?: string | null;
             }[];
             version: number;
+        };
+        Template: {
+            /** Format: uuid */
+            id: string;
+            templateName: string;
+            /** @description the author's current name and picture URL (possibly empty) */
+            user: {
+                name: string;
+                image: string;
+            };
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+                viewport: {
+                    x: number;
+                    y: number;
+                    zoom: number;
+                };
+            };
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description true when the request carries the author's session */
+            mine: boolean;
         };
     };
     responses: never;

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { signOut } from '../api/auth';
+import { signOut, signOutEverywhere } from '../api/auth';
 import { resetAnalytics } from '../analytics';
 import { CHECKOUT_URL, PORTAL_URL, usePaymentsEnabled } from '../hooks/use-client-config';
 import { useIsPro } from '../hooks/use-plan';
@@ -8,7 +8,8 @@ import { Link } from '../router';
 import logoUrl from '../favicon.svg';
 
 /**
- * The top bar: brand, an optional middle part, and the user's name with Sign out (or Sign in). A Pro badge for
+ * The top bar: brand, an optional middle part, and the user's name with Sign out and Sign out of all devices
+ * (or Sign in). A Pro badge for
  * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
  * links, the service answers them with a redirect to the payment provider.
  */
@@ -18,11 +19,11 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
   const isPro = useIsPro();
   const payments = usePaymentsEnabled();
 
-  const onSignOut = async () => {
+  const onSignOut = async (everywhere: boolean) => {
     setLeaving(true);
     resetAnalytics();
     try {
-      await signOut();
+      await (everywhere ? signOutEverywhere() : signOut());
     } catch {
       setLeaving(false);
     }
@@ -55,8 +56,11 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
           <span className="muted user-name" title={session.user.email ?? undefined}>
             {session.user.name || session.user.email}
           </span>
-          <button type="button" className="button ghost" onClick={() => void onSignOut()} disabled={leaving}>
+          <button type="button" className="button ghost" onClick={() => void onSignOut(false)} disabled={leaving}>
             {leaving ? 'Signing out…' : 'Sign out'}
+          </button>
+          <button type="button" className="button ghost" onClick={() => void onSignOut(true)} disabled={leaving} title="End every session of yours, on every device">
+            Sign out of all devices
           </button>
         </div>
       ) : session.status === 'unauthenticated' && signInLink ? (

@@ -14,7 +14,7 @@ import {
   type NodeChange,
   type NodeTypes,
 } from '@xyflow/react';
-import { useCallback, useMemo, useRef, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
@@ -23,6 +23,7 @@ import { useAutosave } from '../hooks/use-autosave';
 import { useCanvasHistory } from '../hooks/use-canvas-history';
 import type { LoadedCanvas } from '../hooks/use-canvas-document';
 import { useGeneration } from '../hooks/use-generation';
+import { publishTemplate } from '../hooks/use-templates';
 import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
@@ -31,9 +32,12 @@ import { AppHeader } from './app-header';
 import { EditorToolbar } from './editor-toolbar';
 import { GenerationNode } from './generation-node';
 import { SaveStatus } from './save-status';
+import { SaveTemplateDialog } from './save-template-dialog';
 import { UploadNode } from './upload-node';
+import { withNodeBoundary } from './node-boundary';
 
-const nodeTypes: NodeTypes = { upload: UploadNode, generation: GenerationNode };
+// Each node in a boundary of its own: one that cannot be drawn does not take the canvas down.
+const nodeTypes: NodeTypes = { upload: withNodeBoundary(UploadNode, 'upload'), generation: withNodeBoundary(GenerationNode, 'generation') };
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
 export function CanvasEditor({ project, initial }: { project: Project; initial: LoadedCanvas }) {
@@ -144,6 +148,22 @@ export function CanvasEditor({ project, initial }: { project: Project; initial: 
   const deleteSelected = () =>
     void flow.deleteElements({ nodes: selectedNodes.map((n) => ({ id: n.id })), edges: edges.filter((e) => e.selected).map((e) => ({ id: e.id })) });
 
+  // Save as template: the canvas as it is now (nodes, edges and the visible viewport), under a name asked for.
+  const [savingTemplate, setSavingTemplate] = useState(false);
+  const [templateNote, setTemplateNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!templateNote) return;
+    const timer = setTimeout(() => setTemplateNote(null), 6000);
+    return () => clearTimeout(timer);
+  }, [templateNote]);
+  const saveTemplate = async (name: string) => {
+    const { nodes: savedNodes, edges: savedEdges } = toDoc(latest.current.nodes, latest.current.edges);
+    const { x, y, zoom } = flow.getViewport();
+    await publishTemplate(name, { nodes: savedNodes, edges: savedEdges, viewport: { x, y, zoom } });
+    setSavingTemplate(false);
+    setTemplateNote(`Saved as template “${name}”`);
+  };
+
   useUndoShortcuts(history.undo, history.redo);
   usePasteImages((files) => uploadFiles(files, { at: viewCenter(), source: 'paste' }));
 
@@ -182,7 +202,11 @@ export function CanvasEditor({ project, initial }: { project: Project; initial: 
           onRedo={history.redo}
           canUndo={history.canUndo}
           canRedo={history.canRedo}
+          onSaveTemplate={() => (setTemplateNote(null), setSavingTemplate(true))}
+          canSaveTemplate={nodes.length > 0}
+          templateNote={templateNote}
         />
+        {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
         <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
           <ReactFlow<CanvasNode, CanvasEdge>
             nodes={nodes}

@@ -1,4 +1,5 @@
-// The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo.
+// The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo, save
+// the canvas as a template.
 import { useId } from 'react';
 
 interface Props {
@@ -12,6 +13,10 @@ interface Props {
   onRedo: () => void;
   canUndo: boolean;
   canRedo: boolean;
+  onSaveTemplate: () => void;
+  canSaveTemplate: boolean;
+  /** Shown beside the button for a while after a template was saved (a refusal is shown in its dialog). */
+  templateNote?: string | null;
 }
 
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -53,6 +58,13 @@ export function EditorToolbar(props: Props) {
       <button type="button" className="button ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${mod}${mac ? '⇧Z' : 'Y'})`} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y">
         Redo
       </button>
+      <span className="toolbar-separator" aria-hidden="true" />
+      <button type="button" className="button ghost" onClick={props.onSaveTemplate} disabled={!props.canSaveTemplate} title="Publish this canvas as a template everyone can start from">
+        Save as template
+      </button>
+      <span className="toolbar-note" role="status">
+        {props.templateNote}
+      </span>
     </div>
   );
 }

@@ -14,10 +14,28 @@ export function NodeImage({ src, alt }: { src: string; alt: string }) {
 /** A link that downloads the image (under the stored object's name; a cross-origin URL opens in a tab). */
 export function DownloadLink({ src, label }: { src: string; label: string }) {
   if (!isWebUrl(src)) return null;
-  const name = decodeURIComponent(new URL(src, window.location.href).pathname.split('/').pop() || 'image.png');
+  const name = fileNameOf(src);
   return (
     <a className="button small nodrag" href={src} download={name} target="_blank" rel="noopener" aria-label={label}>
       Download
     </a>
   );
+}
+
+/**
+ * The file name an image URL ends with, for the download. Canvases hold whatever was saved: a URL that is not
+ * one, or a name with broken percent-encoding (`%E0%A4%A`), gives the name as written or `image.png`.
+ */
+export function fileNameOf(src: string): string {
+  let segment: string;
+  try {
+    segment = new URL(src, window.location.href).pathname.split('/').pop() ?? '';
+  } catch {
+    return 'image.png';
+  }
+  try {
+    return decodeURIComponent(segment) || 'image.png';
+  } catch {
+    return segment || 'image.png';
+  }
 }

@@ -1,11 +1,13 @@
-// /projects: the user's projects, newest first; create, rename, delete, open.
+// /projects: the user's projects, newest first; create, rename, delete, open; start one from a template.
+import { api, type Template } from '../api/client';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { useProjects } from '../hooks/use-projects';
+import { call, useProjects } from '../hooks/use-projects';
 import { useUser } from '../hooks/use-session';
 import { navigate } from '../router';
 import { AppHeader } from './app-header';
 import { ProjectCreateForm } from './project-create-form';
 import { ProjectItem } from './project-item';
+import { TemplatesRow } from './templates-row';
 
 export function ProjectsPage() {
   useDocumentTitle('Projects');
@@ -17,6 +19,19 @@ export function ProjectsPage() {
     navigate(`/projects/${encodeURIComponent(project.id)}`);
   };
 
+  /** A new project named after the template, with the template's nodes and edges as its first canvas. */
+  const onStartFromTemplate = async (template: Template) => {
+    const project = await create(template.templateName);
+    try {
+      const { nodes, edges } = template.canvas;
+      await call(api.POST('/api/user/project/canvas', { body: { projectId: project.id, nodes, edges, version: 0 } }), 'Could not copy the template');
+    } catch (err) {
+      await remove(project.id).catch(() => undefined); // no empty project left behind
+      throw err;
+    }
+    navigate(`/projects/${encodeURIComponent(project.id)}`);
+  };
+
   return (
     <>
       <AppHeader />
@@ -25,6 +40,7 @@ export function ProjectsPage() {
           <h1>Projects</h1>
           <ProjectCreateForm onCreate={onCreate} />
         </div>
+        <TemplatesRow onStart={onStartFromTemplate} />
         {state.status === 'loading' && (
           <p role="status" className="muted">
             <span className="spinner small" aria-hidden="true" /> Loading your projects…

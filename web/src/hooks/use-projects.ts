@@ -6,7 +6,7 @@ import { track } from '../analytics';
 export type ProjectsState = { status: 'loading' } | { status: 'ready'; projects: Project[] } | { status: 'error'; message: string };
 
 /** Runs an API call; returns its data or throws an Error with the service's message. */
-async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>, fallback: string): Promise<T> {
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>, fallback: string): Promise<T> {
   let result;
   try {
     result = await request;
@@ -17,7 +17,8 @@ async function call<T>(request: Promise<{ data?: T; error?: unknown; response: R
   return result.data as T;
 }
 
-const newestFirst = (a: Project, b: Project) => b.createdDate.localeCompare(a.createdDate);
+/** The service lists projects oldest first (as the original system did); the page shows the newest first (ties: by id, descending). */
+const newestFirst = (a: Project, b: Project) => b.createdDate.localeCompare(a.createdDate) || b.id.localeCompare(a.id);
 
 export function useProjects(userId: string) {
   const [state, setState] = useState<ProjectsState>({ status: 'loading' });
