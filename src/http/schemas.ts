@@ -74,23 +74,26 @@ export function canvasSchemas(limits: Config['limits']) {
       edges: z.array(Edge).max(limits.canvasEdges, says(edgesMessage)).default(() => []),
       version: z.number().int().min(0).refine((v) => v <= 2_147_483_647, 'Too big: a version is at most 2147483647').optional().describe('Current version; a stale one is refused with 409'),
     })
-    .superRefine((canvas, ctx) => {
-      const ids = new Set<string>();
-      for (const node of canvas.nodes) {
-        if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
-        ids.add(node.id);
-      }
-      for (const edge of canvas.edges) {
-        if (!ids.has(edge.source) || !ids.has(edge.target)) {
-          ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
-          return;
-        }
-      }
-    });
+    .superRefine(checkGraph);
   const Canvas = z
     .object({ id: z.string(), projectId: z.string(), nodes: z.array(Node), edges: z.array(Edge), version: z.number().int() })
     .meta({ id: 'Canvas' });
   return { CanvasBody, Canvas };
+}
+
+/** A canvas's graph rules (canvases and templates): node ids are unique, edges join known nodes. */
+function checkGraph(canvas: { nodes: Array<{ id: string }>; edges: Array<{ id: string; source: string; target: string }> }, ctx: z.RefinementCtx): void {
+  const ids = new Set<string>();
+  for (const node of canvas.nodes) {
+    if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
+    ids.add(node.id);
+  }
+  for (const edge of canvas.edges) {
+    if (!ids.has(edge.source) || !ids.has(edge.target)) {
+      ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
+      return;
+    }
+  }
 }
 
 export const projectName = (max: number) =>
@@ -128,19 +131,7 @@ export function templateSchemas(limits: Config['limits']) {
         },
         { error: (issue) => (issue.input === undefined || issue.input === null ? canvasRequired : undefined) },
       )
-      .superRefine((canvas, ctx) => {
-        const ids = new Set<string>();
-        for (const node of canvas.nodes) {
-          if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
-          ids.add(node.id);
-        }
-        for (const edge of canvas.edges) {
-          if (!ids.has(edge.source) || !ids.has(edge.target)) {
-            ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
-            return;
-          }
-        }
-      }),
+      .superRefine(checkGraph),
   });
 
   const Template = z

@@ -106,13 +106,15 @@ describe('metrics on', () => {
     const bytes = await png();
     const stored = await upload(ada, bytes);
     expect(stored.status).toBe(200);
-    expect((await upload(ada, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg')).status).toBe(400);
+    expect((await upload(ada, Buffer.from('<html><script>alert(1)</script></html>'), 'x.html')).status).toBe(400);
+    expect((await upload(ada, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg')).status).toBe(400); // no size: cannot be drawn
     expect((await ada.client.post('/api/image', { images: [stored.json.url], prompt: 'grayscale' })).status).toBe(200);
     expect((await ada.client.post('/api/image', { images: ['http://127.0.0.1:1/private.png'], prompt: 'grayscale' })).status).toBe(400);
 
     const text = await scrape();
     expect(sample(text, 'image_canvas_uploads_total', { result: 'ok' })).toBe(1);
     expect(sample(text, 'image_canvas_uploads_total', { result: 'unsupported_type' })).toBe(1);
+    expect(sample(text, 'image_canvas_uploads_total', { result: 'invalid_image' })).toBe(1);
     expect(sample(text, 'image_canvas_upload_bytes_total')).toBe(bytes.length);
     expect(sample(text, 'image_canvas_generations_total', { result: 'ok' })).toBe(1);
     expect(sample(text, 'image_canvas_generations_total', { result: 'invalid_input' })).toBe(1);
