@@ -43,6 +43,17 @@ export interface CanvasImagesDeps {
 /** Whether any node's image is a data: URL (cheap: the one question the hot path asks). */
 export const hasInlineImages = (nodes: readonly ImageNode[]): boolean => nodes.some((n) => n.data.image !== undefined && isDataUrl(n.data.image));
 
+/**
+ * The nodes as they will be stored (inline images replaced by their files' URLs) and the file writes still to do
+ * (`store` is undefined when there are none): the one way a document of nodes takes inline images. The caller
+ * decides when to write, after its own checks, so a refused save stores nothing.
+ */
+export async function prepareInlineImages<N extends ImageNode>(images: CanvasImages, nodes: N[], owner: string): Promise<{ nodes: N[]; store?: () => Promise<void> }> {
+  if (!hasInlineImages(nodes)) return { nodes };
+  const inlined = await images.inline(nodes, owner);
+  return { nodes: inlined.nodes, store: inlined.newFiles > 0 ? () => inlined.store() : undefined };
+}
+
 const BASE64_HEADER = /^data:[^,]{0,256};base64,/i;
 const TYPED_HEADER = /^data:[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+;base64,/i;
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { CanvasIdTakenError, type CanvasesRepository, type CanvasWrite, type SavedCanvas } from '../db/repositories/index.js';
 import { canvasConflict, canvasTooLarge, projectNotFound } from '../errors.js';
-import { hasInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
+import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
 
 export interface CanvasInput {
@@ -79,13 +79,7 @@ export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps):
 
     async save(userId, input) {
       if (!isUuid(input.projectId)) throw projectNotFound();
-      let nodes = input.nodes;
-      let storeImages: (() => Promise<void>) | undefined;
-      if (hasInlineImages(nodes)) {
-        const inlined = await images.inline(nodes, userId);
-        nodes = inlined.nodes;
-        if (inlined.newFiles > 0) storeImages = () => inlined.store();
-      }
+      const { nodes, store: storeImages } = await prepareInlineImages(images, input.nodes, userId);
       const newId = input.id ?? randomUUID();
       const canvas: CanvasWrite = { id: newId, projectId: input.projectId, userId, nodes: JSON.stringify(nodes), edges: JSON.stringify(input.edges) };
       if (tooLarge(canvas.nodes, canvas.edges)) throw canvasTooLarge();

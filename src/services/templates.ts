@@ -5,7 +5,7 @@
 // nodes and edges are held to CANVAS_MAX_BYTES.
 import type { ListedTemplate, TemplatesRepository } from '../db/repositories/index.js';
 import { canvasTooLarge, forbidden, templateNotFound, unauthorized } from '../errors.js';
-import { hasInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
+import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
 
 export interface TemplateViewport {
@@ -46,13 +46,7 @@ export function createTemplatesService({ templates, images, maxListed, maxBytes 
       return templates.listNewest(maxListed);
     },
     async create(userId, input) {
-      let nodes = input.nodes;
-      let storeImages: (() => Promise<void>) | undefined;
-      if (hasInlineImages(nodes)) {
-        const inlined = await images.inline(nodes, userId);
-        nodes = inlined.nodes;
-        if (inlined.newFiles > 0) storeImages = () => inlined.store();
-      }
+      const { nodes, store: storeImages } = await prepareInlineImages(images, input.nodes, userId);
       const nodesJson = JSON.stringify(nodes);
       const edgesJson = JSON.stringify(input.edges);
       if (Buffer.byteLength(nodesJson) + Buffer.byteLength(edgesJson) > maxBytes) throw canvasTooLarge();

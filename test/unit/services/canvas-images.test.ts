@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
 import { createCanvasImages, hasInlineImages, type CanvasImages } from '../../../src/services/canvas-images.js';
 import { createUploadsService, type UploadsService } from '../../../src/services/uploads.js';
 import { createObjectStore, type ObjectStore } from '../../../src/storage/index.js';
+import { failure } from '../../helpers/app-error.js';
 
 const MAX = 64 * 1024;
 const png = (side = 6, background = '#06c') => sharp({ create: { width: side, height: side, channels: 3, background } }).png().toBuffer();
@@ -41,17 +41,6 @@ afterEach(async () => {
 });
 
 const objects = async () => (await fs.readdir(path.join(dir, 'objects'))).filter((f) => !f.startsWith('.')).sort();
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 describe('inline images', () => {
   it('tells whether any node carries a data: URL image', () => {

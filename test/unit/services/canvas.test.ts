@@ -6,12 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
 import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
 import { createCanvasImages } from '../../../src/services/canvas-images.js';
 import { createUploadsService } from '../../../src/services/uploads.js';
 import { createObjectStore, type ObjectStore } from '../../../src/storage/index.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
+import { failure } from '../../helpers/app-error.js';
 
 let repos: FakeRepositories;
 let canvas: CanvasService;
@@ -45,17 +45,6 @@ const objects = async () => (await fs.readdir(path.join(dir, 'objects'))).filter
 const pngDataUrl = async (side = 8) =>
   `data:image/png;base64,${(await sharp({ create: { width: side, height: side, channels: 3, background: '#0a0' } }).png().toBuffer()).toString('base64')}`;
 const imageNode = (id: string, image: string) => ({ id, type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } });
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 describe('canvas service', () => {
   it('reads null before the first save; the first save creates version 1 and answers what was stored', async () => {

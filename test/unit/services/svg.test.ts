@@ -2,23 +2,12 @@
 // rasterization to PNG, bounded in pixels and bytes (src/services/svg.ts).
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
 import { looksLikeSvg, rasterizeSvg } from '../../../src/services/svg.js';
+import { failure } from '../../helpers/app-error.js';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
 const svg = (w: number | string, h: number | string, body = '<rect width="10" height="10" fill="#c00"/>') => `<svg ${NS} width="${w}" height="${h}">${body}</svg>`;
 const is = (text: string | Buffer) => looksLikeSvg(Buffer.isBuffer(text) ? text : Buffer.from(text));
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 describe('looksLikeSvg', () => {
   it('recognises an <svg> root after a BOM, whitespace, an XML declaration, comments and a DOCTYPE', () => {
