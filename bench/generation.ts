@@ -20,7 +20,7 @@ export const generationSection: Section<ApiContext> = async ({ load, notes }, ro
       return { image: { data: output, mimeType: 'image/png' }, text: 'instant', model: 'instant' };
     },
   };
-  const t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '0' }, 'embedded', { imageModel: instant });
+  const t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '0', GENERATIONS_IN_FLIGHT_PER_USER: '0' }, 'embedded', { imageModel: instant });
   try {
     const user = await t.user('bench-generator@example.com', 'Bench Generator');
     const cookie = await user.client.jar.getCookieString(`${t.baseUrl}/api/image`);

@@ -2,6 +2,7 @@
 // repositories, the drivers chosen by configuration (image model chain, payments, video, safe fetcher) and the
 // services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
 import type { Config } from './config.js';
+import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import type { Metrics } from './metrics.js';
 import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
@@ -60,9 +61,17 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
 
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
-  const model = imageModel ?? (await buildModel(config.model));
+  const imageWorkers = createImageWorkers({ workers: config.model.imageWorkers, log });
+  const model = imageModel ?? (await buildModel(config.model, imageWorkers));
   const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network: publicInternet });
-  const uploads = createUploadsService({ store, maxBytes: config.limits.uploadBytes, svgMaxPixels: config.limits.svgPixels, log, metrics });
+  const uploads = createUploadsService({
+    store,
+    maxBytes: config.limits.uploadBytes,
+    svgMaxPixels: config.limits.svgPixels,
+    renderSvg: imageWorkers.renderSvg,
+    log,
+    metrics,
+  });
   const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
   const services: Services = {
@@ -79,9 +88,13 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
       model,
       maxBytes: config.limits.inputImageBytes,
       maxPixels: config.limits.inputImagePixels,
+      maxTotalPixels: config.limits.generationPixels,
+      decodeProblem: imageWorkers.decodeProblem,
+      toPng: imageWorkers.toPng,
       outputMaxBytes: 64 * 1024 * 1024,
       log,
       leaseMs: config.model.leaseMs,
+      inFlightPerUser: config.model.inFlightPerUser,
       metrics,
       quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
     }),
@@ -90,17 +103,24 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
     video: createVideoService({ provider: videoProvider, log }),
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
   };
-  return { services, rateLimits: repositories.rateLimits, close: () => fetcher.close() };
+  return {
+    services,
+    rateLimits: repositories.rateLimits,
+    close: async () => {
+      await Promise.all([fetcher.close(), imageWorkers.close()]);
+    },
+  };
 }
 
 /**
  * The configured model chain: primary (with IMAGE_MODEL_BASE_URL), then the fallback, each with the timeout
  * and the per-instance concurrency cap. null when a provider model has no key (the route says so).
  */
-async function buildModel(cfg: Config['model']): Promise<ImageModel | null> {
+async function buildModel(cfg: Config['model'], imageWorkers: ImageWorkers): Promise<ImageModel | null> {
   const make = async (model: ImageModelName, baseUrl?: string) => {
     if (model !== 'local' && !cfg.apiKey) return null;
-    const made = await createImageModel({ model, apiKey: cfg.apiKey, baseUrl, timeoutMs: cfg.timeoutMs });
+    // The offline engine runs in the image workers, never in the process that serves requests.
+    const made = model === 'local' ? imageWorkers.offlineModel(cfg.offline) : await createImageModel({ model, apiKey: cfg.apiKey, baseUrl, timeoutMs: cfg.timeoutMs });
     return withTimeoutAndLimit(made, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
   };
   const primary = await make(cfg.model, cfg.baseUrl);

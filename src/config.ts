@@ -99,12 +99,19 @@ const envSchema = z.object({
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   GENERATION_LEASE_MS: int(60_000, 3_000),
+  GENERATIONS_IN_FLIGHT_PER_USER: int(2, 0),
+  IMAGE_WORKERS: int(2, 1),
+  OFFLINE_MAX_OPERATIONS: int(10, 1),
+  OFFLINE_MAX_BLUR: int(50, 1),
+  OFFLINE_MAX_SIDE: int(4096, 16),
+  OFFLINE_WORKING_PIXELS: int(4096 * 4096, 16 * 16),
 
   PROJECT_NAME_MAX_CHARS: int(200, 1),
   PROMPT_MAX_CHARS: int(10_000, 1),
   GENERATION_MAX_IMAGES: int(10, 1),
   INPUT_IMAGE_MAX_BYTES: int(20 * MB, 1),
   INPUT_IMAGE_MAX_PIXELS: int(40_000_000, 1),
+  GENERATION_MAX_PIXELS: int(100_000_000, 1),
   GENERATION_MAX_BODY_BYTES: int(64 * MB, 1024),
   CANVAS_MAX_NODES: int(5_000, 1),
   CANVAS_MAX_EDGES: int(10_000, 1),
@@ -202,6 +209,21 @@ export interface Config {
     maxConcurrent: number;
     /** How long a running generation's row counts without being renewed (renewed every third of it). */
     leaseMs: number;
+    /** Generations one user may have running at once, on all instances together (0 = no limit); more get 429. */
+    inFlightPerUser: number;
+    /** Processes doing this instance's image work (offline engine, input checks, SVG rasterization). */
+    imageWorkers: number;
+    /** What a prompt may ask of the offline engine. */
+    offline: {
+      /** Operations applied at most; further ones are ignored (the answer's text says so). */
+      maxOperations: number;
+      /** The largest blur sigma; larger asks are lowered to it. */
+      maxBlur: number;
+      /** The longest side of every image the engine makes, the result included. */
+      maxSide: number;
+      /** Pixels of all inputs together that the engine works on; larger inputs are scaled down on decoding. */
+      workingPixels: number;
+    };
   };
   limits: {
     projectNameChars: number;
@@ -210,6 +232,8 @@ export interface Config {
     inputImageBytes: number;
     /** Pixels (width × height, one frame) an input image may declare; read from its header before any decoding. */
     inputImagePixels: number;
+    /** Pixels all input images of one generation may declare together; read from their headers before decoding. */
+    generationPixels: number;
     generationBodyBytes: number;
     canvasNodes: number;
     canvasEdges: number;
@@ -365,6 +389,14 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
       leaseMs: e.GENERATION_LEASE_MS,
+      inFlightPerUser: e.GENERATIONS_IN_FLIGHT_PER_USER,
+      imageWorkers: e.IMAGE_WORKERS,
+      offline: {
+        maxOperations: e.OFFLINE_MAX_OPERATIONS,
+        maxBlur: e.OFFLINE_MAX_BLUR,
+        maxSide: e.OFFLINE_MAX_SIDE,
+        workingPixels: e.OFFLINE_WORKING_PIXELS,
+      },
     },
     limits: {
       projectNameChars: e.PROJECT_NAME_MAX_CHARS,
@@ -372,6 +404,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       imagesPerGeneration: e.GENERATION_MAX_IMAGES,
       inputImageBytes: e.INPUT_IMAGE_MAX_BYTES,
       inputImagePixels: e.INPUT_IMAGE_MAX_PIXELS,
+      generationPixels: e.GENERATION_MAX_PIXELS,
       generationBodyBytes: e.GENERATION_MAX_BODY_BYTES,
       canvasNodes: e.CANVAS_MAX_NODES,
       canvasEdges: e.CANVAS_MAX_EDGES,

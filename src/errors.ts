@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'unsupported_content_type',
   'range_not_satisfiable',
   'too_many_requests',
+  'too_many_generations',
   'image_model_busy',
   'header_too_large',
   // 500
@@ -131,8 +132,19 @@ export const invalidImage = (url: string, reason?: string) => new AppError('inva
 /** An input image that was read but cannot be used (truncated, corrupt, too many pixels); `details` names the input. */
 export const unusableImage = (problem: string, input: { index: number; url: string }) =>
   new AppError('unusable_image', `Invalid image: ${problem}`, { details: `images[${input.index}]: ${shown(input.url)}` });
+/** The inputs of one generation declare more pixels together than GENERATION_MAX_PIXELS (read from their headers). */
+export const imagesOverPixelBudget = (total: number, limit: number, count: number) =>
+  new AppError('unusable_image', `Invalid image: the ${count} images are ${total} pixels together, more than the ${limit}-pixel limit of one generation`, {
+    details: 'images: all inputs together',
+  });
 export const inputImageTooLarge = (url: string) => new AppError('input_image_too_large', 'Input image too large', { details: shown(url) });
 export const upgradeRequired = () => new AppError('upgrade_required', 'Upgrade required');
+/** The user already has `limit` generations running (GENERATIONS_IN_FLIGHT_PER_USER, on all instances together). */
+export const tooManyGenerations = (limit: number, retryAfterSeconds: number) =>
+  new AppError('too_many_generations', 'Too many generations in flight', {
+    details: `at most ${limit} of your generations run at once; wait for one to finish`,
+    retryAfterSeconds,
+  });
 export const modelKeyMissing = () =>
   new AppError('model_key_missing', 'IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
 export const noImageGenerated = (text: string) => new AppError('no_image_generated', 'No image was generated', { extra: { text } });

@@ -4,9 +4,10 @@ import { isAppError } from './errors.js';
 
 /**
  * How a generation ended. `quota`: the model provider answered 429; `upgrade_required`: the free daily
- * quota (402); `error`: anything else (storage, database, no model configured).
+ * quota (402); `too_many_generations`: the user's generations in flight were at the limit (429); `error`:
+ * anything else (storage, database, no model configured).
  */
-export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'invalid_input' | 'upgrade_required' | 'error';
+export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'invalid_input' | 'upgrade_required' | 'too_many_generations' | 'error';
 /**
  * How an upload ended (`interrupted`: the client's body ended early or was malformed; `invalid_image`: an SVG
  * that could not be rasterized or declares too many pixels).
@@ -36,6 +37,8 @@ export function generationResult(err: unknown): GenerationResult {
       return 'invalid_input';
     case 'upgrade_required':
       return 'upgrade_required';
+    case 'too_many_generations':
+      return 'too_many_generations';
     case 'no_image_generated':
       return 'no_image';
     default:

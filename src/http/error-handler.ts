@@ -81,6 +81,7 @@ export function statusOf(code: ErrorCode): number {
     case 'range_not_satisfiable':
       return 416;
     case 'too_many_requests':
+    case 'too_many_generations':
     case 'image_model_busy':
       return 429;
     case 'header_too_large':

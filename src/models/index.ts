@@ -1,5 +1,6 @@
 // Builds the configured image model. Provider SDKs load only when their model is chosen.
 import { type ImageModel, ModelConfigError } from './image-model.js';
+import type { OfflineLimits } from './local-image-model.js';
 
 export * from './image-model.js';
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
@@ -20,6 +21,8 @@ export interface ModelConfig {
   /** Provider base URL override, used by tests and proxies (OpenAI: including `/v1`). */
   baseUrl?: string;
   timeoutMs: number;
+  /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
+  offline?: Partial<OfflineLimits>;
 }
 
 function isImageModelName(value: string): value is ImageModelName {
@@ -29,7 +32,7 @@ function isImageModelName(value: string): value is ImageModelName {
 export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   if (cfg.model === 'local') {
     const { LocalImageModel } = await import('./local-image-model.js');
-    return new LocalImageModel();
+    return new LocalImageModel(cfg.offline);
   }
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);

@@ -46,7 +46,9 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         401: ErrorBody,
         402: ErrorBody.describe('Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY)'),
         413: ErrorBody,
-        429: ErrorBody,
+        429: ErrorBody.describe(
+          'Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE), Too many generations in flight (GENERATIONS_IN_FLIGHT_PER_USER) or Image model is busy; Retry-After says when to retry',
+        ),
         500: ErrorBody.extend({ text: z.string().optional() }),
       },
     },

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Transactions } from '../db/index.js';
 import type { GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
@@ -27,7 +27,7 @@ export interface GenerationService {
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate'>;
   generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall'>;
-  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
+  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
   /** null when the configured provider model has no key: every generation is then a 500 naming the key. */
@@ -48,20 +48,43 @@ export interface GenerationDeps extends InputDeps {
    * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
    */
   quota?: { perDay: number };
+  /**
+   * Generations one user may have running at once, on all instances together (their unexpired rows in
+   * `running_generations`); one more is `429 Too many generations in flight` with `Retry-After`, before any input
+   * is read or any model called, and nothing is stored nor any quota slot used. Checked and reserved under the
+   * same lock on the user's row as the quota, so simultaneous requests cannot pass it together. 0 or absent: no limit.
+   */
+  inFlightPerUser?: number;
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
+  /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
+  toPng?: (data: Buffer) => Promise<Buffer | undefined>;
 }
 
 const PNG = 'image/png';
 
-async function asPng(data: Buffer): Promise<Buffer> {
-  const type = await fileTypeFromBuffer(data);
-  if (type?.mime === PNG) return data;
+/**
+ * `Retry-After` of a request over the in-flight limit: a fixed, short wait. A generation takes from a fraction
+ * of a second to about 30 seconds, so the slot is likely free within a few seconds, and a refused request is
+ * cheap (one transaction, no input read, no model call). The per-minute rate limit still bounds retries.
+ */
+export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
+
+/** In this process: the default of `GenerationDeps.toPng`. */
+async function toPngHere(data: Buffer): Promise<Buffer | undefined> {
   try {
     return await sharp(data).png().toBuffer();
   } catch {
-    throw new ModelFailedError('the model returned an image that could not be read');
+    return undefined;
   }
+}
+
+async function asPng(data: Buffer, toPng: (data: Buffer) => Promise<Buffer | undefined>): Promise<Buffer> {
+  const type = await fileTypeFromBuffer(data);
+  if (type?.mime === PNG) return data;
+  const png = await toPng(data);
+  if (!png) throw new ModelFailedError('the model returned an image that could not be read');
+  return png;
 }
 
 const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
@@ -106,21 +129,25 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   /**
    * Records the generation as running, for every instance's canvas reads (they settle `isGenerating`), and
    * returns its row id. Also the user check (a session that outlived its user must not spend a model call nor
-   * store anything) and the plan quota, before any model call. A database outage throws as is (the route answers 503).
+   * store anything), the plan quota and the in-flight limit, before any model call. A database outage throws as
+   * is (the route answers 503).
    */
   async function markRunning(userId: string): Promise<string> {
     const id = randomUUID();
     const perDay = deps.quota?.perDay ?? 0;
-    if (perDay <= 0) {
+    const inFlight = deps.inFlightPerUser ?? 0;
+    if (perDay <= 0 && inFlight <= 0) {
       if (!(await runningGenerations.start(id, userId, deps.leaseMs))) throw unauthorized();
       return id;
     }
     return transactions.transaction(async (tx) => {
-      // The user's row lock orders this user's quota checks; the count is a statement of its own, so it sees
-      // the slots that the transactions we waited for reserved.
+      // The user's row lock orders this user's checks; each count is a statement of its own, so it sees the
+      // rows that the transactions we waited for wrote.
       const user = await users.lockForUpdate(userId, tx);
       if (!user) throw unauthorized();
-      if (!user.isPro && (await generations.countLastDayWithRunning(userId, tx)) >= perDay) throw upgradeRequired();
+      // The quota first: a user who has used it up is told so, not asked to wait and retry.
+      if (perDay > 0 && !user.isPro && (await generations.countLastDayWithRunning(userId, tx)) >= perDay) throw upgradeRequired();
+      if (inFlight > 0 && (await runningGenerations.countByUser(userId, tx)) >= inFlight) throw tooManyGenerations(inFlight, IN_FLIGHT_RETRY_AFTER_SECONDS);
       await runningGenerations.start(id, userId, deps.leaseMs, tx);
       return id;
     });
@@ -220,7 +247,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   ): Promise<GenerateResponse> {
     const written: string[] = [];
     try {
-      const png = await asPng(result.image.data);
+      const png = await asPng(result.image.data, deps.toPng ?? toPngHere);
       const stamp = Date.now();
       const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
       written.push(output.name);

@@ -1,13 +1,15 @@
 // Input images of a generation (POST /api/image, docs/api.md "Image generation"): our own store's URLs are read
 // from the store; data URLs are decoded; other http(s) URLs go through the SSRF-guarded fetcher. The type is
-// always detected from the bytes, and the image is checked (size in pixels, truncated or corrupt data) before
-// any model sees it. A refused or failed input is a 400 naming it, never skipped.
+// always detected from the bytes, and the image is checked before any model sees it: first every header (the
+// pixels of each input, and of all of them together), then the decode (truncated or corrupt data), which is the
+// heavy part and runs where `decodeProblem` runs it (the image workers). A refused or failed input is a 400
+// naming it, never skipped.
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, inputImageTooLarge, invalidImage, unusableImage } from '../errors.js';
+import { AppError, imagesOverPixelBudget, inputImageTooLarge, invalidImage, unusableImage } from '../errors.js';
 import type { ModelImage } from '../models/index.js';
 import { decodeDataUrl, ImageFetchError, type SafeFetcher } from '../net/safe-fetch.js';
 import type { ObjectStore } from '../storage/index.js';
-import { inputImageProblem } from './input-image-check.js';
+import { decodeProblem, pixelProblem, readInputHeader } from './input-image-check.js';
 import { ACCEPTED_IMAGE_TYPES } from './object-names.js';
 
 export interface ResolvedInput extends ModelImage {
@@ -21,6 +23,10 @@ export interface InputDeps {
   maxBytes: number;
   /** Pixels an input may declare (width × height of one frame); INPUT_IMAGE_MAX_PIXELS. */
   maxPixels: number;
+  /** Pixels all inputs of one request may declare together; GENERATION_MAX_PIXELS. */
+  maxTotalPixels: number;
+  /** Decodes an input to the end: its problem or undefined (default: in this process). */
+  decodeProblem?: (data: Buffer, mimeType: string, maxPixels: number) => Promise<string | undefined>;
 }
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, url: string): Promise<Buffer> {
@@ -49,7 +55,14 @@ async function bytesOf(url: string, deps: InputDeps): Promise<{ data: Buffer; ur
   return { data: (await deps.fetcher.fetch(url)).data, url };
 }
 
-async function resolveOne(url: string, index: number, deps: InputDeps): Promise<ResolvedInput> {
+interface Fetched extends ResolvedInput {
+  index: number;
+  pixels: number;
+  decodable: boolean;
+}
+
+/** The input's bytes, type and header: everything but the decode. */
+async function fetchOne(url: string, index: number, deps: InputDeps): Promise<Fetched> {
   let got: { data: Buffer; url?: string };
   try {
     got = await bytesOf(url, deps);
@@ -63,15 +76,35 @@ async function resolveOne(url: string, index: number, deps: InputDeps): Promise<
   }
   const type = await fileTypeFromBuffer(got.data);
   if (!type || !ACCEPTED_IMAGE_TYPES.has(type.mime)) throw invalidImage(url, 'not a supported raster image');
-  const problem = await inputImageProblem(got.data, type.mime, deps.maxPixels);
-  if (problem) throw unusableImage(problem, { index, url });
-  return { data: got.data, mimeType: type.mime, url: got.url };
+  const header = await readInputHeader(got.data, type.mime);
+  if ('problem' in header) throw unusableImage(header.problem, { index, url });
+  const tooLarge = pixelProblem(header, deps.maxPixels);
+  if (tooLarge) throw unusableImage(tooLarge, { index, url });
+  return { data: got.data, mimeType: type.mime, url: got.url, index, pixels: header.width * header.frameHeight, decodable: header.decodable };
 }
 
-/** All inputs, fetched concurrently; the first failure (in input order) is the answer. */
-export async function resolveInputs(urls: string[], deps: InputDeps): Promise<ResolvedInput[]> {
-  const settled = await Promise.allSettled(urls.map((url, index) => resolveOne(url, index, deps)));
+/** The first failure in input order is the answer (all were tried concurrently). */
+function firstFailure<T>(settled: PromiseSettledResult<T>[]): T[] {
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<ResolvedInput>).value);
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
+/**
+ * All inputs, fetched concurrently; their headers are checked (each, then the total) before any is decoded,
+ * so a request over the budget costs no decoding at all.
+ */
+export async function resolveInputs(urls: string[], deps: InputDeps): Promise<ResolvedInput[]> {
+  const fetched = firstFailure(await Promise.allSettled(urls.map((url, index) => fetchOne(url, index, deps))));
+  const total = fetched.reduce((sum, f) => sum + f.pixels, 0);
+  if (total > deps.maxTotalPixels) throw imagesOverPixelBudget(total, deps.maxTotalPixels, fetched.length);
+  const decode = deps.decodeProblem ?? decodeProblem;
+  const checked = await Promise.allSettled(
+    fetched.map(async ({ data, mimeType, url, index, decodable }) => {
+      const problem = decodable ? await decode(data, mimeType, deps.maxPixels) : undefined;
+      if (problem) throw unusableImage(problem, { index, url: urls[index] });
+      return { data, mimeType, url };
+    }),
+  );
+  return firstFailure(checked);
 }

@@ -80,29 +80,46 @@ export interface RasterizeLimits {
   maxBytes: number;
 }
 
+/** What drawing an SVG came to (plain data: it crosses from the image workers). */
+export type SvgRender =
+  | { ok: true; png: Buffer }
+  | { ok: false; stage: 'read' | 'rasterize'; reason: string }
+  | { ok: false; stage: 'size'; width: number; height: number };
+
 /**
- * The SVG as a PNG of its declared size. Refused: an SVG that cannot be read (400 Invalid image), one larger than
- * `maxPixels` (400 Image too large, checked from its header before anything is drawn), a PNG over `maxBytes`
- * (413 File too large).
+ * Draws the SVG at its declared size when that is at most `maxPixels` (checked from its header before anything is
+ * drawn). The heavy part of `rasterizeSvg`: the image workers run it (src/imaging).
  */
-export async function rasterizeSvg(svg: Buffer, limits: RasterizeLimits): Promise<Buffer> {
+export async function renderSvg(svg: Buffer, maxPixels: number): Promise<SvgRender> {
   let width: number;
   let height: number;
   try {
     // Reading the header draws nothing: no pixel limit is needed to learn the declared size.
     ({ width, height } = await sharp(svg, { limitInputPixels: false }).metadata());
   } catch (err) {
-    throw invalidImageFile(`the SVG could not be read: ${reasonOf(err)}`);
+    return { ok: false, stage: 'read', reason: reasonOf(err) };
   }
-  if (width * height > limits.maxPixels) {
-    throw imageTooLarge(`the SVG is ${width}×${height} pixels; at most ${limits.maxPixels} pixels are rasterized`);
-  }
-  let png: Buffer;
+  if (width * height > maxPixels) return { ok: false, stage: 'size', width, height };
   try {
-    png = await sharp(svg, { limitInputPixels: limits.maxPixels }).timeout({ seconds: RASTERIZE_TIMEOUT_SECONDS }).png().toBuffer();
+    return { ok: true, png: await sharp(svg, { limitInputPixels: maxPixels }).timeout({ seconds: RASTERIZE_TIMEOUT_SECONDS }).png().toBuffer() };
   } catch (err) {
-    throw invalidImageFile(`the SVG could not be rasterized: ${reasonOf(err)}`);
+    return { ok: false, stage: 'rasterize', reason: reasonOf(err) };
   }
-  if (png.length > limits.maxBytes) throw fileTooLarge(`the SVG rasterized to PNG is over ${limits.maxBytes} bytes`);
-  return png;
+}
+
+/**
+ * The SVG as a PNG of its declared size, drawn by `render` (default: in this process). Refused: an SVG that
+ * cannot be read (400 Invalid image), one larger than `maxPixels` (400 Image too large, checked from its header
+ * before anything is drawn), a PNG over `maxBytes` (413 File too large).
+ */
+export async function rasterizeSvg(svg: Buffer, limits: RasterizeLimits, render: typeof renderSvg = renderSvg): Promise<Buffer> {
+  const drawn = await render(svg, limits.maxPixels);
+  if (!drawn.ok) {
+    if (drawn.stage === 'size') {
+      throw imageTooLarge(`the SVG is ${drawn.width}×${drawn.height} pixels; at most ${limits.maxPixels} pixels are rasterized`);
+    }
+    throw invalidImageFile(`the SVG could not be ${drawn.stage === 'read' ? 'read' : 'rasterized'}: ${drawn.reason}`);
+  }
+  if (drawn.png.length > limits.maxBytes) throw fileTooLarge(`the SVG rasterized to PNG is over ${limits.maxBytes} bytes`);
+  return drawn.png;
 }

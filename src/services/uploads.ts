@@ -11,7 +11,7 @@ import { uploadResult, type Metrics } from '../metrics.js';
 import { ObjectExistsError, ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
 import { ACCEPTED_IMAGE_TYPES, extensionOf, safeFileName, uniquePrefix } from './object-names.js';
 import { sniffBuffer, sniffStream } from './sniff.js';
-import { rasterizeSvg, SVG_TYPE } from './svg.js';
+import { rasterizeSvg, SVG_TYPE, type SvgRender } from './svg.js';
 
 const PNG = 'image/png';
 
@@ -49,6 +49,8 @@ export interface UploadsDeps {
   metrics?: Pick<Metrics, 'upload'>;
   /** How many content names known to be stored are remembered (each saves a store round trip per save). */
   knownContentNames?: number;
+  /** Draws an SVG (the image workers; default: in this process). */
+  renderSvg?: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
 }
 
 /** Reads a whole stream, failing with 413 File too large past `maxBytes`. */
@@ -72,7 +74,7 @@ const unsupported = (size: number, type: string | undefined) =>
 
 export function createUploadsService(deps: UploadsDeps): UploadsService {
   const { store, maxBytes, log, metrics } = deps;
-  const rasterize = (svg: Buffer) => rasterizeSvg(svg, { maxPixels: deps.svgMaxPixels, maxBytes });
+  const rasterize = (svg: Buffer) => rasterizeSvg(svg, { maxPixels: deps.svgMaxPixels, maxBytes }, deps.renderSvg);
   /**
    * Content names known to be stored. Objects are never changed or deleted by the service, so a name once seen
    * stays true; bounded, so that memory stays small whatever the number of images.

@@ -1,6 +1,7 @@
 // Input images are checked before any model is called (docs/api.md "Image generation"): a header declaring more
-// pixels than INPUT_IMAGE_MAX_PIXELS, a truncated or corrupt file → 400 naming the problem, with no call to the
-// model nor to its fallback, whether the input is a data URL or a stored file.
+// pixels than INPUT_IMAGE_MAX_PIXELS, inputs declaring more than GENERATION_MAX_PIXELS together, a truncated or
+// corrupt file → 400 naming the problem, with no call to the model nor to its fallback, whether the input is a
+// data URL or a stored file.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
@@ -77,6 +78,30 @@ describe('malformed input images', () => {
       expect(gemini.requests.length).toBe(calls);
     } finally {
       await small.close();
+    }
+  });
+
+  it('the inputs of one request share a pixel budget, read from their headers before any decoding (GENERATION_MAX_PIXELS)', async () => {
+    const budget = await startTestApp({ IMAGE_MODEL: 'gemini-2.5-flash-image', IMAGE_MODEL_API_KEY: 'k', IMAGE_MODEL_BASE_URL: gemini.baseUrl, GENERATION_MAX_PIXELS: '5000' });
+    try {
+      const cy = await budget.user('cy@example.com');
+      const square = asDataUrl(await sharp({ create: { width: 40, height: 40, channels: 3, background: '#468' } }).png().toBuffer());
+      // 3 × 1600 = 4800 pixels: within the budget.
+      expect((await cy.client.post('/api/image', { images: [square, square, square], prompt: 'x' })).status).toBe(200);
+      const calls = gemini.requests.length;
+      expect(await cy.client.post('/api/image', { images: [square, square, square, square], prompt: 'x' })).toMatchObject({
+        status: 400,
+        json: { error: 'Invalid image: the 4 images are 6400 pixels together, more than the 5000-pixel limit of one generation', details: 'images: all inputs together' },
+      });
+      // The second input declares 60×60 (3600 pixels) but holds far too little data: decoding it would refuse it.
+      // The budget answers first, so nothing was decoded.
+      expect(await cy.client.post('/api/image', { images: [square, asDataUrl(pngDeclaring(60, 60))], prompt: 'x' })).toMatchObject({
+        status: 400,
+        json: { error: 'Invalid image: the 2 images are 5200 pixels together, more than the 5000-pixel limit of one generation' },
+      });
+      expect(gemini.requests.length).toBe(calls);
+    } finally {
+      await budget.close();
     }
   });
 });

@@ -257,6 +257,9 @@ export function createFakeRepositories(): FakeRepositories {
       state.running.delete(id);
       for (const [key, r] of state.running) if (r.expiresAt <= Date.now()) state.running.delete(key);
     },
+    async countByUser(userId) {
+      return [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
+    },
   };
 
   const subscriptions: SubscriptionsRepository = {

@@ -45,6 +45,19 @@ export function pixelAt(p: Pixels, x: number, y: number): number[] {
   return [...p.data.subarray(i, i + p.channels)];
 }
 
+/** Mean absolute difference of each channel of two images of one size, and the largest difference of any. */
+export function difference(a: Pixels, b: Pixels): { perChannel: number[]; max: number } {
+  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) throw new Error('images differ in size');
+  const sums = new Array<number>(a.channels).fill(0);
+  let max = 0;
+  for (let i = 0; i < a.data.length; i++) {
+    const d = Math.abs(a.data[i] - b.data[i]);
+    sums[i % a.channels] += d;
+    max = Math.max(max, d);
+  }
+  return { perChannel: sums.map((s) => s / (a.width * a.height)), max };
+}
+
 export async function channelMeans(image: Buffer): Promise<number[]> {
   return (await sharp(image).stats()).channels.map((c) => c.mean);
 }

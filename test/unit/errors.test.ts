@@ -22,6 +22,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.invalidCursor(), 'invalid_cursor', 400, { error: 'Invalid cursor' }],
   [errors.invalidImage(URL_, 'HTTP 404'), 'invalid_image', 400, { error: `Invalid image: ${URL_}`, details: 'HTTP 404' }],
   [errors.unusableImage('the image is truncated', { index: 1, url: URL_ }), 'unusable_image', 400, { error: 'Invalid image: the image is truncated', details: `images[1]: ${URL_}` }],
+  [errors.imagesOverPixelBudget(167_772_160, 100_000_000, 10), 'unusable_image', 400, { error: 'Invalid image: the 10 images are 167772160 pixels together, more than the 100000000-pixel limit of one generation', details: 'images: all inputs together' }],
   [errors.inputImageTooLarge(URL_), 'input_image_too_large', 400, { error: 'Input image too large', details: URL_ }],
   [errors.noFileProvided(), 'no_file_provided', 400, { error: 'No file provided' }],
   [errors.unsupportedFileType('the file is empty'), 'unsupported_file_type', 400, { error: 'Unsupported file type', details: 'the file is empty' }],
@@ -46,6 +47,12 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.fileTooLarge(), 'file_too_large', 413, { error: 'File too large' }],
   [errors.unsupportedContentType(), 'unsupported_content_type', 415, { error: 'Unsupported content type' }],
   [errors.tooManyRequests(12.2), 'too_many_requests', 429, { error: 'Too many requests' }],
+  [
+    errors.tooManyGenerations(2, 5),
+    'too_many_generations',
+    429,
+    { error: 'Too many generations in flight', details: 'at most 2 of your generations run at once; wait for one to finish' },
+  ],
   [errors.imageModelBusy(17, 'quota exceeded'), 'image_model_busy', 429, { error: 'Image model is busy', details: 'quota exceeded' }],
   [errors.headerTooLarge(), 'header_too_large', 431, { error: 'Request header fields too large' }],
   [errors.internal(), 'internal', 500, { error: 'Internal server error' }],
@@ -107,6 +114,7 @@ describe('error codes', () => {
     expect(generation(errors.unusableImage('the image is corrupt', { index: 0, url: URL_ }))).toBe('invalid_input');
     expect(generation(errors.inputImageTooLarge(URL_))).toBe('invalid_input');
     expect(generation(errors.upgradeRequired())).toBe('upgrade_required');
+    expect(generation(errors.tooManyGenerations(2, 5))).toBe('too_many_generations');
     expect(generation(errors.noImageGenerated(''))).toBe('no_image');
     for (const err of [errors.generationFailed('x'), errors.modelKeyMissing(), errors.unauthorized(), new Error('db down')]) expect(generation(err)).toBe('error');
 
@@ -175,6 +183,8 @@ describe('the error handler', () => {
     expect((await app.inject({ url: `/throw/${busy}` })).headers['retry-after']).toBe('17');
     const limited = ANSWERS.findIndex(([err]) => err.code === 'too_many_requests');
     expect((await app.inject({ url: `/throw/${limited}` })).headers['retry-after']).toBe('13');
+    const inFlight = ANSWERS.findIndex(([err]) => err.code === 'too_many_generations');
+    expect((await app.inject({ url: `/throw/${inFlight}` })).headers['retry-after']).toBe('5');
   });
 
   it('classifies errors that are not ours, and logs them with their code', async () => {

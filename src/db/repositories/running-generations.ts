@@ -1,7 +1,7 @@
 // Generations running right now, on any instance (a canvas read settles `isGenerating` by them): each row is a
 // lease that counts until its `expires_at`, renewed while its generation runs, so the row of an instance that
 // died stops counting by itself.
-import { eq, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { runningGenerations } from '../schema.js';
 
@@ -14,6 +14,8 @@ export interface RunningGenerationsRepository {
   remove(id: string, tx?: Tx): Promise<void>;
   /** Deletes the row of generation `id` and every expired row (of instances that died). */
   removeWithExpired(id: string, tx?: Tx): Promise<void>;
+  /** The user's generations running now, on any instance: rows that have not expired. */
+  countByUser(userId: string, tx?: Tx): Promise<number>;
 }
 
 // INSERT … SELECT from users: the user check and the insert are one statement (drizzle's builder has no
@@ -37,6 +39,13 @@ export function createRunningGenerationsRepository(db: Db): RunningGenerationsRe
     },
     async removeWithExpired(id, tx) {
       await on(tx).delete(runningGenerations).where(or(eq(runningGenerations.id, id), lte(runningGenerations.expiresAt, sql`now()`)));
+    },
+    async countByUser(userId, tx) {
+      const [row] = await on(tx)
+        .select({ n: sql<number>`count(*)::int` })
+        .from(runningGenerations)
+        .where(and(eq(runningGenerations.userId, userId), gt(runningGenerations.expiresAt, sql`now()`)));
+      return row.n;
     },
   };
 }

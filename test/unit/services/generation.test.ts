@@ -55,6 +55,7 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
     model,
     maxBytes: 1024 * 1024,
     maxPixels: 40_000_000,
+    maxTotalPixels: 100_000_000,
     outputMaxBytes: 1024 * 1024,
     log: silent,
     leaseMs: 60_000,
@@ -220,6 +221,95 @@ describe('the free quota counts model calls, not recorded generations', () => {
     expect(err).toMatchObject({ code: 'unusable_image', message: 'Invalid image: the offline image engine cannot read this image', details: expect.stringMatching(/^images\[1\]: data:image\/png;base64,/) });
     expect(repos.state.spentCalls).toEqual([]);
     expect(await ask(smallModel(), ada)).toBe('resolved');
+  });
+});
+
+/**
+ * Answers a small PNG: its first `held` calls once the test calls `open()`, later ones at once (so a request that
+ * should have been refused fails the test quickly). `reached(n)` resolves once `n` calls have reached it.
+ */
+function gatedModel(held: number): ImageModel & { calls: number; open(): void; reached(n: number): Promise<void> } {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const waiting: { n: number; resolve: () => void }[] = [];
+  const model = {
+    id: 'gated',
+    calls: 0,
+    open,
+    reached: (n: number) => (model.calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
+    async generate(): Promise<GenerateResult> {
+      model.calls++;
+      for (const w of waiting.filter((x) => model.calls >= x.n)) w.resolve();
+      if (model.calls <= held) await gate;
+      return { image: { data: await png('#0f0'), mimeType: 'image/png' } };
+    },
+  };
+  return model;
+}
+
+describe('generations in flight per user', () => {
+  const ask = (model: ImageModel, user: { id: string; email: string }, extra: Partial<GenerationDeps>) =>
+    failure(service(model, extra).generate(user, { images: [], prompt: 'p' }));
+
+  it('at the limit, one more is too_many_generations (429, Retry-After 5) before any model call; other users are not limited', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const bob = repos.addUser({ email: 'bob@example.com' });
+    const model = gatedModel(2);
+    const limit = { inFlightPerUser: 2 };
+    const running = [ask(model, ada, limit), ask(model, ada, limit)];
+    await model.reached(2);
+
+    const err = await service(model, limit).generate(ada, { images: [], prompt: 'three' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: 'too_many_generations',
+      message: 'Too many generations in flight',
+      details: 'at most 2 of your generations run at once; wait for one to finish',
+      retryAfterSeconds: 5,
+    });
+    expect(model.calls).toBe(2);
+    expect(repos.state.running.size).toBe(2);
+
+    expect(await ask(model, bob, limit)).toBe('resolved'); // while ada's two are still running
+    model.open();
+    expect(await Promise.all(running)).toEqual(['resolved', 'resolved']);
+    expect(repos.state.running.size).toBe(0);
+    expect(await ask(model, ada, limit)).toBe('resolved');
+  });
+
+  it('a refused request uses no quota slot; a user out of quota is told 402 rather than 429', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const model = gatedModel(1);
+    const both = { inFlightPerUser: 1, quota: { perDay: 2 } };
+    const first = ask(model, ada, both);
+    await model.reached(1);
+    expect(await ask(model, ada, both)).toBe('too_many_generations');
+    expect(await ask(model, ada, both)).toBe('too_many_generations');
+    model.open();
+    expect(await first).toBe('resolved');
+    expect(repos.state.spentCalls).toEqual([]);
+    expect(await repos.generations.countLastDayWithRunning(ada.id)).toBe(1);
+    expect(await ask(model, ada, both)).toBe('resolved'); // the second slot was still free
+    expect(await ask(model, ada, both)).toBe('upgrade_required');
+  });
+
+  it("only the user's unexpired running rows count", async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const limit = { inFlightPerUser: 1 };
+    await repos.runningGenerations.start('00000000-0000-4000-8000-000000000001', ada.id, -1); // its lease has run out
+    expect(await ask(smallModel(), ada, limit)).toBe('resolved');
+    await repos.runningGenerations.start('00000000-0000-4000-8000-000000000002', ada.id, 60_000);
+    const model = smallModel();
+    expect(await ask(model, ada, limit)).toBe('too_many_generations');
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('without a limit (0) and without a quota, generations are not counted', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const model = gatedModel(3);
+    const running = [0, 1, 2].map(() => ask(model, ada, { inFlightPerUser: 0 }));
+    await model.reached(3);
+    model.open();
+    expect(await Promise.all(running)).toEqual(['resolved', 'resolved', 'resolved']);
   });
 });
 

@@ -1,0 +1,139 @@
+// The image workers: a pool of child processes (tinypool) that does this instance's heavy image work — the
+// offline engine, decoding input images to check them, drawing SVG uploads, converting model output to PNG.
+// Why processes and not threads: sharp's work runs on libuv's thread pool, which is shared by every thread of a
+// process and also serves file reads, so image work in the service's process (or in its worker threads) made
+// `GET /files/…` wait behind it. A process of its own has its own pool, its own memory (a huge decode cannot
+// take the service down) and a lower CPU priority (./worker.ts); a cancelled or timed-out task ends its process,
+// so abandoned work stops using the CPU at once. At most IMAGE_WORKERS processes run; the rest of the work
+// waits in order. The first process starts on first use and one stays ready; the others end when idle.
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Tinypool from 'tinypool';
+import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError } from '../models/image-model.js';
+import type { OfflineLimits } from '../models/local-image-model.js';
+import type { SvgRender } from '../services/svg.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask } from './worker.js';
+
+export interface ImageWorkers {
+  /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */
+  offlineModel: (limits: Partial<OfflineLimits>) => ImageModel;
+  /** Decodes an input image to the end: the problem (worded to follow `Invalid image: `), or undefined. */
+  decodeProblem: (data: Buffer, mimeType: string, maxPixels: number) => Promise<string | undefined>;
+  /** Draws an SVG at its declared size, up to `maxPixels`. */
+  renderSvg: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
+  /** The image as PNG, or undefined when it cannot be read. */
+  toPng: (data: Buffer) => Promise<Buffer | undefined>;
+  /** Ends every worker process; work still queued or running fails. */
+  close: () => Promise<void>;
+}
+
+export interface ImageWorkersOptions {
+  /** IMAGE_WORKERS: processes at most. */
+  workers: number;
+  log: { warn(o: object, m: string): void };
+  /** How long a process beyond the first stays after its last task (ms). */
+  idleMs?: number;
+  /**
+   * The longest a check, a drawing or a conversion may take (ms); past it the task's process ends and the image
+   * counts as unreadable. The offline engine's deadline is the model timeout instead (IMAGE_MODEL_TIMEOUT_MS).
+   */
+  taskTimeoutMs?: number;
+}
+
+const WORKER = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+/**
+ * Node options for a worker: the service's own (memory flags and the like), plus the TypeScript loader when this
+ * module runs from source (tsx resolves our `.js` import specifiers to the `.ts` files).
+ */
+function workerExecArgv(): string[] {
+  const own = process.execArgv.filter((arg) => !arg.startsWith('--inspect'));
+  if (extname(WORKER.pathname) !== '.ts' || own.some((arg) => arg.includes('tsx'))) return own;
+  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...own, '--import', loader];
+}
+
+const bytes = (data: Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const isAbort = (err: unknown) => err instanceof Error && err.name === 'AbortError';
+
+export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutMs = 60_000 }: ImageWorkersOptions): ImageWorkers {
+  let pool: Tinypool | undefined;
+  let closed = false;
+
+  const started = (): Tinypool => {
+    if (closed) throw new Error('the image workers are closed');
+    if (pool) return pool;
+    pool = new Tinypool({
+      filename: WORKER.href,
+      runtime: 'child_process',
+      serialization: 'advanced', // Buffers cross as bytes, not as JSON arrays
+      minThreads: 1,
+      maxThreads: Math.max(1, workers),
+      idleTimeout: idleMs,
+      execArgv: workerExecArgv(),
+      env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    });
+    // A worker that dies between tasks (killed from outside, out of memory) is replaced; the pool reports it here
+    // rather than as an unhandled 'error' event, which would end the service.
+    pool.on('error', (err: unknown) => log.warn({ err }, 'an image worker process ended unexpectedly'));
+    return pool;
+  };
+
+  const run = <T>(name: string, task: object, signal?: AbortSignal): Promise<T> =>
+    started().run(task, { name, signal: signal ?? null }) as Promise<T>;
+
+  /** A bounded task; if its process fails (it crashed, or was ended at the deadline) it is logged and answered as `fallback`. */
+  const orElse = async <T>(name: string, task: object, fallback: T): Promise<T> => {
+    try {
+      return await run<T>(name, task, AbortSignal.timeout(taskTimeoutMs));
+    } catch (err) {
+      log.warn({ err, task: name }, 'an image worker task failed');
+      return fallback;
+    }
+  };
+
+  return {
+    offlineModel: (limits) => {
+      return {
+        id: 'local',
+        async generate(req: GenerateRequest): Promise<GenerateResult> {
+          const task: GenerateTask = { images: req.images.map(({ data, mimeType }) => ({ data, mimeType })), prompt: req.prompt, limits };
+          let answer: GenerateAnswer;
+          try {
+            answer = await run<GenerateAnswer>('generate', task, req.signal);
+          } catch (err) {
+            if (isAbort(err) || req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
+            log.warn({ err }, 'the offline image engine process failed');
+            throw new ModelFailedError('the offline image engine stopped unexpectedly');
+          }
+          if (answer.ok) return { image: { data: bytes(answer.data), mimeType: answer.mimeType }, text: answer.text, model: answer.model };
+          if (answer.kind === 'input') throw new ModelInputError(answer.index, answer.message);
+          throw new ModelFailedError(answer.message);
+        },
+      };
+    },
+
+    decodeProblem: (data, mimeType, maxPixels) => {
+      const task: DecodeTask = { data, mimeType, maxPixels };
+      return orElse<string | undefined>('decode', task, 'the image could not be decoded');
+    },
+
+    renderSvg: async (svg, maxPixels) => {
+      const task: SvgTask = { svg, maxPixels };
+      const stopped: SvgRender = { ok: false, stage: 'rasterize', reason: 'drawing it stopped unexpectedly' };
+      const drawn = await orElse<SvgRender>('svg', task, stopped);
+      return drawn.ok ? { ok: true, png: bytes(drawn.png) } : drawn;
+    },
+
+    toPng: async (data) => {
+      const png = await orElse<Uint8Array | undefined>('png', { data }, undefined);
+      return png && bytes(png);
+    },
+
+    close: async () => {
+      closed = true;
+      await pool?.destroy();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// An image worker process (./pool.ts): the offline engine, input decode checks, SVG drawing and PNG conversion
+// run here, each task a named export called with plain data and answering plain data (expected failures are
+// answers, not exceptions, so that nothing depends on how an error crosses processes). The process lowers its
+// own CPU priority, so request serving wins a busy core; libvips keeps no operation cache here.
+import { setPriority } from 'node:os';
+import sharp from 'sharp';
+import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
+import { ModelFailedError, ModelInputError } from '../models/image-model.js';
+import { decodeProblem } from '../services/input-image-check.js';
+import { renderSvg, type SvgRender } from '../services/svg.js';
+
+/** How much nicer than the service this process runs (Unix niceness, 0–19). */
+const NICENESS = 10;
+
+try {
+  setPriority(NICENESS);
+} catch {
+  // Not permitted on this system: the worker still runs, at the service's priority.
+}
+sharp.cache(false);
+
+/** Bytes arrive as a Uint8Array (structured clone); sharp and the engine take Buffers. */
+const bytes = (data: Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+
+export interface GenerateTask {
+  images: Array<{ data: Uint8Array; mimeType: string }>;
+  prompt: string;
+  limits: Partial<OfflineLimits>;
+}
+
+export type GenerateAnswer =
+  | { ok: true; data: Uint8Array; mimeType: string; text?: string; model?: string }
+  | { ok: false; kind: 'input'; index: number; message: string }
+  | { ok: false; kind: 'failed'; message: string };
+
+export async function generate(task: GenerateTask): Promise<GenerateAnswer> {
+  const model = new LocalImageModel(task.limits);
+  try {
+    const result = await model.generate({
+      images: task.images.map((i) => ({ data: bytes(i.data), mimeType: i.mimeType })),
+      prompt: task.prompt,
+      signal: new AbortController().signal, // a cancelled task ends this process (./pool.ts)
+    });
+    if (!result.image) return { ok: false, kind: 'failed', message: 'the offline image engine made no image' };
+    return { ok: true, data: result.image.data, mimeType: result.image.mimeType, text: result.text, model: result.model };
+  } catch (err) {
+    if (err instanceof ModelInputError) return { ok: false, kind: 'input', index: err.index, message: err.message };
+    return { ok: false, kind: 'failed', message: err instanceof ModelFailedError ? err.message : 'the offline image engine failed' };
+  }
+}
+
+export interface DecodeTask {
+  data: Uint8Array;
+  mimeType: string;
+  maxPixels: number;
+}
+
+export function decode(task: DecodeTask): Promise<string | undefined> {
+  return decodeProblem(bytes(task.data), task.mimeType, task.maxPixels);
+}
+
+export interface SvgTask {
+  svg: Uint8Array;
+  maxPixels: number;
+}
+
+export function svg(task: SvgTask): Promise<SvgRender> {
+  return renderSvg(bytes(task.svg), task.maxPixels);
+}
+
+/** The image as PNG, or undefined when it cannot be read. */
+export async function png(task: { data: Uint8Array }): Promise<Uint8Array | undefined> {
+  try {
+    return await sharp(bytes(task.data)).png().toBuffer();
+  } catch {
+    return undefined;
+  }
+}
