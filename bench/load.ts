@@ -21,6 +21,11 @@ export interface LoadOptions {
   /** Operations in flight at once. */
   concurrency: number;
   capMs?: number;
+  /**
+   * Report instead of failing (for measuring a degraded service): on the hard cap the loop ends with the operations
+   * done so far (`requests` says how many), and measured operations that fail count in `errors` (timed like the others).
+   */
+  lenient?: boolean;
 }
 
 export interface LoadResult {
@@ -33,6 +38,9 @@ export interface LoadResult {
   p99Ms: number;
   /** Every measured latency, sorted (for merging rounds). */
   latenciesMs: Float64Array;
+  /** Lenient loops only: measured operations that failed, and the first few messages. */
+  errors?: number;
+  errorSamples?: string[];
 }
 
 /** One operation; `worker` is the index (0..C-1) of the in-flight slot running it. Throws to count an error. */
@@ -80,23 +88,25 @@ export async function runLoad(opts: LoadOptions, op: Operation): Promise<LoadRes
   if (warmed < opts.warmup) fail(`hard cap of ${(opts.capMs ?? HARD_CAP_MS) / 1000} s reached during warm-up (${warmed} of ${opts.warmup})`);
   if (errorCount > 0) fail(`${errorCount} errors during warm-up`);
 
-  const latencies = new Float64Array(opts.requests);
+  const all = new Float64Array(opts.requests);
   const start = process.hrtime.bigint();
-  const done = await phase(opts.requests, latencies);
+  const done = await phase(opts.requests, all);
   const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
-  if (done < opts.requests) fail(`hard cap of ${(opts.capMs ?? HARD_CAP_MS) / 1000} s reached after ${done} of ${opts.requests} requests`);
-  if (errorCount > 0) fail(`${errorCount} of ${opts.requests} requests failed`);
+  if (!opts.lenient && done < opts.requests) fail(`hard cap of ${(opts.capMs ?? HARD_CAP_MS) / 1000} s reached after ${done} of ${opts.requests} requests`);
+  if (!opts.lenient && errorCount > 0) fail(`${errorCount} of ${opts.requests} requests failed`);
 
-  latencies.sort();
+  // Operations are numbered in the order they start and every started one is awaited: the done ones are 0..done-1.
+  const latencies = all.slice(0, done).sort();
   return {
     name: opts.name,
     concurrency: opts.concurrency,
-    requests: opts.requests,
+    requests: done,
     elapsedMs,
-    reqPerSec: opts.requests / (elapsedMs / 1000),
+    reqPerSec: done / (elapsedMs / 1000),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     latenciesMs: latencies,
+    ...(opts.lenient ? { errors: errorCount, errorSamples: errors } : {}),
   };
 }
 

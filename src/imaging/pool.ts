@@ -4,8 +4,10 @@
 // process and also serves file reads, so image work in the service's process (or in its worker threads) made
 // `GET /files/…` wait behind it. A process of its own has its own pool, its own memory (a huge decode cannot
 // take the service down) and a lower CPU priority (./worker.ts); a cancelled or timed-out task ends its process,
-// so abandoned work stops using the CPU at once. At most IMAGE_WORKERS processes run; the rest of the work
-// waits in order. The first process starts on first use and one stays ready; the others end when idle.
+// so abandoned work stops using the CPU at once. At most IMAGE_WORKERS processes run. Work is tagged with its
+// owner (the user) and waits its turn in ./fair-slots.ts: one owner holds at most IMAGE_WORKERS − 1 workers (all
+// of them when there is one), so a user's long jobs always leave a worker for everyone else, and owners with
+// work waiting take turns. The first process starts on first use and one stays ready; the others end when idle.
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,17 +15,20 @@ import Tinypool from 'tinypool';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError } from '../models/image-model.js';
 import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from '../services/svg.js';
+import { FairSlots } from './fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask } from './worker.js';
 
 export interface ImageWorkers {
   /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */
   offlineModel: (limits: Partial<OfflineLimits>) => ImageModel;
   /** Decodes an input image to the end: the problem (worded to follow `Invalid image: `), or undefined. */
-  decodeProblem: (data: Buffer, mimeType: string, maxPixels: number) => Promise<string | undefined>;
+  decodeProblem: (data: Buffer, mimeType: string, maxPixels: number, owner?: string) => Promise<string | undefined>;
   /** Draws an SVG at its declared size, up to `maxPixels`. */
   renderSvg: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
   /** The image as PNG, or undefined when it cannot be read. */
-  toPng: (data: Buffer) => Promise<Buffer | undefined>;
+  toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
+  /** Tasks running on the workers, and tasks waiting their turn. */
+  load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
   close: () => Promise<void>;
 }
@@ -80,13 +85,27 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     return pool;
   };
 
-  const run = <T>(name: string, task: object, signal?: AbortSignal): Promise<T> =>
-    started().run(task, { name, signal: signal ?? null }) as Promise<T>;
+  const turns = new FairSlots(Math.max(1, workers), Math.max(1, workers - 1));
+
+  /**
+   * Runs the task once its owner's turn comes. `signal` covers the wait too; `deadlineMs` only the run (a task
+   * does not lose its time waiting behind others).
+   */
+  const run = async <T>(name: string, task: object, opts: { owner?: string; signal?: AbortSignal; deadlineMs?: number }): Promise<T> => {
+    // When a slot is free the task is handed to a worker before this returns (tests cancel a task in flight so).
+    const release = turns.tryAcquire(opts.owner ?? '') ?? (await turns.acquire(opts.owner ?? '', opts.signal));
+    try {
+      const signals = [opts.signal, opts.deadlineMs === undefined ? undefined : AbortSignal.timeout(opts.deadlineMs)].filter((s) => s !== undefined);
+      return (await started().run(task, { name, signal: signals.length > 0 ? AbortSignal.any(signals) : null })) as T;
+    } finally {
+      release();
+    }
+  };
 
   /** A bounded task; if its process fails (it crashed, or was ended at the deadline) it is logged and answered as `fallback`. */
-  const orElse = async <T>(name: string, task: object, fallback: T): Promise<T> => {
+  const orElse = async <T>(name: string, task: object, fallback: T, owner?: string): Promise<T> => {
     try {
-      return await run<T>(name, task, AbortSignal.timeout(taskTimeoutMs));
+      return await run<T>(name, task, { owner, deadlineMs: taskTimeoutMs });
     } catch (err) {
       log.warn({ err, task: name }, 'an image worker task failed');
       return fallback;
@@ -101,7 +120,7 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
           const task: GenerateTask = { images: req.images.map(({ data, mimeType }) => ({ data, mimeType })), prompt: req.prompt, limits };
           let answer: GenerateAnswer;
           try {
-            answer = await run<GenerateAnswer>('generate', task, req.signal);
+            answer = await run<GenerateAnswer>('generate', task, { owner: req.owner, signal: req.signal });
           } catch (err) {
             if (isAbort(err) || req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
             log.warn({ err }, 'the offline image engine process failed');
@@ -114,9 +133,9 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       };
     },
 
-    decodeProblem: (data, mimeType, maxPixels) => {
+    decodeProblem: (data, mimeType, maxPixels, owner) => {
       const task: DecodeTask = { data, mimeType, maxPixels };
-      return orElse<string | undefined>('decode', task, 'the image could not be decoded');
+      return orElse<string | undefined>('decode', task, 'the image could not be decoded', owner);
     },
 
     renderSvg: async (svg, maxPixels) => {
@@ -126,10 +145,12 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       return drawn.ok ? { ok: true, png: bytes(drawn.png) } : drawn;
     },
 
-    toPng: async (data) => {
-      const png = await orElse<Uint8Array | undefined>('png', { data }, undefined);
+    toPng: async (data, owner) => {
+      const png = await orElse<Uint8Array | undefined>('png', { data }, undefined, owner);
       return png && bytes(png);
     },
+
+    load: () => turns.stats,
 
     close: async () => {
       closed = true;

@@ -15,6 +15,8 @@ export interface GenerateRequest {
    * caller counts such a call as spent (the free quota, docs/api.md "The free quota"), whatever comes of it.
    */
   onAnswered?: () => void;
+  /** Who asks (the user's id): shared capacity, such as the image workers, is split fairly between owners. */
+  owner?: string;
 }
 
 export interface GenerateResult {

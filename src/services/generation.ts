@@ -58,7 +58,7 @@ export interface GenerationDeps extends InputDeps {
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
-  toPng?: (data: Buffer) => Promise<Buffer | undefined>;
+  toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
 }
 
 const PNG = 'image/png';
@@ -79,10 +79,10 @@ async function toPngHere(data: Buffer): Promise<Buffer | undefined> {
   }
 }
 
-async function asPng(data: Buffer, toPng: (data: Buffer) => Promise<Buffer | undefined>): Promise<Buffer> {
+async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
   if (type?.mime === PNG) return data;
-  const png = await toPng(data);
+  const png = await toPng(data, owner);
   if (!png) throw new ModelFailedError('the model returned an image that could not be read');
   return png;
 }
@@ -110,9 +110,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, answered: () => void): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images: inputs, prompt, signal: new AbortController().signal, onAnswered: answered });
+      const result = await model.generate({ images: inputs, prompt, signal: new AbortController().signal, onAnswered: answered, owner });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
@@ -225,10 +225,10 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     { images, prompt }: { images: string[]; prompt: string },
     { running, lease }: { running: string; lease: { stop(): Promise<void> } },
   ): Promise<GenerateResponse> {
-    const inputs = await resolveInputs(images, deps); // a refused input gives the slot back: no model was called
+    const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
     try {
-      const result = await callModel(model, inputs, images, prompt, () => (answered = true));
+      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true));
       if (!result.image) throw noImageGenerated(result.text ?? '');
       return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, { running, lease });
     } catch (err) {
@@ -247,7 +247,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   ): Promise<GenerateResponse> {
     const written: string[] = [];
     try {
-      const png = await asPng(result.image.data, deps.toPng ?? toPngHere);
+      const png = await asPng(result.image.data, user.id, deps.toPng ?? toPngHere);
       const stamp = Date.now();
       const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
       written.push(output.name);

@@ -25,8 +25,8 @@ export interface InputDeps {
   maxPixels: number;
   /** Pixels all inputs of one request may declare together; GENERATION_MAX_PIXELS. */
   maxTotalPixels: number;
-  /** Decodes an input to the end: its problem or undefined (default: in this process). */
-  decodeProblem?: (data: Buffer, mimeType: string, maxPixels: number) => Promise<string | undefined>;
+  /** Decodes an input to the end for `owner` (the user): its problem or undefined (default: in this process). */
+  decodeProblem?: (data: Buffer, mimeType: string, maxPixels: number, owner?: string) => Promise<string | undefined>;
 }
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, url: string): Promise<Buffer> {
@@ -94,14 +94,14 @@ function firstFailure<T>(settled: PromiseSettledResult<T>[]): T[] {
  * All inputs, fetched concurrently; their headers are checked (each, then the total) before any is decoded,
  * so a request over the budget costs no decoding at all.
  */
-export async function resolveInputs(urls: string[], deps: InputDeps): Promise<ResolvedInput[]> {
+export async function resolveInputs(urls: string[], deps: InputDeps, owner?: string): Promise<ResolvedInput[]> {
   const fetched = firstFailure(await Promise.allSettled(urls.map((url, index) => fetchOne(url, index, deps))));
   const total = fetched.reduce((sum, f) => sum + f.pixels, 0);
   if (total > deps.maxTotalPixels) throw imagesOverPixelBudget(total, deps.maxTotalPixels, fetched.length);
   const decode = deps.decodeProblem ?? decodeProblem;
   const checked = await Promise.allSettled(
     fetched.map(async ({ data, mimeType, url, index, decodable }) => {
-      const problem = decodable ? await decode(data, mimeType, deps.maxPixels) : undefined;
+      const problem = decodable ? await decode(data, mimeType, deps.maxPixels, owner) : undefined;
       if (problem) throw unusableImage(problem, { index, url: urls[index] });
       return { data, mimeType, url };
     }),

@@ -80,6 +80,19 @@ describe('image workers', () => {
     expect(isRunning(pid)).toBe(false);
   });
 
+  it("one owner's generations hold at most IMAGE_WORKERS − 1 workers; another owner's run at once", async () => {
+    workers = createImageWorkers({ workers: 2, log });
+    const model = workers.offlineModel({});
+    const input = await png(16, 16);
+    const abuser = [0, 1, 2].map(() => model.generate({ ...request([input], 'blur 2'), owner: 'abuser' }));
+    expect(workers.load()).toEqual({ active: 1, waiting: 2 });
+    const ada = model.generate({ ...request([input], 'invert'), owner: 'ada' });
+    expect(workers.load()).toEqual({ active: 2, waiting: 2 }); // ada did not wait behind the abuser's queue
+    expect((await ada).text).toContain('invert');
+    await Promise.all(abuser);
+    expect(workers.load()).toEqual({ active: 0, waiting: 0 });
+  });
+
   it('close() ends every worker process', async () => {
     workers = createImageWorkers({ workers: 2, log });
     const model = workers.offlineModel({});

@@ -1,0 +1,95 @@
+// Turns on the image workers (src/imaging/fair-slots.ts): an owner never holds more than its share of the slots,
+// so one user's long jobs always leave a slot for others; owners with work waiting take turns; an abort while
+// waiting leaves the queue.
+import { describe, expect, it } from 'vitest';
+import { FairSlots } from '../../src/imaging/fair-slots.js';
+
+/** Acquires and records the order in which grants arrive. */
+function recorder(slots: FairSlots) {
+  const granted: string[] = [];
+  const releases = new Map<string, () => void>();
+  const ask = (owner: string, label: string, signal?: AbortSignal) =>
+    slots.acquire(owner, signal).then((release) => {
+      granted.push(label);
+      releases.set(label, release);
+    });
+  /** Lets pending grants run (they resolve on the microtask queue). */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  return { granted, ask, settle, release: (label: string) => releases.get(label)!() };
+}
+
+describe('FairSlots', () => {
+  it('one owner holds at most its share; the free slot serves another owner at once', async () => {
+    const slots = new FairSlots(2, 1);
+    const r = recorder(slots);
+    void r.ask('abuser', 'a1');
+    void r.ask('abuser', 'a2');
+    await r.settle();
+    expect(r.granted).toEqual(['a1']); // a2 waits although a slot is free: the abuser has its share
+    void r.ask('ada', 'ada1');
+    await r.settle();
+    expect(r.granted).toEqual(['a1', 'ada1']);
+    expect(slots.stats).toEqual({ active: 2, waiting: 1 });
+    r.release('a1');
+    await r.settle();
+    expect(r.granted).toEqual(['a1', 'ada1', 'a2']);
+  });
+
+  it('owners with work waiting take turns, each in its own order', async () => {
+    const slots = new FairSlots(1, 1);
+    const r = recorder(slots);
+    void r.ask('x', 'first');
+    await r.settle();
+    for (const label of ['a1', 'a2', 'a3']) void r.ask('a', label);
+    void r.ask('b', 'b1');
+    void r.ask('c', 'c1');
+    void r.ask('b', 'b2');
+    await r.settle();
+    for (const label of ['first', 'a1', 'b1', 'c1', 'a2', 'b2']) {
+      r.release(label);
+      await r.settle();
+    }
+    expect(r.granted).toEqual(['first', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+
+  it('a signal that aborts while waiting takes the request out of the queue', async () => {
+    const slots = new FairSlots(1, 1);
+    const r = recorder(slots);
+    void r.ask('a', 'a1');
+    const controller = new AbortController();
+    const waiting = r.ask('b', 'b1', controller.signal);
+    void r.ask('c', 'c1');
+    await r.settle();
+    controller.abort(new Error('gave up'));
+    await expect(waiting).rejects.toThrow('gave up');
+    expect(slots.stats).toEqual({ active: 1, waiting: 1 });
+    r.release('a1');
+    await r.settle();
+    expect(r.granted).toEqual(['a1', 'c1']);
+    await expect(slots.acquire('d', AbortSignal.abort())).rejects.toThrow();
+  });
+
+  it('tryAcquire takes a free slot at once, never one someone waiting could have', async () => {
+    const slots = new FairSlots(2, 1);
+    const a = slots.tryAcquire('a');
+    expect(a).toBeTypeOf('function');
+    expect(slots.tryAcquire('a')).toBeUndefined(); // over its share
+    const r = recorder(slots);
+    void r.ask('a', 'a2');
+    expect(slots.tryAcquire('b')).toBeTypeOf('function'); // a2 waits for a's share, not for a slot
+    expect(slots.tryAcquire('c')).toBeUndefined(); // no slot left
+    a!();
+    await r.settle();
+    expect(r.granted).toEqual(['a2']);
+  });
+
+  it('a release counts once', async () => {
+    const slots = new FairSlots(1, 1);
+    const release = await slots.acquire('a');
+    release();
+    release();
+    expect(slots.stats).toEqual({ active: 0, waiting: 0 });
+    await slots.acquire('b');
+    expect(slots.stats).toEqual({ active: 1, waiting: 0 });
+  });
+});
