@@ -34,6 +34,7 @@ import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
 import { videoPlugin } from './routes/video.js';
 import { publicTemplateRoutes, templateRoutes } from './routes/templates.js';
+import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -137,7 +138,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(metricsPlugin, { token: config.metrics.token });
   const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel });
   app.addHook('onClose', () => composition.close());
-  const { users, projects, canvas, generation, uploads, billing, video, templates } = composition.services;
+  const { users, projects, canvas, generation, uploads, billing, video, templates, sharing } = composition.services;
 
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl, log: app.log });
@@ -152,6 +153,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(videoPlugin, { video, perMinute: config.video.perMinute });
   // Templates: the list is public (rate-limited per address); publishing and deleting are below.
   await app.register(publicTemplateRoutes, { templates, sessions, limits: config.limits });
+  // Sharing: a read-only link shows its project without a session (rate-limited per address); the rest is below.
+  await app.register(publicSharingRoutes, { sharing, limits: config.limits });
 
   // Everything below needs a session (401 without one); the public routes are registered above.
   await app.register(async (api) => {
@@ -169,6 +172,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
     await api.register(templateRoutes, { templates, limits: config.limits });
+    await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
   });
   return securityHeaders;
 }

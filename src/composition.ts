@@ -14,6 +14,7 @@ import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
+import { createSharingService, type SharingService } from './services/sharing.js';
 import { createTemplatesService, type TemplatesService } from './services/templates.js';
 import { createUploadsService, type UploadsService } from './services/uploads.js';
 import { createUsersService, type UsersService } from './services/users.js';
@@ -36,6 +37,7 @@ export interface Services {
   billing: BillingService;
   video: VideoService;
   templates: TemplatesService;
+  sharing: SharingService;
 }
 
 export interface Composition {
@@ -74,10 +76,11 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
   });
   const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
+  const canvas = createCanvasService({ canvases, images: canvasImages, maxBytes: config.limits.canvasBytes });
   const services: Services = {
     users: createUsersService({ users }),
-    projects: createProjectsService({ projects }),
-    canvas: createCanvasService({ canvases, images: canvasImages, maxBytes: config.limits.canvasBytes }),
+    projects: createProjectsService({ projects, roles: repositories.sharing }),
+    canvas,
     generation: createGenerationService({
       users,
       generations,
@@ -102,6 +105,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
     video: createVideoService({ provider: videoProvider, log }),
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
+    sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers }),
   };
   return {
     services,

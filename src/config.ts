@@ -123,6 +123,8 @@ const envSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
   TEMPLATES_LIST_MAX: int(200, 1),
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
+  PROJECT_MAX_MEMBERS: int(50, 1),
+  RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -252,6 +254,10 @@ export interface Config {
     templatesListMax: number;
     /** Template lists per client address per minute (0 = no limit). */
     templateListsPerMinute: number;
+    /** Members a project may have (its owner not counted). */
+    projectMembers: number;
+    /** Reads of shared links (`GET /api/shared/:token`) per client address per minute (0 = no limit). */
+    sharedLinksPerMinute: number;
     /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
     rateLimitStore: 'memory' | 'postgres';
   };
@@ -416,6 +422,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       templatesListMax: e.TEMPLATES_LIST_MAX,
       templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
+      projectMembers: e.PROJECT_MAX_MEMBERS,
+      sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,
       rateLimitStore: e.RATE_LIMIT_STORE,
     },
     payments: {

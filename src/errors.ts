@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   'video_not_configured',
   // 404 (templates)
   'template_not_found',
+  // 404 (sharing)
+  'member_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -181,3 +183,6 @@ export const assetNotFound = () => new AppError('asset_not_found', 'Asset not fo
 
 // Templates
 export const templateNotFound = () => new AppError('template_not_found', 'Template not found');
+
+// Sharing
+export const memberNotFound = () => new AppError('member_not_found', 'Member not found');

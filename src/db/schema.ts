@@ -2,11 +2,13 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   index,
   integer,
   json,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -236,3 +238,48 @@ export const sessionRevocations = pgTable(
 );
 
 export type SessionRevocationRow = typeof sessionRevocations.$inferSelect;
+
+/**
+ * People a project is shared with (docs/api.md "Sharing"), by the email they were invited with (lower-cased):
+ * they see the project once signed in with that email. `editor` reads and writes the canvas, `viewer` reads it;
+ * the owner (`projects.user_id`) has no row here. Rows go with their project (ON DELETE CASCADE).
+ */
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<'editor' | 'viewer'>().notNull(),
+    /** The user who invited (the owner); null once that user is gone. */
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'project_members_pkey', columns: [t.projectId, t.email] }),
+    index('project_members_email_idx').on(t.email),
+    check('project_members_role_check', sql`${t.role} IN ('editor', 'viewer')`),
+    check('project_members_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export type ProjectMemberRow = typeof projectMembers.$inferSelect;
+
+/**
+ * A project's read-only link (docs/api.md "Sharing"): at most one per project. Only the SHA-256 of its token is
+ * kept, so the token is shown once, when it is made; making a new one replaces the old, revoking deletes it.
+ */
+export const projectShareLinks = pgTable(
+  'project_share_links',
+  {
+    projectId: uuid('project_id')
+      .primaryKey()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token, hex. */
+    tokenHash: text('token_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('project_share_links_token_key').on(t.tokenHash)],
+);

@@ -63,6 +63,7 @@ export function statusOf(code: ErrorCode): number {
     case 'project_not_found':
     case 'asset_not_found':
     case 'template_not_found':
+    case 'member_not_found':
       return 404;
     case 'not_acceptable':
       return 406;

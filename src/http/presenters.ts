@@ -1,12 +1,22 @@
 // Rows become API shapes here, and only here.
-import type { ListedTemplate } from '../db/repositories/index.js';
+import type { ListedTemplate, Member, SharedProjectRow } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
-export const presentProject = (row: ProjectRow) => ({
+export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
   id: row.id,
   userId: row.userId,
   name: row.name,
   createdDate: row.createdAt.toISOString(),
+});
+
+/** A project member: the email they were invited with (lower-cased), their role, when they were first invited. */
+export const presentMember = (row: Member) => ({ email: row.email, role: row.role, createdAt: row.createdAt.toISOString() });
+
+/** A project shared with the caller: the Project shape of `GET /api/user/project`, the caller's role and the owner. */
+export const presentSharedProject = (row: SharedProjectRow) => ({
+  ...presentProject(row),
+  role: row.role,
+  owner: { email: row.ownerEmail, name: row.ownerName },
 });
 
 export const presentUser = (row: UserRow) => ({

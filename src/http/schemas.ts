@@ -146,3 +146,29 @@ export function templateSchemas(limits: Config['limits']) {
     .meta({ id: 'Template' });
   return { TemplateBody, Template };
 }
+
+/** Sharing (docs/api.md "Sharing"). */
+export function sharingSchemas(limits: Config['limits']) {
+  const { Canvas } = canvasSchemas(limits);
+  const MemberRole = z.enum(['editor', 'viewer']);
+  const Person = z.object({ email: z.string(), name: z.string() });
+  const Member = z
+    .object({ email: z.string().describe('lower-cased'), role: MemberRole, createdAt: z.string().describe('ISO 8601, when first invited') })
+    .meta({ id: 'ProjectMember' });
+  const invalidEmail = says('Invalid email');
+  const Invite = z.object({
+    email: z.email(invalidEmail).max(254, invalidEmail).describe('the person to invite (matched case-insensitively)'),
+    role: z.enum(['editor', 'viewer'], says('Role must be editor or viewer')),
+  });
+  const Members = z
+    .object({ owner: Person, members: z.array(Member).describe('oldest invitation first') })
+    .meta({ id: 'ProjectMembers' });
+  const SharedProject = Project.extend({ role: MemberRole.describe('your role'), owner: Person }).meta({ id: 'SharedProject' });
+  const ShareLink = z
+    .object({ token: z.string().describe('256 random bits, base64url; shown only now'), url: z.string().describe('GET it without signing in') })
+    .meta({ id: 'ShareLink' });
+  const SharedCanvas = z
+    .object({ project: z.object({ id: z.uuid(), name: z.string() }), canvas: Canvas.nullable().describe('as GET /api/user/project/canvas answers its owner') })
+    .meta({ id: 'SharedCanvas' });
+  return { Invite, Member, Members, SharedProject, ShareLink, SharedCanvas };
+}

@@ -1,11 +1,12 @@
-// One canvas per project. Saves are single statements that also check ownership, so the hot path is one
-// round trip. With `version`, a save is conditional (docs/api.md "Canvas versions"): a stale save gets 409
-// and the current version; without it, a plain upsert (last write wins). Images sent inline as data: URLs are
-// stored as files first and replaced by their URLs (./canvas-images.ts); the stored canvas is then held to
-// CANVAS_MAX_BYTES.
+// One canvas per project. Saves are single statements that also check the caller's role (owner and editors
+// write, viewers read: docs/api.md "Sharing"), so the hot path is one round trip; a viewer's save is 403, found
+// out only after the save statement wrote nothing. With `version`, a save is conditional (docs/api.md "Canvas
+// versions"): a stale save gets 409 and the current version; without it, a plain upsert (last write wins).
+// Images sent inline as data: URLs are stored as files first and replaced by their URLs (./canvas-images.ts);
+// the stored canvas is then held to CANVAS_MAX_BYTES.
 import { randomUUID } from 'node:crypto';
 import { CanvasIdTakenError, type CanvasesRepository, type CanvasWrite, type SavedCanvas } from '../db/repositories/index.js';
-import { canvasConflict, canvasTooLarge, projectNotFound } from '../errors.js';
+import { canvasConflict, canvasTooLarge, forbidden, projectNotFound } from '../errors.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
 
@@ -54,6 +55,13 @@ export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps):
     return found;
   }
 
+  /** The canvas as `current`, for a save: a viewer may read it but not write it (403). */
+  async function writable(userId: string, projectId: string) {
+    const found = await current(userId, projectId);
+    if (found.role === 'viewer') throw forbidden();
+    return found;
+  }
+
   /** The saved canvas as JSON text: the nodes/edges text is exactly what was stored. */
   const savedJson = (saved: SavedCanvas, nodes: string, edges: string) =>
     `{"id":${JSON.stringify(saved.id)},"projectId":${JSON.stringify(saved.projectId)},"nodes":${nodes},"edges":${edges},"version":${saved.version}}`;
@@ -84,25 +92,26 @@ export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps):
       const canvas: CanvasWrite = { id: newId, projectId: input.projectId, userId, nodes: JSON.stringify(nodes), edges: JSON.stringify(input.edges) };
       if (tooLarge(canvas.nodes, canvas.edges)) throw canvasTooLarge();
       if (storeImages) {
-        // Files are written only for the project's owner (a foreign project stays a 404 that stores nothing), and
-        // not for a save already known to be stale.
-        const now = await current(userId, input.projectId);
+        // Files are written only for the project's owner or an editor (a foreign project stays a 404, a viewer's
+        // save a 403, that store nothing), and not for a save already known to be stale.
+        const now = await writable(userId, input.projectId);
         if (input.version !== undefined && (now.version ?? 0) !== input.version) throw canvasConflict(now.version ?? 0);
         await storeImages();
       }
       if (input.version === undefined) {
         const body = await write((c) => canvases.upsert(c), canvas);
-        if (!body) throw projectNotFound();
-        return body;
+        if (body) return body;
+        await writable(userId, input.projectId); // 404 without a role, 403 for a viewer
+        throw projectNotFound(); // the project went away meanwhile
       }
       const updated = await canvases.updateIfVersion({ ...canvas, version: input.version });
       if (updated) return savedJson(updated, canvas.nodes, canvas.edges);
-      const now = await current(userId, input.projectId);
+      const now = await writable(userId, input.projectId);
       if (now.version === null && input.version === 0) {
         const body = await write((c) => canvases.insertFirst(c), canvas);
         if (body) return body;
         // Another save created it first.
-        const raced = await current(userId, input.projectId);
+        const raced = await writable(userId, input.projectId);
         throw canvasConflict(raced.version ?? 0);
       }
       throw canvasConflict(now.version ?? 0);

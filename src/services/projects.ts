@@ -1,8 +1,9 @@
 // Projects belong to one user. Every read and write is scoped by owner, so another user's project and one
 // that does not exist get the same answer (404 Project not found): whether a project id exists never leaks.
-import type { ProjectsRepository } from '../db/repositories/index.js';
+// A member of a project (docs/api.md "Sharing") knows it exists: renaming or deleting it is 403 for them.
+import type { ProjectsRepository, SharingRepository } from '../db/repositories/index.js';
 import type { ProjectRow } from '../db/schema.js';
-import { projectNotFound, unauthorized } from '../errors.js';
+import { forbidden, projectNotFound, unauthorized } from '../errors.js';
 import { isUuid } from './ids.js';
 
 export interface ProjectsService {
@@ -14,9 +15,16 @@ export interface ProjectsService {
 
 export interface ProjectsDeps {
   projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned'>;
+  /** Roles, read only when an owner-only change found no project of the user. */
+  roles: Pick<SharingRepository, 'access'>;
 }
 
-export function createProjectsService({ projects }: ProjectsDeps): ProjectsService {
+export function createProjectsService({ projects, roles }: ProjectsDeps): ProjectsService {
+  /** Why an owner-only change did nothing: 403 for a member, 404 for anyone else. */
+  async function refusal(userId: string, projectId: string) {
+    return (await roles.access(userId, projectId)) ? forbidden() : projectNotFound();
+  }
+
   return {
     async create(userId, name) {
       const row = await projects.insert({ userId, name });
@@ -30,13 +38,13 @@ export function createProjectsService({ projects }: ProjectsDeps): ProjectsServi
     async rename(userId, projectId, name) {
       if (!isUuid(projectId)) throw projectNotFound();
       const row = await projects.renameOwned(userId, projectId, name);
-      if (!row) throw projectNotFound();
+      if (!row) throw await refusal(userId, projectId);
       return row;
     },
     async remove(userId, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
       // The canvas goes with it (foreign key ON DELETE CASCADE).
-      if (!(await projects.deleteOwned(userId, projectId))) throw projectNotFound();
+      if (!(await projects.deleteOwned(userId, projectId))) throw await refusal(userId, projectId);
     },
   };
 }

@@ -131,7 +131,7 @@ describe('a whole-request deadline (HTTP_REQUEST_TIMEOUT_MS), longer on the larg
   it('an anonymous request to a large-body route keeps the short deadline: answered 401, then cut off', async () => {
     const ended = await sendSlowly(port, head('POST', '/api/upload', { 'content-type': 'multipart/form-data; boundary=x' }, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 1, everyMs: 100 });
     expect(ended.answer).toMatch(/^HTTP\/1\.1 401 /);
-    expect(ended.answer).not.toContain('408'); // one answer only: nothing is written after it
+    expect(ended.answer.match(/HTTP\/1\.1 /g)).toHaveLength(1); // one answer only: no 408 is written after it
     expect(ended.sent).toBeLessThan(60_000);
   });
 

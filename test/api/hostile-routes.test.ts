@@ -164,15 +164,17 @@ async function snapshot(): Promise<string> {
     countRows(t, 'generations'),
   ]);
   const q = (sql: string, params: unknown[] = []) => t.pool.query(sql, params).then((r) => r.rows);
-  const [webhooks, templateRows, userRows, projectRows, canvasRows] = await Promise.all([
+  const [webhooks, templateRows, userRows, projectRows, canvasRows, memberRows, linkRows] = await Promise.all([
     q('SELECT count(*)::int AS n FROM webhook_events'),
     q('SELECT id, user_id, name, nodes::text, edges::text, viewport::text FROM templates ORDER BY id'),
     q('SELECT id, email, name, image, is_pro, payments_customer_id, subscription_status FROM users ORDER BY id'),
     q('SELECT id, user_id, name FROM projects WHERE id <> $1 ORDER BY id', [S]),
     q('SELECT id, project_id, version, nodes::text, edges::text FROM canvases WHERE project_id <> $1 ORDER BY id', [S]),
+    q('SELECT project_id, email, role FROM project_members ORDER BY project_id, email'),
+    q('SELECT project_id, token_hash FROM project_share_links ORDER BY project_id'),
   ]);
   const files = await listFiles(objectsDir());
-  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, files });
+  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, files });
 }
 
 let baseline = '';
@@ -269,6 +271,13 @@ function templates(): Record<string, Request> {
     'GET /api/upload/templates': { method: 'GET', path: '/api/upload/templates' },
     'POST /api/upload/templates': { method: 'POST', path: '/api/upload/templates', ...json({ templateName: 'Hostile', canvas: { nodes: [node('n1')], edges: [] } }) },
     'DELETE /api/upload/templates/{id}': { method: 'DELETE', path: `/api/upload/templates/${NO_TEMPLATE}` },
+    'GET /api/user/project/shared': { method: 'GET', path: '/api/user/project/shared' },
+    'GET /api/user/project/{projectId}/members': { method: 'GET', path: `/api/user/project/${P}/members` },
+    'POST /api/user/project/{projectId}/members': { method: 'POST', path: `/api/user/project/${P}/members`, ...json({ email: 'carol@example.com', role: 'viewer' }) },
+    'DELETE /api/user/project/{projectId}/members/{email}': { method: 'DELETE', path: `/api/user/project/${P}/members/${encodeURIComponent(NO_MEMBER)}` },
+    'POST /api/user/project/{projectId}/share-link': { method: 'POST', path: `/api/user/project/${P}/share-link` },
+    'DELETE /api/user/project/{projectId}/share-link': { method: 'DELETE', path: `/api/user/project/${P}/share-link` },
+    'GET /api/shared/{token}': { method: 'GET', path: `/api/shared/${NO_TOKEN}` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },
@@ -283,9 +292,12 @@ let paths: Record<string, string[]> = {};
 /** The operations that need a session: their document lists a 401. */
 const protectedOps: string[] = [];
 
-const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates'];
+const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members'];
 /** A template id that names no template. */
 const NO_TEMPLATE = '00000000-0000-4000-8000-00000000dead';
+/** An email that is no member of any project, and a share-link token that opens nothing. */
+const NO_MEMBER = 'nobody@example.com';
+const NO_TOKEN = 'A'.repeat(43);
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -377,7 +389,7 @@ describe('hostile input on every route', () => {
 
   it('wrong methods → 404/405 JSON, never 5xx', async () => {
     const filled = (p: string) =>
-      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
+      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{email}', NO_MEMBER).replace('{token}', NO_TOKEN).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
     const all = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
     const extra: Record<string, string[]> = { '/api/auth/session': ['GET', 'POST'], '/api/auth/csrf': ['GET', 'POST'], '/api/docs': ['GET'], '/api/openapi.json': ['GET'] };
     const cases: Case[] = [];
@@ -385,8 +397,8 @@ describe('hostile input on every route', () => {
       if (p === '/dev-idp/{*}') continue; // oidc-provider answers every method itself (checked in the dev-idp cases)
       const allowed = new Set(declared.includes('GET') ? [...declared, 'HEAD'] : declared);
       for (const method of all.filter((m) => !allowed.has(m))) {
-        // PATCH/DELETE /api/user/project/canvas are the rename/delete of a project whose id is "canvas".
-        const sibling = /^\/api\/user\/project\/canvas$/.test(p) && (method === 'PATCH' || method === 'DELETE');
+        // PATCH/DELETE /api/user/project/canvas (and …/shared) are the rename/delete of a project whose id is "canvas".
+        const sibling = /^\/api\/user\/project\/(canvas|shared)$/.test(p) && (method === 'PATCH' || method === 'DELETE');
         cases.push({ name: `${method} ${p}`, method, path: filled(p), status: sibling ? [400, 404] : [404, 405] });
       }
     }
@@ -460,6 +472,7 @@ describe('hostile input on every route', () => {
       'POST /api/user/project/canvas': `{"projectId":"${P}","nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}`,
       'POST /api/image': `{"images":[${d}],"prompt":"grayscale"}`,
       'POST /api/upload/templates': `{"templateName":"x","canvas":{"nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}}`,
+      'POST /api/user/project/{projectId}/members': `{"email":${d},"role":"viewer"}`,
     };
     const cases: Case[] = [];
     for (const op of JSON_BODY_OPS) {

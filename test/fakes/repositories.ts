@@ -1,5 +1,5 @@
 // In-memory repositories for the services' unit tests, typed against the real repository interfaces
-// (src/db/repositories/). They keep the rules the services rely on: ownership in the same call, unique users,
+// (src/db/repositories/). They keep the rules the services rely on: ownership and roles in the same call, unique users,
 // the canvas id namespace, expiring leases, and transactions that roll back when their function throws.
 // Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision.
 import { randomUUID } from 'node:crypto';
@@ -10,6 +10,9 @@ import {
   type GenerationsRepository,
   type NewGeneration,
   type ProjectsRepository,
+  type ProjectRole,
+  type SharingRepository,
+  type MemberRole,
   type Repositories,
   type RunningGenerationsRepository,
   type SubscriptionsRepository,
@@ -51,6 +54,14 @@ interface TemplateRecord {
   createdAt: Date;
 }
 
+interface MemberRecord {
+  projectId: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+  createdAt: Date;
+}
+
 /** Everything the fakes store; `transaction` snapshots it and puts it back when the function throws. */
 export interface FakeState {
   users: Map<string, UserRow>;
@@ -66,6 +77,10 @@ export interface FakeState {
   /** Webhook id → received at (ms). */
   webhooks: Map<string, { type: string; receivedAt: number }>;
   templates: Map<string, TemplateRecord>;
+  /** By `<project id> <email>`. */
+  members: Map<string, MemberRecord>;
+  /** By project id. */
+  links: Map<string, { tokenHash: string; createdBy: string; createdAt: Date }>;
 }
 
 const emptyState = (): FakeState => ({
@@ -78,6 +93,8 @@ const emptyState = (): FakeState => ({
   subscriptions: new Map(),
   webhooks: new Map(),
   templates: new Map(),
+  members: new Map(),
+  links: new Map(),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -148,6 +165,19 @@ export function createFakeRepositories(): FakeRepositories {
     const project = state.projects.get(projectId);
     return project && project.userId === userId ? project : undefined;
   };
+  const memberKey = (projectId: string, email: string) => `${projectId} ${email}`;
+  /** The user's role on the project (src/db/repositories/sharing.ts `roleOf`), null when none. */
+  const roleOn = (userId: string, projectId: string): ProjectRole | null => {
+    const project = state.projects.get(projectId);
+    if (!project) return null;
+    if (project.userId === userId) return 'owner';
+    const email = state.users.get(userId)?.email.toLowerCase();
+    return (email && state.members.get(memberKey(projectId, email))?.role) || null;
+  };
+  const writes = (userId: string, projectId: string) => {
+    const role = roleOn(userId, projectId);
+    return role === 'owner' || role === 'editor';
+  };
 
   const projects: ProjectsRepository = {
     async insert({ userId, name }) {
@@ -171,6 +201,8 @@ export function createFakeRepositories(): FakeRepositories {
       if (!ownedProject(userId, projectId)) return false;
       state.projects.delete(projectId);
       state.canvases.delete(projectId);
+      for (const [key, m] of state.members) if (m.projectId === projectId) state.members.delete(key);
+      state.links.delete(projectId);
       return true;
     },
   };
@@ -186,13 +218,19 @@ export function createFakeRepositories(): FakeRepositories {
 
   const canvases: CanvasesRepository = {
     async current(userId, projectId) {
-      if (!ownedProject(userId, projectId)) return null;
+      const role = roleOn(userId, projectId);
+      if (!role) return null;
       const c = state.canvases.get(projectId);
       const body = c ? `{"id":${JSON.stringify(c.id)},"projectId":${JSON.stringify(c.projectId)},"nodes":${c.nodes},"edges":${c.edges},"version":${c.version}}` : null;
-      return { version: c?.version ?? null, body, generating: userRunning(userId) };
+      const editors = [...state.members.values()].filter((m) => m.projectId === projectId && m.role === 'editor').map((m) => m.email);
+      const generating =
+        userRunning(userId) ||
+        userRunning(state.projects.get(projectId)!.userId) ||
+        [...state.users.values()].some((u) => editors.includes(u.email) && userRunning(u.id));
+      return { version: c?.version ?? null, body, generating, role };
     },
     async upsert(w) {
-      if (!ownedProject(w.userId, w.projectId)) return null;
+      if (!writes(w.userId, w.projectId)) return null;
       const c = state.canvases.get(w.projectId);
       if (!c) return create(w);
       Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
@@ -200,12 +238,12 @@ export function createFakeRepositories(): FakeRepositories {
     },
     async updateIfVersion(w) {
       const c = state.canvases.get(w.projectId);
-      if (!ownedProject(w.userId, w.projectId) || !c || c.version !== w.version) return null;
+      if (!writes(w.userId, w.projectId) || !c || c.version !== w.version) return null;
       Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
       return saved(c);
     },
     async insertFirst(w) {
-      if (!ownedProject(w.userId, w.projectId) || state.canvases.has(w.projectId)) return null;
+      if (!writes(w.userId, w.projectId) || state.canvases.has(w.projectId)) return null;
       return create(w);
     },
   };
@@ -325,6 +363,61 @@ export function createFakeRepositories(): FakeRepositories {
     },
   };
 
+  const sharing: SharingRepository = {
+    async access(userId, projectId) {
+      const role = roleOn(userId, projectId);
+      if (!role) return null;
+      const project = state.projects.get(projectId)!;
+      const owner = state.users.get(project.userId)!;
+      return { role, projectName: project.name, ownerId: owner.id, ownerEmail: owner.email, ownerName: owner.name };
+    },
+    async lockProject(projectId) {
+      return state.projects.has(projectId);
+    },
+    async listMembers(projectId) {
+      return [...state.members.values()]
+        .filter((m) => m.projectId === projectId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.email < b.email ? -1 : 1))
+        .map(({ email, role, createdAt }) => ({ email, role, createdAt }));
+    },
+    async upsertMember(member) {
+      if (!state.projects.has(member.projectId)) throw new Error(`no project ${member.projectId}`); // the foreign key
+      const key = memberKey(member.projectId, member.email);
+      const existing = state.members.get(key);
+      if (existing) existing.role = member.role;
+      else state.members.set(key, { ...member, createdAt: new Date(Date.now() + tick()) });
+      const { email, role, createdAt } = state.members.get(key)!;
+      return { member: { email, role, createdAt }, created: !existing };
+    },
+    async removeMember(projectId, email) {
+      return state.members.delete(memberKey(projectId, email));
+    },
+    async listSharedWith(userId) {
+      const email = state.users.get(userId)?.email.toLowerCase();
+      return [...state.members.values()]
+        .filter((m) => m.email === email)
+        .map((m) => {
+          const p = state.projects.get(m.projectId)!;
+          const owner = state.users.get(p.userId)!;
+          return { id: p.id, userId: p.userId, name: p.name, createdAt: p.createdAt, role: m.role, ownerEmail: owner.email, ownerName: owner.name };
+        })
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    },
+    async replaceLink(projectId, tokenHash, createdBy) {
+      if (!state.projects.has(projectId)) throw new Error(`no project ${projectId}`); // the foreign key
+      state.links.set(projectId, { tokenHash, createdBy, createdAt: new Date() });
+    },
+    async deleteLink(projectId) {
+      return state.links.delete(projectId);
+    },
+    async findLink(tokenHash) {
+      const found = [...state.links].find(([, l]) => l.tokenHash === tokenHash);
+      if (!found) return null;
+      const project = state.projects.get(found[0])!;
+      return { projectId: project.id, projectName: project.name, ownerId: project.userId };
+    },
+  };
+
   /** Revocations live outside `state`: a rolled-back transaction never records one in the service code. */
   const revocations: SessionRevocation[] = [];
   const sessionRevocations: SessionRevocationsRepository = {
@@ -371,6 +464,7 @@ export function createFakeRepositories(): FakeRepositories {
     webhookReceipts,
     sessionRevocations,
     templates,
+    sharing,
     transactions,
   };
 }

@@ -76,6 +76,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ SVG_MAX_PIXELS: '0' })).toThrow(/SVG_MAX_PIXELS/);
   });
 
+  it('allows 50 members per project and 60 shared-link reads per address a minute by default; PROJECT_MAX_MEMBERS (at least 1) and RATE_LIMIT_SHARED_PER_MINUTE set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ projectMembers: 50, sharedLinksPerMinute: 60 });
+    expect(loadConfig({ PROJECT_MAX_MEMBERS: '3', RATE_LIMIT_SHARED_PER_MINUTE: '0' }).config.limits).toMatchObject({ projectMembers: 3, sharedLinksPerMinute: 0 });
+    expect(() => loadConfig({ PROJECT_MAX_MEMBERS: '0' })).toThrow(/PROJECT_MAX_MEMBERS/);
+  });
+
   it('lists at most 200 templates and 60 template lists per address a minute by default; TEMPLATES_LIST_MAX (at least 1) and RATE_LIMIT_TEMPLATES_PER_MINUTE set them', () => {
     expect(loadConfig({}).config.limits).toMatchObject({ templatesListMax: 200, templateListsPerMinute: 60 });
     expect(loadConfig({ TEMPLATES_LIST_MAX: '5', RATE_LIMIT_TEMPLATES_PER_MINUTE: '0' }).config.limits).toMatchObject({ templatesListMax: 5, templateListsPerMinute: 0 });

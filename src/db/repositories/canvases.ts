@@ -1,5 +1,6 @@
-// Canvases: one per project. Every statement checks the project's owner itself, so a save or a read is one
-// round trip and another user's project looks like a missing one.
+// Canvases: one per project. Every statement checks the caller's role on the project itself (owner, editor or
+// viewer: ./sharing.ts `roleOf`; the owner's case is decided without reading project_members), so a save or a
+// read is one round trip and a project without a role for the caller looks like a missing one.
 //
 // These statements are written by hand because that is measurably faster on the hot path (a 79–83 KB canvas,
 // 200 nodes / 300 edges, client and server sharing 2 cores):
@@ -13,6 +14,7 @@
 // `npm run bench` compares the API with these same methods called straight on a pool.
 import { DrizzleQueryError, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
+import { roleOf, type ProjectRole } from './sharing.js';
 
 /** What a save reads back. */
 export type SavedCanvas = {
@@ -26,7 +28,7 @@ export interface CanvasWrite {
   /** The canvas id to use if the save creates the row (an existing row keeps its id). */
   id: string;
   projectId: string;
-  /** The owner the project must have. */
+  /** The user saving: the project's owner or an editor of it. */
   userId: string;
   nodes: string;
   edges: string;
@@ -37,8 +39,13 @@ export type CurrentCanvas = {
   version: number | null;
   /** The canvas as JSON text `{ id, projectId, nodes, edges, version }`; null when none. */
   body: string | null;
-  /** A generation of the user is running (an unexpired row in running_generations) on any instance. */
+  /**
+   * A generation is running (an unexpired row in running_generations) on any instance, of the user, the
+   * project's owner or one of its editors.
+   */
   generating: boolean;
+  /** The user's role on the project. */
+  role: ProjectRole;
 };
 
 /** The canvas id of a save that would create the row is already another project's canvas id. */
@@ -50,13 +57,13 @@ export class CanvasIdTakenError extends Error {
 }
 
 export interface CanvasesRepository {
-  /** The project's canvas and whether its user has a generation running; null when the user owns no such project. */
+  /** The project's canvas, whether a generation is running, and the user's role; null when the user has no role on such a project. */
   current(userId: string, projectId: string, tx?: Tx): Promise<CurrentCanvas | null>;
-  /** Creates the canvas (version 1) or replaces it (version + 1), last write wins; null when the user owns no such project. */
+  /** Creates the canvas (version 1) or replaces it (version + 1), last write wins; null when the user may not write such a project (not its owner or editor). */
   upsert(canvas: CanvasWrite, tx?: Tx): Promise<SavedCanvas | null>;
-  /** Replaces the canvas only if it is at `version`; null when it is not (or there is none, or no such project of the user). */
+  /** Replaces the canvas only if it is at `version`; null when it is not (or there is none, or the user may not write such a project). */
   updateIfVersion(canvas: Omit<CanvasWrite, 'id'> & { version: number }, tx?: Tx): Promise<SavedCanvas | null>;
-  /** Creates the canvas (version 1) only if the project has none; null when it has one, or the user owns no such project. */
+  /** Creates the canvas (version 1) only if the project has none; null when it has one, or the user may not write such a project. */
   insertFirst(canvas: CanvasWrite, tx?: Tx): Promise<SavedCanvas | null>;
 }
 
@@ -65,9 +72,12 @@ const SAVED = sql`RETURNING c.id, c.project_id AS "projectId", c.version`;
 
 const BODY = sql`json_build_object('id', c.id, 'projectId', c.project_id, 'nodes', c.nodes, 'edges', c.edges, 'version', c.version)::text`;
 
+/** The user may write the project `p`: its owner or an editor. */
+const writes = (userId: string) => sql`${roleOf(userId)} IN ('owner', 'editor')`;
+
 const upsert = (w: CanvasWrite) => sql`
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
-SELECT ${w.id}, p.id, ${w.nodes}::json, ${w.edges}::json, 1 FROM projects p WHERE p.id = ${w.projectId} AND p.user_id = ${w.userId}
+SELECT ${w.id}, p.id, ${w.nodes}::json, ${w.edges}::json, 1 FROM projects p WHERE p.id = ${w.projectId} AND ${writes(w.userId)}
 ON CONFLICT (project_id) DO UPDATE
   SET nodes = excluded.nodes, edges = excluded.edges, version = c.version + 1, updated_at = now()
 ${SAVED}`;
@@ -75,21 +85,27 @@ ${SAVED}`;
 const updateIfVersion = (w: Omit<CanvasWrite, 'id'> & { version: number }) => sql`
 UPDATE canvases AS c SET nodes = ${w.nodes}::json, edges = ${w.edges}::json, version = c.version + 1, updated_at = now()
 FROM projects p
-WHERE c.project_id = ${w.projectId} AND p.id = c.project_id AND p.user_id = ${w.userId} AND c.version = ${w.version}
+WHERE c.project_id = ${w.projectId} AND p.id = c.project_id AND ${writes(w.userId)} AND c.version = ${w.version}
 ${SAVED}`;
 
 const insertFirst = (w: CanvasWrite) => sql`
 INSERT INTO canvases AS c (id, project_id, nodes, edges, version)
-SELECT ${w.id}, p.id, ${w.nodes}::json, ${w.edges}::json, 1 FROM projects p WHERE p.id = ${w.projectId} AND p.user_id = ${w.userId}
+SELECT ${w.id}, p.id, ${w.nodes}::json, ${w.edges}::json, 1 FROM projects p WHERE p.id = ${w.projectId} AND ${writes(w.userId)}
 ON CONFLICT (project_id) DO NOTHING
 ${SAVED}`;
 
-/** The canvas, and whether a generation of its user is running on any instance, in one round trip. */
+/**
+ * The canvas, the user's role, and whether a generation of the user, the owner or an editor is running on any
+ * instance, in one round trip. (Member emails and user emails are both lower-case.)
+ */
 const current = (userId: string, projectId: string) => sql`
-SELECT c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${BODY} END AS body,
-  EXISTS (SELECT 1 FROM running_generations g WHERE g.user_id = ${userId} AND g.expires_at > now()) AS generating
-FROM projects p LEFT JOIN canvases c ON c.project_id = p.id
-WHERE p.id = ${projectId} AND p.user_id = ${userId}`;
+SELECT c.version, CASE WHEN c.id IS NULL THEN NULL ELSE ${BODY} END AS body, r.role,
+  EXISTS (
+    SELECT 1 FROM running_generations g WHERE g.expires_at > now() AND (g.user_id = ${userId} OR g.user_id = p.user_id
+      OR g.user_id IN (SELECT u.id FROM project_members m JOIN users u ON u.email = m.email WHERE m.project_id = p.id AND m.role = 'editor'))
+  ) AS generating
+FROM projects p CROSS JOIN LATERAL (SELECT ${roleOf(userId)} AS role) r LEFT JOIN canvases c ON c.project_id = p.id
+WHERE p.id = ${projectId} AND r.role IS NOT NULL`;
 
 const isPkViolation = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&

@@ -7,6 +7,7 @@ import { createProjectsRepository, type ProjectsRepository } from './projects.js
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
 import { createRunningGenerationsRepository, type RunningGenerationsRepository } from './running-generations.js';
 import { createSessionRevocationsRepository, type SessionRevocationsRepository } from './session-revocations.js';
+import { createSharingRepository, type SharingRepository } from './sharing.js';
 import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
 import { createTemplatesRepository, type TemplatesRepository } from './templates.js';
 import { createUsersRepository, type UsersRepository } from './users.js';
@@ -18,6 +19,7 @@ export * from './projects.js';
 export * from './rate-limits.js';
 export * from './running-generations.js';
 export * from './session-revocations.js';
+export * from './sharing.js';
 export * from './subscriptions.js';
 export * from './templates.js';
 export * from './users.js';
@@ -33,6 +35,7 @@ export interface Repositories {
   webhookReceipts: WebhookReceiptsRepository;
   sessionRevocations: SessionRevocationsRepository;
   templates: TemplatesRepository;
+  sharing: SharingRepository;
   rateLimits: RateLimitsRepository;
   transactions: Transactions;
 }
@@ -48,6 +51,7 @@ export function createRepositories(db: Db): Repositories {
     webhookReceipts: createWebhookReceiptsRepository(db),
     sessionRevocations: createSessionRevocationsRepository(db),
     templates: createTemplatesRepository(db),
+    sharing: createSharingRepository(db),
     rateLimits: createRateLimitsRepository(db),
     transactions: createTransactions(db),
   };

@@ -12,7 +12,7 @@ let bob: string;
 
 beforeEach(() => {
   repos = createFakeRepositories();
-  projects = createProjectsService({ projects: repos.projects });
+  projects = createProjectsService({ projects: repos.projects, roles: repos.sharing });
   ada = repos.addUser({ email: 'ada@example.com' }).id;
   bob = repos.addUser({ email: 'bob@example.com' }).id;
 });
