@@ -12,7 +12,7 @@ afterAll(() => t?.close());
 describe('the web client over HTTP', () => {
   it('answers index.html for exactly the client routes, never cached, under a strict CSP', async () => {
     const { client } = await t.user('pages@example.com');
-    for (const path of ['/', '/login', '/projects', '/projects/5f0c3a56-0000-4000-8000-000000000000']) {
+    for (const path of ['/', '/login', '/projects', '/projects/5f0c3a56-0000-4000-8000-000000000000', '/shared/some-token']) {
       const res = await client.get(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -63,6 +63,14 @@ describe('the web client over HTTP', () => {
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/login');
     }
+  });
+
+  it("serves a read-only link's page to anyone, never cached", async () => {
+    const res = await t.client().request('/shared/AbC-123_token', { follow: false });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.text).toContain('<div id="root"></div>');
+    expect((await t.client().get('/shared/a/b')).status).toBe(404);
   });
 
   it('gives the client its public configuration without a session', async () => {

@@ -1,4 +1,5 @@
-// Routes: `/` landing, `/login`, and the signed-in pages `/projects` and `/projects/:id`.
+// Routes: `/` landing, `/login`, the signed-in pages `/projects` and `/projects/:id`, and `/shared/:token`
+// (a read-only link's page, for anyone).
 import { lazy, Suspense, useEffect } from 'react';
 import { trackPageView } from './analytics';
 import { ErrorBoundary } from './components/error-boundary';
@@ -13,6 +14,7 @@ import { useLocation } from './router';
 
 // The editor (and @xyflow/react) loads only when a canvas is opened.
 const CanvasPage = lazy(() => import('./components/canvas-page'));
+const SharedPage = lazy(() => import('./components/shared-page'));
 
 function Routes() {
   const { pathname } = useLocation();
@@ -41,6 +43,20 @@ function Routes() {
           <CanvasPage key={projectId} projectId={projectId} />
         </Suspense>
       </RequireSession>
+    );
+  }
+  const shared = /^\/shared\/([^/]+)$/.exec(pathname);
+  if (shared) {
+    let token: string;
+    try {
+      token = decodeURIComponent(shared[1]);
+    } catch {
+      return <NotFoundPage />;
+    }
+    return (
+      <Suspense fallback={<PageStatus busy>Opening the canvas…</PageStatus>}>
+        <SharedPage key={token} token={token} />
+      </Suspense>
     );
   }
   return <NotFoundPage />;

@@ -1,4 +1,4 @@
-// A very small router for the client's four routes: the History API, a hook and a link.
+// A very small router for the client's routes: the History API, a hook and a link.
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 const NAVIGATED = 'image-canvas:navigated';

@@ -14,6 +14,12 @@ export type GenerateBody = paths['/api/image']['post']['requestBody']['content']
 export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];
 export type UploadResult = paths['/api/upload']['post']['responses'][200]['content']['application/json'];
 export type Template = components['schemas']['Template'];
+export type SharedProject = components['schemas']['SharedProject'];
+export type ProjectMember = components['schemas']['ProjectMember'];
+export type ShareRole = ProjectMember['role'];
+/** What the signed-in user may do with a project: their own, or shared with them in a role. */
+export type ProjectRole = 'owner' | ShareRole;
+export type SharedCanvas = components['schemas']['SharedCanvas'];
 export type TemplateBody = paths['/api/upload/templates']['post']['requestBody']['content']['application/json'];
 
 const unauthorizedListeners = new Set<() => void>();

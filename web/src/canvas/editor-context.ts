@@ -7,6 +7,8 @@ export type UploadSource = 'file-picker' | 'drop' | 'paste';
 
 export interface EditorActions {
   activity: ActivityStore;
+  /** A canvas shown read-only (a viewer, a read-only link): nodes offer no edits, only downloads. */
+  readOnly?: boolean;
   /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
   setPrompt: (nodeId: string, prompt: string) => void;

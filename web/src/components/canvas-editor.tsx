@@ -12,7 +12,6 @@ import {
   type Connection,
   type EdgeChange,
   type NodeChange,
-  type NodeTypes,
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
@@ -27,20 +26,17 @@ import { publishTemplate } from '../hooks/use-templates';
 import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
-import { Link } from '../router';
 import { AppHeader } from './app-header';
+import { ProjectBreadcrumb } from './project-breadcrumb';
 import { EditorToolbar } from './editor-toolbar';
-import { GenerationNode } from './generation-node';
 import { SaveStatus } from './save-status';
 import { SaveTemplateDialog } from './save-template-dialog';
-import { UploadNode } from './upload-node';
-import { withNodeBoundary } from './node-boundary';
+import { ShareDialog } from './share-dialog';
+import { nodeTypes } from './node-types';
 
-// Each node in a boundary of its own: one that cannot be drawn does not take the canvas down.
-const nodeTypes: NodeTypes = { upload: withNodeBoundary(UploadNode, 'upload'), generation: withNodeBoundary(GenerationNode, 'generation') };
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
-export function CanvasEditor({ project, initial }: { project: Project; initial: LoadedCanvas }) {
+export function CanvasEditor({ project, initial, canShare }: { project: Project; initial: LoadedCanvas; canShare: boolean }) {
   const activity = useMemo(() => new ActivityStore(), []);
   const history = useCanvasHistory(initial, {
     // An undo never brings back a "generating" flag for a request that has finished (or the reverse).
@@ -164,6 +160,8 @@ export function CanvasEditor({ project, initial }: { project: Project; initial: 
     setTemplateNote(`Saved as template “${name}”`);
   };
 
+  const [sharing, setSharing] = useState(false);
+
   useUndoShortcuts(history.undo, history.redo);
   usePasteImages((files) => uploadFiles(files, { at: viewCenter(), source: 'paste' }));
 
@@ -182,13 +180,7 @@ export function CanvasEditor({ project, initial }: { project: Project; initial: 
     <EditorContext.Provider value={actions}>
       <div className="editor">
         <AppHeader>
-          <nav className="breadcrumb" aria-label="Breadcrumb">
-            <Link href="/projects">Projects</Link>
-            <span aria-hidden="true">/</span>
-            <span className="breadcrumb-current" aria-current="page">
-              {project.name}
-            </span>
-          </nav>
+          <ProjectBreadcrumb name={project.name} />
           <SaveStatus status={save.status} version={save.version} />
         </AppHeader>
         <EditorToolbar
@@ -205,7 +197,9 @@ export function CanvasEditor({ project, initial }: { project: Project; initial: 
           onSaveTemplate={() => (setTemplateNote(null), setSavingTemplate(true))}
           canSaveTemplate={nodes.length > 0}
           templateNote={templateNote}
+          onShare={canShare ? () => setSharing(true) : undefined}
         />
+        {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
         {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
         <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
           <ReactFlow<CanvasNode, CanvasEdge>

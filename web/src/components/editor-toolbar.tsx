@@ -1,5 +1,5 @@
 // The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo, save
-// the canvas as a template.
+// the canvas as a template, share the project (its owner only).
 import { useId } from 'react';
 
 interface Props {
@@ -17,6 +17,8 @@ interface Props {
   canSaveTemplate: boolean;
   /** Shown beside the button for a while after a template was saved (a refusal is shown in its dialog). */
   templateNote?: string | null;
+  /** Opens the share dialog; absent (no Share button) for anyone but the owner. */
+  onShare?: () => void;
 }
 
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -62,6 +64,11 @@ export function EditorToolbar(props: Props) {
       <button type="button" className="button ghost" onClick={props.onSaveTemplate} disabled={!props.canSaveTemplate} title="Publish this canvas as a template everyone can start from">
         Save as template
       </button>
+      {props.onShare && (
+        <button type="button" className="button ghost" onClick={props.onShare} title="Invite people by email, or make a read-only link" aria-haspopup="dialog">
+          Share
+        </button>
+      )}
       <span className="toolbar-note" role="status">
         {props.templateNote}
       </span>

@@ -1,5 +1,6 @@
 // A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a
 // new image (POST /api/image). Shows the seconds elapsed while it runs, the service's error, and the result.
+// Read-only: the prompt cannot be edited, inputs cannot be disconnected and there is no Generate button.
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
@@ -10,7 +11,7 @@ import { NodeFrame } from './node-frame';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
 
 export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, generate, removeEdge } = useEditor();
+  const { setPrompt, generate, removeEdge, readOnly } = useEditor();
   const activity = useNodeActivity(id);
   const promptId = useId();
   const connections = useNodeConnections({ handleType: 'target' });
@@ -29,8 +30,9 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
           id={promptId}
           className="input nodrag nowheel"
           rows={3}
-          placeholder="Describe the image you want, e.g. “grayscale side by side”"
+          placeholder={readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”'}
           value={data.prompt ?? ''}
+          readOnly={readOnly}
           onChange={(event) => setPrompt(id, event.target.value)}
         />
       </label>
@@ -48,9 +50,11 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
                 return (
                   <li key={connection.edgeId} className="input-chip">
                     {image && isWebUrl(image) ? <img src={image} alt="" /> : <span className="chip-placeholder" aria-hidden="true" />}
-                    <button type="button" className="icon-button nodrag" aria-label={`Disconnect input ${i + 1}`} title="Disconnect" onClick={() => removeEdge(connection.edgeId)}>
-                      ×
-                    </button>
+                    {!readOnly && (
+                      <button type="button" className="icon-button nodrag" aria-label={`Disconnect input ${i + 1}`} title="Disconnect" onClick={() => removeEdge(connection.edgeId)}>
+                        ×
+                      </button>
+                    )}
                   </li>
                 );
               })}
@@ -58,9 +62,11 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
           </>
         )}
       </div>
-      <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={generating}>
-        {generating ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
-      </button>
+      {!readOnly && (
+        <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={generating}>
+          {generating ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
+        </button>
+      )}
       {generating && (
         <p className="generating" role="status">
           <span className="spinner small" aria-hidden="true" /> Generating… {elapsed} s

@@ -1,4 +1,5 @@
-// The card every canvas node is drawn in: a title bar with a delete button, then the node's content.
+// The card every canvas node is drawn in: a title bar with a delete button (none when read-only), then the
+// node's content.
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
 
@@ -14,8 +15,8 @@ interface Props {
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
 export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: Props) {
-  const { removeNode } = useEditor();
-  const drop = onFileDrop && {
+  const { removeNode, readOnly } = useEditor();
+  const drop = onFileDrop && !readOnly && {
     onDragOver: (event: DragEvent) => {
       if (!hasFiles(event)) return;
       event.preventDefault();
@@ -33,9 +34,11 @@ export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: P
     <section className={`canvas-node ${kind}${busy ? ' busy' : ''}`} aria-label={title} {...drop}>
       <header className="canvas-node-title">
         <span>{title}</span>
-        <button type="button" className="icon-button nodrag" aria-label={kind === 'upload' ? 'Delete image node' : 'Delete generation node'} title="Delete node" onClick={() => removeNode(nodeId)}>
-          ×
-        </button>
+        {!readOnly && (
+          <button type="button" className="icon-button nodrag" aria-label={kind === 'upload' ? 'Delete image node' : 'Delete generation node'} title="Delete node" onClick={() => removeNode(nodeId)}>
+            ×
+          </button>
+        )}
       </header>
       <div className="canvas-node-body">{children}</div>
     </section>

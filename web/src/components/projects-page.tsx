@@ -1,4 +1,5 @@
-// /projects: the user's projects, newest first; create, rename, delete, open; start one from a template.
+// /projects: the user's projects, newest first; create, rename, delete, open; start one from a template; the
+// projects shared with the user (open only: rename, delete and sharing are the owner's).
 import { api, type Template } from '../api/client';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { call, useProjects } from '../hooks/use-projects';
@@ -7,6 +8,7 @@ import { navigate } from '../router';
 import { AppHeader } from './app-header';
 import { ProjectCreateForm } from './project-create-form';
 import { ProjectItem } from './project-item';
+import { SharedProjects } from './shared-projects';
 import { TemplatesRow } from './templates-row';
 
 export function ProjectsPage() {
@@ -67,6 +69,7 @@ export function ProjectsPage() {
             ))}
           </ul>
         )}
+        <SharedProjects />
       </main>
     </>
   );

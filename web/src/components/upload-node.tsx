@@ -1,5 +1,5 @@
 // An image node (type `upload`): pick, drop or paste a file; shows progress, the service's error, the
-// image and a Download link. Its output handle feeds generation nodes.
+// image and a Download link. Its output handle feeds generation nodes. Read-only: the image and Download only.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
@@ -9,7 +9,7 @@ import { DownloadLink, NodeImage } from './node-image';
 import { ProgressBar } from './progress-bar';
 
 export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
-  const { uploadFiles } = useEditor();
+  const { uploadFiles, readOnly } = useEditor();
   const activity = useNodeActivity(id);
   const inputId = useId();
   const uploading = activity.uploadProgress !== undefined;
@@ -19,7 +19,7 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
       {data.image ? (
         <NodeImage src={data.image} alt="Uploaded image" />
       ) : (
-        <div className="drop-zone">{uploading ? 'Uploading…' : 'Drop an image here, or choose a file.'}</div>
+        <div className="drop-zone">{readOnly ? 'No image yet.' : uploading ? 'Uploading…' : 'Drop an image here, or choose a file.'}</div>
       )}
       {uploading && <ProgressBar value={activity.uploadProgress!} label="Uploading" />}
       {activity.uploadError && (
@@ -28,21 +28,23 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
         </p>
       )}
       <div className="node-actions">
-        <label className="button small file-button nodrag" htmlFor={inputId}>
-          {data.image ? 'Replace image' : 'Choose image'}
-          <input
-            id={inputId}
-            className="visually-hidden"
-            type="file"
-            accept="image/*"
-            disabled={uploading}
-            onChange={(event) => {
-              const files = [...(event.target.files ?? [])];
-              event.target.value = '';
-              uploadFiles(files, { nodeId: id, source: 'file-picker' });
-            }}
-          />
-        </label>
+        {!readOnly && (
+          <label className="button small file-button nodrag" htmlFor={inputId}>
+            {data.image ? 'Replace image' : 'Choose image'}
+            <input
+              id={inputId}
+              className="visually-hidden"
+              type="file"
+              accept="image/*"
+              disabled={uploading}
+              onChange={(event) => {
+                const files = [...(event.target.files ?? [])];
+                event.target.value = '';
+                uploadFiles(files, { nodeId: id, source: 'file-picker' });
+              }}
+            />
+          </label>
+        )}
         {data.image && <DownloadLink src={data.image} label="Download image" />}
       </div>
       <Handle type="source" position={Position.Right} aria-label="Output: connect to a generation node" />

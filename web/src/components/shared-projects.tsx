@@ -1,0 +1,49 @@
+// "Shared with me" on the projects page: the projects others shared with the user, with their owner and the
+// user's role; each opens the project's canvas (read-only for a viewer). Shown once there is at least one.
+import { useSharedProjects } from '../hooks/use-sharing';
+import { Link } from '../router';
+
+const ROLE_TEXT = { editor: 'Can edit', viewer: 'View only' } as const;
+
+export function SharedProjects() {
+  const { state, reload } = useSharedProjects();
+
+  if (state.status === 'loading' || (state.status === 'ready' && state.projects.length === 0)) return null;
+  return (
+    <section className="shared-projects" aria-labelledby="shared-heading">
+      <h2 id="shared-heading">Shared with me</h2>
+      {state.status === 'error' ? (
+        <p className="muted small" role="alert">
+          {state.message}.{' '}
+          <button type="button" className="link-button" onClick={() => void reload()}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <ul className="project-list" aria-label="Shared with me">
+          {state.projects.map((project) => {
+            const href = `/projects/${encodeURIComponent(project.id)}`;
+            return (
+              <li key={project.id} className="project-item">
+                <div className="project-main">
+                  <Link className="project-name" href={href}>
+                    {project.name}
+                  </Link>
+                  <span className="muted small" title={project.owner.email}>
+                    Shared by {project.owner.name ? `${project.owner.name} (${project.owner.email})` : project.owner.email}
+                  </span>
+                </div>
+                <div className="row">
+                  <span className={`badge role ${project.role}`}>{ROLE_TEXT[project.role]}</span>
+                  <Link className="button" href={href} aria-label={`Open ${project.name}`}>
+                    Open
+                  </Link>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
