@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ShareRole } from '../api/client';
 import { useProjectSharing } from '../hooks/use-sharing';
+import { LoadError } from './load-error';
 
 interface Props {
   projectId: string;
@@ -122,12 +123,7 @@ export function ShareDialog({ projectId, projectName, onClose }: Props) {
         <h3 id={`${titleId}-people`}>People with access</h3>
         {state.status === 'loading' && <p className="muted small">Loading…</p>}
         {state.status === 'error' && (
-          <p className="error small" role="alert">
-            {state.message}.{' '}
-            <button type="button" className="link-button" onClick={() => void sharing.reload()}>
-              Try again
-            </button>
-          </p>
+          <LoadError className="error small" message={state.message} onRetry={() => void sharing.reload()} />
         )}
         {state.status === 'ready' && (
           <ul className="member-list" aria-label="Members">

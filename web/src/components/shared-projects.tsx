@@ -2,6 +2,7 @@
 // user's role; each opens the project's canvas (read-only for a viewer). Shown once there is at least one.
 import { useSharedProjects } from '../hooks/use-sharing';
 import { Link } from '../router';
+import { LoadError } from './load-error';
 
 const ROLE_TEXT = { editor: 'Can edit', viewer: 'View only' } as const;
 
@@ -13,12 +14,7 @@ export function SharedProjects() {
     <section className="shared-projects" aria-labelledby="shared-heading">
       <h2 id="shared-heading">Shared with me</h2>
       {state.status === 'error' ? (
-        <p className="muted small" role="alert">
-          {state.message}.{' '}
-          <button type="button" className="link-button" onClick={() => void reload()}>
-            Try again
-          </button>
-        </p>
+        <LoadError message={state.message} onRetry={() => void reload()} />
       ) : (
         <ul className="project-list" aria-label="Shared with me">
           {state.projects.map((project) => {

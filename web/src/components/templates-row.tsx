@@ -3,6 +3,7 @@
 import type { Template } from '../api/client';
 import { useTemplates } from '../hooks/use-templates';
 import { TemplateCard } from './template-card';
+import { LoadError } from './load-error';
 
 export function TemplatesRow({ onStart }: { onStart: (template: Template) => Promise<void> }) {
   const { state, reload, remove } = useTemplates();
@@ -12,12 +13,7 @@ export function TemplatesRow({ onStart }: { onStart: (template: Template) => Pro
     <section className="templates" aria-labelledby="templates-heading">
       <h2 id="templates-heading">Start from a template</h2>
       {state.status === 'error' ? (
-        <p className="muted small" role="alert">
-          {state.message}.{' '}
-          <button type="button" className="link-button" onClick={() => void reload()}>
-            Try again
-          </button>
-        </p>
+        <LoadError message={state.message} onRetry={() => void reload()} />
       ) : (
         <ul className="template-list" aria-label="Templates">
           {state.templates.map((template) => (
