@@ -5,17 +5,9 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DEFAULT_TRUSTED_PROXIES, trustProxyOption, type TrustedProxies } from '../../src/http/trusted-proxies.js';
+import { PRODUCTION_ENV } from '../helpers/production-env.js';
 
-const production = {
-  NODE_ENV: 'production',
-  OAUTH_CLIENT_ID: 'id',
-  OAUTH_CLIENT_SECRET: 'secret',
-  AUTH_URL: 'https://canvas.example.com/',
-  AUTH_SECRET: 'x'.repeat(40),
-  OBJECT_STORAGE_CONNECTION_STRING: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=b;EndpointSuffix=core.windows.net',
-  DATABASE_CONNECTION_STRING: 'postgres://u:p@db.internal:5432/canvas',
-  IMAGE_MODEL_API_KEY: 'key',
-};
+const production = PRODUCTION_ENV;
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
