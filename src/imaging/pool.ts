@@ -15,6 +15,7 @@ import Tinypool from 'tinypool';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError } from '../models/image-model.js';
 import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from '../services/svg.js';
+import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask } from './worker.js';
 
@@ -59,7 +60,6 @@ function workerExecArgv(): string[] {
   return [...own, '--import', loader];
 }
 
-const bytes = (data: Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 const isAbort = (err: unknown) => err instanceof Error && err.name === 'AbortError';
 
 export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutMs = 60_000 }: ImageWorkersOptions): ImageWorkers {

@@ -4,6 +4,7 @@
 // own CPU priority, so request serving wins a busy core; libvips keeps no operation cache here.
 import { setPriority } from 'node:os';
 import sharp from 'sharp';
+import { asBuffer as bytes, toPng } from './convert.js';
 import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
 import { ModelFailedError, ModelInputError } from '../models/image-model.js';
 import { decodeProblem } from '../services/input-image-check.js';
@@ -18,9 +19,6 @@ try {
   // Not permitted on this system: the worker still runs, at the service's priority.
 }
 sharp.cache(false);
-
-/** Bytes arrive as a Uint8Array (structured clone); sharp and the engine take Buffers. */
-const bytes = (data: Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 
 export interface GenerateTask {
   images: Array<{ data: Uint8Array; mimeType: string }>;
@@ -69,10 +67,6 @@ export function svg(task: SvgTask): Promise<SvgRender> {
 }
 
 /** The image as PNG, or undefined when it cannot be read. */
-export async function png(task: { data: Uint8Array }): Promise<Uint8Array | undefined> {
-  try {
-    return await sharp(bytes(task.data)).png().toBuffer();
-  } catch {
-    return undefined;
-  }
+export function png(task: { data: Uint8Array }): Promise<Uint8Array | undefined> {
+  return toPng(bytes(task.data));
 }

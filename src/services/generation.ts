@@ -2,11 +2,11 @@
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import type { Transactions } from '../db/index.js';
 import type { GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
+import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
@@ -69,15 +69,6 @@ const PNG = 'image/png';
  * cheap (one transaction, no input read, no model call). The per-minute rate limit still bounds retries.
  */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
-
-/** In this process: the default of `GenerationDeps.toPng`. */
-async function toPngHere(data: Buffer): Promise<Buffer | undefined> {
-  try {
-    return await sharp(data).png().toBuffer();
-  } catch {
-    return undefined;
-  }
-}
 
 async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
@@ -247,7 +238,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   ): Promise<GenerateResponse> {
     const written: string[] = [];
     try {
-      const png = await asPng(result.image.data, user.id, deps.toPng ?? toPngHere);
+      const png = await asPng(result.image.data, user.id, deps.toPng ?? toPng);
       const stamp = Date.now();
       const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
       written.push(output.name);

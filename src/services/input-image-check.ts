@@ -61,16 +61,6 @@ export async function decodeProblem(data: Buffer, mimeType: string, maxPixels: n
   return undefined;
 }
 
-/**
- * The problem that makes `data` (of the detected type `mimeType`) unusable, worded to follow `Invalid image: `;
- * undefined when it can be used. The header first, then the decode, in this process.
- */
-export async function inputImageProblem(data: Buffer, mimeType: string, maxPixels: number): Promise<string | undefined> {
-  const header = await readInputHeader(data, mimeType);
-  if ('problem' in header) return header.problem;
-  return pixelProblem(header, maxPixels) ?? (header.decodable ? decodeProblem(data, mimeType, maxPixels) : undefined);
-}
-
 const PNG_END = Buffer.from('0000000049454e44ae426082', 'hex'); // the IEND chunk: length 0, type, CRC
 const JPEG_END = Buffer.from([0xff, 0xd9]); // EOI
 const GIF_END = 0x3b; // trailer

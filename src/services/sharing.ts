@@ -62,8 +62,8 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
     if (!access) throw projectNotFound();
     return access;
   }
-  async function ownerOf(caller: Caller, projectId: string): Promise<ProjectAccess> {
-    const access = await accessOf(caller, projectId);
+  async function ownerOf(caller: Caller, projectId: string, tx?: Tx): Promise<ProjectAccess> {
+    const access = await accessOf(caller, projectId, tx);
     if (access.role !== 'owner') throw forbidden();
     return access;
   }
@@ -75,8 +75,7 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
       return transactions.transaction(async (tx) => {
         // Changes of one project's members are serialized, so the member limit holds under concurrent invites.
         if (!(await sharing.lockProject(projectId, tx))) throw projectNotFound();
-        const access = await accessOf(caller, projectId, tx);
-        if (access.role !== 'owner') throw forbidden();
+        const access = await ownerOf(caller, projectId, tx);
         if (email === normalEmail(access.ownerEmail)) throw invalidRequest('The owner cannot be invited');
         const members = await sharing.listMembers(projectId, tx);
         if (!members.some((m) => m.email === email) && members.length >= maxMembers) {
