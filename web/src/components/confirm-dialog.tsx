@@ -1,5 +1,6 @@
 // A modal confirmation on the native <dialog> (focus trapped, Escape cancels).
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { Modal } from './modal';
 
 interface Props {
   title: string;
@@ -11,24 +12,10 @@ interface Props {
 }
 
 export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, onCancel }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
+    <Modal labelledBy={titleId} onClose={onCancel}>
       <h2 id={titleId}>{title}</h2>
       <p className="muted">{children}</p>
       <div className="row end">
@@ -39,6 +26,6 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, 
           {busy ? 'Deleting…' : confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

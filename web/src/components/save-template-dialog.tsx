@@ -1,6 +1,7 @@
 // "Save as template": asks for the template's name (the project's by default) and publishes the canvas for
 // everyone; a refusal is shown in the dialog, in the service's words.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { Modal } from './modal';
 
 interface Props {
   defaultName: string;
@@ -9,18 +10,11 @@ interface Props {
 }
 
 export function SaveTemplateDialog({ defaultName, onSave, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const inputId = useId();
   const [name, setName] = useState(defaultName);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,15 +29,7 @@ export function SaveTemplateDialog({ defaultName, onSave, onClose }: Props) {
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal labelledBy={titleId} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)}>
         <h2 id={titleId}>Save as template</h2>
         <p className="muted">Everyone who signs in can see the template, start a project from it, and see your name and picture.</p>
@@ -63,6 +49,6 @@ export function SaveTemplateDialog({ defaultName, onSave, onClose }: Props) {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,10 +1,11 @@
 // "Share" (the owner's, from the editor toolbar): invite people by email as editor or viewer, see and remove
 // members, and make, copy or revoke the read-only link. The link's address is shown once, right after it is
 // made (the service keeps only a hash of its token). Refusals are shown here, in the service's words.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { ShareRole } from '../api/client';
 import { useProjectSharing } from '../hooks/use-sharing';
 import { LoadError } from './load-error';
+import { Modal } from './modal';
 
 interface Props {
   projectId: string;
@@ -15,7 +16,6 @@ interface Props {
 const ROLE_TEXT: Record<ShareRole, string> = { editor: 'Editor', viewer: 'Viewer' };
 
 export function ShareDialog({ projectId, projectName, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const emailId = useId();
   const roleId = useId();
@@ -28,12 +28,6 @@ export function ShareDialog({ projectId, projectName, onClose }: Props) {
   const [note, setNote] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
   const linkInput = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   /** Runs one change at a time; its refusal (or `done`) is shown in the dialog. */
   const run = async (action: () => Promise<string | void>) => {
@@ -91,15 +85,7 @@ export function ShareDialog({ projectId, projectName, onClose }: Props) {
 
   const { state } = sharing;
   return (
-    <dialog
-      ref={ref}
-      className="dialog share-dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal labelledBy={titleId} className="dialog share-dialog" onClose={onClose}>
       <h2 id={titleId}>Share “{projectName}”</h2>
 
       <form className="share-invite" onSubmit={invite} noValidate>
@@ -183,6 +169,6 @@ export function ShareDialog({ projectId, projectName, onClose }: Props) {
           Done
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }
