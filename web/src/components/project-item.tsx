@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Project } from '../api/client';
+import { useAction } from '../hooks/use-action';
 import { Link } from '../router';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -15,32 +16,17 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(project.name);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction<'rename' | 'delete'>();
   const href = `/projects/${encodeURIComponent(project.id)}`;
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      return true;
-    } catch (err) {
-      setError((err as Error).message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (name.trim() === project.name) return setEditing(false);
-    if (await run(() => onRename(project.id, name))) setEditing(false);
+    if (await run('rename', () => onRename(project.id, name))) setEditing(false);
   };
 
   const remove = async () => {
-    if (await run(() => onDelete(project.id))) setConfirming(false);
+    if (await run('delete', () => onDelete(project.id))) setConfirming(false);
   };
 
   return (
@@ -51,7 +37,7 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
             Project name
           </label>
           <input id={`rename-${project.id}`} className="input" value={name} maxLength={200} autoFocus onChange={(e) => setName(e.target.value)} />
-          <button type="submit" className="button primary" disabled={busy}>
+          <button type="submit" className="button primary" disabled={busy !== null}>
             Save
           </button>
           <button type="button" className="button ghost" onClick={() => setEditing(false)}>
@@ -88,7 +74,7 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
         <ConfirmDialog
           title={`Delete “${project.name}”?`}
           confirmLabel="Delete project"
-          busy={busy}
+          busy={busy !== null}
           onCancel={() => setConfirming(false)}
           onConfirm={() => void remove()}
         >

@@ -2,6 +2,7 @@
 // Delete for the user's own.
 import { useState } from 'react';
 import type { Template } from '../api/client';
+import { useAction } from '../hooks/use-action';
 import { ConfirmDialog } from './confirm-dialog';
 
 interface Props {
@@ -15,25 +16,10 @@ const isWebUrl = (url: string) => /^https?:\/\//i.test(url) || url.startsWith('/
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 export function TemplateCard({ template, onStart, onDelete }: Props) {
-  const [busy, setBusy] = useState<'start' | 'delete' | null>(null);
+  const { busy, error, run } = useAction<'start' | 'delete'>();
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const { templateName: name, user, canvas } = template;
   const preview = canvas.nodes.map((n) => n.data.image).find((url): url is string => !!url && isWebUrl(url));
-
-  const run = async (kind: 'start' | 'delete', action: () => Promise<void>) => {
-    setBusy(kind);
-    setError(null);
-    try {
-      await action();
-      return true;
-    } catch (err) {
-      setError((err as Error).message);
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const remove = async () => {
     if (onDelete && (await run('delete', () => onDelete(template.id)))) setConfirming(false);
