@@ -83,6 +83,31 @@ function logCapture() {
   };
 }
 
+/**
+ * A service with these deadline settings for the tests of one `describe` (started before them, closed after),
+ * whose log must show each cut-off (at info, saying why) and no request problem.
+ */
+function appWithDeadlines(env: Record<string, string>): { readonly t: TestApp; readonly port: number } {
+  let t: TestApp | undefined;
+  const logs = logCapture();
+  beforeAll(async () => {
+    t = await startTestApp({ LOG_LEVEL: 'info', ...env }, undefined, { logStream: logs.stream });
+  });
+  afterAll(async () => {
+    await t?.close();
+    expect(logs.cutOffs()).toBeGreaterThan(0);
+    expect(logs.requestProblems()).toEqual([]);
+  });
+  return {
+    get t() {
+      return t!;
+    },
+    get port() {
+      return Number(new URL(t!.baseUrl).port);
+    },
+  };
+}
+
 async function signedInUploadBody() {
   const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c63' } }).png().toBuffer();
   const boundary = 'slow-upload-boundary';
@@ -100,49 +125,37 @@ const PUBLIC_ROUTES: Array<[string, Record<string, string>]> = [
 ];
 
 describe('a whole-request deadline (HTTP_REQUEST_TIMEOUT_MS), longer on the large-body routes', () => {
-  let t: TestApp;
-  let port: number;
-  const logs = logCapture();
-  beforeAll(async () => {
-    t = await startTestApp({
-      LOG_LEVEL: 'info',
-      HTTP_HEADERS_TIMEOUT_MS: '1000',
-      HTTP_REQUEST_TIMEOUT_MS: '1500',
-      HTTP_BODY_IDLE_TIMEOUT_MS: '60000', // the idle timeout never fires here: a steady trickle is cut by the deadline alone
-      HTTP_LARGE_BODY_TIMEOUT_MS: '60000',
-      HTTP_LARGE_BODY_IDLE_TIMEOUT_MS: '60000',
-    }, undefined, { logStream: logs.stream });
-    port = Number(new URL(t.baseUrl).port);
-  });
-  afterAll(async () => {
-    await t?.close();
-    expect(logs.cutOffs()).toBeGreaterThan(0); // each cut-off is logged (info), saying why
-    expect(logs.requestProblems()).toEqual([]);
+  const app = appWithDeadlines({
+    HTTP_HEADERS_TIMEOUT_MS: '1000',
+    HTTP_REQUEST_TIMEOUT_MS: '1500',
+    HTTP_BODY_IDLE_TIMEOUT_MS: '60000', // the idle timeout never fires here: a steady trickle is cut by the deadline alone
+    HTTP_LARGE_BODY_TIMEOUT_MS: '60000',
+    HTTP_LARGE_BODY_IDLE_TIMEOUT_MS: '60000',
   });
 
   it.each(PUBLIC_ROUTES)('a client trickling a body to %s is answered 408 and cut off', async (url, headers) => {
-    const ended = await sendSlowly(port, head('POST', url, headers, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 1, everyMs: 100 });
+    const ended = await sendSlowly(app.port, head('POST', url, headers, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 1, everyMs: 100 });
     expectTimeoutAnswer(ended);
     expect(ended.sent).toBeLessThan(60_000);
     // The service still answers.
-    expect((await t.client().get('/api/health')).status).toBe(200);
+    expect((await app.t.client().get('/api/health')).status).toBe(200);
   });
 
   it('an anonymous request to a large-body route keeps the short deadline: answered 401, then cut off', async () => {
-    const ended = await sendSlowly(port, head('POST', '/api/upload', { 'content-type': 'multipart/form-data; boundary=x' }, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 1, everyMs: 100 });
+    const ended = await sendSlowly(app.port, head('POST', '/api/upload', { 'content-type': 'multipart/form-data; boundary=x' }, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 1, everyMs: 100 });
     expect(ended.answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(ended.answer.match(/HTTP\/1\.1 /g)).toHaveLength(1); // one answer only: no 408 is written after it
     expect(ended.sent).toBeLessThan(60_000);
   });
 
   it('a signed-in upload that is slow but steady, longer than the short deadline, succeeds', async () => {
-    const ada = await t.user('ada@example.com');
+    const ada = await app.t.user('ada@example.com');
     const { body, contentType } = await signedInUploadBody();
     const cookie = `${COOKIE}=${await ada.client.cookie(COOKIE)}`;
     const started = Date.now();
     // 16 pieces, one every 200 ms: about 3 s in all, twice the short deadline.
     const ended = await sendSlowly(
-      port,
+      app.port,
       head('POST', '/api/upload', { 'content-type': contentType, cookie, connection: 'close' }, body.length),
       body,
       { chunk: Math.ceil(body.length / 16), everyMs: 200 },
@@ -154,27 +167,15 @@ describe('a whole-request deadline (HTTP_REQUEST_TIMEOUT_MS), longer on the larg
 });
 
 describe('an idle-body timeout (HTTP_BODY_IDLE_TIMEOUT_MS, HTTP_LARGE_BODY_IDLE_TIMEOUT_MS)', () => {
-  let t: TestApp;
-  let port: number;
-  const logs = logCapture();
-  beforeAll(async () => {
-    t = await startTestApp({
-      LOG_LEVEL: 'info',
-      HTTP_REQUEST_TIMEOUT_MS: '60000', // the whole-request deadlines never fire here
-      HTTP_BODY_IDLE_TIMEOUT_MS: '1000',
-      HTTP_LARGE_BODY_TIMEOUT_MS: '60000',
-      HTTP_LARGE_BODY_IDLE_TIMEOUT_MS: '1500',
-    }, undefined, { logStream: logs.stream });
-    port = Number(new URL(t.baseUrl).port);
-  });
-  afterAll(async () => {
-    await t?.close();
-    expect(logs.cutOffs()).toBeGreaterThan(0); // each cut-off is logged (info), saying why
-    expect(logs.requestProblems()).toEqual([]);
+  const app = appWithDeadlines({
+    HTTP_REQUEST_TIMEOUT_MS: '60000', // the whole-request deadlines never fire here
+    HTTP_BODY_IDLE_TIMEOUT_MS: '1000',
+    HTTP_LARGE_BODY_TIMEOUT_MS: '60000',
+    HTTP_LARGE_BODY_IDLE_TIMEOUT_MS: '1500',
   });
 
   it.each(PUBLIC_ROUTES)('a client that stops sending its body to %s is answered 408 and cut off', async (url, headers) => {
-    const ended = await sendSlowly(port, head('POST', url, headers, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 10, everyMs: 50, stopAfter: 100 });
+    const ended = await sendSlowly(app.port, head('POST', url, headers, 60_000), Buffer.alloc(60_000, 'a'), { chunk: 10, everyMs: 50, stopAfter: 100 });
     expectTimeoutAnswer(ended);
     expect(ended.sent).toBe(100);
   });
@@ -182,7 +183,7 @@ describe('an idle-body timeout (HTTP_BODY_IDLE_TIMEOUT_MS, HTTP_LARGE_BODY_IDLE_
   it('a body that keeps coming is not idle: a slow but steady sign-in body is read', async () => {
     const form = 'callbackUrl=%2Fprojects&csrfToken=not-a-token&padding=' + 'a'.repeat(40);
     const ended = await sendSlowly(
-      port,
+      app.port,
       head('POST', '/api/auth/signin/oauth', { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' }, form.length),
       Buffer.from(form),
       { chunk: 10, everyMs: 200 }, // ~2 s in all, never 1 s without a byte
@@ -192,12 +193,12 @@ describe('an idle-body timeout (HTTP_BODY_IDLE_TIMEOUT_MS, HTTP_LARGE_BODY_IDLE_
   });
 
   it('a signed-in upload that stalls mid-body is answered 408 and cut off; nothing is stored', async () => {
-    const ada = await t.user('ada@example.com');
+    const ada = await app.t.user('ada@example.com');
     const { body, contentType } = await signedInUploadBody();
     const cookie = `${COOKIE}=${await ada.client.cookie(COOKIE)}`;
-    const objects = path.join(t.dataDir, 'objects');
+    const objects = path.join(app.t.dataDir, 'objects');
     const before = await fs.readdir(objects).catch(() => []);
-    const ended = await sendSlowly(port, head('POST', '/api/upload', { 'content-type': contentType, cookie }, body.length), body, {
+    const ended = await sendSlowly(app.port, head('POST', '/api/upload', { 'content-type': contentType, cookie }, body.length), body, {
       chunk: 100,
       everyMs: 50,
       stopAfter: Math.floor(body.length / 2),
