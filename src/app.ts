@@ -136,8 +136,11 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await app.register(devIdpPlugin, { baseUrl: config.baseUrl, secret, log });
   }
   await app.register(metricsPlugin, { token: config.metrics.token });
-  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel });
+  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions });
   app.addHook('onClose', () => composition.close());
+  // The live canvas's socket (/api/collab) on the same server; its sockets close before the server waits for connections.
+  composition.live.mount(app.server);
+  app.addHook('preClose', () => composition.live.disconnectAll());
   const { users, projects, canvas, generation, uploads, billing, video, templates, sharing } = composition.services;
 
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });

@@ -1,6 +1,8 @@
 // The composition root: from the config and the started runtime (database, object store) it builds the
 // repositories, the drivers chosen by configuration (image model chain, payments, video, safe fetcher) and the
 // services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
+import type { SessionVerifier } from './auth/session.js';
+import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
@@ -42,6 +44,8 @@ export interface Services {
 
 export interface Composition {
   services: Services;
+  /** The live canvas documents (src/collab/): app.ts mounts their socket on the HTTP server. */
+  live: LiveDocuments;
   /** The shared rate-limit counters (RATE_LIMIT_STORE=postgres). */
   rateLimits: RateLimitsRepository;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
@@ -54,9 +58,11 @@ export interface CompositionOptions {
   metrics?: Metrics;
   /** This image model instead of the configured chain (benchmarks: an instant in-process model). */
   imageModel?: ImageModel;
+  /** Who is signed in, for the live canvas's socket. */
+  sessions: SessionVerifier;
 }
 
-export async function compose(runtime: Runtime, { log, metrics, imageModel }: CompositionOptions): Promise<Composition> {
+export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
   const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
@@ -76,7 +82,18 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
   });
   const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
-  const canvas = createCanvasService({ canvases, images: canvasImages, maxBytes: config.limits.canvasBytes });
+  // Instances share live documents through Redis only when configured (the module loads the Redis client).
+  const extensions = config.collab.redisUrl ? [(await import('./collab/redis.js')).redisExtension(config.collab.redisUrl)] : [];
+  const live = createLiveDocuments({
+    collab: repositories.collab,
+    roleOf: async (userId, projectId) => (await repositories.sharing.access(userId, projectId))?.role ?? null,
+    sessions,
+    origin: new URL(config.baseUrl).origin,
+    limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
+    log,
+    extensions,
+  });
+  const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, roles: repositories.sharing }),
@@ -109,9 +126,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel }: Co
   };
   return {
     services,
+    live,
     rateLimits: repositories.rateLimits,
     close: async () => {
-      await Promise.all([fetcher.close(), imageWorkers.close()]);
+      await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);
     },
   };
 }

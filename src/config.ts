@@ -125,6 +125,13 @@ const envSchema = z.object({
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   PROJECT_MAX_MEMBERS: int(50, 1),
   RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
+  COLLAB_REDIS_URL: text.pipe(z.url().optional()),
+  COLLAB_MAX_MESSAGE_BYTES: int(4 * MB, 1024),
+  COLLAB_UPDATES_PER_SECOND: int(60, 1),
+  COLLAB_MAX_UNSAVED_BYTES: int(64 * MB, 1024),
+  COLLAB_RESTORE_POINT_MINUTES: int(5, 0),
+  COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
+  COLLAB_COMPACT_MAX_MS: int(60_000, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -260,6 +267,17 @@ export interface Config {
     sharedLinksPerMinute: number;
     /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
     rateLimitStore: 'memory' | 'postgres';
+  };
+  /** The live canvas (src/collab/, docs/api.md "Live canvas"). */
+  collab: {
+    /** Redis through which instances share live documents; unset: this instance alone. */
+    redisUrl?: string;
+    messageBytes: number;
+    updatesPerSecond: number;
+    heldBytes: number;
+    restorePointMs: number;
+    storeDebounceMs: number;
+    storeMaxDebounceMs: number;
   };
   payments: {
     setup: 'local' | 'production';
@@ -425,6 +443,15 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       projectMembers: e.PROJECT_MAX_MEMBERS,
       sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,
       rateLimitStore: e.RATE_LIMIT_STORE,
+    },
+    collab: {
+      redisUrl: e.COLLAB_REDIS_URL,
+      messageBytes: e.COLLAB_MAX_MESSAGE_BYTES,
+      updatesPerSecond: e.COLLAB_UPDATES_PER_SECOND,
+      heldBytes: e.COLLAB_MAX_UNSAVED_BYTES,
+      restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
+      storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
+      storeMaxDebounceMs: Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS),
     },
     payments: {
       setup: e.PUBLIC_SETUP,

@@ -1,7 +1,9 @@
 // The one schema. `npm run db:generate` turns changes here into a new SQL migration under drizzle/.
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
+  customType,
   check,
   index,
   integer,
@@ -62,8 +64,13 @@ export const canvases = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    nodes: json('nodes').notNull(),
-    edges: json('edges').notNull(),
+    /**
+     * The canvas as saved before live documents (migration 0011); null once it has been moved into the project's
+     * live document (collab_snapshots/collab_updates), which then holds the content (src/collab/).
+     */
+    nodes: json('nodes'),
+    edges: json('edges'),
+    /** Grows with every change of the live document, from any path (docs/api.md "Canvas versions"). */
     version: integer('version').notNull().default(1),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -282,4 +289,60 @@ export const projectShareLinks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('project_share_links_token_key').on(t.tokenHash)],
+);
+
+const bytea = customType<{ data: Uint8Array; driverData: Buffer }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+  fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * The live documents' append-only log (DESIGN.md §9, src/collab/): each Yjs update applied to a project's document,
+ * stored before it is acknowledged to its sender. Compaction merges a project's rows into its snapshot and deletes
+ * exactly the rows it merged.
+ */
+export const collabUpdates = pgTable(
+  'collab_updates',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    update: bytea('update').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('collab_updates_project_idx').on(t.projectId, t.id)],
+);
+
+/** A live document's compacted state: its snapshot plus its remaining collab_updates rows are the document. */
+export const collabSnapshots = pgTable('collab_snapshots', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  state: bytea('state').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * History (docs/api.md "History"): restore points taken while a document changes (`auto`) and versions a person
+ * named (`named`), each a full document state.
+ */
+export const collabVersions = pgTable(
+  'collab_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'auto' | 'named'>().notNull(),
+    name: text('name'),
+    state: bytea('state').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('collab_versions_project_created_idx').on(t.projectId, t.createdAt.desc()),
+    check('collab_versions_kind_check', sql`${t.kind} IN ('auto', 'named')`),
+  ],
 );

@@ -1,11 +1,14 @@
-// One canvas per project. Saves are single statements that also check the caller's role (owner and editors
-// write, viewers read: docs/api.md "Sharing"), so the hot path is one round trip; a viewer's save is 403, found
-// out only after the save statement wrote nothing. With `version`, a save is conditional (docs/api.md "Canvas
-// versions"): a stale save gets 409 and the current version; without it, a plain upsert (last write wins).
-// Images sent inline as data: URLs are stored as files first and replaced by their URLs (./canvas-images.ts);
-// the stored canvas is then held to CANVAS_MAX_BYTES.
+// One canvas per project, a view of the project's live document (DESIGN.md §9, src/collab/): a read renders the
+// document, a save makes the document equal to the body by changing only what differs, so people editing live see
+// a small change. The canvas row keeps the canvas id and `version`, which grows with every change from any path
+// (docs/api.md "Canvas versions"): with `version`, a save is conditional (a stale save gets 409 and the current
+// version, so an old client can never wipe live work); without it, last write wins. Owners and editors write,
+// viewers read (403 on a save), anyone else gets 404. Images sent inline as data: URLs are stored as files first
+// and replaced by their URLs (./canvas-images.ts); the canvas is held to CANVAS_MAX_BYTES.
 import { randomUUID } from 'node:crypto';
-import { CanvasIdTakenError, type CanvasesRepository, type CanvasWrite, type SavedCanvas } from '../db/repositories/index.js';
+import { applyCanvas, renderCanvas } from '../collab/canvas-doc.js';
+import type { LiveDocuments } from '../collab/live-documents.js';
+import { CanvasIdTakenError, type CanvasesRepository } from '../db/repositories/index.js';
 import { canvasConflict, canvasTooLarge, forbidden, projectNotFound } from '../errors.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
@@ -19,33 +22,36 @@ export interface CanvasInput {
 }
 
 export interface CanvasService {
-  /** The canvas as a JSON text ready to send (nodes/edges are stored validated), or null when none exists. */
+  /** The canvas as a JSON text ready to send, or null when the project has none. */
   getJson(userId: string, projectId: string): Promise<string | null>;
   save(userId: string, input: CanvasInput): Promise<string>;
 }
 
 /**
- * `isGenerating` is the client's flag, stored as sent; but a canvas read never shows a node generating when
- * no generation of that user is running on any instance (`running_generations`): a closed tab
+ * `isGenerating` is written by clients and by the service, but a canvas read never shows a node generating when
+ * no generation of that user is running on any instance (`running_generations`): a closed tab or a dead instance
  * must not leave a node spinning forever.
  */
-function settleGenerating(json: string): string {
-  // Saved text is compact; a canvas last saved before migration 0005 carries jsonb's spacing.
-  if (!/"isGenerating":\s*true/.test(json)) return json;
-  const canvas = JSON.parse(json) as { nodes: Array<{ data?: { isGenerating?: boolean } }> };
-  for (const node of canvas.nodes) if (node.data?.isGenerating) node.data.isGenerating = false;
-  return JSON.stringify(canvas);
+function settleGenerating(nodes: unknown[]): void {
+  for (const node of nodes) {
+    const data = (node as { data?: { isGenerating?: boolean } }).data;
+    if (data?.isGenerating) data.isGenerating = false;
+  }
 }
 
 export interface CanvasDeps {
-  canvases: Pick<CanvasesRepository, 'current' | 'upsert' | 'updateIfVersion' | 'insertFirst'>;
+  canvases: Pick<CanvasesRepository, 'current' | 'createEmpty'>;
+  live: Pick<LiveDocuments, 'open' | 'read' | 'settled' | 'seq' | 'pending'>;
   images: Pick<CanvasImages, 'inline'>;
-  /** CANVAS_MAX_BYTES: the stored nodes and edges (UTF-8 JSON, data: URLs replaced) at most. */
+  /** CANVAS_MAX_BYTES: the canvas's nodes and edges (UTF-8 JSON, data: URLs replaced) at most. */
   maxBytes: number;
 }
 
-export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps): CanvasService {
-  /** Whether the stored text is over the limit (counted in UTF-8 bytes only when it could be). */
+const body = (id: string, projectId: string, nodes: unknown[], edges: unknown[], version: number) =>
+  JSON.stringify({ id, projectId, nodes, edges, version });
+
+export function createCanvasService({ canvases, live, images, maxBytes }: CanvasDeps): CanvasService {
+  /** Whether the JSON text is over the limit (counted in UTF-8 bytes only when it could be). */
   const tooLarge = (nodes: string, edges: string) =>
     (nodes.length + edges.length) * 3 > maxBytes && Buffer.byteLength(nodes) + Buffer.byteLength(edges) > maxBytes;
 
@@ -62,59 +68,60 @@ export function createCanvasService({ canvases, images, maxBytes }: CanvasDeps):
     return found;
   }
 
-  /** The saved canvas as JSON text: the nodes/edges text is exactly what was stored. */
-  const savedJson = (saved: SavedCanvas, nodes: string, edges: string) =>
-    `{"id":${JSON.stringify(saved.id)},"projectId":${JSON.stringify(saved.projectId)},"nodes":${nodes},"edges":${edges},"version":${saved.version}}`;
-
-  type Create = (canvas: CanvasWrite) => Promise<SavedCanvas | null>;
-  async function write(create: Create, canvas: CanvasWrite, retried = false): Promise<string | null> {
+  /** Makes the canvas row (version 0) for a first save, with the client's id unless that names another canvas. */
+  async function createRow(userId: string, projectId: string, id: string | undefined) {
     try {
-      const saved = await create(canvas);
-      return saved ? savedJson(saved, canvas.nodes, canvas.edges) : null;
+      await canvases.createEmpty({ id: id ?? randomUUID(), projectId, userId });
     } catch (err) {
-      // The client's id is taken by another project's canvas: a canvas id is never shared, so take a new one.
-      if (err instanceof CanvasIdTakenError && !retried) return write(create, { ...canvas, id: randomUUID() }, true);
-      throw err;
+      if (!(err instanceof CanvasIdTakenError)) throw err;
+      await canvases.createEmpty({ id: randomUUID(), projectId, userId });
     }
   }
 
   return {
     async getJson(userId, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
-      const { body, generating } = await current(userId, projectId);
-      return body && !generating ? settleGenerating(body) : body;
+      // The version read next then counts every change made through this instance so far.
+      await live.settled(projectId);
+      const { id, version, generating } = await current(userId, projectId);
+      if (id === null || !version) return null;
+      const content = (await live.read(projectId)) ?? { nodes: [], edges: [] };
+      if (!generating) settleGenerating(content.nodes);
+      return body(id, projectId, content.nodes, content.edges, version);
     },
 
     async save(userId, input) {
-      if (!isUuid(input.projectId)) throw projectNotFound();
+      const { projectId } = input;
+      if (!isUuid(projectId)) throw projectNotFound();
       const { nodes, store: storeImages } = await prepareInlineImages(images, input.nodes, userId);
-      const newId = input.id ?? randomUUID();
-      const canvas: CanvasWrite = { id: newId, projectId: input.projectId, userId, nodes: JSON.stringify(nodes), edges: JSON.stringify(input.edges) };
-      if (tooLarge(canvas.nodes, canvas.edges)) throw canvasTooLarge();
+      if (tooLarge(JSON.stringify(nodes), JSON.stringify(input.edges))) throw canvasTooLarge();
+      const before = await writable(userId, projectId);
       if (storeImages) {
         // Files are written only for the project's owner or an editor (a foreign project stays a 404, a viewer's
         // save a 403, that store nothing), and not for a save already known to be stale.
-        const now = await writable(userId, input.projectId);
-        if (input.version !== undefined && (now.version ?? 0) !== input.version) throw canvasConflict(now.version ?? 0);
+        if (input.version !== undefined && (before.version ?? 0) !== input.version) throw canvasConflict(before.version ?? 0);
         await storeImages();
       }
-      if (input.version === undefined) {
-        const body = await write((c) => canvases.upsert(c), canvas);
-        if (body) return body;
-        await writable(userId, input.projectId); // 404 without a role, 403 for a viewer
-        throw projectNotFound(); // the project went away meanwhile
+      if (before.id === null) await createRow(userId, projectId, input.id);
+      const document = await live.open(projectId);
+      try {
+        for (;;) {
+          // Read the version when nothing of this project is being stored here, and apply the body only if no
+          // change came in meanwhile: the version checked is the version of the document changed.
+          await live.settled(projectId);
+          const seq = live.seq(projectId);
+          const now = await writable(userId, projectId);
+          if (live.seq(projectId) !== seq || live.pending(projectId) > 0) continue;
+          if (now.id === null) throw projectNotFound(); // the project went away meanwhile
+          const version = now.version ?? 0;
+          if (input.version !== undefined && version !== input.version) throw canvasConflict(version);
+          const stored = document.change((doc) => applyCanvas(doc, { nodes, edges: input.edges }), { step: true });
+          const saved = renderCanvas(document.doc);
+          return body(now.id, projectId, saved.nodes, saved.edges, (await stored) ?? version);
+        }
+      } finally {
+        await document.close();
       }
-      const updated = await canvases.updateIfVersion({ ...canvas, version: input.version });
-      if (updated) return savedJson(updated, canvas.nodes, canvas.edges);
-      const now = await writable(userId, input.projectId);
-      if (now.version === null && input.version === 0) {
-        const body = await write((c) => canvases.insertFirst(c), canvas);
-        if (body) return body;
-        // Another save created it first.
-        const raced = await writable(userId, input.projectId);
-        throw canvasConflict(raced.version ?? 0);
-      }
-      throw canvasConflict(now.version ?? 0);
     },
   };
 }

@@ -2,6 +2,7 @@
 // Services receive `Pick<>` slices of these and the `Transactions` port, never a pool or drizzle.
 import { createTransactions, type Db, type Transactions } from '../index.js';
 import { createCanvasesRepository, type CanvasesRepository } from './canvases.js';
+import { createCollabRepository, type CollabRepository } from './collab.js';
 import { createGenerationsRepository, type GenerationsRepository } from './generations.js';
 import { createProjectsRepository, type ProjectsRepository } from './projects.js';
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
@@ -14,6 +15,7 @@ import { createUsersRepository, type UsersRepository } from './users.js';
 import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
 
 export * from './canvases.js';
+export * from './collab.js';
 export * from './generations.js';
 export * from './projects.js';
 export * from './rate-limits.js';
@@ -29,6 +31,7 @@ export interface Repositories {
   users: UsersRepository;
   projects: ProjectsRepository;
   canvases: CanvasesRepository;
+  collab: CollabRepository;
   generations: GenerationsRepository;
   runningGenerations: RunningGenerationsRepository;
   subscriptions: SubscriptionsRepository;
@@ -45,6 +48,7 @@ export function createRepositories(db: Db): Repositories {
     users: createUsersRepository(db),
     projects: createProjectsRepository(db),
     canvases: createCanvasesRepository(db),
+    collab: createCollabRepository(db),
     generations: createGenerationsRepository(db),
     runningGenerations: createRunningGenerationsRepository(db),
     subscriptions: createSubscriptionsRepository(db),

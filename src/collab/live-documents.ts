@@ -1,0 +1,368 @@
+// The live canvas (DESIGN.md §9; docs/api.md "Live canvas"): one Yjs document per project, served by hocuspocus
+// on the service's own port at /api/collab. This module owns the hocuspocus instance and everything around it:
+//
+// - Sign-in on the upgrade: the session cookie, and a browser's Origin must be ours (401/403 with no body, no
+//   WebSocket). Per document, the caller's role (owner and editors write; a viewer's connection is read-only, its
+//   changes never applied; anyone else gets `permission-denied`, whether or not the project exists).
+// - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
+//   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
+// - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
+//   acknowledgement waits for that (./frames.ts `gatedSocket`); documents are loaded from snapshot + log, compacted
+//   when hocuspocus stores them (debounced while editing, and when the last editor leaves), with restore points.
+// - The service as a participant: `open(projectId)` gives a direct connection whose changes are stored before
+//   `change()` resolves (REST saves, generation state, restores).
+// - Several instances: with COLLAB_REDIS_URL, hocuspocus's Redis extension relays changes and awareness; the
+//   instance that received a change from its client stores it.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Hocuspocus, type Extension, type Document } from '@hocuspocus/server';
+import { WebSocketServer, type WebSocket } from 'ws';
+import * as Y from 'yjs';
+import type { SessionUser, SessionVerifier } from '../auth/session.js';
+import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
+import { isUuid } from '../services/ids.js';
+import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
+import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
+import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
+
+export const COLLAB_PATH = '/api/collab';
+
+export interface LiveLimits {
+  /** A frame larger than this closes the socket (1009). */
+  messageBytes: number;
+  /** Updates per second per connection (a burst of twice as many is let through). */
+  updatesPerSecond: number;
+  nodes: number;
+  edges: number;
+  /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
+  heldBytes: number;
+  /** At most one automatic restore point per this many milliseconds of editing. */
+  restorePointMs: number;
+  /** Compaction after this long without changes, and at least this often while editing. */
+  storeDebounceMs: number;
+  storeMaxDebounceMs: number;
+}
+
+export interface LiveDeps {
+  collab: CollabRepository;
+  /** The user's role on the project, null without one (or no such project). */
+  roleOf: (userId: string, projectId: string) => Promise<ProjectRole | null>;
+  sessions: SessionVerifier;
+  /** The service's own origin: a browser connection from any other is refused. */
+  origin: string;
+  limits: LiveLimits;
+  log: { warn(o: object, m: string): void; error(o: object, m: string): void };
+  /** Extensions to add (the Redis extension when instances share documents). */
+  extensions?: Extension[];
+}
+
+/** The service's own connection to a document: changes are stored before `change` resolves. */
+export interface OpenDocument {
+  readonly doc: Y.Doc;
+  /**
+   * Applies `fn` in one transaction and queues what it changed (synchronously); resolves with the project's version
+   * once stored, or null if nothing changed. With `step`, a change that changes nothing still steps the version.
+   */
+  change(fn: (doc: Y.Doc) => void, options?: { step?: boolean }): Promise<number | null>;
+  close(): Promise<void>;
+}
+
+export interface LiveDocuments {
+  /** Opens the project's document as the service (loading it if needed); `close()` it when done. */
+  open(projectId: string): Promise<OpenDocument>;
+  /** The document's content: from memory when it is open here, otherwise from the database; null when it has none. */
+  read(projectId: string): Promise<CanvasContent | null>;
+  /** Resolves when every change of the project queued here so far is stored. */
+  settled(projectId: string): Promise<void>;
+  /** Changes of the project queued here so far (to notice one arriving). */
+  seq(projectId: string): number;
+  pending(projectId: string): number;
+  /** Serves /api/collab on this HTTP server. */
+  mount(server: Server): void;
+  /** Closes every socket (call before the HTTP server closes). */
+  disconnectAll(): void;
+  /** Stores what is queued and compacts open documents; after this the module does nothing more. */
+  close(): Promise<void>;
+  /** Open documents (tests, metrics). */
+  openCount(): number;
+}
+
+interface SocketContext {
+  user: SessionUser | null;
+}
+
+/** How long `close()` waits for queued changes to be stored before giving up on them (they were never acknowledged). */
+const CLOSE_DRAIN_MS = 5_000;
+
+/**
+ * A refusal: hocuspocus answers an authentication with `permission-denied`, and closes a document connection whose
+ * message was refused with this code and reason. No `message`: hocuspocus prints the message of any hook error.
+ */
+export class Refusal extends Error {
+  constructor(
+    readonly reason: string,
+    readonly code = 4400,
+  ) {
+    super('');
+    this.name = 'Refusal';
+  }
+}
+
+const refuse = (reason: string, code?: number) => new Refusal(reason, code);
+
+function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 503) {
+  const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** Keys a Yjs update adds to the root map `root` that `map` does not have yet. */
+function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map: Y.Map<unknown>): number {
+  const keys = new Set<string>();
+  for (const struct of decoded.structs) {
+    // In a decoded (not yet integrated) update, an entry of a root map names that map by its name.
+    if (!(struct instanceof Y.Item) || (struct.parent as unknown) !== root || typeof struct.parentSub !== 'string') continue;
+    if (!map.has(struct.parentSub)) keys.add(struct.parentSub);
+  }
+  return keys.size;
+}
+
+export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, log, extensions = [] }: LiveDeps): LiveDocuments {
+  let closed = false;
+  /** After close: nothing touches the database any more. */
+  let finished = false;
+  const compactions = new Set<Promise<unknown>>();
+  let saving = true;
+  const queue: UpdateQueue = createUpdateQueue({
+    store: (changes) => collab.append(changes),
+    maxHeldBytes: limits.heldBytes,
+    log,
+    onSaving(ok) {
+      saving = ok;
+      const message = JSON.stringify({ type: 'saving', ok });
+      for (const document of hocuspocus.documents.values()) document.broadcastStateless(message);
+    },
+  });
+  /** While the service changes a document: the stores of that change. */
+  let capture: Promise<number>[] | null = null;
+  const buckets = new WeakMap<object, { tokens: number; at: number }>();
+
+  async function loadInto(projectId: string, document: Y.Doc, attempt = 0): Promise<void> {
+    // Changes still being stored here belong in what is loaded.
+    await queue.settled(projectId);
+    const stored = await collab.load(projectId);
+    if (stored.legacy && !stored.snapshot && stored.updates.length === 0) {
+      // A canvas saved before live documents: it becomes the document's first state, once, by one instance.
+      const fresh = new Y.Doc();
+      fresh.transact(() => applyCanvas(fresh, stored.legacy!));
+      const state = Y.encodeStateAsUpdate(fresh);
+      fresh.destroy();
+      if (await collab.migrateLegacy(projectId, state)) {
+        Y.applyUpdate(document, state);
+        return;
+      }
+      if (attempt < 3) return loadInto(projectId, document, attempt + 1);
+      throw new Error('live document: the legacy canvas could not be moved');
+    }
+    const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
+    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts));
+  }
+
+  /** Stores every change applied to `document` that arrived here (not those relayed from another instance). */
+  function storeChanges(document: Document) {
+    document.on('update', (update: Uint8Array, origin: unknown) => {
+      const from = origin as { source?: string; connection?: { webSocket: unknown; messageAddress?: string } } | null;
+      if (from?.source === 'redis') return;
+      const stored = queue.append(document.name, update);
+      if (from?.source === 'connection' && from.connection) {
+        const socket = from.connection.webSocket as Partial<GatedSocket>;
+        socket.hold?.(from.connection.messageAddress ?? document.name, stored);
+        stored.catch(() => {}); // the gate handles a failure
+      } else if (capture) {
+        capture.push(stored);
+      } else {
+        stored.catch((err: unknown) => log.error({ err, projectId: document.name }, 'live document: a change could not be stored'));
+      }
+    });
+  }
+
+  function checkUpdate(update: Uint8Array, document: Document) {
+    let decoded: ReturnType<typeof Y.decodeUpdate>;
+    try {
+      decoded = Y.decodeUpdate(update);
+    } catch {
+      throw refuse('malformed-update');
+    }
+    const { nodes, edges } = canvasMaps(document);
+    if (nodes.size + addedKeys(decoded, 'nodes', nodes) > limits.nodes) throw refuse('too-many-nodes', 4413);
+    if (edges.size + addedKeys(decoded, 'edges', edges) > limits.edges) throw refuse('too-many-edges', 4413);
+  }
+
+  /** Token bucket per (socket, document) connection: `updatesPerSecond`, bursts of twice that. */
+  function withinRate(connection: object): boolean {
+    const now = performance.now();
+    const burst = limits.updatesPerSecond * 2;
+    const bucket = buckets.get(connection) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * limits.updatesPerSecond);
+    bucket.at = now;
+    buckets.set(connection, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  const hocuspocus = new Hocuspocus<SocketContext>({
+    quiet: true,
+    debounce: limits.storeDebounceMs,
+    maxDebounce: limits.storeMaxDebounceMs,
+    unloadImmediately: true,
+    extensions,
+    async onAuthenticate({ documentName, context, connectionConfig }) {
+      const user = context.user;
+      if (!user) return; // the service's own connection
+      const role = isUuid(documentName) ? await roleOf(user.id, documentName) : null;
+      if (!role) throw refuse('permission-denied', 4403);
+      if (role === 'viewer') connectionConfig.readOnly = true;
+    },
+    async connected({ connection }) {
+      if (!saving) connection.sendStateless(JSON.stringify({ type: 'saving', ok: false }));
+    },
+    async onLoadDocument({ documentName, document }) {
+      await loadInto(documentName, document);
+    },
+    async afterLoadDocument({ document }) {
+      storeChanges(document);
+    },
+    async beforeHandleMessage({ update: frame, connection, document }) {
+      let update: Uint8Array | null;
+      try {
+        update = frameUpdate(frame);
+      } catch {
+        throw refuse('malformed-message');
+      }
+      if (!update || connection.readOnly) return; // a viewer's update is answered "not applied" by hocuspocus
+      if (!withinRate(connection)) throw refuse('rate-limited', 4429);
+      if (queue.full()) throw refuse('not-saving', 4503);
+      checkUpdate(update, document);
+    },
+    async beforeHandleAwareness({ context, states }) {
+      // Presence shows who people are as the service knows them, not as their client says.
+      const user = context?.user;
+      if (!user) return;
+      for (const state of states.values()) {
+        const claimed = (typeof state.user === 'object' && state.user !== null ? state.user : {}) as Record<string, unknown>;
+        state.user = { ...claimed, id: user.id, name: user.name };
+      }
+    },
+    async onStoreDocument({ documentName }) {
+      if (finished) return;
+      const compaction = queue.settled(documentName).then(() => collab.compact(documentName, limits.restorePointMs));
+      compactions.add(compaction);
+      try {
+        await compaction;
+      } finally {
+        compactions.delete(compaction);
+      }
+    },
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes });
+
+  async function accept(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const from = req.headers.origin;
+    if (from !== undefined && from !== origin) return rejectUpgrade(socket, 403);
+    const user = await sessions.verify(req.headers.cookie);
+    if (!user) return rejectUpgrade(socket, 401);
+    if (closed || socket.destroyed) return rejectUpgrade(socket, 503);
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      const request = new Request(`http://localhost${COLLAB_PATH}`, { headers: from ? { origin: from } : {} });
+      const client = hocuspocus.handleConnection(gatedSocket(ws), request, { user });
+      ws.on('message', (data: Buffer, isBinary) => {
+        if (!isBinary) return ws.close(1003, 'binary frames only');
+        client.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      });
+      ws.on('close', (code, reason) => client.handleClose({ code, reason: reason.toString() }));
+      ws.on('error', () => ws.terminate()); // e.g. a frame over maxPayload: ws has closed it with 1009
+    });
+  }
+
+  async function open(projectId: string): Promise<OpenDocument> {
+    const connection = await hocuspocus.openDirectConnection(projectId, { user: null });
+    const document = connection.document!;
+    return {
+      doc: document,
+      // Synchronous up to the queueing of its stores (no await before them), so a caller that checked the version
+      // just before knows no other change came in between.
+      change(fn, { step = false } = {}) {
+        const stores: Promise<number>[] = [];
+        capture = stores;
+        try {
+          // What DirectConnection.transact does, without its async wrapper: the origin marks a change of the service.
+          document.transact(() => fn(document), { source: 'local', context: connection.context });
+        } finally {
+          capture = null;
+        }
+        if (stores.length === 0 && step) stores.push(queue.append(projectId, null));
+        if (stores.length === 0) return Promise.resolve(null);
+        return Promise.all(stores).then((versions) => Math.max(...versions));
+      },
+      // The document stays in memory until its debounced store (compaction), like one a person left.
+      close: () => connection.disconnect({ unloadImmediately: false }),
+    };
+  }
+
+  return {
+    open,
+    async read(projectId) {
+      const loaded = hocuspocus.documents.get(projectId);
+      if (loaded && !loaded.isLoading) return renderCanvas(loaded);
+      const stored = await collab.load(projectId);
+      if (stored.legacy && !stored.snapshot && stored.updates.length === 0) return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
+      if (!stored.snapshot && stored.updates.length === 0) return null;
+      const doc = new Y.Doc();
+      try {
+        Y.applyUpdate(doc, Y.mergeUpdates([...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates]));
+        return renderCanvas(doc);
+      } finally {
+        doc.destroy();
+      }
+    },
+    settled: (projectId) => queue.settled(projectId),
+    seq: (projectId) => queue.seq(projectId),
+    pending: (projectId) => queue.pending(projectId),
+    mount(server) {
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const path = (req.url ?? '').split('?')[0];
+        if (path !== COLLAB_PATH && path !== `${COLLAB_PATH}/`) {
+          if (server.listenerCount('upgrade') === 1) rejectUpgrade(socket, 404);
+          return;
+        }
+        socket.on('error', () => socket.destroy());
+        accept(req, socket, head).catch((err: unknown) => {
+          log.error({ err }, 'live documents: an upgrade failed');
+          rejectUpgrade(socket, 503);
+        });
+      });
+    },
+    disconnectAll() {
+      closed = true;
+      hocuspocus.closeConnections();
+      for (const ws of wss.clients) ws.terminate();
+    },
+    async close() {
+      closed = true;
+      hocuspocus.closeConnections();
+      for (const ws of wss.clients) ws.terminate();
+      // What is queued was never acknowledged; store it if the database lets us, but do not hang on it.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([queue.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_DRAIN_MS)))]);
+      clearTimeout(timer);
+      queue.stop();
+      // Compact what is open, once; the stores hocuspocus still has scheduled then do nothing (and unload).
+      finished = true;
+      await Promise.allSettled([...compactions, ...[...hocuspocus.documents.keys()].map((name) => collab.compact(name, limits.restorePointMs))]);
+      hocuspocus.flushPendingStores();
+      wss.close();
+    },
+    openCount: () => hocuspocus.documents.size,
+  };
+}
