@@ -1,7 +1,9 @@
 // `npm run licenses`: the licence of every package in the production dependency tree (what `npm ci --omit=dev`
 // installs, the project itself excluded) must be on the allow-list below. The tree and each package's licence come
 // from license-checker-rseidelsohn; an SPDX expression passes when it can be satisfied with allowed licences
-// (`(MIT OR Apache-2.0)` needs one of them, `MIT AND ISC` both). Exits 1 listing every package that fails.
+// (`(MIT OR Apache-2.0)` needs one of them, `MIT AND ISC` both). A package whose package.json misstates the licence
+// it ships is read as the shipped one, for its exact name@version only (LICENCE_CORRECTIONS). Exits 1 listing every
+// package that fails.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, type ModuleInfos } from 'license-checker-rseidelsohn';
 
@@ -35,6 +37,24 @@ export const LGPL_EXCEPTIONS = new Set([
   '@img/sharp-libvips-linuxmusl-arm64',
   '@img/sharp-libvips-linuxmusl-x64',
 ]);
+
+/**
+ * Packages whose package.json declares a licence other than the one they ship, read as the licence they ship. Pinned
+ * to the exact version checked: another version is judged by its own package.json again.
+ */
+export const LICENCE_CORRECTIONS = new Map([
+  // Declares "UNLICENSED", but its LICENSE.md is the MIT licence (Copyright (c) 2015 Mike Marcacci): it is a fork
+  // of node-redlock by Mike Marcacci, which is MIT. Pulled in by @hocuspocus/extension-redis.
+  ['@sesamecare-oss/redlock@1.4.0', 'MIT'],
+]);
+
+/** The licences of the package `id` (`name@version`): its correction, else what license-checker read. */
+export function licencesOf(id: string, info: { licenses?: string | string[] }): string[] {
+  const corrected = LICENCE_CORRECTIONS.get(id);
+  if (corrected) return [corrected];
+  // A licence the tool guessed from a file rather than read from package.json ends in `*`; it is judged the same.
+  return [info.licenses ?? 'UNKNOWN'].flat().map((l) => l.replace(/\*$/, ''));
+}
 
 const isLgpl = (id: string) => /^LGPL-[23](\.[01])?(-only|-or-later|\+)?$/.test(id);
 
@@ -94,8 +114,7 @@ export function violations(packages: ModuleInfos): string[] {
   const found: string[] = [];
   for (const [id, info] of Object.entries(packages)) {
     const name = id.slice(0, id.lastIndexOf('@'));
-    // A licence the tool guessed from a file rather than read from package.json ends in `*`; it is judged the same.
-    const licences = [info.licenses ?? 'UNKNOWN'].flat().map((l) => l.replace(/\*$/, ''));
+    const licences = licencesOf(id, info);
     if (!licences.every((l) => satisfies(l, name))) found.push(`${id}: ${licences.join(', ')}`);
   }
   return found;
@@ -110,12 +129,15 @@ function productionTree(start: string): Promise<ModuleInfos> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const packages = await productionTree(fileURLToPath(new URL('..', import.meta.url)));
   const counts = new Map<string, number>();
-  for (const info of Object.values(packages)) {
-    const licence = [info.licenses ?? 'UNKNOWN'].flat().join(', ');
+  for (const [id, info] of Object.entries(packages)) {
+    const licence = licencesOf(id, info).join(', ');
     counts.set(licence, (counts.get(licence) ?? 0) + 1);
   }
   const summary = [...counts].sort((a, b) => b[1] - a[1]).map(([licence, n]) => `${licence} ${n}`);
   console.log(`${Object.keys(packages).length} production packages: ${summary.join('; ')}`);
+  for (const id of Object.keys(packages).filter((id) => LICENCE_CORRECTIONS.has(id))) {
+    console.log(`${id} declares ${[packages[id].licenses ?? 'UNKNOWN'].flat().join(', ')}; read as ${LICENCE_CORRECTIONS.get(id)} (see LICENCE_CORRECTIONS)`);
+  }
   const bad = violations(packages);
   if (bad.length > 0) {
     console.error(`Licences not on the allow-list (scripts/check-licenses.ts):\n  ${bad.join('\n  ')}`);

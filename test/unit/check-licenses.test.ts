@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { satisfies, violations } from '../../scripts/check-licenses.js';
+import { licencesOf, satisfies, violations } from '../../scripts/check-licenses.js';
 
 describe('licence allow-list', () => {
   it('accepts allowed identifiers and expressions that can be satisfied with them', () => {
@@ -29,5 +29,17 @@ describe('licence allow-list', () => {
         'd@1.0.0': { licenses: 'ISC*' },
       }),
     ).toEqual(['b@2.0.0: LGPL-2.1', 'c@3.0.0: MIT, GPL-2.0']);
+  });
+
+  it('reads @sesamecare-oss/redlock 1.4.0 (UNLICENSED in package.json, MIT in LICENSE.md) as MIT, and no other version', () => {
+    expect(licencesOf('@sesamecare-oss/redlock@1.4.0', { licenses: 'UNLICENSED' })).toEqual(['MIT']);
+    expect(licencesOf('@sesamecare-oss/redlock@1.4.1', { licenses: 'UNLICENSED' })).toEqual(['UNLICENSED']);
+    expect(
+      violations({
+        '@sesamecare-oss/redlock@1.4.0': { licenses: 'UNLICENSED' },
+        '@sesamecare-oss/redlock@1.5.0': { licenses: 'UNLICENSED' },
+        'other@1.4.0': { licenses: 'UNLICENSED' },
+      }),
+    ).toEqual(['@sesamecare-oss/redlock@1.5.0: UNLICENSED', 'other@1.4.0: UNLICENSED']);
   });
 });
