@@ -96,7 +96,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   const services: Services = {
     users: createUsersService({ users }),
-    projects: createProjectsService({ projects, roles: repositories.sharing }),
+    projects: createProjectsService({ projects, roles: repositories.sharing, accessChanged: live.revalidate }),
     canvas,
     generation: createGenerationService({
       users,
@@ -122,7 +122,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
     video: createVideoService({ provider: videoProvider, log }),
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
-    sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers }),
+    sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
   };
   return {
     services,

@@ -77,6 +77,12 @@ export interface LiveDocuments {
   /** Changes of the project queued here so far (to notice one arriving). */
   seq(projectId: string): number;
   pending(projectId: string): number;
+  /**
+   * Checks again the role of everyone connected to the project's document here (after a member was removed or
+   * changed, or the project deleted): the socket of a connection without a role is closed (its provider reconnects
+   * and is refused), and so is that of a viewer whose connection could write (it reconnects read-only).
+   */
+  revalidate: (projectId: string) => Promise<void>;
   /** Serves /api/collab on this HTTP server. */
   mount(server: Server): void;
   /** Closes every socket (call before the HTTP server closes). */
@@ -329,6 +335,20 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
     settled: (projectId) => queue.settled(projectId),
     seq: (projectId) => queue.seq(projectId),
     pending: (projectId) => queue.pending(projectId),
+    async revalidate(projectId) {
+      const document = hocuspocus.documents.get(projectId);
+      if (!document) return;
+      await Promise.all(
+        document.getConnections().map(async (connection) => {
+          const user = (connection.context as SocketContext | undefined)?.user;
+          if (!user) return;
+          const role = await roleOf(user.id, projectId);
+          // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
+          if (!role) connection.webSocket.close(4403, 'permission-denied');
+          else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(4403, 'role-changed');
+        }),
+      );
+    },
     mount(server) {
       server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
         const path = (req.url ?? '').split('?')[0];

@@ -17,9 +17,11 @@ export interface ProjectsDeps {
   projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned'>;
   /** Roles, read only when an owner-only change found no project of the user. */
   roles: Pick<SharingRepository, 'access'>;
+  /** Called after a project was deleted: live connections to its document are closed. */
+  accessChanged?: (projectId: string) => Promise<void>;
 }
 
-export function createProjectsService({ projects, roles }: ProjectsDeps): ProjectsService {
+export function createProjectsService({ projects, roles, accessChanged = async () => {} }: ProjectsDeps): ProjectsService {
   /** Why an owner-only change did nothing: 403 for a member, 404 for anyone else. */
   async function refusal(userId: string, projectId: string) {
     return (await roles.access(userId, projectId)) ? forbidden() : projectNotFound();
@@ -45,6 +47,7 @@ export function createProjectsService({ projects, roles }: ProjectsDeps): Projec
       if (!isUuid(projectId)) throw projectNotFound();
       // The canvas goes with it (foreign key ON DELETE CASCADE).
       if (!(await projects.deleteOwned(userId, projectId))) throw await refusal(userId, projectId);
+      await accessChanged(projectId);
     },
   };
 }

@@ -47,6 +47,8 @@ export interface SharingDeps {
   canvas: Pick<CanvasService, 'getJson'>;
   /** PROJECT_MAX_MEMBERS. */
   maxMembers: number;
+  /** Called after a member's role changed or a member left: live connections are checked again. */
+  accessChanged?: (projectId: string) => Promise<void>;
 }
 
 /** What a token we made looks like: 32 bytes in base64url, no padding. */
@@ -54,7 +56,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-export function createSharingService({ sharing, transactions, canvas, maxMembers }: SharingDeps): SharingService {
+export function createSharingService({ sharing, transactions, canvas, maxMembers, accessChanged = async () => {} }: SharingDeps): SharingService {
   /** The caller's access to the project: 404 without a role (or for an id that cannot exist). */
   async function accessOf(caller: Caller, projectId: string, tx?: Tx): Promise<ProjectAccess> {
     if (!isUuid(projectId)) throw projectNotFound();
@@ -82,6 +84,9 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
           throw invalidRequest(`A project has at most ${maxMembers} members`);
         }
         return sharing.upsertMember({ projectId, email, role: invite.role, invitedBy: caller.id }, tx);
+      }).then(async (result) => {
+        await accessChanged(projectId);
+        return result;
       });
     },
 
@@ -97,6 +102,7 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
       if (access.role !== 'owner' && target !== normalEmail(caller.email)) throw forbidden();
       // An email PostgreSQL cannot hold (NUL) is no member of anything.
       if (target.includes('\u0000') || !(await sharing.removeMember(projectId, target))) throw memberNotFound();
+      await accessChanged(projectId);
     },
 
     sharedWith(caller) {

@@ -149,3 +149,25 @@ describe('the REST canvas as a view of the document', () => {
     expect(await canvas(ada, projectId)).toEqual({ id: 'legacy-canvas', projectId, nodes, edges, version: 7 });
   });
 });
+
+describe('access that changes while connected', () => {
+  it('a removed member is disconnected and refused; a member made viewer comes back read-only; deleting the project disconnects everyone', async () => {
+    const projectId = await sharedProject();
+    const a = await live(ada, projectId);
+    const b = await live(bob, projectId);
+    const v = await live(vic, projectId);
+    await Promise.all([a.saved(), b.saved(), v.event('synced')]);
+    expect(await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'viewer' })).toMatchObject({ status: 200 });
+    await b.event('authenticated:readonly');
+    b.doc.transact(() => (nodeMap(b.doc, 'a')!.get('data') as Y.Map<unknown>).set('prompt', 'after-downgrade'));
+    expect((await ada.client.request(`/api/user/project/${projectId}/members/${vic.email}`, { method: 'DELETE' })).status).toBe(204);
+    await v.event('authenticationFailed:permission-denied');
+    a.doc.transact(() => (nodeMap(a.doc, 'b')!.get('data') as Y.Map<unknown>).set('prompt', 'owner'));
+    await a.saved();
+    await docWhere(b.doc, (d) => promptOf(d, 'b') === 'owner');
+    expect(promptOf(a.doc, 'a')).toBe('p');
+    expect(promptOf(v.doc, 'b')).toBe('p');
+    expect((await ada.client.request(`/api/user/project/${projectId}`, { method: 'DELETE' })).status).toBe(204);
+    await a.event('authenticationFailed:permission-denied');
+  });
+});

@@ -20,7 +20,8 @@ export interface LiveClient {
   provider: HocuspocusProvider;
   socket: HocuspocusProviderWebsocket;
   doc: Y.Doc;
-  /** Events seen, e.g. `authenticated:read-write`, `authenticationFailed:permission-denied`, `stateless:{…}`, `close:1009`. */
+  /** Events seen, e.g. `authenticated:read-write`, `authenticationFailed:permission-denied`, `stateless:{…}`, `close:1009`,
+   *  `provider-close:<reason>`. */
   events: string[];
   /** Resolves when the provider has synced and holds no unacknowledged change. */
   saved(): Promise<void>;
@@ -38,7 +39,7 @@ export interface LiveOptions {
   /** The Origin header (default: the service's own); null: none. */
   origin?: string | null;
   doc?: Y.Doc;
-  /** Reconnect attempts of the socket (default 0: a refused socket stays closed). */
+  /** Reconnect attempts of the socket (default 0: without limit, as in a browser). */
   maxAttempts?: number;
 }
 
@@ -93,7 +94,8 @@ export async function connectLive({ baseUrl, as, projectId, origin, doc = new Y.
     onStateless: ({ payload }: { payload: string }) => note(`stateless:${payload}`),
     onSynced: () => note('synced'),
     onUnsyncedChanges: () => note('unsynced'),
-    onClose: () => note('provider-close'),
+    // A document connection the server closed (a refused message: `provider-close:rate-limited`), or the socket's close.
+    onClose: ({ event }: { event?: { reason?: string } }) => note(`provider-close${event?.reason ? `:${event.reason}` : ''}`),
   });
   provider.attach();
   const event = (prefix: string) =>
