@@ -19,6 +19,21 @@ export function frameUpdate(frame: Uint8Array): Uint8Array | null {
   return decoding.readVarUint8Array(d);
 }
 
+/**
+ * Whether a client frame starts as every hocuspocus frame does (an address, then a known message type). Anything
+ * else is refused before hocuspocus sees it: hocuspocus would print an error line for each such frame.
+ */
+export function wellFormed(frame: Uint8Array): boolean {
+  try {
+    const d = decoding.createDecoder(frame);
+    decoding.readVarString(d);
+    const type = decoding.readVarUint(d);
+    return type >= (MessageType.Sync as number) && type <= (MessageType.Pong as number);
+  } catch {
+    return false;
+  }
+}
+
 /** The address of an acknowledgement frame (`SyncStatus`), or null for any other frame. */
 function ackAddress(frame: Uint8Array): string | null {
   const d = decoding.createDecoder(frame);

@@ -22,7 +22,7 @@ import type { SessionUser, SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import { isUuid } from '../services/ids.js';
 import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
-import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
+import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
 export const COLLAB_PATH = '/api/collab';
@@ -191,13 +191,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
     });
   }
 
-  function checkUpdate(update: Uint8Array, document: Document) {
-    let decoded: ReturnType<typeof Y.decodeUpdate>;
-    try {
-      decoded = Y.decodeUpdate(update);
-    } catch {
-      throw refuse('malformed-update');
-    }
+  function checkCounts(decoded: ReturnType<typeof Y.decodeUpdate>, document: Document) {
     const { nodes, edges } = canvasMaps(document);
     if (nodes.size + addedKeys(decoded, 'nodes', nodes) > limits.nodes) throw refuse('too-many-nodes', 4413);
     if (edges.size + addedKeys(decoded, 'edges', edges) > limits.edges) throw refuse('too-many-edges', 4413);
@@ -239,16 +233,28 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       storeChanges(document);
     },
     async beforeHandleMessage({ update: frame, connection, document }) {
+      // A client that sends garbage or floods loses its whole socket (after the document's own close reaches it):
+      // each refused frame would otherwise cost a log line. Its provider reconnects and sends its changes again.
+      const cutOff = (refusal: Refusal) => {
+        setImmediate(() => connection.webSocket.close(refusal.code, refusal.reason));
+        return refusal;
+      };
       let update: Uint8Array | null;
       try {
         update = frameUpdate(frame);
       } catch {
-        throw refuse('malformed-message');
+        throw cutOff(refuse('malformed-message'));
       }
       if (!update || connection.readOnly) return; // a viewer's update is answered "not applied" by hocuspocus
-      if (!withinRate(connection)) throw refuse('rate-limited', 4429);
+      if (!withinRate(connection)) throw cutOff(refuse('rate-limited', 4429));
       if (queue.full()) throw refuse('not-saving', 4503);
-      checkUpdate(update, document);
+      let decoded: ReturnType<typeof Y.decodeUpdate>;
+      try {
+        decoded = Y.decodeUpdate(update);
+      } catch {
+        throw cutOff(refuse('malformed-update'));
+      }
+      checkCounts(decoded, document);
     },
     async beforeHandleAwareness({ context, states }) {
       // Presence shows who people are as the service knows them, not as their client says.
@@ -284,7 +290,9 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       const client = hocuspocus.handleConnection(gatedSocket(ws), request, { user });
       ws.on('message', (data: Buffer, isBinary) => {
         if (!isBinary) return ws.close(1003, 'binary frames only');
-        client.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+        const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        if (!wellFormed(frame)) return ws.close(4400, 'malformed-message');
+        client.handleMessage(frame);
       });
       ws.on('close', (code, reason) => client.handleClose({ code, reason: reason.toString() }));
       ws.on('error', () => ws.terminate()); // e.g. a frame over maxPayload: ws has closed it with 1009

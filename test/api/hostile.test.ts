@@ -1,4 +1,6 @@
 // Hostile input is answered 4xx, with a message, and changes nothing.
+// The live canvas socket's hostile cases (garbage, text and oversized frames, malformed updates, floods, node
+// limits, foreign projects) are in live-hostile.test.ts.
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
