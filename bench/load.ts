@@ -7,7 +7,7 @@
 // figures) would steal the server's time. Client and server still share the machine's cores, as PostgreSQL does.
 import { fork, type ChildProcess } from 'node:child_process';
 import { Pool, type Dispatcher } from 'undici';
-import type { CanvasesRepository, CanvasWrite } from '../src/db/repositories/index.js';
+import type { CanvasesRepository, CollabRepository } from '../src/db/repositories/index.js';
 import type { Row } from './table.js';
 
 export const HARD_CAP_MS = 60_000;
@@ -157,12 +157,22 @@ export interface HttpJob {
   slots: Slots<HttpRequest>;
 }
 
-/** One call of the canvases repository: a save (upsert) or a read (current). */
-export type CanvasCall = { upsert: CanvasWrite } | { current: { userId: string; projectId: string } };
+/**
+ * One data-layer call of a canvas save or read: a save appends one change (a Yjs update) to the project's live
+ * document (the collab repository's `append`, which also steps the version); a read is what a read of a document
+ * that is not in memory runs: the canvases row and role (`current`), then the stored document (`load`).
+ */
+export type CanvasCall = { append: { projectId: string; update: Uint8Array } } | { read: { userId: string; projectId: string } };
+
+/** The repositories a canvas job calls. */
+export interface CanvasRepositories {
+  canvases: Pick<CanvasesRepository, 'current'>;
+  collab: Pick<CollabRepository, 'append' | 'load'>;
+}
 
 /**
- * A loop of canvases-repository calls (the service's own statements, the data layer without HTTP) on a pool
- * of the client's own; each call must find its canvas.
+ * A loop of repository calls (the service's own statements, the data layer without HTTP) on a pool of the
+ * client's own; each call must find its canvas.
  */
 export interface CanvasJob {
   kind: 'canvas';
@@ -192,11 +202,18 @@ export async function runHttpJob(job: HttpJob): Promise<LoadResult> {
   }
 }
 
-export async function runCanvasJob(job: CanvasJob, canvases: Pick<CanvasesRepository, 'upsert' | 'current'>): Promise<LoadResult> {
+export async function runCanvasJob(job: CanvasJob, { canvases, collab }: CanvasRepositories): Promise<LoadResult> {
   return runLoad(job.load, async (i, w) => {
     const call = pick(job.slots, i, w);
-    const found = 'upsert' in call ? await canvases.upsert(call.upsert) : await canvases.current(call.current.userId, call.current.projectId);
-    if (!found) throw new Error('the canvas repository found no canvas of that project and user');
+    if ('append' in call) {
+      const versions = await collab.append([call.append]);
+      if (!versions.get(call.append.projectId)) throw new Error('the collab repository stepped no version of that project');
+      return;
+    }
+    const found = await canvases.current(call.read.userId, call.read.projectId);
+    if (!found?.version) throw new Error('the canvases repository found no canvas of that project and user');
+    const stored = await collab.load(call.read.projectId);
+    if (!stored.snapshot && stored.updates.length === 0) throw new Error('the collab repository found no document of that project');
   });
 }
 

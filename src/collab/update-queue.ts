@@ -4,7 +4,7 @@
 //
 // A statement that fails is retried, with growing pauses, until it succeeds: changes are never dropped while
 // their project exists. Meanwhile documents keep changing in memory and peers keep seeing each other's edits; only
-// the acknowledgements wait (./socket-gate.ts). `onSaving` tells the server when saving stops and starts again,
+// the acknowledgements wait (./frames.ts `gatedSocket`). `onSaving` tells the server when saving stops and starts again,
 // so it can tell the editors. Changes of a project that was deleted are dropped (their promises reject with
 // ProjectGoneError). The queue holds at most `maxHeldBytes` of updates; `full()` lets the socket refuse more.
 import type { CollabAppend } from '../db/repositories/index.js';

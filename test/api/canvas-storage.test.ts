@@ -1,16 +1,22 @@
-// How canvases are stored (migration 0005): nodes/edges are `json` — the validated text as saved — compressed
-// with lz4 where the server has it (the external project's system PostgreSQL) and with the default elsewhere
-// (the embedded binaries). A canvas saved as jsonb before the migration reads back the same after it.
+// Existing canvases are migrated into live documents (issue 16, migration 0011): a database at migration 0010
+// holds a canvas saved the old way (nodes/edges JSON, version N); after the remaining migrations it reads the
+// same, with the same version, until its document is first opened. Opening moves it into the document once
+// (the canvases row keeps only id and version, the content is a collab_snapshots row), and the version goes on
+// from N. A finished generation's isGenerating is settled on read before and after the move.
+import { randomUUID } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveDocuments, type LiveDocuments } from '../../src/collab/live-documents.js';
 import { migrateDatabase } from '../../src/db/index.js';
-import { createCanvasesRepository } from '../../src/db/repositories/index.js';
-import { createCanvasService } from '../../src/services/canvas.js';
+import { createCanvasesRepository, createCollabRepository, createSharingRepository } from '../../src/db/repositories/index.js';
+import * as schema from '../../src/db/schema.js';
+import { createCanvasService, type CanvasService } from '../../src/services/canvas.js';
+import { failure } from '../helpers/app-error.js';
 import { migrateUpTo } from '../helpers/migrations.js';
 import { createOwnDatabase } from '../helpers/test-app.js';
 
-/** Big enough to be compressed (over PostgreSQL's 2 KB threshold), with text that tests the round trip. */
+/** Over PostgreSQL's 2 KB TOAST threshold (stored compressed before), with text that tests the round trip. */
 function canvasData(isGenerating: boolean) {
   const nodes = Array.from({ length: 60 }, (_, i) => ({
     id: `n${i}`,
@@ -25,61 +31,107 @@ function canvasData(isGenerating: boolean) {
   return { nodes, edges };
 }
 
+/** The version the canvas had when the schema changed: any N, not 1. */
+const N = 7;
 /** These canvases carry no data: URL images: the service never asks to store one. */
 const noInlineImages = { inline: () => Promise.reject(new Error('no inline images expected')) };
 
 let database: { url: string; drop(): Promise<void> };
 let pool: pg.Pool;
+let live: LiveDocuments;
+let canvas: CanvasService;
 let userId: string;
 let projectId: string;
-let hasLz4: boolean;
 
 beforeAll(async () => {
   database = await createOwnDatabase();
-  await migrateUpTo(database.url, '0004_payment_webhooks');
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  await migrateUpTo(database.url, '0010_project_members');
+  pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // pool.end() resolves before its connections have closed, so the server stopping (or the database dropped)
   // right after can still reach one of them (57P01); without a listener that error is an uncaught exception.
   pool.on('error', () => undefined);
   userId = (await pool.query(`INSERT INTO users (email, name, provider, provider_subject) VALUES ('old@example.com', 'Old', 'oauth', 'sub-old') RETURNING id`)).rows[0].id;
   projectId = (await pool.query(`INSERT INTO projects (user_id, name) VALUES ($1, 'Before') RETURNING id`, [userId])).rows[0].id;
   const { nodes, edges } = canvasData(true);
-  await pool.query(`INSERT INTO canvases (id, project_id, nodes, edges) VALUES ('canvas-before', $1, $2::jsonb, $3::jsonb)`, [projectId, JSON.stringify(nodes), JSON.stringify(edges)]);
-  await migrateDatabase(database.url); // the rest, 0005 included
-  hasLz4 = (await pool.query(`SELECT 'lz4' = ANY (enumvals) AS has FROM pg_settings WHERE name = 'default_toast_compression'`)).rows[0].has === true;
+  await pool.query(`INSERT INTO canvases (id, project_id, nodes, edges, version) VALUES ('canvas-before', $1, $2::json, $3::json, $4)`, [
+    projectId,
+    JSON.stringify(nodes),
+    JSON.stringify(edges),
+    N,
+  ]);
+  await migrateDatabase(database.url); // the rest, 0011 included
+
+  // The canvas service as composition.ts wires it, on this database (no socket: nobody signs in here).
+  const db = drizzle(pool, { schema });
+  const sharing = createSharingRepository(db);
+  live = createLiveDocuments({
+    collab: createCollabRepository(db),
+    roleOf: async (user, project) => (await sharing.access(user, project))?.role ?? null,
+    sessions: { verify: async () => null },
+    origin: 'http://app.test',
+    limits: {
+      messageBytes: 1024 * 1024,
+      updatesPerSecond: 100,
+      nodes: 5_000,
+      edges: 10_000,
+      heldBytes: 64 * 1024 * 1024,
+      restorePointMs: 5 * 60_000,
+      storeDebounceMs: 60_000,
+      storeMaxDebounceMs: 60_000,
+    },
+    log: { warn: () => undefined, error: () => undefined },
+  });
+  canvas = createCanvasService({ canvases: createCanvasesRepository(db), live, images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
 });
 afterAll(async () => {
+  await live?.close();
   await pool?.end();
   await database?.drop();
 });
 
-describe('canvas storage (migration 0005)', () => {
-  it('nodes and edges are json columns, lz4-compressed exactly when the server has lz4', async () => {
-    const { rows } = await pool.query(
-      `SELECT attname, atttypid::regtype::text AS type, attcompression::text AS compression FROM pg_attribute
-       WHERE attrelid = 'canvases'::regclass AND attname IN ('nodes', 'edges') ORDER BY attname`,
-    );
-    const compression = hasLz4 ? 'l' : '';
-    expect(rows).toEqual([
-      { attname: 'edges', type: 'json', compression },
-      { attname: 'nodes', type: 'json', compression },
-    ]);
+const row = async () =>
+  (await pool.query(`SELECT id, version, nodes::text AS nodes, edges::text AS edges FROM canvases WHERE project_id = $1`, [projectId])).rows[0];
+const snapshots = async () => Number((await pool.query(`SELECT count(*) AS n FROM collab_snapshots WHERE project_id = $1`, [projectId])).rows[0].n);
+const read = async () => JSON.parse((await canvas.getJson(userId, projectId))!);
+
+// In order: each step starts from what the one before left.
+describe('a canvas saved before live documents (migration 0011)', () => {
+  it('reads the same after the migration, with its version and its finished generation settled, and is not moved by a read', async () => {
+    expect(await read()).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: N });
+    expect(await row()).toMatchObject({ id: 'canvas-before', version: N, nodes: expect.any(String), edges: expect.any(String) });
+    expect(await snapshots()).toBe(0);
   });
 
-  it('a canvas saved as jsonb before the migration reads back the same, its finished generation settled', async () => {
-    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)), images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
-    const read = JSON.parse((await canvas.getJson(userId, projectId))!);
-    expect(read).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: 1 });
+  it('moves into its document once, when the document is first opened: JSON cleared, a snapshot, the same content and version', async () => {
+    const document = await live.open(projectId);
+    await document.close();
+    expect(await row()).toEqual({ id: 'canvas-before', version: N, nodes: null, edges: null });
+    expect(await snapshots()).toBe(1);
+    expect(await read()).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: N });
   });
 
-  it('a save stores the text as sent, compressed with the column method, and reads back as saved', async () => {
-    const canvas = createCanvasService({ canvases: createCanvasesRepository(drizzle(pool)), images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
+  it('a finished generation still reads settled from the document, and as saved while one of the user runs', async () => {
+    const generating = async () => (await read()).nodes[1].data.isGenerating;
+    expect(await generating()).toBe(false);
+    const running = randomUUID();
+    await pool.query(`INSERT INTO running_generations (id, user_id, expires_at) VALUES ($1, $2, now() + interval '1 minute')`, [running, userId]);
+    try {
+      expect(await generating()).toBe(true);
+    } finally {
+      await pool.query(`DELETE FROM running_generations WHERE id = $1`, [running]);
+    }
+  });
+
+  it('a REST save continues the version from N (a save with an older version is 409) and reads back as saved', async () => {
     const { nodes, edges } = canvasData(false);
     nodes[3].position.x = 1234.25;
-    const saved = await canvas.save(userId, { projectId, nodes, edges, version: 1 });
-    expect(JSON.parse(saved)).toMatchObject({ id: 'canvas-before', version: 2 });
-    const { rows } = await pool.query(`SELECT nodes::text AS nodes, edges::text AS edges, pg_column_compression(nodes) AS method FROM canvases WHERE project_id = $1`, [projectId]);
-    expect(rows[0]).toEqual({ nodes: JSON.stringify(nodes), edges: JSON.stringify(edges), method: hasLz4 ? 'lz4' : 'pglz' });
-    expect(JSON.parse((await canvas.getJson(userId, projectId))!)).toEqual(JSON.parse(saved));
+    const stale = await failure(canvas.save(userId, { projectId, nodes, edges, version: N - 1 }));
+    expect(stale).toMatchObject({ code: 'canvas_conflict', extra: { version: N } });
+    const saved = JSON.parse(await canvas.save(userId, { projectId, nodes, edges, version: N }));
+    expect(saved).toEqual({ id: 'canvas-before', projectId, nodes, edges, version: N + 1 });
+    expect(await read()).toEqual(saved);
+    expect(await row()).toEqual({ id: 'canvas-before', version: N + 1, nodes: null, edges: null });
+    const updates = Number((await pool.query(`SELECT count(*) AS n FROM collab_updates WHERE project_id = $1`, [projectId])).rows[0].n);
+    expect(updates).toBe(1);
   });
 });

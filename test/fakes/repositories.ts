@@ -1,12 +1,15 @@
 // In-memory repositories for the services' unit tests, typed against the real repository interfaces
 // (src/db/repositories/). They keep the rules the services rely on: ownership and roles in the same call, unique users,
-// the canvas id namespace, expiring leases, and transactions that roll back when their function throws.
+// the canvas id namespace, expiring leases, live documents as snapshot + update log whose every change steps the
+// canvas version, and transactions that roll back when their function throws.
 // Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision.
 import { randomUUID } from 'node:crypto';
+import * as Y from 'yjs';
 import type { Transactions, Tx } from '../../src/db/index.js';
 import {
   CanvasIdTakenError,
   type CanvasesRepository,
+  type CollabRepository,
   type GenerationsRepository,
   type NewGeneration,
   type ProjectsRepository,
@@ -27,9 +30,17 @@ import type { GenerationRow, ProjectRow, UserRow } from '../../src/db/schema.js'
 interface CanvasRecord {
   id: string;
   projectId: string;
-  nodes: string;
-  edges: string;
   version: number;
+  /** A canvas saved before live documents (migration 0011), not yet moved into its document. */
+  legacy?: { nodes: unknown[]; edges: unknown[] } | null;
+}
+
+/** A project's live document as stored (collab_snapshots, collab_updates, collab_versions). */
+interface CollabRecord {
+  snapshot: Uint8Array | null;
+  updates: Uint8Array[];
+  /** Restore points (kind `auto`), oldest first. */
+  restorePoints: { at: number; state: Uint8Array }[];
 }
 
 interface SubscriptionRecord {
@@ -68,6 +79,8 @@ export interface FakeState {
   projects: Map<string, ProjectRow>;
   /** By project id. */
   canvases: Map<string, CanvasRecord>;
+  /** By project id. */
+  collab: Map<string, CollabRecord>;
   generations: GenerationRow[];
   /** Running generation id → its user and lease end (ms). */
   running: Map<string, { userId: string; expiresAt: number }>;
@@ -87,6 +100,7 @@ const emptyState = (): FakeState => ({
   users: new Map(),
   projects: new Map(),
   canvases: new Map(),
+  collab: new Map(),
   generations: [],
   running: new Map(),
   spentCalls: [],
@@ -101,7 +115,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
-export interface FakeRepositories extends Omit<Repositories, 'rateLimits'> {
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions'> {
   state: FakeState;
   /** A user row as sign-in would create it. */
   addUser(values: Partial<UserRow> & { email: string }): UserRow;
@@ -201,6 +215,7 @@ export function createFakeRepositories(): FakeRepositories {
       if (!ownedProject(userId, projectId)) return false;
       state.projects.delete(projectId);
       state.canvases.delete(projectId);
+      state.collab.delete(projectId);
       for (const [key, m] of state.members) if (m.projectId === projectId) state.members.delete(key);
       state.links.delete(projectId);
       return true;
@@ -208,43 +223,87 @@ export function createFakeRepositories(): FakeRepositories {
   };
 
   const userRunning = (userId: string) => [...state.running.values()].some((r) => r.userId === userId && r.expiresAt > Date.now());
-  const saved = (c: CanvasRecord) => ({ id: c.id, projectId: c.projectId, version: c.version });
-  const create = (w: { id: string; projectId: string; nodes: string; edges: string }) => {
-    if ([...state.canvases.values()].some((c) => c.id === w.id)) throw new CanvasIdTakenError();
-    const record = { id: w.id, projectId: w.projectId, nodes: w.nodes, edges: w.edges, version: 1 };
-    state.canvases.set(w.projectId, record);
-    return saved(record);
-  };
 
   const canvases: CanvasesRepository = {
     async current(userId, projectId) {
       const role = roleOn(userId, projectId);
       if (!role) return null;
       const c = state.canvases.get(projectId);
-      const body = c ? `{"id":${JSON.stringify(c.id)},"projectId":${JSON.stringify(c.projectId)},"nodes":${c.nodes},"edges":${c.edges},"version":${c.version}}` : null;
       const editors = [...state.members.values()].filter((m) => m.projectId === projectId && m.role === 'editor').map((m) => m.email);
       const generating =
         userRunning(userId) ||
         userRunning(state.projects.get(projectId)!.userId) ||
         [...state.users.values()].some((u) => editors.includes(u.email) && userRunning(u.id));
-      return { version: c?.version ?? null, body, generating, role };
+      return { id: c?.id ?? null, version: c?.version ?? null, generating, role };
     },
-    async upsert(w) {
-      if (!writes(w.userId, w.projectId)) return null;
-      const c = state.canvases.get(w.projectId);
-      if (!c) return create(w);
-      Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
-      return saved(c);
+    async createEmpty({ id, projectId, userId }) {
+      // INSERT … ON CONFLICT (project_id) DO NOTHING: only the primary key (the id) can still conflict.
+      if (!writes(userId, projectId) || state.canvases.has(projectId)) return;
+      if ([...state.canvases.values()].some((c) => c.id === id)) throw new CanvasIdTakenError();
+      state.canvases.set(projectId, { id, projectId, version: 0 });
     },
-    async updateIfVersion(w) {
-      const c = state.canvases.get(w.projectId);
-      if (!writes(w.userId, w.projectId) || !c || c.version !== w.version) return null;
-      Object.assign(c, { nodes: w.nodes, edges: w.edges, version: c.version + 1 });
-      return saved(c);
+  };
+
+  const documentOf = (projectId: string) => {
+    let record = state.collab.get(projectId);
+    if (!record) state.collab.set(projectId, (record = { snapshot: null, updates: [], restorePoints: [] }));
+    return record;
+  };
+  /** A foreign-key violation as PostgreSQL reports it (the driver's error carries the SQLSTATE in `code`). */
+  const foreignKeyViolation = () => Object.assign(new Error('insert or update on table "collab_updates" violates foreign key constraint'), { code: '23503' });
+
+  const collab: CollabRepository = {
+    async append(changes) {
+      // One statement: a change of a project that does not exist fails all of them.
+      if (changes.some((c) => !state.projects.has(c.projectId))) throw foreignKeyViolation();
+      const counts = new Map<string, number>();
+      for (const { projectId, update } of changes) {
+        if (update) documentOf(projectId).updates.push(update.slice());
+        counts.set(projectId, (counts.get(projectId) ?? 0) + 1);
+      }
+      const versions = new Map<string, number>();
+      for (const [projectId, n] of counts) {
+        const c = state.canvases.get(projectId);
+        if (c) c.version += n;
+        else state.canvases.set(projectId, { id: randomUUID(), projectId, version: n });
+        versions.set(projectId, state.canvases.get(projectId)!.version);
+      }
+      return versions;
     },
-    async insertFirst(w) {
-      if (!writes(w.userId, w.projectId) || state.canvases.has(w.projectId)) return null;
-      return create(w);
+    async load(projectId) {
+      const record = state.collab.get(projectId);
+      const legacy = state.canvases.get(projectId)?.legacy;
+      return {
+        snapshot: record?.snapshot?.slice() ?? null,
+        updates: (record?.updates ?? []).map((u) => u.slice()),
+        legacy: legacy ? structuredClone(legacy) : null,
+      };
+    },
+    async migrateLegacy(projectId, documentState) {
+      const c = state.canvases.get(projectId);
+      if (!c?.legacy) return false;
+      c.legacy = null;
+      documentOf(projectId).snapshot = documentState.slice();
+      return true;
+    },
+    async compact(projectId, restorePointMs) {
+      const record = state.collab.get(projectId);
+      if (!record || record.updates.length === 0) return 0;
+      const doc = new Y.Doc();
+      try {
+        Y.transact(doc, () => {
+          if (record.snapshot) Y.applyUpdate(doc, record.snapshot);
+          for (const update of record.updates) Y.applyUpdate(doc, update);
+        });
+        const merged = record.updates.length;
+        record.snapshot = Y.encodeStateAsUpdate(doc);
+        record.updates = [];
+        const newest = record.restorePoints.at(-1);
+        if (!newest || newest.at <= Date.now() - restorePointMs) record.restorePoints.push({ at: Date.now(), state: record.snapshot });
+        return merged;
+      } finally {
+        doc.destroy();
+      }
     },
   };
 
@@ -297,6 +356,9 @@ export function createFakeRepositories(): FakeRepositories {
     },
     async countByUser(userId) {
       return [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
+    },
+    async claimLapsedNodes() {
+      return []; // rows here name no node
     },
   };
 
@@ -458,6 +520,7 @@ export function createFakeRepositories(): FakeRepositories {
     users,
     projects,
     canvases,
+    collab,
     generations,
     runningGenerations,
     subscriptions,

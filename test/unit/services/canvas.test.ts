@@ -1,20 +1,23 @@
-// The canvas service on in-memory repositories: first save, versioned saves and 409s, ownership, the canvas
-// id namespace, and the isGenerating flag settled on reads.
+// The canvas service on in-memory repositories and the real live documents: first save, versioned saves and
+// 409s, ownership, the canvas id namespace, and the isGenerating flag settled on reads.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LiveDocuments } from '../../../src/collab/live-documents.js';
 import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
 import { createCanvasImages } from '../../../src/services/canvas-images.js';
 import { createUploadsService } from '../../../src/services/uploads.js';
 import { createObjectStore, type ObjectStore } from '../../../src/storage/index.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
 import { failure } from '../../helpers/app-error.js';
+import { createUnitLiveDocuments } from '../../helpers/unit-live.js';
 
 let repos: FakeRepositories;
 let canvas: CanvasService;
+let live: LiveDocuments;
 let ada: string;
 let bob: string;
 let projectId: string;
@@ -30,12 +33,14 @@ beforeEach(async () => {
   store = await createObjectStore({ dataDir: dir, container: 'images', appBaseUrl: 'http://app.test' });
   await store.init();
   const uploads = createUploadsService({ store, maxBytes: 1024 * 1024, svgMaxPixels: 1_000_000, log: { error: () => undefined } });
-  canvas = createCanvasService({ canvases: repos.canvases, images: createCanvasImages({ uploads, maxBytes: 1024 * 1024 }), maxBytes: CANVAS_MAX_BYTES });
+  live = createUnitLiveDocuments(repos);
+  canvas = createCanvasService({ canvases: repos.canvases, live, images: createCanvasImages({ uploads, maxBytes: 1024 * 1024 }), maxBytes: CANVAS_MAX_BYTES });
   ada = repos.addUser({ email: 'ada@example.com' }).id;
   bob = repos.addUser({ email: 'bob@example.com' }).id;
   projectId = (await repos.projects.insert({ userId: ada, name: 'P' }))!.id;
 });
 afterEach(async () => {
+  await live.close();
   await store.close();
   await fs.rm(dir, { recursive: true, force: true });
 });
@@ -84,6 +89,7 @@ describe('canvas service', () => {
       expect((await failure(canvas.save(user, { projectId: id, nodes: [], edges: [], version: 0 }))).code).toBe('project_not_found');
     }
     expect(repos.state.canvases.size).toBe(0);
+    expect(repos.state.collab.size).toBe(0);
   });
 
   it('a client canvas id already used by another project’s canvas is replaced by a new one', async () => {
@@ -120,6 +126,7 @@ describe('canvas service', () => {
     expect(err.code).toBe('canvas_too_large');
     expect(await objects()).toEqual([]);
     expect(repos.state.canvases.size).toBe(0);
+    expect(repos.state.collab.size).toBe(0);
   });
 
   it('stores no image for a project that is not the user’s (404), a stale save (409), nor a bad image (400 naming the node)', async () => {

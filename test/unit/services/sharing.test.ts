@@ -1,17 +1,20 @@
 // The sharing service on in-memory repositories (and the canvas service's roles): who may invite, list, remove,
 // make and open links; the member limit; the same 404 for a project without a role as for a missing one.
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LiveDocuments } from '../../../src/collab/live-documents.js';
 import type { CanvasImages } from '../../../src/services/canvas-images.js';
 import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
 import { createProjectsService } from '../../../src/services/projects.js';
 import { createSharingService, type Caller, type SharingService } from '../../../src/services/sharing.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
 import { failure } from '../../helpers/app-error.js';
+import { createUnitLiveDocuments } from '../../helpers/unit-live.js';
 
 let repos: FakeRepositories;
 let sharing: SharingService;
 let canvas: CanvasService;
+let live: LiveDocuments;
 let owner: Caller;
 let ada: Caller;
 let bob: Caller;
@@ -29,11 +32,13 @@ const code = async (p: Promise<unknown>) => (await failure(p)).code;
 
 beforeEach(async () => {
   repos = createFakeRepositories();
-  canvas = createCanvasService({ canvases: repos.canvases, images: noImages, maxBytes: 1024 * 1024 });
+  live = createUnitLiveDocuments(repos);
+  canvas = createCanvasService({ canvases: repos.canvases, live, images: noImages, maxBytes: 1024 * 1024 });
   sharing = createSharingService({ sharing: repos.sharing, transactions: repos.transactions, canvas, maxMembers: MAX });
   [owner, ada, bob, eve] = ['owner@example.com', 'ada@example.com', 'bob@example.com', 'eve@example.com'].map(caller);
   projectId = (await repos.projects.insert({ userId: owner.id, name: 'P' }))!.id;
 });
+afterEach(() => live.close());
 
 describe('sharing service', () => {
   it('invites by lower-cased email; a second invitation changes the role; the list shows the owner and the members', async () => {
