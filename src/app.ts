@@ -35,6 +35,7 @@ import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
 import { videoPlugin } from './routes/video.js';
 import { publicTemplateRoutes, templateRoutes } from './routes/templates.js';
 import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
+import { versionRoutes } from './routes/versions.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -141,7 +142,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // The live canvas's socket (/api/collab) on the same server; its sockets close before the server waits for connections.
   composition.live.mount(app.server);
   app.addHook('preClose', () => composition.live.disconnectAll());
-  const { users, projects, canvas, generation, uploads, billing, video, templates, sharing } = composition.services;
+  const { users, projects, canvas, generation, uploads, billing, video, templates, sharing, versions } = composition.services;
 
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl, log: app.log });
@@ -176,6 +177,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
+    await api.register(versionRoutes, { versions, limits: config.limits });
   });
   return securityHeaders;
 }

@@ -15,11 +15,13 @@ import { createBillingService, type BillingService } from './services/billing.js
 import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
+import { createGenerationNodes } from './services/generation-nodes.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
 import { createSharingService, type SharingService } from './services/sharing.js';
 import { createTemplatesService, type TemplatesService } from './services/templates.js';
 import { createUploadsService, type UploadsService } from './services/uploads.js';
 import { createUsersService, type UsersService } from './services/users.js';
+import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './services/versions.js';
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
 
@@ -40,6 +42,7 @@ export interface Services {
   video: VideoService;
   templates: TemplatesService;
   sharing: SharingService;
+  versions: VersionsService;
 }
 
 export interface Composition {
@@ -82,11 +85,12 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   });
   const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
+  const roleOf = async (userId: string, projectId: string) => (await repositories.sharing.access(userId, projectId))?.role ?? null;
   // Instances share live documents through Redis only when configured (the module loads the Redis client).
   const extensions = config.collab.redisUrl ? [(await import('./collab/redis.js')).redisExtension(config.collab.redisUrl)] : [];
   const live = createLiveDocuments({
     collab: repositories.collab,
-    roleOf: async (userId, projectId) => (await repositories.sharing.access(userId, projectId))?.role ?? null,
+    roleOf,
     sessions,
     origin: new URL(config.baseUrl).origin,
     limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
@@ -94,6 +98,8 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     extensions,
   });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
+  // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
+  const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, roles: repositories.sharing, accessChanged: live.revalidate }),
@@ -117,18 +123,21 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       inFlightPerUser: config.model.inFlightPerUser,
       metrics,
       quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
+      nodes: generationNodes,
     }),
     uploads,
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
     video: createVideoService({ provider: videoProvider, log }),
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
     sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
+    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
   };
   return {
     services,
     live,
     rateLimits: repositories.rateLimits,
     close: async () => {
+      await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);
     },
   };

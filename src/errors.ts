@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'template_not_found',
   // 404 (sharing)
   'member_not_found',
+  // 404 (history)
+  'version_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -186,3 +188,6 @@ export const templateNotFound = () => new AppError('template_not_found', 'Templa
 
 // Sharing
 export const memberNotFound = () => new AppError('member_not_found', 'Member not found');
+
+// History
+export const versionNotFound = () => new AppError('version_not_found', 'Version not found');

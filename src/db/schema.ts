@@ -166,7 +166,9 @@ export const rateLimits = pgTable(
 /**
  * Generations running right now, on any instance: a canvas read settles `isGenerating` only
  * when its user has none. A row is deleted when its generation ends; `expires_at` (the model timeout and a
- * margin) makes the row of a crashed instance stop counting by itself, and expired rows are pruned.
+ * margin) makes the row of a crashed instance stop counting by itself, and expired rows are pruned. A generation
+ * into a canvas node (`project_id` and `node_id`) keeps its expired row until an instance has settled that node
+ * in the live document (src/services/generation-nodes.ts).
  */
 export const runningGenerations = pgTable(
   'running_generations',
@@ -177,8 +179,13 @@ export const runningGenerations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id'),
   },
-  (t) => [index('running_generations_user_expires_idx').on(t.userId, t.expiresAt)],
+  (t) => [
+    index('running_generations_user_expires_idx').on(t.userId, t.expiresAt),
+    index('running_generations_node_expires_idx').on(t.expiresAt).where(sql`project_id IS NOT NULL`),
+  ],
 );
 
 /**

@@ -64,6 +64,7 @@ export function statusOf(code: ErrorCode): number {
     case 'asset_not_found':
     case 'template_not_found':
     case 'member_not_found':
+    case 'version_not_found':
       return 404;
     case 'not_acceptable':
       return 406;

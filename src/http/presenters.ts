@@ -1,5 +1,5 @@
 // Rows become API shapes here, and only here.
-import type { ListedTemplate, Member, SharedProjectRow } from '../db/repositories/index.js';
+import type { ListedTemplate, Member, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
 export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
@@ -46,3 +46,12 @@ export const presentTemplatesJson = (rows: ListedTemplate[], viewerId: string | 
         `"createdAt":${JSON.stringify(row.createdAt.toISOString())},"mine":${row.userId === viewerId}}`,
     )
     .join(',')}]`;
+
+/** A version of a canvas's history (without its state). */
+export const presentVersion = (row: VersionRow) => ({
+  id: row.id,
+  kind: row.kind,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  createdBy: row.createdBy,
+});

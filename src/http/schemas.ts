@@ -39,7 +39,18 @@ const id = z.string().min(1).max(200).refine(isStorableText, UNSTORABLE);
 export const IMAGE_URL_MAX_CHARS = 2048;
 const NodeKind = z.enum(['upload', 'generation']);
 
-export function canvasSchemas(limits: Config['limits']) {
+/**
+ * The canvas schemas for these limits, made once per limits: the OpenAPI document names `Canvas` once, so every
+ * route that shows a canvas must use the same schema instance.
+ */
+export function canvasSchemas(limits: Config['limits']): ReturnType<typeof makeCanvasSchemas> {
+  let schemas = canvasSchemasByLimits.get(limits);
+  if (!schemas) canvasSchemasByLimits.set(limits, (schemas = makeCanvasSchemas(limits)));
+  return schemas;
+}
+const canvasSchemasByLimits = new WeakMap<Config['limits'], ReturnType<typeof makeCanvasSchemas>>();
+
+function makeCanvasSchemas(limits: Config['limits']) {
   const Node = z.object({
     id,
     type: NodeKind,
@@ -171,4 +182,36 @@ export function sharingSchemas(limits: Config['limits']) {
     .object({ project: z.object({ id: z.uuid(), name: z.string() }), canvas: Canvas.nullable().describe('as GET /api/user/project/canvas answers its owner') })
     .meta({ id: 'SharedCanvas' });
   return { Invite, Member, Members, SharedProject, ShareLink, SharedCanvas };
+}
+
+export const VERSION_NAME_MAX_CHARS = 200;
+
+/** History (docs/api.md "History"): versions of a project's canvas, a version's preview and a restore. */
+export function versionsSchemas(limits: Config['limits']) {
+  const { Canvas } = canvasSchemas(limits);
+  const Version = z
+    .object({
+      id: z.uuid(),
+      kind: z.enum(['auto', 'named']).describe('`auto`: a restore point the service took; `named`: a version someone named'),
+      name: z.string().nullable().describe('a named version’s name; null for a restore point'),
+      createdAt: z.string().describe('ISO 8601'),
+      createdBy: z.uuid().nullable().describe('the user who named it; null for a restore point'),
+    })
+    .meta({ id: 'CanvasVersion' });
+  const nameRequired = says('Version name is required').error;
+  const nameInvalid = says('Invalid version name').error;
+  const NameVersion = z.object({
+    name: z
+      .string({ error: (issue) => (issue.input === undefined || issue.input === null ? nameRequired : nameInvalid) })
+      .trim()
+      .min(1, nameRequired)
+      .max(VERSION_NAME_MAX_CHARS, says(`Version name is too long (at most ${VERSION_NAME_MAX_CHARS} characters)`))
+      .refine(isStorableText, nameInvalid),
+  });
+  const Versions = z.object({ versions: z.array(Version).describe('newest first, at most 100') }).meta({ id: 'CanvasVersions' });
+  const VersionPreview = z
+    .object({ version: Version, canvas: Canvas.pick({ nodes: true, edges: true }).describe('the version’s canvas; no node is shown generating') })
+    .meta({ id: 'CanvasVersionPreview' });
+  const Restored = z.object({ canvas: Canvas }).describe('the canvas after the restore, as GET /api/user/project/canvas answers it').meta({ id: 'CanvasRestored' });
+  return { Version, NameVersion, Versions, VersionPreview, Restored };
 }

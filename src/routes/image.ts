@@ -29,7 +29,15 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
       .min(1, noImages)
       .max(limits.imagesPerGeneration, says('Too many images')),
     prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)'),
-  });
+    projectId: z.string().max(100).optional().describe('With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation")'),
+    nodeId: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)')
+      .optional()
+      .describe("With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error)"),
+  }).refine((b) => (b.projectId === undefined) === (b.nodeId === undefined), { ...says('projectId and nodeId go together'), path: ['nodeId'] });
   // Inputs may be data URLs: room for every allowed input, base64-encoded, within a hard cap.
   const bodyLimit = Math.min(Math.ceil((limits.imagesPerGeneration * limits.inputImageBytes * 4) / 3) + 1024 * 1024, limits.generationBodyBytes);
 
@@ -45,6 +53,8 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         400: ErrorBody,
         401: ErrorBody,
         402: ErrorBody.describe('Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY)'),
+        403: ErrorBody.describe('Forbidden: a viewer of projectId cannot generate into it'),
+        404: ErrorBody.describe('Project not found: projectId names no project the user may see'),
         413: ErrorBody,
         429: ErrorBody.describe(
           'Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE), Too many generations in flight (GENERATIONS_IN_FLIGHT_PER_USER) or Image model is busy; Retry-After says when to retry',

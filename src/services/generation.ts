@@ -1,15 +1,17 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
-// result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing.
+// result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
+// into a canvas node shows its state in the live document (./generation-nodes.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions } from '../db/index.js';
-import type { GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
+import type { GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
 import type { ObjectStore } from '../storage/index.js';
+import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from './object-names.js';
 
@@ -19,8 +21,16 @@ export interface GenerateResponse {
   text?: string;
 }
 
+/** A generation's request: with `projectId` and `nodeId`, into that canvas node. */
+export interface GenerateInput {
+  images: string[];
+  prompt: string;
+  projectId?: string;
+  nodeId?: string;
+}
+
 export interface GenerationService {
-  generate(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse>;
+  generate(user: { id: string; email: string }, input: GenerateInput): Promise<GenerateResponse>;
   history(userId: string, opts: { cursor?: string; limit: number }): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
 }
 
@@ -59,6 +69,8 @@ export interface GenerationDeps extends InputDeps {
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
   toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
+  /** Generations into a canvas node: who may, and the node's state in the live document. Absent: such fields are ignored. */
+  nodes?: Pick<GenerationNodes, 'authorize' | 'track'>;
 }
 
 const PNG = 'image/png';
@@ -123,12 +135,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * store anything), the plan quota and the in-flight limit, before any model call. A database outage throws as
    * is (the route answers 503).
    */
-  async function markRunning(userId: string): Promise<string> {
+  async function markRunning(userId: string, node: GenerationNode | undefined): Promise<string> {
     const id = randomUUID();
     const perDay = deps.quota?.perDay ?? 0;
     const inFlight = deps.inFlightPerUser ?? 0;
     if (perDay <= 0 && inFlight <= 0) {
-      if (!(await runningGenerations.start(id, userId, deps.leaseMs))) throw unauthorized();
+      if (!(await runningGenerations.start(id, userId, deps.leaseMs, undefined, node))) throw unauthorized();
       return id;
     }
     return transactions.transaction(async (tx) => {
@@ -139,7 +151,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       // The quota first: a user who has used it up is told so, not asked to wait and retry.
       if (perDay > 0 && !user.isPro && (await generations.countLastDayWithRunning(userId, tx)) >= perDay) throw upgradeRequired();
       if (inFlight > 0 && (await runningGenerations.countByUser(userId, tx)) >= inFlight) throw tooManyGenerations(inFlight, IN_FLIGHT_RETRY_AFTER_SECONDS);
-      await runningGenerations.start(id, userId, deps.leaseMs, tx);
+      await runningGenerations.start(id, userId, deps.leaseMs, tx, node);
       return id;
     });
   }
@@ -150,12 +162,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * process) is written again. A renewal that fails is only logged: the
    * row then counts until it expires.
    */
-  function renewWhileRunning(id: string, userId: string): { stop(): Promise<void> } {
+  function renewWhileRunning(id: string, userId: string, node: GenerationNode | undefined): { stop(): Promise<void> } {
     let inFlight: Promise<unknown> = Promise.resolve();
     let stopped = false;
     const renew = () => {
       inFlight = runningGenerations
-        .renew(id, userId, deps.leaseMs)
+        .renew(id, userId, deps.leaseMs, undefined, node)
         .catch((err: unknown) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
     };
     const timer = setInterval(() => {
@@ -198,12 +210,22 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
-  async function generateOnce(user: { id: string; email: string }, input: { images: string[]; prompt: string }): Promise<GenerateResponse> {
+  async function generateOnce(user: { id: string; email: string }, input: GenerateInput): Promise<GenerateResponse> {
+    const { nodes } = deps;
+    const node = nodes && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
+    if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
     if (!deps.model) throw modelKeyMissing();
-    const running = await markRunning(user.id);
-    const lease = renewWhileRunning(running, user.id);
+    const running = await markRunning(user.id, node);
+    const lease = renewWhileRunning(running, user.id, node);
+    const tracker = node ? nodes!.track(node) : undefined;
     try {
-      return await generateRunning(deps.model, user, input, { running, lease });
+      const response = await generateRunning(deps.model, user, input, { running, lease });
+      await tracker?.end({ image: response.imageUrl });
+      return response;
+    } catch (err) {
+      // The node shows the error text the request is answered with.
+      await tracker?.end({ error: err instanceof AppError ? err.message : 'Failed to generate image' });
+      throw err;
     } finally {
       await lease.stop();
       await markEnded(running);

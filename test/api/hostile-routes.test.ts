@@ -164,7 +164,7 @@ async function snapshot(): Promise<string> {
     countRows(t, 'generations'),
   ]);
   const q = (sql: string, params: unknown[] = []) => t.pool.query(sql, params).then((r) => r.rows);
-  const [webhooks, templateRows, userRows, projectRows, canvasRows, memberRows, linkRows] = await Promise.all([
+  const [webhooks, templateRows, userRows, projectRows, canvasRows, memberRows, linkRows, versionRows] = await Promise.all([
     q('SELECT count(*)::int AS n FROM webhook_events'),
     q('SELECT id, user_id, name, nodes::text, edges::text, viewport::text FROM templates ORDER BY id'),
     q('SELECT id, email, name, image, is_pro, payments_customer_id, subscription_status FROM users ORDER BY id'),
@@ -172,9 +172,11 @@ async function snapshot(): Promise<string> {
     q('SELECT id, project_id, version, nodes::text, edges::text FROM canvases WHERE project_id <> $1 ORDER BY id', [S]),
     q('SELECT project_id, email, role FROM project_members ORDER BY project_id, email'),
     q('SELECT project_id, token_hash FROM project_share_links ORDER BY project_id'),
+    // Named versions only: restore points come from compaction, on its own time.
+    q("SELECT id, project_id, name FROM collab_versions WHERE kind = 'named' ORDER BY id"),
   ]);
   const files = await listFiles(objectsDir());
-  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, files });
+  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, versionRows, files });
 }
 
 let baseline = '';
@@ -277,6 +279,10 @@ function templates(): Record<string, Request> {
     'DELETE /api/user/project/{projectId}/members/{email}': { method: 'DELETE', path: `/api/user/project/${P}/members/${encodeURIComponent(NO_MEMBER)}` },
     'POST /api/user/project/{projectId}/share-link': { method: 'POST', path: `/api/user/project/${P}/share-link` },
     'DELETE /api/user/project/{projectId}/share-link': { method: 'DELETE', path: `/api/user/project/${P}/share-link` },
+    'GET /api/user/project/{projectId}/versions': { method: 'GET', path: `/api/user/project/${P}/versions` },
+    'POST /api/user/project/{projectId}/versions': { method: 'POST', path: `/api/user/project/${P}/versions`, ...json({ name: 'Hostile' }) },
+    'GET /api/user/project/{projectId}/versions/{versionId}': { method: 'GET', path: `/api/user/project/${P}/versions/${NO_VERSION}` },
+    'POST /api/user/project/{projectId}/versions/{versionId}/restore': { method: 'POST', path: `/api/user/project/${P}/versions/${NO_VERSION}/restore` },
     'GET /api/shared/{token}': { method: 'GET', path: `/api/shared/${NO_TOKEN}` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
@@ -292,9 +298,11 @@ let paths: Record<string, string[]> = {};
 /** The operations that need a session: their document lists a 401. */
 const protectedOps: string[] = [];
 
-const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members'];
+const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members', 'POST /api/user/project/{projectId}/versions'];
 /** A template id that names no template. */
 const NO_TEMPLATE = '00000000-0000-4000-8000-00000000dead';
+/** A version id that names no version. */
+const NO_VERSION = '00000000-0000-4000-8000-0000000000ff';
 /** An email that is no member of any project, and a share-link token that opens nothing. */
 const NO_MEMBER = 'nobody@example.com';
 const NO_TOKEN = 'A'.repeat(43);
@@ -389,7 +397,7 @@ describe('hostile input on every route', () => {
 
   it('wrong methods → 404/405 JSON, never 5xx', async () => {
     const filled = (p: string) =>
-      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{email}', NO_MEMBER).replace('{token}', NO_TOKEN).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
+      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{email}', NO_MEMBER).replace('{versionId}', NO_VERSION).replace('{token}', NO_TOKEN).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
     const all = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
     const extra: Record<string, string[]> = { '/api/auth/session': ['GET', 'POST'], '/api/auth/csrf': ['GET', 'POST'], '/api/docs': ['GET'], '/api/openapi.json': ['GET'] };
     const cases: Case[] = [];
@@ -473,6 +481,7 @@ describe('hostile input on every route', () => {
       'POST /api/image': `{"images":[${d}],"prompt":"grayscale"}`,
       'POST /api/upload/templates': `{"templateName":"x","canvas":{"nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}}`,
       'POST /api/user/project/{projectId}/members': `{"email":${d},"role":"viewer"}`,
+      'POST /api/user/project/{projectId}/versions': `{"name":${d}}`,
     };
     const cases: Case[] = [];
     for (const op of JSON_BODY_OPS) {

@@ -41,6 +41,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.assetNotFound(), 'asset_not_found', 404, { error: 'Asset not found' }],
   [errors.templateNotFound(), 'template_not_found', 404, { error: 'Template not found' }],
   [errors.memberNotFound(), 'member_not_found', 404, { error: 'Member not found' }],
+  [errors.versionNotFound(), 'version_not_found', 404, { error: 'Version not found' }],
   [errors.requestTimeout(), 'request_timeout', 408, { error: 'Request timeout' }],
   [errors.canvasConflict(7), 'canvas_conflict', 409, { error: 'Canvas was changed elsewhere', version: 7 }],
   [errors.bodyTooLarge(), 'body_too_large', 413, { error: 'Request body too large' }],

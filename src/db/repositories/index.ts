@@ -12,6 +12,7 @@ import { createSharingRepository, type SharingRepository } from './sharing.js';
 import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
 import { createTemplatesRepository, type TemplatesRepository } from './templates.js';
 import { createUsersRepository, type UsersRepository } from './users.js';
+import { createVersionsRepository, type VersionsRepository } from './versions.js';
 import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
 
 export * from './canvases.js';
@@ -25,6 +26,7 @@ export * from './sharing.js';
 export * from './subscriptions.js';
 export * from './templates.js';
 export * from './users.js';
+export * from './versions.js';
 export * from './webhook-receipts.js';
 
 export interface Repositories {
@@ -39,6 +41,7 @@ export interface Repositories {
   sessionRevocations: SessionRevocationsRepository;
   templates: TemplatesRepository;
   sharing: SharingRepository;
+  versions: VersionsRepository;
   rateLimits: RateLimitsRepository;
   transactions: Transactions;
 }
@@ -56,6 +59,7 @@ export function createRepositories(db: Db): Repositories {
     sessionRevocations: createSessionRevocationsRepository(db),
     templates: createTemplatesRepository(db),
     sharing: createSharingRepository(db),
+    versions: createVersionsRepository(db),
     rateLimits: createRateLimitsRepository(db),
     transactions: createTransactions(db),
   };

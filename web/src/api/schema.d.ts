@@ -1401,6 +1401,10 @@ export interface paths {
                     "application/json": {
                         images: string[];
                         prompt: string;
+                        /** @description With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation") */
+                        projectId?: string;
+                        /** @description With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error) */
+                        nodeId?: string;
                     };
                 };
             };
@@ -1438,6 +1442,24 @@ export interface paths {
                 };
                 /** @description Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: a viewer of projectId cannot generate into it */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found: projectId names no project the user may see */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2304,6 +2326,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/project/{projectId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The canvas's history: restore points and named versions, newest first (owner and members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CanvasVersions"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Keep the canvas as it is now as a named version (owner and editors) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            version: components["schemas"]["CanvasVersion"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/project/{projectId}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A version and its canvas, read-only (owner and members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    versionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CanvasVersionPreview"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/project/{projectId}/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the canvas what the version holds, as a new change everyone sees; the canvas as it was is kept as a version first (owner and editors) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    versionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CanvasRestored"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2488,6 +2782,62 @@ export interface components {
             /** @description as GET /api/user/project/canvas answers its owner */
             canvas: components["schemas"]["CanvasInput"] | null;
         };
+        CanvasVersionInput: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `auto`: a restore point the service took; `named`: a version someone named
+             * @enum {string}
+             */
+            kind: "auto" | "named";
+            /** @description a named version’s name; null for a restore point */
+            name: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description the user who named it; null for a restore point
+             */
+            createdBy: string | null;
+        };
+        CanvasVersionsInput: {
+            /** @description newest first, at most 100 */
+            versions: components["schemas"]["CanvasVersionInput"][];
+        };
+        CanvasVersionPreviewInput: {
+            version: components["schemas"]["CanvasVersionInput"];
+            /** @description the version’s canvas; no node is shown generating */
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+            };
+        };
+        /** @description the canvas after the restore, as GET /api/user/project/canvas answers it */
+        CanvasRestoredInput: {
+            canvas: components["schemas"]["CanvasInput"];
+        };
         Error: {
             error: string;
             details?: string;
@@ -2667,6 +3017,62 @@ export interface components {
             };
             /** @description as GET /api/user/project/canvas answers its owner */
             canvas: components["schemas"]["Canvas"] | null;
+        };
+        CanvasVersion: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `auto`: a restore point the service took; `named`: a version someone named
+             * @enum {string}
+             */
+            kind: "auto" | "named";
+            /** @description a named version’s name; null for a restore point */
+            name: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description the user who named it; null for a restore point
+             */
+            createdBy: string | null;
+        };
+        CanvasVersions: {
+            /** @description newest first, at most 100 */
+            versions: components["schemas"]["CanvasVersion"][];
+        };
+        CanvasVersionPreview: {
+            version: components["schemas"]["CanvasVersion"];
+            /** @description the version’s canvas; no node is shown generating */
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+            };
+        };
+        /** @description the canvas after the restore, as GET /api/user/project/canvas answers it */
+        CanvasRestored: {
+            canvas: components["schemas"]["Canvas"];
         };
     };
     responses: never;

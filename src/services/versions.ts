@@ -1,0 +1,146 @@
+// History of a canvas (docs/api.md "History"): its versions — restore points the service takes while the document
+// changes (compaction, src/db/repositories/collab.ts) and versions people name — a read-only preview of one, and
+// restoring one. A restore is a new change of the live document, made as the service, so everyone connected sees it
+// and the version grows; the log is never rewritten. Just before it, the document as it was is kept as a named
+// version (`Before restoring “…”`, by the person restoring), so a restore can itself be undone from the history.
+// Everyone with a role lists and previews; owners and editors name and restore (a viewer gets 403); anyone else
+// gets `404 Project not found`, whether or not the project exists.
+import * as Y from 'yjs';
+import { applyCanvas, renderCanvas, type CanvasContent } from '../collab/canvas-doc.js';
+import type { LiveDocuments } from '../collab/live-documents.js';
+import type { CanvasesRepository, ProjectRole, SharingRepository, VersionRow, VersionsRepository } from '../db/repositories/index.js';
+import { forbidden, projectNotFound, versionNotFound } from '../errors.js';
+import { isUuid } from './ids.js';
+
+export interface RestoredCanvas extends CanvasContent {
+  id: string;
+  projectId: string;
+  version: number;
+}
+
+export interface VersionsService {
+  /** The project's versions, newest first (at most `maxListed`). */
+  list(userId: string, projectId: string): Promise<VersionRow[]>;
+  /** Keeps the document as it is now under `name` (trimmed and checked by the route). */
+  create(userId: string, projectId: string, name: string): Promise<VersionRow>;
+  /** A version and its canvas, rendered (nothing shown as generating). */
+  get(userId: string, projectId: string, versionId: string): Promise<{ version: VersionRow; canvas: CanvasContent }>;
+  /** Makes the live document equal to the version's canvas (after keeping the current one); the canvas as it is then. */
+  restore(userId: string, projectId: string, versionId: string): Promise<RestoredCanvas>;
+}
+
+export interface VersionsDeps {
+  versions: VersionsRepository;
+  sharing: Pick<SharingRepository, 'access'>;
+  canvases: Pick<CanvasesRepository, 'current'>;
+  live: Pick<LiveDocuments, 'open'>;
+  /** How many versions a list shows at most. */
+  maxListed: number;
+}
+
+/** How many versions a list shows at most (docs/api.md "History"). */
+export const VERSIONS_LISTED = 100;
+/** How much of a version's name the name of the version kept before restoring it repeats. */
+const LABEL_CHARS = 150;
+
+/** The canvas a stored Yjs state renders to. */
+function renderState(state: Uint8Array): CanvasContent {
+  const doc = new Y.Doc();
+  try {
+    Y.applyUpdate(doc, state);
+    return renderCanvas(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
+type Node = { id?: unknown; data?: { isGenerating?: unknown } };
+const dataOf = (node: unknown) => (node as Node).data;
+
+/**
+ * A restore brings back content, not generation state: each restored node generates as the node of that id does in
+ * the document now (not at all when it has none), so an old spinner never comes back and a running one stays.
+ */
+function keepGenerationState(restored: CanvasContent, now: CanvasContent): void {
+  const generating = new Set(now.nodes.filter((n) => dataOf(n)?.isGenerating === true).map((n) => (n as Node).id));
+  for (const node of restored.nodes) {
+    const data = dataOf(node);
+    if (!data || typeof data !== 'object') continue;
+    if (generating.has((node as Node).id)) data.isGenerating = true;
+    else if (data.isGenerating !== undefined) data.isGenerating = false;
+  }
+}
+
+const labelOf = (version: VersionRow) => {
+  const label = version.name ?? `the restore point of ${version.createdAt.toISOString()}`;
+  return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
+};
+
+export function createVersionsService({ versions, sharing, canvases, live, maxListed }: VersionsDeps): VersionsService {
+  /** The caller's role: 404 without one (or for an id that cannot be a project). */
+  async function roleOn(userId: string, projectId: string): Promise<ProjectRole> {
+    if (!isUuid(projectId)) throw projectNotFound();
+    const access = await sharing.access(userId, projectId);
+    if (!access) throw projectNotFound();
+    return access.role;
+  }
+  async function writable(userId: string, projectId: string): Promise<void> {
+    if ((await roleOn(userId, projectId)) === 'viewer') throw forbidden();
+  }
+  async function versionOf(projectId: string, versionId: string) {
+    const found = isUuid(versionId) ? await versions.find(projectId, versionId) : null;
+    if (!found) throw versionNotFound();
+    return found;
+  }
+  const listed = ({ id, kind, name, createdBy, createdAt }: VersionRow): VersionRow => ({ id, kind, name, createdBy, createdAt });
+
+  return {
+    async list(userId, projectId) {
+      await roleOn(userId, projectId);
+      return versions.list(projectId, maxListed);
+    },
+
+    async create(userId, projectId, name) {
+      await writable(userId, projectId);
+      const document = await live.open(projectId);
+      let state: Uint8Array;
+      try {
+        state = Y.encodeStateAsUpdate(document.doc);
+      } finally {
+        await document.close();
+      }
+      return versions.create({ projectId, kind: 'named', name, state, createdBy: userId });
+    },
+
+    async get(userId, projectId, versionId) {
+      await roleOn(userId, projectId);
+      const version = await versionOf(projectId, versionId);
+      const canvas = renderState(version.state);
+      keepGenerationState(canvas, { nodes: [], edges: [] }); // a preview is a still picture: nothing generating
+      return { version: listed(version), canvas };
+    },
+
+    async restore(userId, projectId, versionId) {
+      await writable(userId, projectId);
+      const version = await versionOf(projectId, versionId);
+      const restored = renderState(version.state);
+      const document = await live.open(projectId);
+      try {
+        // Kept first: when it cannot be stored, nothing is restored.
+        const before = Y.encodeStateAsUpdate(document.doc);
+        await versions.create({ projectId, kind: 'named', name: `Before restoring “${labelOf(version)}”`, state: before, createdBy: userId });
+        // Synchronous from here to the change: what is kept as generating is what the document holds.
+        keepGenerationState(restored, renderCanvas(document.doc));
+        const stored = document.change((doc) => applyCanvas(doc, restored), { step: true });
+        const canvas = renderCanvas(document.doc);
+        const number = await stored;
+        // The change made the canvas row if the project had none.
+        const row = await canvases.current(userId, projectId);
+        if (!row?.id) throw projectNotFound(); // the project went away meanwhile
+        return { id: row.id, projectId, nodes: canvas.nodes, edges: canvas.edges, version: number ?? row.version ?? 0 };
+      } finally {
+        await document.close();
+      }
+    },
+  };
+}
