@@ -10,7 +10,10 @@ export const WEB_DIST = path.join(web, 'dist');
 /** What the built client depends on, besides web/src/**: its config, the lock file, and the modules it shares with the server. */
 const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json']
   .map((f) => path.join(web, f))
-  .concat(path.join(root, 'package-lock.json'), path.join(root, 'src/auth/auth-errors.ts'));
+  .concat(
+    path.join(root, 'package-lock.json'),
+    ...['src/auth/auth-errors.ts', 'src/collab/canvas-doc.ts', 'src/collab/order-keys.ts'].map((f) => path.join(root, f)),
+  );
 
 async function mtime(file: string): Promise<number> {
   try {

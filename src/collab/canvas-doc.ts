@@ -360,3 +360,70 @@ export function applyCanvas(doc: Y.Doc, canvas: { nodes?: unknown; edges?: unkno
   }, origin);
   return changed;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Adding (live clients)
+
+/** The greatest well-formed order key among a collection's entries (null when there is none). */
+function lastOrderKey(root: Y.Map<unknown>): string | null {
+  let last: string | null = null;
+  root.forEach((value) => {
+    if (!(value instanceof Y.Map)) return;
+    const key: unknown = (value as Y.Map<unknown>).get(ORDER_KEY);
+    if ((last === null || (typeof key === 'string' && key > last)) && isOrderKey(key)) last = key;
+  });
+  return last;
+}
+
+function addEntries(root: Y.Map<unknown>, items: unknown, kind: Kind): boolean {
+  const targets = targetsOf(items, root);
+  const added = targets.filter((t) => !t.existing).length;
+  const keys = added > 0 ? keysBetween(lastOrderKey(root), null, added) : [];
+  let changed = false;
+  let k = 0;
+  for (const { id, value, existing } of targets) {
+    if (existing) changed = syncEntry(existing, value, kind) || changed;
+    else {
+      root.set(id, newEntry(value, kind, keys[k++]));
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Adds nodes and edges after every entry the document holds (in the order given), stored exactly as
+ * `applyCanvas` stores them, and touches nothing else: what a live client writes when a person adds
+ * something, instead of a whole-canvas write. An id already present is made equal to the value in place (it
+ * keeps its order key). One transaction with `origin`. Returns whether anything changed.
+ */
+export function addToCanvas(doc: Y.Doc, canvas: { nodes?: unknown; edges?: unknown }, origin?: unknown): boolean {
+  const { nodes, edges } = canvasMaps(doc);
+  let changed = false;
+  doc.transact(() => {
+    changed = addEntries(nodes, canvas.nodes, NODE);
+    changed = addEntries(edges, canvas.edges, EDGE) || changed;
+  }, origin);
+  return changed;
+}
+
+/** One entry of a collection as rendered, with its order key ('' when it has none, as when rendering). */
+export interface RenderedEntry {
+  id: string;
+  order: string;
+  value: Record<string, unknown>;
+}
+
+/**
+ * One node or edge as `renderCanvas` renders it, with its order key; undefined when the collection holds no such
+ * entry. For live clients that re-render only the entries an update touched: sorted with `compareEntries`,
+ * the entries of a collection are in `renderCanvas`'s order.
+ */
+export function renderCanvasEntry(doc: Y.Doc, collection: 'nodes' | 'edges', id: string): RenderedEntry | undefined {
+  const map = canvasMaps(doc)[collection].get(id);
+  if (!(map instanceof Y.Map)) return undefined;
+  return { id, order: orderOf(map), value: renderEntry(id, map, collection === 'nodes' ? NODE : EDGE) };
+}
+
+/** The order in which `renderCanvas` lists entries: by order key, then by id. */
+export const compareEntries = (a: { id: string; order: string }, b: { id: string; order: string }): number => compare(a.order, b.order) || compare(a.id, b.id);

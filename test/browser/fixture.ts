@@ -63,9 +63,18 @@ export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixt
   return fixture;
 }
 
-/** Waits until the canvas is saved (at `version`, when given). */
-export const saved = (page: Page, version?: number) =>
-  page.locator(`.save-status[data-state="saved"]${version === undefined ? '' : `[data-version="${version}"]`}`).waitFor();
+/**
+ * Waits until the live canvas is connected and the service has acknowledged every change of the page: an
+ * acknowledged change is stored (the provider's `unsyncedChanges` reached 0, docs/collab).
+ */
+export const saved = (page: Page) => page.locator('.connection-status[data-state="connected"][data-saved="true"]').waitFor();
+
+/** The canvas of a project as the REST view renders it, read with the page's own session. */
+export async function restCanvas(page: Page, projectId: string): Promise<{ nodes: any[]; edges: any[]; version: number } | null> {
+  const res = await page.request.get(`${new URL(page.url()).origin}/api/user/project/canvas?projectId=${projectId}`);
+  if (!res.ok()) throw new Error(`GET canvas answered ${res.status()}`);
+  return res.json();
+}
 
 /** On an open canvas: add one image, add a generation node, and connect the image into it. Returns the node. */
 export async function connectOneImageToGeneration(page: Page) {

@@ -2,7 +2,7 @@
 // refusals shown there) and makes a read-only link; the viewer finds the project under "Shared with me" and
 // sees it "View only" — a node cannot be moved and nothing is saved; the link opened signed out shows the
 // project and its nodes; once revoked, the link's page says it is no longer valid. An editor edits as the
-// owner does (auto-save included), without the owner's Share.
+// owner does (live, and stored), without the owner's Share.
 import type { Page, Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot } from './browser.js';
@@ -122,7 +122,7 @@ describeInBrowser('sharing in a browser', () => {
     await anonymous.page.reload();
     await anonymous.page.getByText('This link is no longer valid').waitFor();
     expect(await anonymous.page.locator('.react-flow__node').count()).toBe(0);
-    // Still no save from the viewer's page, well past the editor's one-second save debounce (the view has no save path).
+    // Still no save from the viewer's page (the view has no save path), and the canvas is as it was.
     expect(saves).toEqual([]);
     expect((await ownerApi.get(`/api/user/project/canvas?projectId=${projectId}`)).json).toEqual(canvasBefore);
   });
@@ -143,7 +143,7 @@ describeInBrowser('sharing in a browser', () => {
     expect(await editor.page.getByRole('button', { name: 'Share' }).count()).toBe(0);
     await editor.page.getByRole('button', { name: 'Add generation' }).click();
     await editor.page.getByLabel('Prompt').fill('teamwork');
-    await saved(editor.page, 1);
+    await saved(editor.page);
     const canvas = (await owner.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json;
     expect(canvas.nodes.map((n: { data: { prompt?: string } }) => n.data.prompt)).toEqual(['teamwork']);
     expect(editor.errors).toEqual([]);

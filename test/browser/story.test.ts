@@ -121,8 +121,8 @@ describeInBrowser('the whole story in a browser', () => {
     expect(await download.getAttribute('href')).toBe(src);
     expect(await download.getAttribute('download')).toMatch(/^generated-.*\.png$/);
 
-    // Auto-saved; the screenshots for the README (and the dark theme, for a look).
-    await page.locator('.save-status[data-state="saved"]').waitFor();
+    // Stored (the service acknowledged every change); the screenshots for the README (and the dark theme, for a look).
+    await page.locator('.connection-status[data-state="connected"][data-saved="true"]').waitFor();
     await page.getByRole('button', { name: 'Fit View' }).click();
     await publishScreenshot(await screenshot(page, 'canvas'), 'canvas');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -138,7 +138,7 @@ describeInBrowser('the whole story in a browser', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(2);
     expect(await page.locator('.react-flow__node-generation').getByLabel('Prompt').inputValue()).toBe('grayscale side by side');
     expect(await page.locator('.react-flow__node-generation').getByAltText('Generated image').getAttribute('src')).toBe(src);
-    await page.locator('.save-status[data-state="saved"]').waitFor();
+    await page.locator('.connection-status[data-state="connected"][data-saved="true"]').waitFor();
 
     // Back to the projects page (more projects make a better picture).
     for (const name of ['Portraits', 'Product shots']) {

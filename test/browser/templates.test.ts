@@ -58,14 +58,13 @@ describeInBrowser('templates in a browser', () => {
     await other.page.locator('.react-flow__node-generation').waitFor();
     expect(await other.page.locator('.react-flow__edge').count()).toBe(1);
     expect(await other.page.getByLabel('Prompt').inputValue()).toBe('sepia');
-    const { rows } = await f.app.pool.query<{ nodes: Array<{ type: string; data: { prompt?: string } }>; edges: unknown[]; version: number }>(
-      'SELECT c.nodes, c.edges, c.version FROM canvases c JOIN projects p ON p.id = c.project_id JOIN users u ON u.id = p.user_id WHERE p.id = $1 AND u.email = $2',
-      [projectId, 'reader@example.com'],
-    );
-    expect(rows).toHaveLength(1);
-    expect(rows[0].nodes.map((n) => n.type).sort()).toEqual(['generation', 'upload']);
-    expect(rows[0].nodes.find((n) => n.type === 'generation')?.data.prompt).toBe('sepia');
-    expect(rows[0].edges).toHaveLength(1);
+    // Stored as the reader's own project (the REST view of its live document, read with the reader's session).
+    const own = await other.page.request.get(`${f.app.baseUrl}/api/user/project?userId=reader@example.com`);
+    expect((await own.json()).map((p: { id: string }) => p.id)).toContain(projectId);
+    const stored = await (await other.page.request.get(`${f.app.baseUrl}/api/user/project/canvas?projectId=${projectId}`)).json();
+    expect(stored.nodes.map((n: { type: string }) => n.type).sort()).toEqual(['generation', 'upload']);
+    expect(stored.nodes.find((n: { type: string }) => n.type === 'generation')?.data.prompt).toBe('sepia');
+    expect(stored.edges).toHaveLength(1);
     await other.page.reload();
     await other.page.locator('.react-flow__node-generation').waitFor();
     expect(await other.page.locator('.react-flow__node').count()).toBe(2);

@@ -2,7 +2,7 @@
 // round trips, minimal updates, merges of concurrent edits, and what the order keys guarantee.
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { applyCanvas, canvasMaps, ORDER_KEY, renderCanvas } from '../../src/collab/canvas-doc.js';
+import { addToCanvas, applyCanvas, canvasMaps, compareEntries, ORDER_KEY, renderCanvas, renderCanvasEntry } from '../../src/collab/canvas-doc.js';
 import { isOrderKey, keyBetween, keysBetween } from '../../src/collab/order-keys.js';
 
 type Json = Record<string, unknown>;
@@ -389,6 +389,88 @@ describe('concurrent edits', () => {
     sync(ada, bob);
     expect(renderCanvas(ada)).toEqual({ nodes: [base.nodes[1]], edges: [] });
     expect(JSON.stringify(renderCanvas(bob))).toBe(JSON.stringify(renderCanvas(ada)));
+  });
+});
+
+describe('adding (live clients)', () => {
+  const base = { nodes: [generation('n1', 'one'), node('n2')], edges: [{ id: 'e', source: 'n2', target: 'n1' }] };
+
+  it('appends after every entry, stored as applyCanvas stores it, touching nothing else', () => {
+    const doc = withCanvas(base);
+    const written = updatesOf(doc, () =>
+      expect(addToCanvas(doc, { nodes: [node('#odd', 5, { prompt: 'p' }), generation('n3', 'three')], edges: [{ id: 'e2', source: 'n2', target: 'n3' }] }, 'me')).toBe(true),
+    );
+    expect(written).toHaveLength(1); // one transaction
+    const expected = { nodes: [...base.nodes, node('#odd', 5, { prompt: 'p' }), generation('n3', 'three')], edges: [...base.edges, { id: 'e2', source: 'n2', target: 'n3' }] };
+    expect(renderCanvas(doc)).toEqual(expected);
+    // The same document as a whole-canvas write of that content would make: applying it changes nothing.
+    expect(updatesOf(doc, () => applyCanvas(doc, expected))).toEqual([]);
+    const added = canvasMaps(doc).nodes.get('#odd') as Y.Map<unknown>;
+    expect(added.get('data')).toBeInstanceOf(Y.Map);
+    // The update writes the new entries only: no field of the entries that were there.
+    const roots = Y.decodeUpdate(written[0]).structs.filter((s): s is Y.Item => s instanceof Y.Item && typeof s.parent === 'string');
+    expect(roots.map((s) => [s.parent, s.parentSub])).toEqual([['nodes', '#odd'], ['nodes', 'n3'], ['edges', 'e2']]);
+    expect(Y.decodeUpdate(written[0]).ds.clients.size).toBe(0); // nothing deleted
+  });
+
+  it('transacts with the origin, also inside a transaction of the caller', () => {
+    const doc = withCanvas(base);
+    const origins: unknown[] = [];
+    doc.on('afterTransaction', (tr: Y.Transaction) => origins.push(tr.origin));
+    addToCanvas(doc, { nodes: [node('a')] }, 'mine');
+    doc.transact(() => {
+      addToCanvas(doc, { nodes: [node('b')] });
+      canvasMaps(doc).nodes.delete('n1');
+    }, 'outer');
+    expect(origins).toEqual(['mine', 'outer']);
+    expect(renderCanvas(doc).nodes.map((n) => (n as Json).id)).toEqual(['n2', 'a', 'b']);
+  });
+
+  it('an id already present is updated in place and keeps its place; adding nothing writes nothing', () => {
+    const doc = withCanvas(base);
+    expect(updatesOf(doc, () => expect(addToCanvas(doc, {})).toBe(false))).toEqual([]);
+    expect(updatesOf(doc, () => expect(addToCanvas(doc, { nodes: [base.nodes[0]] })).toBe(false))).toEqual([]);
+    addToCanvas(doc, { nodes: [generation('n1', 'changed'), node('n4')] });
+    expect(renderCanvas(doc).nodes).toEqual([generation('n1', 'changed'), base.nodes[1], node('n4')]);
+  });
+
+  it('two people adding at once both keep their nodes, in the same order on both sides; malformed keys are skipped', () => {
+    const ada = withCanvas(base);
+    const bob = peerOf(ada);
+    addToCanvas(ada, { nodes: [node('x-ada')] });
+    addToCanvas(bob, { nodes: [node('x-bob')] });
+    sync(ada, bob);
+    expect(renderCanvas(ada).nodes.map((n) => (n as Json).id)).toEqual(['n1', 'n2', 'x-ada', 'x-bob']);
+    expect(JSON.stringify(renderCanvas(bob))).toBe(JSON.stringify(renderCanvas(ada)));
+    // A hostile peer's malformed key does not stop an append.
+    (canvasMaps(ada).nodes.get('n1') as Y.Map<unknown>).set(ORDER_KEY, '~~bad');
+    addToCanvas(ada, { nodes: [node('last')] });
+    expect(renderCanvas(ada).nodes.map((n) => (n as Json).id).at(-1)).toBe('n1'); // '~~bad' sorts after every valid key
+    expect(renderCanvas(ada).nodes.map((n) => (n as Json).id).at(-2)).toBe('last');
+  });
+
+  it('renders one entry as renderCanvas does; sorted by compareEntries, entries are in its order', () => {
+    const rnd = random(7);
+    const doc = withCanvas(bigCanvas(40));
+    // Shuffle the order, add entries with ties, a hostile one without a key and one that is not a map.
+    const shuffled = renderCanvas(doc);
+    shuffled.nodes.sort(() => rnd() - 0.5);
+    applyCanvas(doc, shuffled);
+    const ada = peerOf(doc);
+    addToCanvas(doc, { nodes: [node('tie-b')] });
+    addToCanvas(ada, { nodes: [node('tie-a')] });
+    sync(doc, ada);
+    (canvasMaps(doc).nodes.get('n3') as Y.Map<unknown>).delete(ORDER_KEY);
+    canvasMaps(doc).edges.set('plain', { source: 'a' });
+    for (const collection of ['nodes', 'edges'] as const) {
+      const ids: string[] = [];
+      canvasMaps(doc)[collection].forEach((_v, id) => ids.push(id));
+      const entries = ids.map((id) => renderCanvasEntry(doc, collection, id)).filter((e) => e !== undefined);
+      expect(entries.sort(compareEntries).map((e) => e.value)).toEqual(renderCanvas(doc)[collection]);
+    }
+    expect(renderCanvasEntry(doc, 'nodes', 'n3')?.order).toBe('');
+    expect(renderCanvasEntry(doc, 'edges', 'plain')).toBeUndefined();
+    expect(renderCanvasEntry(doc, 'nodes', 'missing')).toBeUndefined();
   });
 });
 

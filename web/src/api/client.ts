@@ -2,7 +2,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
-export type { paths };
+export type { components, paths };
 export type Project = components['schemas']['Project'];
 export type Canvas = components['schemas']['Canvas'];
 export type ApiErrorBody = components['schemas']['Error'];

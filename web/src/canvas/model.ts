@@ -1,10 +1,14 @@
-// Canvas nodes and edges as the editor holds them (xyflow objects) and as the API stores them (docs/api.md).
-// Only the stored fields ever leave the browser: xyflow's own (selected, measured, dragging, …) stay here.
+// Canvas nodes and edges as the editor holds them (xyflow objects), as the API stores them (docs/api.md) and as
+// the live document renders them (./live-doc.ts). Only the stored fields ever leave the browser: xyflow's own
+// (selected, measured, dragging, …) stay here.
 import type { Edge, Node, XYPosition } from '@xyflow/react';
 import type { SavedEdge, SavedNode } from '../api/client';
 
 export type NodeKind = SavedNode['type'];
-export type NodeData = SavedNode['data'];
+export type NodeData = SavedNode['data'] & {
+  /** Why the last generation failed, when the service wrote it into the node (a participant, DESIGN §9). */
+  error?: unknown;
+};
 export type CanvasNode = Node<NodeData, NodeKind>;
 export type CanvasEdge = Edge;
 
@@ -33,7 +37,7 @@ export function toDoc(nodes: CanvasNode[], edges: CanvasEdge[]): CanvasDoc {
   return { nodes: nodes.map(toSavedNode), edges: edges.map(toSavedEdge) };
 }
 
-/** Loaded nodes: nothing is generating after a reload (the request that was running is gone). */
+/** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags. */
 export function fromSavedNode(node: SavedNode): CanvasNode {
   const data: NodeData = { ...node.data };
   delete data.isGenerating;
@@ -48,6 +52,65 @@ export function fromSavedEdge(edge: SavedEdge): CanvasEdge {
     ...(edge.sourceHandle ? { sourceHandle: edge.sourceHandle } : {}),
     ...(edge.targetHandle ? { targetHandle: edge.targetHandle } : {}),
   };
+}
+
+const KINDS: readonly string[] = ['upload', 'generation'] satisfies NodeKind[];
+const isXY = (p: unknown): p is XYPosition =>
+  typeof p === 'object' && p !== null && Number.isFinite((p as XYPosition).x) && Number.isFinite((p as XYPosition).y);
+
+/** Which rendered value a flow node was made from: unchanged values give back the same flow node. */
+const madeFrom = new WeakMap<object, object>();
+
+/**
+ * The live document's nodes (rendered JSON, in order) as xyflow nodes, keeping what this browser holds about
+ * each (selected, measured, a drag in progress: while this browser drags a node its own position wins) and
+ * reusing the previous object of every node whose rendering did not change. Only `id`, `type`, `position` and
+ * `data` come from the document: anything else a client stored there (an old client's `selected`) is ignored.
+ */
+export function toFlowNodes(rendered: Record<string, unknown>[], previous: CanvasNode[]): CanvasNode[] {
+  const before = new Map(previous.map((n) => [n.id, n]));
+  let same = rendered.length === previous.length;
+  const nodes = rendered.map((value, i) => {
+    const id = value.id as string;
+    const prev = before.get(id);
+    let node: CanvasNode;
+    if (prev && madeFrom.get(prev) === value) node = prev;
+    else {
+      const data = (typeof value.data === 'object' && value.data !== null ? value.data : {}) as NodeData;
+      const kind = KINDS.includes(value.type as string) ? (value.type as NodeKind) : KINDS.includes(data.type) ? data.type : 'upload';
+      const position = prev?.dragging ? prev.position : isXY(value.position) ? { x: value.position.x, y: value.position.y } : { x: 0, y: 0 };
+      node = { ...prev, id, type: kind, position, data: { ...data, type: KINDS.includes(data.type) ? data.type : kind } };
+      madeFrom.set(node, value);
+    }
+    if (node !== previous[i]) same = false;
+    return node;
+  });
+  return same ? previous : nodes;
+}
+
+/** The live document's edges as xyflow edges (as `toFlowNodes`); edges whose ends are not both nodes are left out. */
+export function toFlowEdges(rendered: Record<string, unknown>[], previous: CanvasEdge[], nodeIds: ReadonlySet<string>): CanvasEdge[] {
+  const before = new Map(previous.map((e) => [e.id, e]));
+  const edges: CanvasEdge[] = [];
+  for (const value of rendered) {
+    if (!nodeIds.has(value.source as string) || !nodeIds.has(value.target as string)) continue;
+    const prev = before.get(value.id as string);
+    if (prev && madeFrom.get(prev) === value) {
+      edges.push(prev);
+      continue;
+    }
+    const edge: CanvasEdge = {
+      ...(prev ? { selected: prev.selected } : {}),
+      id: value.id as string,
+      source: value.source as string,
+      target: value.target as string,
+      ...(typeof value.sourceHandle === 'string' ? { sourceHandle: value.sourceHandle } : {}),
+      ...(typeof value.targetHandle === 'string' ? { targetHandle: value.targetHandle } : {}),
+    };
+    madeFrom.set(edge, value);
+    edges.push(edge);
+  }
+  return edges.length === previous.length && edges.every((e, i) => e === previous[i]) ? previous : edges;
 }
 
 export const newId = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;

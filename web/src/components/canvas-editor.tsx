@@ -1,61 +1,41 @@
-// The canvas editor: xyflow with upload and generation nodes, undo/redo, file drop and paste, auto-save.
-import {
-  addEdge,
-  applyEdgeChanges,
-  applyNodeChanges,
-  Background,
-  Controls,
-  MiniMap,
-  Panel,
-  ReactFlow,
-  useReactFlow,
-  type Connection,
-  type EdgeChange,
-  type NodeChange,
-} from '@xyflow/react';
+// The canvas editor on the live document: xyflow with upload and generation nodes, file drop and paste, undo/redo
+// of this tab's own changes, everyone else's pointers and selections, the history of versions. Every action is a
+// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole.
+import { Background, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
-import { createNode, freeSpot, newId, toDoc, type CanvasEdge, type CanvasNode } from '../canvas/model';
-import { useAutosave } from '../hooks/use-autosave';
-import { useCanvasHistory } from '../hooks/use-canvas-history';
-import type { LoadedCanvas } from '../hooks/use-canvas-document';
+import type { LiveSession } from '../canvas/live-session';
+import { createNode, freeSpot, newId, toDoc, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { useGeneration } from '../hooks/use-generation';
+import { useLiveCanvas } from '../hooks/use-live-canvas';
+import { useStore } from '../hooks/use-live-session';
+import { useUser } from '../hooks/use-session';
 import { publishTemplate } from '../hooks/use-templates';
 import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
-import { AppHeader } from './app-header';
-import { ProjectBreadcrumb } from './project-breadcrumb';
 import { EditorToolbar } from './editor-toolbar';
-import { SaveStatus } from './save-status';
+import { HistoryPanel } from './history-panel';
+import { nodeTypes } from './node-types';
+import { RemotePresence } from './remote-presence';
 import { SaveTemplateDialog } from './save-template-dialog';
 import { ShareDialog } from './share-dialog';
-import { nodeTypes } from './node-types';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
-export function CanvasEditor({ project, initial, canShare }: { project: Project; initial: LoadedCanvas; canShare: boolean }) {
+export function CanvasEditor({ project, session, canShare }: { project: Project; session: LiveSession; canShare: boolean }) {
   const activity = useMemo(() => new ActivityStore(), []);
-  const history = useCanvasHistory(initial, {
-    // An undo never brings back a "generating" flag for a request that has finished (or the reverse).
-    restoreNode: (node) => {
-      const data = { ...node.data };
-      if (activity.isGenerating(node.id)) data.isGenerating = true;
-      else delete data.isGenerating;
-      return { ...node, data };
-    },
-  });
-  const { nodes, edges, setNodes, setEdges, checkpoint, latest } = history;
-  const doc = useMemo(() => toDoc(nodes, edges), [nodes, edges]);
-  const save = useAutosave(project.id, doc, initial);
+  const live = useLiveCanvas(session, false);
+  const { nodes, edges, latest, select } = live;
+  const history = useStore(session.history);
   const flow = useReactFlow<CanvasNode, CanvasEdge>();
   const pane = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
+  const [initiallyEmpty] = useState(() => nodes.length === 0);
 
-  const uploadFiles = useUploads(history, activity);
-  const generate = useGeneration(history, activity);
+  const uploadFiles = useUploads(session, latest, activity);
+  const generate = useGeneration(session, latest, activity);
 
   /** The flow position at the middle of the visible canvas. */
   const viewCenter = useCallback(() => {
@@ -70,38 +50,13 @@ export function CanvasEditor({ project, initial, canShare }: { project: Project;
       uploadFiles,
       generate: (nodeId) => void generate(nodeId),
       setPrompt: (nodeId, prompt) => {
-        checkpoint(`prompt:${nodeId}`);
-        setNodes((all) => all.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, prompt } } : n)));
+        session.step(`prompt:${nodeId}`);
+        session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
       },
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
     }),
-    [activity, uploadFiles, generate, checkpoint, setNodes, flow],
-  );
-
-  const onNodesChange = useCallback(
-    (changes: NodeChange<CanvasNode>[]) => {
-      if (changes.some((c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace')) checkpoint();
-      else if (!dragging.current && changes.some((c) => c.type === 'position' && c.position)) checkpoint('keyboard-move');
-      setNodes((all) => applyNodeChanges(changes, all));
-    },
-    [checkpoint, setNodes],
-  );
-
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange<CanvasEdge>[]) => {
-      if (changes.some((c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace')) checkpoint();
-      setEdges((all) => applyEdgeChanges(changes, all));
-    },
-    [checkpoint, setEdges],
-  );
-
-  const connect = useCallback(
-    (connection: Connection) => {
-      checkpoint();
-      setEdges((all) => addEdge({ ...connection, id: newId('edge') }, all));
-    },
-    [checkpoint, setEdges],
+    [activity, uploadFiles, generate, session, flow],
   );
 
   // Edges go into generation nodes only, never from a node into itself.
@@ -110,19 +65,12 @@ export function CanvasEditor({ project, initial, canShare }: { project: Project;
     [latest],
   );
 
-  const dragStart = useCallback(() => {
-    dragging.current = true;
-    checkpoint();
-  }, [checkpoint]);
-  const dragStop = useCallback(() => {
-    dragging.current = false;
-  }, []);
-
   const addGeneration = () => {
     const center = viewCenter();
     const node = createNode('generation', freeSpot({ x: center.x - 130, y: center.y - 200 }, latest.current.nodes, { width: 260, height: 400 }));
-    checkpoint();
-    setNodes((all) => [...all.map((n) => ({ ...n, selected: false })), { ...node, selected: true }]);
+    session.step();
+    session.add({ nodes: [toSavedNode(node)] });
+    select([node.id]);
   };
 
   const addImages = (files: File[]) => {
@@ -137,32 +85,38 @@ export function CanvasEditor({ project, initial, canShare }: { project: Project;
     const target = selectedTargets[0];
     const sources = selectedNodes.filter((n) => n.id !== target.id && n.data.image && !edges.some((e) => e.source === n.id && e.target === target.id));
     if (sources.length === 0) return;
-    checkpoint();
-    setEdges((all) => [...all, ...sources.map((s) => ({ id: newId('edge'), source: s.id, target: target.id }))]);
+    session.step();
+    session.add({ edges: sources.map((s) => ({ id: newId('edge'), source: s.id, target: target.id })) });
   };
   const canDelete = selectedNodes.length > 0 || edges.some((e) => e.selected);
   const deleteSelected = () =>
     void flow.deleteElements({ nodes: selectedNodes.map((n) => ({ id: n.id })), edges: edges.filter((e) => e.selected).map((e) => ({ id: e.id })) });
 
+  // A note beside the toolbar for a while (a template saved, a version restored).
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!note) return;
+    const timer = setTimeout(() => setNote(null), 6000);
+    return () => clearTimeout(timer);
+  }, [note]);
+
   // Save as template: the canvas as it is now (nodes, edges and the visible viewport), under a name asked for.
   const [savingTemplate, setSavingTemplate] = useState(false);
-  const [templateNote, setTemplateNote] = useState<string | null>(null);
-  useEffect(() => {
-    if (!templateNote) return;
-    const timer = setTimeout(() => setTemplateNote(null), 6000);
-    return () => clearTimeout(timer);
-  }, [templateNote]);
   const saveTemplate = async (name: string) => {
     const { nodes: savedNodes, edges: savedEdges } = toDoc(latest.current.nodes, latest.current.edges);
     const { x, y, zoom } = flow.getViewport();
     await publishTemplate(name, { nodes: savedNodes, edges: savedEdges, viewport: { x, y, zoom } });
     setSavingTemplate(false);
-    setTemplateNote(`Saved as template “${name}”`);
+    setNote(`Saved as template “${name}”`);
   };
 
   const [sharing, setSharing] = useState(false);
+  const [showingHistory, setShowingHistory] = useState(false);
+  const me = useUser();
+  const peers = useStore(session.peers);
+  const names = useMemo(() => new Map([...peers.map((p) => [p.user.id, p.user.name] as const), [me.id, 'you'] as const]), [peers, me.id]);
 
-  useUndoShortcuts(history.undo, history.redo);
+  useUndoShortcuts(session.undo, session.redo);
   usePasteImages((files) => uploadFiles(files, { at: viewCenter(), source: 'paste' }));
 
   const onDragOver = (event: DragEvent) => {
@@ -178,64 +132,71 @@ export function CanvasEditor({ project, initial, canShare }: { project: Project;
 
   return (
     <EditorContext.Provider value={actions}>
-      <div className="editor">
-        <AppHeader>
-          <ProjectBreadcrumb name={project.name} />
-          <SaveStatus status={save.status} version={save.version} />
-        </AppHeader>
-        <EditorToolbar
-          onAddImages={addImages}
-          onAddGeneration={addGeneration}
-          onConnectSelected={connectSelected}
-          canConnect={canConnect}
-          onDeleteSelected={deleteSelected}
-          canDelete={canDelete}
-          onUndo={history.undo}
-          onRedo={history.redo}
-          canUndo={history.canUndo}
-          canRedo={history.canRedo}
-          onSaveTemplate={() => (setTemplateNote(null), setSavingTemplate(true))}
-          canSaveTemplate={nodes.length > 0}
-          templateNote={templateNote}
-          onShare={canShare ? () => setSharing(true) : undefined}
+      <EditorToolbar
+        onAddImages={addImages}
+        onAddGeneration={addGeneration}
+        onConnectSelected={connectSelected}
+        canConnect={canConnect}
+        onDeleteSelected={deleteSelected}
+        canDelete={canDelete}
+        onUndo={session.undo}
+        onRedo={session.redo}
+        canUndo={history.canUndo}
+        canRedo={history.canRedo}
+        onSaveTemplate={() => (setNote(null), setSavingTemplate(true))}
+        canSaveTemplate={nodes.length > 0}
+        onShowHistory={() => setShowingHistory(true)}
+        note={note}
+        onShare={canShare ? () => setSharing(true) : undefined}
+      />
+      {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
+      {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
+      {showingHistory && (
+        <HistoryPanel
+          projectId={project.id}
+          names={names}
+          onClose={() => setShowingHistory(false)}
+          onRestored={(name) => {
+            setShowingHistory(false);
+            setNote(`Restored “${name}”`);
+          }}
         />
-        {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
-        {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
-        <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
-          <ReactFlow<CanvasNode, CanvasEdge>
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={connect}
-            isValidConnection={isValidConnection}
-            onNodeDragStart={dragStart}
-            onNodeDragStop={dragStop}
-            onSelectionDragStart={dragStart}
-            onSelectionDragStop={dragStop}
-            deleteKeyCode={['Backspace', 'Delete']}
-            multiSelectionKeyCode={['Meta', 'Control']}
-            colorMode="system"
-            fitView={initial.nodes.length > 0}
-            fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
-            minZoom={0.1}
-            defaultEdgeOptions={{ animated: false }}
-            aria-label="Canvas"
-          >
-            <Background gap={24} />
-            <Controls />
-            <MiniMap pannable zoomable ariaLabel="Canvas overview" />
-            {nodes.length === 0 && (
-              <Panel position="top-center" className="empty-canvas">
-                <p>
-                  <strong>Your canvas is empty.</strong> Add images (or drop or paste them here), add a generation node, and connect the
-                  images into it.
-                </p>
-              </Panel>
-            )}
-          </ReactFlow>
-        </div>
+      )}
+      <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} {...live.pointer}>
+        <ReactFlow<CanvasNode, CanvasEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={live.onNodesChange}
+          onEdgesChange={live.onEdgesChange}
+          onConnect={live.onConnect}
+          isValidConnection={isValidConnection}
+          onNodeDragStart={live.onDragStart}
+          onNodeDragStop={live.onDragStop}
+          onSelectionDragStart={live.onDragStart}
+          onSelectionDragStop={live.onDragStop}
+          deleteKeyCode={['Backspace', 'Delete']}
+          multiSelectionKeyCode={['Meta', 'Control']}
+          colorMode="system"
+          fitView={!initiallyEmpty}
+          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          minZoom={0.1}
+          defaultEdgeOptions={{ animated: false }}
+          aria-label="Canvas"
+        >
+          <Background gap={24} />
+          <Controls />
+          <MiniMap pannable zoomable ariaLabel="Canvas overview" />
+          <RemotePresence session={session} nodes={nodes} />
+          {nodes.length === 0 && (
+            <Panel position="top-center" className="empty-canvas">
+              <p>
+                <strong>Your canvas is empty.</strong> Add images (or drop or paste them here), add a generation node, and connect the
+                images into it.
+              </p>
+            </Panel>
+          )}
+        </ReactFlow>
       </div>
     </EditorContext.Provider>
   );

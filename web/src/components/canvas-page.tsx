@@ -1,55 +1,102 @@
-// /projects/:id: loads the project, the user's role and its canvas, then hands them to the editor (owner and
-// editor; only the owner may share) or shows them read-only (viewer: nothing is ever sent).
+// /projects/:id: finds the project and the user's role, opens its live document, and once it has synced shows
+// the editor (owner and editor; only the owner may share) or the canvas read-only (a viewer, or anyone the service
+// only lets read: others' changes still show live). The header says who else is here and how the connection is.
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCanvasDocument } from '../hooks/use-canvas-document';
+import { useEffect } from 'react';
+import type { Project, ProjectRole } from '../api/client';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { useUser } from '../hooks/use-session';
+import { useLiveSession, useStore } from '../hooks/use-live-session';
+import { useProjectAccess } from '../hooks/use-project-access';
+import { useUser, type SessionUser } from '../hooks/use-session';
 import { Link } from '../router';
+import type { LiveSession } from '../canvas/live-session';
 import { AppHeader } from './app-header';
 import { CanvasEditor } from './canvas-editor';
-import { CanvasView } from './canvas-view';
+import { LiveCanvasView } from './live-canvas-view';
+import { ConnectionStatus } from './connection-status';
+import { PageStatus } from './page-status';
+import { PresenceAvatars } from './presence-avatars';
 import { ProjectBreadcrumb } from './project-breadcrumb';
 import { ViewOnlyBadge } from './view-only-badge';
-import { PageStatus } from './page-status';
+
+const NOT_FOUND = 'This project does not exist, or it is not shared with you.';
+const backToProjects = (
+  <Link className="button primary" href="/projects">
+    Back to projects
+  </Link>
+);
 
 export default function CanvasPage({ projectId }: { projectId: string }) {
   const user = useUser();
-  const { state, reload } = useCanvasDocument(projectId, user.id);
+  const { state, reload } = useProjectAccess(projectId, user.id);
   useDocumentTitle(state.status === 'ready' ? state.project.name : 'Canvas');
 
-  if (state.status === 'ready' && state.role === 'viewer') {
-    return (
-      <div className="editor">
-        <AppHeader>
-          <ProjectBreadcrumb name={state.project.name} />
-          <ViewOnlyBadge />
-        </AppHeader>
-        <CanvasView nodes={state.canvas.nodes} edges={state.canvas.edges} />
-      </div>
-    );
-  }
-  if (state.status === 'ready') {
-    return (
-      <ReactFlowProvider>
-        <CanvasEditor project={state.project} initial={state.canvas} canShare={state.role === 'owner'} />
-      </ReactFlowProvider>
-    );
-  }
+  if (state.status === 'ready') return <LiveCanvasPage project={state.project} role={state.role} user={user} />;
   return (
     <>
       <AppHeader />
       {state.status === 'loading' && <PageStatus busy>Loading the canvas…</PageStatus>}
-      {state.status === 'not-found' && (
-        <PageStatus actions={<Link className="button primary" href="/projects">Back to projects</Link>}>
-          This project does not exist, or it is not shared with you.
-        </PageStatus>
-      )}
+      {state.status === 'not-found' && <PageStatus actions={backToProjects}>{NOT_FOUND}</PageStatus>}
       {state.status === 'error' && (
         <PageStatus actions={<button type="button" className="button" onClick={() => void reload()}>Try again</button>}>
           {state.message}
         </PageStatus>
       )}
     </>
+  );
+}
+
+function LiveCanvasPage({ project, role, user }: { project: Project; role: ProjectRole; user: SessionUser }) {
+  const session = useLiveSession(project.id, user);
+  return session ? <LiveCanvas project={project} role={role} session={session} /> : <Loading project={project} />;
+}
+
+function Loading({ project, session }: { project: Project; session?: LiveSession }) {
+  return (
+    <div className="editor">
+      <AppHeader>
+        <ProjectBreadcrumb name={project.name} />
+        {session && <ConnectionStatus session={session} />}
+      </AppHeader>
+      <PageStatus busy>Loading the canvas…</PageStatus>
+    </div>
+  );
+}
+
+function LiveCanvas({ project, role, session }: { project: Project; role: ProjectRole; session: LiveSession }) {
+  const connection = useStore(session.connection);
+  const readOnly = role === 'viewer' || connection.scope === 'readonly';
+
+  // Leaving the page while the service has not acknowledged our changes asks first (they are kept only here).
+  useEffect(() => {
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!readOnly && session.connection.get().unsynced > 0) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, [session, readOnly]);
+
+  if (connection.denied) {
+    return (
+      <>
+        <AppHeader />
+        <PageStatus actions={backToProjects}>{NOT_FOUND}</PageStatus>
+      </>
+    );
+  }
+  if (!connection.loaded) return <Loading project={project} session={session} />;
+  return (
+    <div className="editor">
+      <AppHeader>
+        <ProjectBreadcrumb name={project.name} />
+        {readOnly && <ViewOnlyBadge />}
+        <PresenceAvatars session={session} />
+        <ConnectionStatus session={session} readOnly={readOnly} />
+      </AppHeader>
+      <ReactFlowProvider>
+        {readOnly ? <LiveCanvasView session={session} /> : <CanvasEditor project={project} session={session} canShare={role === 'owner'} />}
+      </ReactFlowProvider>
+    </div>
   );
 }

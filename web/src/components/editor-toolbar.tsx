@@ -1,5 +1,5 @@
-// The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo, save
-// the canvas as a template, share the project (its owner only).
+// The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo (this
+// tab's own changes), the history of versions, save the canvas as a template, share the project (its owner only).
 import { useId } from 'react';
 
 interface Props {
@@ -15,8 +15,10 @@ interface Props {
   canRedo: boolean;
   onSaveTemplate: () => void;
   canSaveTemplate: boolean;
-  /** Shown beside the button for a while after a template was saved (a refusal is shown in its dialog). */
-  templateNote?: string | null;
+  /** Opens the history of versions (restore points and named versions). */
+  onShowHistory: () => void;
+  /** Shown beside the buttons for a while after a template was saved or a version restored (refusals are shown in their dialogs). */
+  note?: string | null;
   /** Opens the share dialog; absent (no Share button) for anyone but the owner. */
   onShare?: () => void;
 }
@@ -54,13 +56,16 @@ export function EditorToolbar(props: Props) {
         Delete selected
       </button>
       <span className="toolbar-separator" aria-hidden="true" />
-      <button type="button" className="button ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${mod}Z)`} aria-keyshortcuts="Control+Z Meta+Z">
+      <button type="button" className="button ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo your last change (${mod}Z)`} aria-keyshortcuts="Control+Z Meta+Z">
         Undo
       </button>
       <button type="button" className="button ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${mod}${mac ? '⇧Z' : 'Y'})`} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y">
         Redo
       </button>
       <span className="toolbar-separator" aria-hidden="true" />
+      <button type="button" className="button ghost" onClick={props.onShowHistory} title="Restore points and named versions of this canvas" aria-haspopup="dialog">
+        History
+      </button>
       <button type="button" className="button ghost" onClick={props.onSaveTemplate} disabled={!props.canSaveTemplate} title="Publish this canvas as a template everyone can start from">
         Save as template
       </button>
@@ -70,7 +75,7 @@ export function EditorToolbar(props: Props) {
         </button>
       )}
       <span className="toolbar-note" role="status">
-        {props.templateNote}
+        {props.note}
       </span>
     </div>
   );

@@ -1,5 +1,7 @@
 // A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a
-// new image (POST /api/image). Shows the seconds elapsed while it runs, the service's error, and the result.
+// new image (POST /api/image, naming the node: the service writes its state into the live document). Shows that
+// it runs — the seconds elapsed when this tab started it, or just "Generating…" for someone else's (the
+// document's `isGenerating`) —, the error (this tab's full answer, or the one the service wrote), and the result.
 // Read-only: the prompt cannot be edited, inputs cannot be disconnected and there is no Generate button.
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
@@ -10,6 +12,15 @@ import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
 
+/** An error the service wrote into the node (a string, or `{ error, details? }` as its HTTP errors are). */
+function documentError(value: unknown): { error: string; details?: string; status?: number } | undefined {
+  if (typeof value === 'string' && value) return { error: value };
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { error, details, status } = value as Record<string, unknown>;
+  if (typeof error !== 'string' || !error) return undefined;
+  return { error, ...(typeof details === 'string' && details ? { details } : {}), ...(typeof status === 'number' ? { status } : {}) };
+}
+
 export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const { setPrompt, generate, removeEdge, readOnly } = useEditor();
   const activity = useNodeActivity(id);
@@ -17,8 +28,11 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const connections = useNodeConnections({ handleType: 'target' });
   const sources = useNodesData<CanvasNode>(connections.map((c) => c.source));
   const elapsed = useElapsedSeconds(activity.generatingSince);
-  const generating = elapsed !== undefined;
-  const error = activity.generationError;
+  // Ours (this tab's request) or anyone's (the document's flag, which the service writes). Only ours disables
+  // Generate: someone else's generation never locks the node.
+  const ours = elapsed !== undefined;
+  const generating = ours || data.isGenerating === true;
+  const error = activity.generationError ?? (generating ? undefined : documentError(data.error));
   const payments = usePaymentsEnabled();
 
   return (
@@ -63,13 +77,13 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
         )}
       </div>
       {!readOnly && (
-        <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={generating}>
-          {generating ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
+        <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={ours}>
+          {ours ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
         </button>
       )}
       {generating && (
         <p className="generating" role="status">
-          <span className="spinner small" aria-hidden="true" /> Generating… {elapsed} s
+          <span className="spinner small" aria-hidden="true" /> Generating…{ours && ` ${elapsed} s`}
         </p>
       )}
       {error && (

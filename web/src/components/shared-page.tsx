@@ -6,7 +6,7 @@ import { api, errorMessage, NETWORK_ERROR } from '../api/client';
 import { fromSavedEdge, fromSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { AppHeader } from './app-header';
-import { CanvasView } from './canvas-view';
+import { StaticCanvasView } from './canvas-view';
 import { PageStatus } from './page-status';
 import { ViewOnlyBadge } from './view-only-badge';
 
@@ -48,7 +48,7 @@ export default function SharedPage({ token }: { token: string }) {
           <h1 className="shared-title">{state.name}</h1>
           <ViewOnlyBadge />
         </AppHeader>
-        <CanvasView nodes={state.nodes} edges={state.edges} />
+        <StaticCanvasView nodes={state.nodes} edges={state.edges} />
       </div>
     );
   }

@@ -1,18 +1,18 @@
-// Running a generation node: its inputs are the images of the nodes with edges into it; the result's
-// permanent URL becomes the node's image (an undoable step). While the request runs the node is flagged
-// `isGenerating` (saved with the canvas) and its activity holds the start time for the elapsed seconds.
-import { useCallback } from 'react';
+// Running a generation node: its inputs are the images of the nodes with edges into it, and the request names the
+// node (`projectId`, `nodeId`), so the service shows the generation in the live document as a participant: the
+// node's `isGenerating` while it runs, then its `image` or its `error` — every open editor sees it start and end,
+// and a closed tab does not matter (DESIGN.md §9). This tab keeps only what it alone knows in the node's activity:
+// when it started (the elapsed seconds), the service's full answer to a refusal, the model's note. A result is
+// the service's change, not a step of this tab's undo history.
+import { useCallback, type RefObject } from 'react';
 import { api, errorDetails, errorMessage, NETWORK_ERROR } from '../api/client';
 import { track } from '../analytics';
 import type { ActivityStore } from '../canvas/activity';
+import type { LiveSession } from '../canvas/live-session';
 import { inputImages } from '../canvas/model';
-import type { useCanvasHistory } from './use-canvas-history';
+import type { FlowState } from './use-live-canvas';
 
-type History = ReturnType<typeof useCanvasHistory>;
-
-export function useGeneration(history: History, activity: ActivityStore): (nodeId: string) => Promise<void> {
-  const { checkpoint, setNodes, latest } = history;
-
+export function useGeneration(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore): (nodeId: string) => Promise<void> {
   return useCallback(
     async (nodeId: string) => {
       if (activity.isGenerating(nodeId)) return;
@@ -22,33 +22,19 @@ export function useGeneration(history: History, activity: ActivityStore): (nodeI
       const { images } = inputImages(nodeId, nodes, edges);
       const prompt = node.data.prompt ?? '';
       const started = Date.now();
-      const setGenerating = (isGenerating: boolean, image?: string) =>
-        setNodes((all) =>
-          all.map((n) => {
-            if (n.id !== nodeId) return n;
-            const data = { ...n.data, ...(image ? { image } : {}) };
-            if (isGenerating) data.isGenerating = true;
-            else delete data.isGenerating;
-            return { ...n, data };
-          }),
-        );
 
       activity.update(nodeId, { generatingSince: started, generationError: undefined, modelText: undefined });
-      setGenerating(true);
       track('generation_started', { inputs: images.length });
       const seconds = () => Math.round((Date.now() - started) / 1000);
       try {
-        const { data, error, response } = await api.POST('/api/image', { body: { images, prompt } });
+        const { data, error, response } = await api.POST('/api/image', { body: { images, prompt, projectId: session.projectId, nodeId } });
         activity.update(nodeId, { generatingSince: undefined });
         if (data) {
-          if (latest.current.nodes.some((n) => n.id === nodeId)) {
-            checkpoint();
-            setGenerating(false, data.imageUrl);
-          }
+          // The service has written the result into the node; should its write have failed, the node still gets it.
+          if (latest.current.nodes.find((n) => n.id === nodeId)?.data.image !== data.imageUrl) session.setData(nodeId, { image: data.imageUrl }, false);
           activity.update(nodeId, { modelText: data.text || undefined });
           track('generation_succeeded', { inputs: images.length, seconds: seconds() });
         } else {
-          setGenerating(false);
           const modelText = (error as { text?: unknown } | undefined)?.text;
           activity.update(nodeId, {
             generationError: {
@@ -61,10 +47,9 @@ export function useGeneration(history: History, activity: ActivityStore): (nodeI
         }
       } catch {
         activity.update(nodeId, { generatingSince: undefined, generationError: { error: NETWORK_ERROR } });
-        setGenerating(false);
         track('generation_failed', { inputs: images.length, seconds: seconds(), reason: 'network' });
       }
     },
-    [activity, checkpoint, latest, setNodes],
+    [activity, latest, session],
   );
 }
