@@ -54,6 +54,8 @@ export interface LiveDeps {
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
   /** Extensions to add (the Redis extension when instances share documents). */
   extensions?: Extension[];
+  /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
+  relayed?: boolean;
 }
 
 /** The service's own connection to a document: changes are stored before `change` resolves. */
@@ -72,6 +74,12 @@ export interface LiveDocuments {
   open(projectId: string): Promise<OpenDocument>;
   /** The document's content: from memory when it is open here, otherwise from the database; null when it has none. */
   read(projectId: string): Promise<CanvasContent | null>;
+  /**
+   * Brings the project's document, if it is open here, up to `version` (the canvas version just read from the
+   * database) when changes made elsewhere are missing from it: another instance that shares no Redis with this one
+   * wrote them. True when it did (read the version again). Call when nothing of the project is being stored here.
+   */
+  catchUp: (projectId: string, version: number) => Promise<boolean>;
   /** Resolves when every change of the project queued here so far is stored. */
   settled(projectId: string): Promise<void>;
   /** Changes of the project queued here so far (to notice one arriving). */
@@ -132,7 +140,7 @@ function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map
   return keys.size;
 }
 
-export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, log, extensions = [] }: LiveDeps): LiveDocuments {
+export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, log, extensions = [], relayed = extensions.length > 0 }: LiveDeps): LiveDocuments {
   let closed = false;
   /** After close: nothing touches the database any more. */
   let finished = false;
@@ -148,6 +156,20 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       for (const document of hocuspocus.documents.values()) document.broadcastStateless(message);
     },
   });
+  /**
+   * The canvas version each open document holds: the version it was loaded at plus every change of it stored from
+   * here. When the database has a higher one, other instances changed it (./catchUp).
+   */
+  const held = new Map<string, number>();
+  /** The origin of changes read back from the database: already stored, never stored again. */
+  const FROM_DATABASE = { source: 'database' };
+  /** Queues a change and counts it in the document's version once stored. */
+  const append = (projectId: string, update: Uint8Array | null) =>
+    queue.append(projectId, update).then((version) => {
+      const now = held.get(projectId);
+      if (now !== undefined) held.set(projectId, now + 1);
+      return version;
+    });
   /** While the service changes a document: the stores of that change. */
   let capture: Promise<number>[] | null = null;
   const buckets = new WeakMap<object, { tokens: number; at: number }>();
@@ -163,22 +185,24 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       const state = Y.encodeStateAsUpdate(fresh);
       fresh.destroy();
       if (await collab.migrateLegacy(projectId, state)) {
-        Y.applyUpdate(document, state);
+        Y.applyUpdate(document, state, FROM_DATABASE);
+        held.set(projectId, stored.version);
         return;
       }
       if (attempt < 3) return loadInto(projectId, document, attempt + 1);
       throw new Error('live document: the legacy canvas could not be moved');
     }
     const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
-    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts));
+    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
+    held.set(projectId, stored.version);
   }
 
   /** Stores every change applied to `document` that arrived here (not those relayed from another instance). */
   function storeChanges(document: Document) {
     document.on('update', (update: Uint8Array, origin: unknown) => {
       const from = origin as { source?: string; connection?: { webSocket: unknown; messageAddress?: string } } | null;
-      if (from?.source === 'redis') return;
-      const stored = queue.append(document.name, update);
+      if (from?.source === 'redis' || from === FROM_DATABASE) return;
+      const stored = append(document.name, update);
       if (from?.source === 'connection' && from.connection) {
         const socket = from.connection.webSocket as Partial<GatedSocket>;
         socket.hold?.(from.connection.messageAddress ?? document.name, stored);
@@ -265,6 +289,9 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
         state.user = { ...claimed, id: user.id, name: user.name };
       }
     },
+    async afterUnloadDocument({ documentName }) {
+      held.delete(documentName);
+    },
     async onStoreDocument({ documentName }) {
       if (finished) return;
       const compaction = queue.settled(documentName).then(() => collab.compact(documentName, limits.restorePointMs));
@@ -315,7 +342,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
         } finally {
           capture = null;
         }
-        if (stores.length === 0 && step) stores.push(queue.append(projectId, null));
+        if (stores.length === 0 && step) stores.push(append(projectId, null));
         if (stores.length === 0) return Promise.resolve(null);
         return Promise.all(stores).then((versions) => Math.max(...versions));
       },
@@ -339,6 +366,17 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       } finally {
         doc.destroy();
       }
+    },
+    async catchUp(projectId, version) {
+      const document = hocuspocus.documents.get(projectId);
+      const holds = held.get(projectId);
+      if (relayed || !document || document.isLoading || holds === undefined || version <= holds) return false;
+      const stored = await collab.load(projectId);
+      const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
+      // Only what the document lacks is applied (and broadcast to its editors here); it is already stored.
+      if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
+      held.set(projectId, Math.max(stored.version, held.get(projectId) ?? 0));
+      return true;
     },
     settled: (projectId) => queue.settled(projectId),
     seq: (projectId) => queue.seq(projectId),

@@ -41,7 +41,7 @@ function settleGenerating(nodes: unknown[]): void {
 
 export interface CanvasDeps {
   canvases: Pick<CanvasesRepository, 'current' | 'createEmpty'>;
-  live: Pick<LiveDocuments, 'open' | 'read' | 'settled' | 'seq' | 'pending'>;
+  live: Pick<LiveDocuments, 'open' | 'read' | 'settled' | 'seq' | 'pending' | 'catchUp'>;
   images: Pick<CanvasImages, 'inline'>;
   /** CANVAS_MAX_BYTES: the canvas's nodes and edges (UTF-8 JSON, data: URLs replaced) at most. */
   maxBytes: number;
@@ -85,6 +85,7 @@ export function createCanvasService({ canvases, live, images, maxBytes }: Canvas
       await live.settled(projectId);
       const { id, version, generating } = await current(userId, projectId);
       if (id === null || !version) return null;
+      await live.catchUp(projectId, version);
       const content = (await live.read(projectId)) ?? { nodes: [], edges: [] };
       if (!generating) settleGenerating(content.nodes);
       return body(id, projectId, content.nodes, content.edges, version);
@@ -114,6 +115,8 @@ export function createCanvasService({ canvases, live, images, maxBytes }: Canvas
           if (live.seq(projectId) !== seq || live.pending(projectId) > 0) continue;
           if (now.id === null) throw projectNotFound(); // the project went away meanwhile
           const version = now.version ?? 0;
+          // Changes another instance stored are brought in first; the body is then compared with all of them.
+          if (await live.catchUp(projectId, version)) continue;
           if (input.version !== undefined && version !== input.version) throw canvasConflict(version);
           const stored = document.change((doc) => applyCanvas(doc, { nodes, edges: input.edges }), { step: true });
           const saved = renderCanvas(document.doc);

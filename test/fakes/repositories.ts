@@ -277,6 +277,7 @@ export function createFakeRepositories(): FakeRepositories {
         snapshot: record?.snapshot?.slice() ?? null,
         updates: (record?.updates ?? []).map((u) => u.slice()),
         legacy: legacy ? structuredClone(legacy) : null,
+        version: state.canvases.get(projectId)?.version ?? 0,
       };
     },
     async migrateLegacy(projectId, documentState) {

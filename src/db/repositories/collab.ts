@@ -22,6 +22,8 @@ export interface StoredDocument {
   updates: Uint8Array[];
   /** A canvas saved before live documents and not yet moved into its document (migration 0011): its JSON. */
   legacy: { nodes: unknown[]; edges: unknown[] } | null;
+  /** The canvas version these contents are at (0 without a canvas row). */
+  version: number;
 }
 
 export interface CollabRepository {
@@ -73,10 +75,10 @@ RETURNING c.project_id AS "projectId", c.version`);
     }),
 
     async load(projectId) {
-      const result = await db.execute<{ snapshot: Buffer | null; updates: Buffer[] | null; nodes: string | null; edges: string | null }>(sql`
+      const result = await db.execute<{ snapshot: Buffer | null; updates: Buffer[] | null; nodes: string | null; edges: string | null; version: number | null }>(sql`
 SELECT (SELECT s.state FROM collab_snapshots s WHERE s.project_id = ${projectId}) AS snapshot,
   (SELECT array_agg(u.update ORDER BY u.id) FROM collab_updates u WHERE u.project_id = ${projectId}) AS updates,
-  c.nodes::text AS nodes, c.edges::text AS edges
+  c.nodes::text AS nodes, c.edges::text AS edges, c.version
 FROM (SELECT 1) one LEFT JOIN canvases c ON c.project_id = ${projectId}`);
       const [row] = result.rows;
       if (!row) throw new Error('live document: the load statement returned no row');
@@ -84,6 +86,7 @@ FROM (SELECT 1) one LEFT JOIN canvases c ON c.project_id = ${projectId}`);
         snapshot: row.snapshot ? bytes(row.snapshot) : null,
         updates: (row.updates ?? []).map(bytes),
         legacy: row.nodes !== null && row.edges !== null ? { nodes: JSON.parse(row.nodes) as unknown[], edges: JSON.parse(row.edges) as unknown[] } : null,
+        version: row.version ?? 0,
       };
     },
 
