@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveDocuments, type LiveDocuments } from '../../src/collab/live-documents.js';
+import type { LiveDocuments } from '../../src/collab/live-documents.js';
 import { migrateDatabase } from '../../src/db/index.js';
 import { createCanvasesRepository, createCollabRepository, createSharingRepository } from '../../src/db/repositories/index.js';
 import * as schema from '../../src/db/schema.js';
@@ -15,6 +15,7 @@ import { createCanvasService, type CanvasService } from '../../src/services/canv
 import { failure } from '../helpers/app-error.js';
 import { migrateUpTo } from '../helpers/migrations.js';
 import { createOwnDatabase } from '../helpers/test-app.js';
+import { createUnitLiveDocuments } from '../helpers/unit-live.js';
 
 /** Over PostgreSQL's 2 KB TOAST threshold (stored compressed before), with text that tests the round trip. */
 function canvasData(isGenerating: boolean) {
@@ -64,23 +65,8 @@ beforeAll(async () => {
   // The canvas service as composition.ts wires it, on this database (no socket: nobody signs in here).
   const db = drizzle(pool, { schema });
   const sharing = createSharingRepository(db);
-  live = createLiveDocuments({
-    collab: createCollabRepository(db),
-    roleOf: async (user, project) => (await sharing.access(user, project))?.role ?? null,
-    sessions: { verify: async () => null },
-    origin: 'http://app.test',
-    limits: {
-      messageBytes: 1024 * 1024,
-      updatesPerSecond: 100,
-      nodes: 5_000,
-      edges: 10_000,
-      heldBytes: 64 * 1024 * 1024,
-      restorePointMs: 5 * 60_000,
-      storeDebounceMs: 60_000,
-      storeMaxDebounceMs: 60_000,
-    },
-    log: { warn: () => undefined, error: () => undefined },
-  });
+  // Compaction later than the test: it counts update rows.
+  live = createUnitLiveDocuments({ collab: createCollabRepository(db), sharing }, { storeDebounceMs: 60_000, storeMaxDebounceMs: 60_000 });
   canvas = createCanvasService({ canvases: createCanvasesRepository(db), live, images: noInlineImages, maxBytes: 16 * 1024 * 1024 });
 });
 afterAll(async () => {

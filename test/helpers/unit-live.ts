@@ -1,10 +1,13 @@
-// The live documents (src/collab/live-documents.ts) of a service unit test: the real module over the in-memory
-// collab repository, roles from the fake sharing repository, never mounted (no socket: the session verifier
-// knows nobody). Close it after each test.
-import { createLiveDocuments, type LiveDocuments } from '../../src/collab/live-documents.js';
-import type { FakeRepositories } from '../fakes/repositories.js';
+// The live documents (src/collab/live-documents.ts) of a test that uses the services without the app: the real
+// module over the given collab repository (in memory, or PostgreSQL), roles from the given sharing repository,
+// never mounted (no socket: the session verifier knows nobody). Close it after each test.
+import { createLiveDocuments, type LiveDocuments, type LiveLimits } from '../../src/collab/live-documents.js';
+import type { CollabRepository, SharingRepository } from '../../src/db/repositories/index.js';
 
-export function createUnitLiveDocuments(repos: Pick<FakeRepositories, 'collab' | 'sharing'>): LiveDocuments {
+export function createUnitLiveDocuments(
+  repos: { collab: CollabRepository; sharing: Pick<SharingRepository, 'access'> },
+  limits: Partial<LiveLimits> = {},
+): LiveDocuments {
   return createLiveDocuments({
     collab: repos.collab,
     roleOf: async (userId, projectId) => (await repos.sharing.access(userId, projectId))?.role ?? null,
@@ -19,6 +22,7 @@ export function createUnitLiveDocuments(repos: Pick<FakeRepositories, 'collab' |
       restorePointMs: 5 * 60_000,
       storeDebounceMs: 2_000,
       storeMaxDebounceMs: 10_000,
+      ...limits,
     },
     log: { warn: () => undefined, error: () => undefined },
   });
