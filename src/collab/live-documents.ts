@@ -105,6 +105,28 @@ interface SocketContext {
   user: SessionUser | null;
 }
 
+/** Compactions that may run at once (./onStoreDocument). */
+const COMPACTIONS_AT_ONCE = 2;
+
+/** Runs at most `n` tasks at once, the others in order of arrival. */
+function turns(n: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+      else running++;
+      try {
+        return await task();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}
+
 /** How long `close()` waits for queued changes to be stored before giving up on them (they were never acknowledged). */
 const CLOSE_DRAIN_MS = 5_000;
 
@@ -170,6 +192,11 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
       if (now !== undefined) held.set(projectId, now + 1);
       return version;
     });
+  /**
+   * Compactions run a few at a time: each holds a database connection for its transaction, and documents opened
+   * together come due together (a storm would take the whole pool from requests and appends).
+   */
+  const compactionTurns = turns(COMPACTIONS_AT_ONCE);
   /** While the service changes a document: the stores of that change. */
   let capture: Promise<number>[] | null = null;
   const buckets = new WeakMap<object, { tokens: number; at: number }>();
@@ -217,8 +244,11 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
 
   function checkCounts(decoded: ReturnType<typeof Y.decodeUpdate>, document: Document) {
     const { nodes, edges } = canvasMaps(document);
-    if (nodes.size + addedKeys(decoded, 'nodes', nodes) > limits.nodes) throw refuse('too-many-nodes', 4413);
-    if (edges.size + addedKeys(decoded, 'edges', edges) > limits.edges) throw refuse('too-many-edges', 4413);
+    // Y.Map's size walks the whole map: counted only for an update that adds entries (most edits change fields).
+    const newNodes = addedKeys(decoded, 'nodes', nodes);
+    if (newNodes > 0 && nodes.size + newNodes > limits.nodes) throw refuse('too-many-nodes', 4413);
+    const newEdges = addedKeys(decoded, 'edges', edges);
+    if (newEdges > 0 && edges.size + newEdges > limits.edges) throw refuse('too-many-edges', 4413);
   }
 
   /** Token bucket per (socket, document) connection: `updatesPerSecond`, bursts of twice that. */
@@ -294,7 +324,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
     },
     async onStoreDocument({ documentName }) {
       if (finished) return;
-      const compaction = queue.settled(documentName).then(() => collab.compact(documentName, limits.restorePointMs));
+      const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
       compactions.add(compaction);
       try {
         await compaction;
