@@ -1,6 +1,7 @@
 // The load test's tables: what the editors saw, and where the CPU went, one row per step.
 import os from 'node:os';
 import type { StepResult } from './protocol.js';
+import type { Stalls } from './stalls.js';
 
 /** Resource use of one step's load window (ticks + drain, not the read-back), in cores (CPU s per s). */
 export interface StepResources {
@@ -14,6 +15,11 @@ export interface StepResources {
   /** Everything busy on the machine minus the three above (kernel networking lands partly here). */
   otherCpu: number;
   machineBusy: number;
+  /** The service's resident memory (this process: the service runs in the orchestrator) when the window ended, and its peak. */
+  serverRssMiB: number;
+  serverRssPeakMiB: number;
+  /** The service's event-loop delay and GC pauses over the window. */
+  serverStalls: Stalls;
   /** PostgreSQL's view (postgres.ts): the service's connections in a statement or a transaction, on average. */
   pgBusyAvg: number;
   /** PostgreSQL's view (postgres.ts): the service's statements running at once, and what they waited on. */

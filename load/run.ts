@@ -1,4 +1,6 @@
-// `npm run load`: how many simulated editors one instance holds with p99 < 100 ms.
+// `npm run load`: how many simulated editors one instance holds with p99 < 100 ms. This file is the default
+// mode (LOAD_MODE=rest): editors saving the whole canvas over REST. LOAD_MODE=live (`npm run load:live`) runs
+// editors on the live document over WebSockets instead: see live-run.ts.
 //
 // Boots the whole service on PostgreSQL (startTestApp: embedded server, temp DATA_DIR, loopback port), signs
 // editors in through the real OAuth flow, and runs a series of steps with more and more editors, each saving a
@@ -15,40 +17,22 @@
 // LOAD_QUIET_CORES / LOAD_QUIET_WAIT_SECONDS (before each step, wait up to 60 s for other work on the machine
 // to use less than 0.25 cores; the step runs anyway after that, and the tables show what competed),
 // LOAD_BUSY_RERUNS (default 1: a step that fails while other work used ≥ LOAD_QUIET_CORES is run again).
-import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
+import { CapReached, envNumber, envSteps, LoadProcess, startCap, startWindow, waitForQuiet, type Watchers } from './harness.js';
 import type { EditorSpec, FromClient, StepRequest, StepResult, ToClient } from './protocol.js';
 import { resourcesTable, resultsTable, type Measured, type StepResources } from './report.js';
 import { PgWatch } from './postgres.js';
-import { startProfile } from './profile.js';
-import { loadAverage, machineCpu, machineInfo, parentPid, processCpu, treeCpu } from './resources.js';
+import { loadAverage, machineInfo, parentPid, processCpu, treeCpu } from './resources.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
 
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
-  return n;
-}
-
-function envSteps(): number[] {
-  const raw = process.env.LOAD_STEPS;
-  if (!raw) return [25, 50, 100, 250, 500, 750, 1000, 1250, 1500, 2000];
-  const steps = raw.split(',').map((s) => Number(s.trim()));
-  if (steps.some((n) => !Number.isInteger(n) || n < 1 || n > 10_000)) throw new Error(`LOAD_STEPS must be whole numbers 1…10000, got "${raw}"`);
-  return [...new Set(steps)].sort((a, b) => a - b);
-}
-
 const settings = {
   seconds: Math.round(envNumber('LOAD_SECONDS', 60, 1)),
-  steps: envSteps(),
+  steps: envSteps([25, 50, 100, 250, 500, 750, 1000, 1250, 1500, 2000]),
   warmupSeconds: Math.round(envNumber('LOAD_WARMUP_SECONDS', 10, 0)),
   refine: Math.round(envNumber('LOAD_REFINE', 2, 0)),
   capMs: envNumber('LOAD_MAX_MINUTES', 15, 1) * 60_000,
@@ -67,73 +51,7 @@ const DRAIN_MS = 15_000;
 const VERIFY_CONCURRENCY = 16;
 const GOAL_EDITORS = 1_000;
 
-// ---------------------------------------------------------------------------------------------------------
-// The load client's process
-
-class CapReached extends Error {}
-
-class LoadProcess {
-  private readonly child: ChildProcess;
-  private readonly listeners = new Set<(m: FromClient) => void>();
-  private exited: Error | undefined;
-  private readonly exit: Promise<void>;
-
-  constructor() {
-    // TypeScript through tsx's loader, resolved from this project (not from the working directory).
-    const tsx = import.meta.resolve('tsx');
-    this.child = fork(fileURLToPath(new URL('./editors.ts', import.meta.url)), [], {
-      execArgv: ['--import', tsx],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (m: FromClient) => {
-      if (m.type === 'progress') process.stderr.write(`${m.line}\n`);
-      for (const l of [...this.listeners]) l(m);
-    });
-    this.exit = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => {
-        this.exited = new Error(`load client exited (${signal ?? code})`);
-        for (const l of [...this.listeners]) l({ type: 'failed', error: this.exited.message });
-        resolve();
-      }),
-    );
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  /** Waits for the first message of `type` (or a failure), at most timeoutMs. */
-  wait<T extends FromClient['type']>(type: T, timeoutMs: number, onMessage?: (m: FromClient) => void): Promise<Extract<FromClient, { type: T }>> {
-    if (this.exited) return Promise.reject(this.exited);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`load client did not answer "${type}" within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-      const listener = (m: FromClient) => {
-        onMessage?.(m);
-        if (m.type === type) done(undefined, m as Extract<FromClient, { type: T }>);
-        else if (m.type === 'failed') done(new Error(`load client failed: ${m.error}`));
-      };
-      const done = (err?: Error, m?: Extract<FromClient, { type: T }>) => {
-        clearTimeout(timer);
-        this.listeners.delete(listener);
-        if (err) reject(err);
-        else resolve(m!);
-      };
-      this.listeners.add(listener);
-    });
-  }
-
-  send(m: ToClient): void {
-    if (this.exited) throw this.exited;
-    this.child.send(m);
-  }
-
-  async close(): Promise<void> {
-    if (!this.exited && this.child.connected) this.child.send({ type: 'close' } satisfies ToClient);
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 8_000);
-    await this.exit;
-    clearTimeout(timer);
-  }
-}
+type RestClient = LoadProcess<ToClient, FromClient>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Editors: users signed in through the real OAuth flow, each with its own project(s)
@@ -152,7 +70,7 @@ class Editors {
 
   constructor(
     private readonly t: TestApp,
-    private readonly load: LoadProcess,
+    private readonly load: RestClient,
     private readonly within: <T>(p: Promise<T>) => Promise<T>,
   ) {}
 
@@ -199,85 +117,24 @@ class Editors {
 // ---------------------------------------------------------------------------------------------------------
 // One step: the load client runs it; here we watch the service, PostgreSQL and the machine meanwhile
 
-interface Watchers {
-  postmasterPid: number;
-  pg: PgWatch;
-  /** Set: profile the service's thread during the step under this name. */
-  profile?: string;
-}
-
 async function runStep(
-  t: TestApp,
-  load: LoadProcess,
+  load: RestClient,
   watch: Watchers,
   step: StepRequest,
   within: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<{ result: StepResult; resources: StepResources; profile?: string[] }> {
-  const { postmasterPid } = watch;
-  const stopPg = await watch.pg.start();
-  const stopProfile = watch.profile ? await startProfile(watch.profile) : undefined;
-
-  const clientPid = load.pid!;
-  const start = {
-    at: performance.now(),
-    elu: performance.eventLoopUtilization(),
-    server: process.cpuUsage(),
-    postgres: treeCpu(postmasterPid),
-    client: processCpu(clientPid),
-    machine: machineCpu(),
-  };
-  let resources: Omit<StepResources, 'pgBusyAvg' | 'pgActiveAvg' | 'pgWaits' | 'walMiBPerS' | 'checkpoints'> | undefined;
-  let pgDone: ReturnType<typeof stopPg> | undefined;
-  let profileDone: ReturnType<NonNullable<typeof stopProfile>> | undefined;
-  const onLoaded = (m: FromClient) => {
-    if (m.type !== 'loaded' || resources) return;
-    pgDone = stopPg();
-    profileDone = stopProfile?.();
-    const wallS = (performance.now() - start.at) / 1000;
-    const server = process.cpuUsage(start.server);
-    const serverCpu = (server.user + server.system) / 1e6 / wallS;
-    const postgresCpu = (treeCpu(postmasterPid) - start.postgres) / wallS;
-    const clientCpu = (processCpu(clientPid) - start.client) / wallS;
-    const machineBusy = (machineCpu().busy - start.machine.busy) / wallS;
-    resources = {
-      wallS,
-      serverElu: performance.eventLoopUtilization(start.elu).utilization,
-      serverCpu,
-      postgresCpu,
-      clientCpu,
-      otherCpu: Math.max(0, machineBusy - serverCpu - postgresCpu - clientCpu),
-      machineBusy,
-    };
+  const stopWindow = await startWindow(watch, load.pid!);
+  const onLoaded = (m: { type: string }) => {
+    if (m.type === 'loaded') stopWindow().catch(() => undefined);
   };
   try {
     const answer = load.wait('result', step.durationMs + DRAIN_MS + 180_000, onLoaded);
     load.send({ type: 'step', step });
     const { result } = await within(answer);
-    const pg = await pgDone!;
-    return {
-      result,
-      resources: { ...resources!, pgBusyAvg: pg.busyAvg, pgActiveAvg: pg.activeAvg, pgWaits: pg.waits, walMiBPerS: pg.walMiBPerS, checkpoints: pg.checkpoints },
-      profile: await profileDone,
-    };
+    const { resources, profile } = await stopWindow();
+    return { result, resources, profile };
   } finally {
-    if (!pgDone) await stopPg().catch(() => undefined);
-    if (stopProfile && !profileDone) await stopProfile().catch(() => undefined);
-  }
-}
-
-/**
- * Waits (bounded) until work outside this run uses less than `quietCores` of the machine, measured over 2 s
- * windows while our own processes idle. Returns the last measurement, in cores.
- */
-async function waitForQuiet(own: () => number, within: <T>(p: Promise<T>) => Promise<T>): Promise<{ otherCores: number; waitedMs: number }> {
-  const started = performance.now();
-  for (;;) {
-    const m0 = machineCpu().busy;
-    const o0 = own();
-    await within(new Promise((resolve) => setTimeout(resolve, 2_000)));
-    const otherCores = Math.max(0, (machineCpu().busy - m0 - (own() - o0)) / 2);
-    const waitedMs = performance.now() - started;
-    if (otherCores < settings.quietCores || waitedMs >= settings.quietWaitMs) return { otherCores, waitedMs };
+    await stopWindow().catch(() => undefined);
   }
 }
 
@@ -289,7 +146,7 @@ async function main(): Promise<number> {
   console.log('# Image Canvas load test: editors saving canvases\n');
 
   let t: TestApp | undefined;
-  let load: LoadProcess | undefined;
+  let load: RestClient | undefined;
   let editors: Editors | undefined;
   let pgWatch: PgWatch | undefined;
   let closing: Promise<void> | undefined;
@@ -362,12 +219,8 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   // The wall-time cap: every wait below races it.
-  let capTimer: NodeJS.Timeout | undefined;
-  const cap = new Promise<never>((_, reject) => {
-    capTimer = setTimeout(() => reject(new CapReached(`wall-time cap of ${settings.capMs / 60_000} min reached`)), settings.capMs);
-  });
-  cap.catch(() => undefined);
-  const within = <T>(p: Promise<T>): Promise<T> => Promise.race([p, cap]);
+  const cap = startCap(settings.capMs);
+  const within = cap.within;
 
   let failure: unknown;
   try {
@@ -377,7 +230,7 @@ async function main(): Promise<number> {
     const postmasterPid = parentPid(rows[0].pid);
     if (!postmasterPid) throw new Error('cannot find the PostgreSQL server process');
     pgWatch = await PgWatch.connect(t.databaseUrl);
-    load = new LoadProcess();
+    load = new LoadProcess<ToClient, FromClient>('./editors.ts');
     await within(load.wait('ready', 60_000));
 
     header.push(
@@ -408,12 +261,12 @@ async function main(): Promise<number> {
     };
     const step = async (count: number, seconds: number, report: boolean): Promise<Measured> => {
       await ed.ensure(count);
-      const quiet = await waitForQuiet(ownCpu, within);
+      const quiet = await waitForQuiet(ownCpu, within, settings.quietCores, settings.quietWaitMs);
       const busyNote = quiet.otherCores >= settings.quietCores ? `; other work still used ${quiet.otherCores.toFixed(2)} cores after waiting ${(quiet.waitedMs / 1000).toFixed(0)} s` : '';
       if (settings.capMs - elapsedMs() < seconds * 1000 + 25_000) throw new CapReached(`the ${count}-editor step would not finish within the ${settings.capMs / 60_000}-minute cap`);
       process.stderr.write(`${report ? 'step' : 'warm-up'}: ${count} editors for ${seconds} s${busyNote}…\n`);
       const watch: Watchers = { postmasterPid, pg: pgWatch!, profile: settings.profile && report ? `${count}-editors` : undefined };
-      const { result, resources, profile } = await runStep(t!, load!, watch, { editors: count, durationMs: seconds * 1000, drainMs: DRAIN_MS, verifyConcurrency: VERIFY_CONCURRENCY }, within);
+      const { result, resources, profile } = await runStep(load!, watch, { editors: count, durationMs: seconds * 1000, drainMs: DRAIN_MS, verifyConcurrency: VERIFY_CONCURRENCY }, within);
       const pass = result.p99Ms < settings.p99LimitMs && result.errors === 0 && result.verifyErrors === 0 && result.lost === 0;
       const m: Measured = { result, resources, pass };
       process.stderr.write(
@@ -481,7 +334,7 @@ async function main(): Promise<number> {
     if (err instanceof CapReached) notes.push(`Stopped: ${err.message}; the table shows the steps finished before it.`);
     else failure = err;
   } finally {
-    clearTimeout(capTimer);
+    cap.clear();
     process.stderr.write('stopping the load client and the service…\n');
     await close();
     process.off('SIGINT', onSignal);
@@ -496,4 +349,19 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+// LOAD_MODE=live (`npm run load:live`): editors on the live document over WebSockets instead (live-run.ts).
+const mode = process.env.LOAD_MODE || 'rest';
+if (mode === 'live') {
+  process.exitCode = await (await import('./live-run.js')).main();
+  // Everything this run started is stopped; if something the service left behind still holds the event loop,
+  // say what and leave anyway (the timer itself does not keep the process alive).
+  setTimeout(() => {
+    console.error(`still active 10 s after the service stopped: ${process.getActiveResourcesInfo().join(', ')}; exiting`);
+    process.exit(process.exitCode);
+  }, 10_000).unref();
+}
+else if (mode === 'rest') process.exitCode = await main();
+else {
+  console.error(`LOAD_MODE must be rest (the default) or live, got "${mode}"`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,623 @@
+// `npm run load:live` (LOAD_MODE=live): how many editors of the live canvas one instance holds with p99 < 100 ms
+// from an edit to its arrival at the other editors of its room.
+//
+// The same frame as the REST mode (run.ts): the whole service on its embedded PostgreSQL (startTestApp, temp
+// DATA_DIR, loopback port), users signed in through the real OAuth flow, a load client in a process of its own
+// (live-editors.ts), steps of more and more editors until one misses the goal, a quiet-core wait before each
+// step, the service's / PostgreSQL's / the client's CPU and PostgreSQL's own view over each step, a wall-time
+// cap, and everything stopped on every way out. What differs:
+//
+// - Rooms: editors come in rooms of LOAD_ROOM_SIZE (default 5; a list such as "1,3,5" is cycled; "mix" = 1…5)
+//   per project. A room's first editor owns the project, seeds it with a 200-node / 300-edge canvas through
+//   REST (POST /api/user/project/canvas) and invites the others as editors (POST …/members).
+// - Editors: one socket each (a browser tab) to /api/collab with the session cookie and our Origin, a
+//   HocuspocusProvider on the project's document; once a second each makes one small edit (alternately a move
+//   and a prompt edit of nodes no one else in the room writes).
+// - Measured per step: edits/s, p50/p99 from an edit sent to its arrival at the room's other editors, the
+//   acknowledgement time, errors, lost edits (every editor's document, and after everyone left the canvas over
+//   REST, against what was acknowledged), the service's CPU and RSS, PostgreSQL's CPU and WAL/s.
+// - The cost section (LOAD_LIVE_COST, default on; `only` runs nothing else): the service CPU of one edit on a
+//   5,000-node canvas against a 10-node one, and the memory of an open document.
+//
+// Settings (environment), besides those of run.ts (LOAD_SECONDS, LOAD_WARMUP_SECONDS, LOAD_REFINE,
+// LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE, LOAD_QUIET_CORES,
+// LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
+// 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
+// (sockets opened at once, default 32), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
+// LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
+// LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
+// LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
+// round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100).
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { inspect } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { makeCanvas } from '../bench/api.js';
+import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
+import { bounded, CapReached, envNumber, envSteps, LoadProcess, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
+import type { FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient, EditStats } from './live-protocol.js';
+import { parseRoomSizes, RoomLayout } from './live-plan.js';
+import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
+import { PgWatch } from './postgres.js';
+import { loadAverage, machineInfo, parentPid, processCpu, treeCpu } from './resources.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Settings
+
+const costSetting = (process.env.LOAD_LIVE_COST ?? '1').trim();
+if (!['0', '1', 'only'].includes(costSetting)) throw new Error(`LOAD_LIVE_COST must be 1, 0 or only, got "${costSetting}"`);
+
+const settings = {
+  seconds: Math.round(envNumber('LOAD_SECONDS', 60, 1)),
+  steps: envSteps([50, 100, 250, 500, 1000, 1500, 2000]),
+  warmupSeconds: Math.round(envNumber('LOAD_WARMUP_SECONDS', 10, 0)),
+  refine: Math.round(envNumber('LOAD_REFINE', 2, 0)),
+  capMs: envNumber('LOAD_MAX_MINUTES', 30, 1) * 60_000,
+  signInConcurrency: Math.round(envNumber('LOAD_SIGNIN_CONCURRENCY', 16, 1)),
+  p99LimitMs: envNumber('LOAD_P99_MS', 100, 1),
+  quietCores: envNumber('LOAD_QUIET_CORES', 0.25, 0),
+  quietWaitMs: envNumber('LOAD_QUIET_WAIT_SECONDS', 60, 0) * 1000,
+  busyReruns: Math.round(envNumber('LOAD_BUSY_RERUNS', 1, 0)),
+  profile: process.env.LOAD_PROFILE === '1',
+  poolSize: process.env.LOAD_DATABASE_POOL_SIZE ? String(Math.round(envNumber('LOAD_DATABASE_POOL_SIZE', 10, 1))) : undefined,
+  roomSizes: parseRoomSizes(process.env.LOAD_ROOM_SIZE),
+  connectConcurrency: Math.round(envNumber('LOAD_CONNECT_CONCURRENCY', 32, 1)),
+  cost: costSetting as '0' | '1' | 'only',
+  costSeconds: envNumber('LOAD_COST_SECONDS', 15, 1),
+  costRounds: Math.round(envNumber('LOAD_COST_ROUNDS', 3, 1)),
+  costEditors: Math.round(envNumber('LOAD_COST_EDITORS', 5, 1)),
+  costRate: envNumber('LOAD_COST_RATE', 10, 0.1),
+  costNodes: Math.round(envNumber('LOAD_COST_NODES', 5_000, 11)),
+  costDocs: Math.round(envNumber('LOAD_COST_DOCS', 100, 1)),
+  costTailSeconds: envNumber('LOAD_COST_TAIL_SECONDS', 10, 0),
+};
+
+const SMALL_CANVAS_NODES = 10;
+/** After the last edit: every acknowledgement and arrival within this, or they count as errors. */
+const DRAIN_MS = 15_000;
+const SETTLE_MS = 3_000;
+/** One setup request (a sign-in, creating, seeding or sharing a project): a service that does not answer fails the run. */
+const SETUP_REQUEST_MS = 60_000;
+const VERIFY_CONCURRENCY = 16;
+const GOAL_EDITORS = 1_000;
+
+type LiveClient = LoadProcess<ToLiveClient, FromLiveClient>;
+
+/** IPC carries JSON, where NaN (a percentile of nothing) becomes null: back to NaN, so arithmetic and formatting hold. */
+function numbers<T extends object>(x: T): T {
+  const out = { ...x } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(out)) if (v === null) out[k] = NaN;
+  return out as T;
+}
+
+/** The step's latency against the goal: to the other editors, or (rooms of one editor only) to the acknowledgement. */
+const goalP99 = (r: EditStats) => (r.arrivals > 0 ? r.p99Ms : r.ackP99Ms);
+type Within = <T>(p: Promise<T>) => Promise<T>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Editors and rooms: users signed in through the real OAuth flow; each room's owner seeds and shares it
+
+interface SignedIn {
+  id: string;
+  cookie: string;
+  client: Awaited<ReturnType<TestApp['user']>>['client'];
+}
+
+const editorEmail = (i: number) => `load-live-${i}@example.com`;
+
+/** Runs `work(i)` for i in 0…n-1, `concurrency` at a time. */
+async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(concurrency, n)) }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
+}
+
+class Rooms {
+  readonly layout = new RoomLayout(settings.roomSizes);
+  private readonly users: SignedIn[] = [];
+  private readonly specs: LiveRoomSpec[] = [];
+  editors = 0;
+  signInMs = 0;
+
+  constructor(
+    private readonly t: TestApp,
+    private readonly load: LiveClient,
+    private readonly within: Within,
+  ) {}
+
+  private async signIn(i: number): Promise<SignedIn> {
+    const started = performance.now();
+    const { client, id } = await bounded(this.t.user(editorEmail(i), `Live Editor ${i}`), SETUP_REQUEST_MS, `sign-in of ${editorEmail(i)}`);
+    const cookie = await client.jar.getCookieString(`${this.t.baseUrl}/api/collab`);
+    this.signInMs += performance.now() - started;
+    return { client, id, cookie };
+  }
+
+  /** Makes sure editors 0…count-1 exist, with their rooms, here and in the load client. */
+  async ensure(count: number): Promise<void> {
+    const from = this.editors;
+    if (count <= from) return;
+    const wall = performance.now();
+    const newRooms = this.layout.extend(count);
+    await this.within(pool(count - from, settings.signInConcurrency, async (k) => void (this.users[from + k] = await this.signIn(from + k))));
+    const added: LiveRoomSpec[] = new Array<LiveRoomSpec>(newRooms.length);
+    await this.within(
+      pool(newRooms.length, settings.signInConcurrency, async (k) => {
+        const room = newRooms[k];
+        const owner = this.users[room.first];
+        const created = await bounded(owner.client.post('/api/user/project', { userId: owner.id, name: `Live room ${room.index}` }), SETUP_REQUEST_MS, 'POST /api/user/project');
+        if (created.status !== 200) throw new Error(`create project → ${created.status} ${created.text.slice(0, 200)}`);
+        const projectId = created.json.id as string;
+        const { nodes, edges } = makeCanvas(owner.id, 9_000 + room.index);
+        const seeded = await bounded(owner.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 }), SETUP_REQUEST_MS, 'POST /api/user/project/canvas (seed)');
+        if (seeded.status !== 200) throw new Error(`seed canvas → ${seeded.status} ${seeded.text.slice(0, 200)}`);
+        for (let slot = 1; slot < room.capacity; slot++) {
+          const invited = await bounded(
+            owner.client.post(`/api/user/project/${projectId}/members`, { email: editorEmail(room.first + slot), role: 'editor' }),
+            SETUP_REQUEST_MS,
+            `POST /api/user/project/${projectId}/members`,
+          );
+          if (invited.status !== 201 && invited.status !== 200) throw new Error(`invite → ${invited.status} ${invited.text.slice(0, 200)}`);
+        }
+        added[k] = { index: room.index, projectId, capacity: room.capacity, ownerCookie: owner.cookie };
+      }),
+    );
+    this.specs.push(...added);
+    const editors: LiveEditorSpec[] = [];
+    for (let i = from; i < count; i++) {
+      const { room, slot } = this.layout.place(i);
+      editors.push({ index: i, room, slot, userId: this.users[i].id, name: `Live Editor ${i}`, cookie: this.users[i].cookie });
+    }
+    this.editors = count;
+    this.load.send({ type: 'add', origin: this.t.baseUrl, editors, rooms: added });
+    await this.within(this.load.wait('added', 60_000));
+    process.stderr.write(
+      `  ${count - from} editors signed in through OAuth and ${newRooms.length} rooms created, seeded (200 nodes) and shared in ${((performance.now() - wall) / 1000).toFixed(1)} s\n`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One step: the load client connects, edits, drains and checks; the resource window covers the editing and drain
+
+async function runStep(load: LiveClient, watch: Watchers, step: LiveStepRequest, within: Within): Promise<{ result: LiveStepResult } & WindowResult> {
+  let window: Promise<() => Promise<WindowResult>> | undefined;
+  let ended: Promise<WindowResult> | undefined;
+  const onMessage = (m: { type: string }) => {
+    if (m.type === 'editing' && !window) {
+      window = startWindow(watch, load.pid!);
+      window.catch(() => undefined);
+    } else if (m.type === 'loaded' && window && !ended) {
+      // Ends the window as soon as it is open (at once, unless 'loaded' followed 'editing' within milliseconds).
+      ended = window.then((stop) => stop());
+      ended.catch(() => undefined);
+    }
+  };
+  try {
+    const answer = load.wait('result', step.connectTimeoutMs + step.settleMs + step.durationMs + step.drainMs + 240_000, onMessage);
+    load.send({ type: 'step', step });
+    const { result } = await within(answer);
+    if (!window || !ended) throw new Error('the load client answered without editing');
+    return { result: numbers(result), ...(await ended) };
+  } finally {
+    if (window && !ended) await window.then((stop) => stop()).catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The cost section: one edit on a large canvas against a small one, and the memory of an open document
+
+/** A canvas of `n` nodes built from makeCanvas pieces (ids stay unique), with the edges among them. */
+function sizedCanvas(userId: string, seed: number, n: number): ReturnType<typeof makeCanvas> {
+  const nodes: ReturnType<typeof makeCanvas>['nodes'] = [];
+  const edges: ReturnType<typeof makeCanvas>['edges'] = [];
+  for (let k = 0; nodes.length < n; k++) {
+    const piece = makeCanvas(userId, seed + k);
+    nodes.push(...piece.nodes);
+    edges.push(...piece.edges);
+  }
+  nodes.length = n;
+  const ids = new Set(nodes.map((x) => x.id));
+  const edgeIds = new Set<string>();
+  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target) && !edgeIds.has(e.id) && edgeIds.add(e.id)) };
+}
+
+/** A garbage collection of this process (the service's), for memory readings that are not GC timing. */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+async function measureCost(
+  t: TestApp,
+  load: LiveClient,
+  postmasterPid: number,
+  within: Within,
+  quiet: () => Promise<void>,
+): Promise<{ lines: string[]; errors: number }> {
+  const lines: string[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const owner = await within(bounded(t.user('load-live-cost@example.com', 'Live Cost'), SETUP_REQUEST_MS, 'sign-in'));
+  const cookie = await owner.client.jar.getCookieString(`${t.baseUrl}/api/collab`);
+  const project = async (name: string, canvas: ReturnType<typeof makeCanvas>): Promise<string> => {
+    const created = await bounded(owner.client.post('/api/user/project', { userId: owner.id, name }), SETUP_REQUEST_MS, 'POST /api/user/project');
+    if (created.status !== 200) throw new Error(`create project → ${created.status} ${created.text.slice(0, 200)}`);
+    const seeded = await bounded(owner.client.post('/api/user/project/canvas', { projectId: created.json.id, ...canvas, version: 0 }), SETUP_REQUEST_MS, `POST /api/user/project/canvas (${canvas.nodes.length} nodes)`);
+    if (seeded.status !== 200) throw new Error(`seed ${canvas.nodes.length}-node canvas → ${seeded.status} ${seeded.text.slice(0, 200)}`);
+    return created.json.id as string;
+  };
+  const sizes = [SMALL_CANVAS_NODES, settings.costNodes];
+  const projects: string[] = [];
+  for (const n of sizes) projects.push(await within(project(`Cost ${n}`, sizedCanvas(owner.id, 50_000 + n, n))));
+  const memoryProjects = new Array<string>(settings.costDocs);
+  await within(pool(settings.costDocs, settings.signInConcurrency, async (k) => void (memoryProjects[k] = await project(`Memory ${k}`, makeCanvas(owner.id, 60_000 + k)))));
+  process.stderr.write(`cost: projects of ${sizes.join(' and ')} nodes and ${settings.costDocs} of 200 nodes seeded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+  // --- CPU of one edit
+  load.send({ type: 'costOpen', origin: t.baseUrl, cookie, userId: owner.id, docs: projects.map((projectId) => ({ projectId, editors: settings.costEditors })), timeoutMs: 60_000 });
+  const opened = await within(load.wait('costOpened', 90_000));
+  if (opened.errors.length) throw new Error(`cost rooms did not open: ${opened.errors.join(' | ')}`);
+  const cpuNow = () => {
+    const c = process.cpuUsage();
+    return { at: performance.now(), service: (c.user + c.system) / 1e6, postgres: treeCpu(postmasterPid) };
+  };
+  await quiet();
+  const idle0 = cpuNow();
+  await within(new Promise((resolve) => setTimeout(resolve, 5_000)));
+  const idle1 = cpuNow();
+  const idleRate = { service: (idle1.service - idle0.service) / ((idle1.at - idle0.at) / 1000), postgres: (idle1.postgres - idle0.postgres) / ((idle1.at - idle0.at) / 1000) };
+  interface PerEdit {
+    /** CPU seconds per acknowledged edit over the edits and their drain ("edit path"), and with the tail after them. */
+    path: { service: number[]; postgres: number[] };
+    withStore: { service: number[]; postgres: number[] };
+    rounds: EditStats[];
+  }
+  const perEdit = new Map<number, PerEdit>(sizes.map((n) => [n, { path: { service: [], postgres: [] }, withStore: { service: [], postgres: [] }, rounds: [] }]));
+  const perAcked = (from: ReturnType<typeof cpuNow>, to: ReturnType<typeof cpuNow>, acked: number) => {
+    const wallS = (to.at - from.at) / 1000;
+    return {
+      service: (to.service - from.service - idleRate.service * wallS) / acked,
+      postgres: (to.postgres - from.postgres - idleRate.postgres * wallS) / acked,
+    };
+  };
+  const us = (seconds: number) => (Number.isFinite(seconds) ? (seconds * 1e6).toFixed(0) : '–');
+  for (let round = 0; round < settings.costRounds; round++) {
+    for (let k = 0; k < sizes.length; k++) {
+      await quiet();
+      const before = cpuNow();
+      load.send({ type: 'costEdits', projectId: projects[k], editsPerSecond: settings.costRate, durationMs: settings.costSeconds * 1000, drainMs: DRAIN_MS });
+      const stats = numbers((await within(load.wait('costDone', settings.costSeconds * 1000 + DRAIN_MS + 60_000))).stats);
+      const drained = cpuNow();
+      // The document's store (compaction), debounced after the last change, falls in its own round's tail.
+      await within(new Promise((resolve) => setTimeout(resolve, settings.costTailSeconds * 1000)));
+      const after = cpuNow();
+      const m = perEdit.get(sizes[k])!;
+      m.rounds.push(stats);
+      errors += stats.errors;
+      if (stats.acked > 0) {
+        const path = perAcked(before, drained, stats.acked);
+        const all = perAcked(before, after, stats.acked);
+        m.path.service.push(path.service);
+        m.path.postgres.push(path.postgres);
+        m.withStore.service.push(all.service);
+        m.withStore.postgres.push(all.postgres);
+      }
+      process.stderr.write(
+        `  cost round ${round + 1}, ${sizes[k]} nodes: ${stats.edits} edits, ${stats.acked} acknowledged; service ${us(m.path.service.at(-1) ?? NaN)} µs per edit (${us(m.withStore.service.at(-1) ?? NaN)} µs with the store after), ` +
+          `PostgreSQL ${us(m.path.postgres.at(-1) ?? NaN)} µs (${us(m.withStore.postgres.at(-1) ?? NaN)} µs); p99 ${stats.p99Ms.toFixed(1)} ms, errors ${stats.errors}${stats.errors ? ` ${JSON.stringify(stats.errorKinds)}` : ''}\n`,
+      );
+      for (const e of stats.firstErrors) process.stderr.write(`    ${e}\n`);
+    }
+  }
+  load.send({ type: 'costClose' });
+  await within(load.wait('costClosed', 30_000));
+  const [small, large] = sizes.map((n) => perEdit.get(n)!);
+  const ratio = median(large.path.service) / median(small.path.service);
+  const ratioStored = median(large.withStore.service) / median(small.withStore.service);
+  const describe = (n: number, m: PerEdit) =>
+    `${n.toLocaleString('en')} nodes: ${us(median(m.path.service))} µs of service CPU per edit (rounds ${m.path.service.map(us).join(', ')}), ${us(median(m.withStore.service))} µs with the store (rounds ${m.withStore.service.map(us).join(', ')}); ` +
+    `PostgreSQL ${us(median(m.path.postgres))} / ${us(median(m.withStore.postgres))} µs; p99 ${median(m.rounds.map((r) => r.p99Ms)).toFixed(1)} ms to the other editors, ack p99 ${median(m.rounds.map((r) => r.ackP99Ms)).toFixed(1)} ms; ` +
+    `update ${median(m.rounds.map((r) => r.updateBytes)).toFixed(0)} bytes`;
+  const fmtRatio = (r: number) => `${Number.isFinite(r) ? r.toFixed(2) : '–'}× (goal ≤ 1.5×: ${r <= 1.5 ? 'MET' : 'NOT MET'})`;
+  lines.push(
+    `Cost of one edit (a room of ${settings.costEditors} tabs on one canvas, each editing ${settings.costRate}×/s; ${settings.costRounds} rounds of ${settings.costSeconds} s per canvas size, sizes alternating; medians. ` +
+      `Service CPU = its whole process over the edits and their drain ("edit path"), or over that plus ${settings.costTailSeconds} s after it ("with the store": the document's debounced store/compaction), ` +
+      `minus its idle rate (${(idleRate.service * 1000).toFixed(1)} ms/s), divided by the acknowledged edits):`,
+    `- ${describe(SMALL_CANVAS_NODES, small)}`,
+    `- ${describe(settings.costNodes, large)}`,
+    `- ratio ${settings.costNodes.toLocaleString('en')} / ${SMALL_CANVAS_NODES} nodes: edit path ${fmtRatio(ratio)}; with the store ${fmtRatio(ratioStored)}`,
+  );
+
+  // --- Memory of an open document
+  await quiet();
+  collectGarbage();
+  const base = process.memoryUsage();
+  load.send({ type: 'memoryOpen', origin: t.baseUrl, cookie, projectIds: memoryProjects, timeoutMs: 120_000 });
+  const mem = await within(load.wait('memoryOpened', 150_000));
+  if (mem.errors.length) {
+    errors += mem.errors.length;
+    lines.push(`Memory measurement: ${mem.errors.length} problem(s) opening documents: ${mem.errors.slice(0, 3).join(' | ')}`);
+  }
+  await within(new Promise((resolve) => setTimeout(resolve, 2_000)));
+  collectGarbage();
+  const open = process.memoryUsage();
+  load.send({ type: 'memoryClose' });
+  await within(load.wait('memoryClosed', 30_000));
+  await within(new Promise((resolve) => setTimeout(resolve, 5_000)));
+  collectGarbage();
+  const closed = process.memoryUsage();
+  const n = mem.opened || 1;
+  lines.push(
+    `Memory per open document (${mem.opened} of ${settings.costDocs} documents of 200 nodes / 300 edges opened by one tab, one socket, a provider per document, in ${(mem.ms / 1000).toFixed(1)} s; ` +
+      `the service's process after a forced GC): RSS +${mib(open.rss - base.rss)} MiB = ${((open.rss - base.rss) / n / 1024).toFixed(0)} KiB per document, ` +
+      `JS heap +${mib(open.heapUsed - base.heapUsed)} MiB = ${((open.heapUsed - base.heapUsed) / n / 1024).toFixed(0)} KiB, external +${mib(open.external - base.external)} MiB. ` +
+      `5 s after the tab closed them: RSS ${mib(closed.rss - base.rss)} MiB and heap ${mib(closed.heapUsed - base.heapUsed)} MiB above the start.`,
+  );
+  lines.push(`Cost section: ${((performance.now() - started) / 1000).toFixed(0)} s, ${errors} error(s).`);
+  return { lines, errors };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export async function main(): Promise<number> {
+  const wallStart = performance.now();
+  const elapsedMs = () => performance.now() - wallStart;
+  console.log('# Image Canvas load test: editors on the live canvas\n');
+
+  let t: TestApp | undefined;
+  let load: LiveClient | undefined;
+  let rooms: Rooms | undefined;
+  let pgWatch: PgWatch | undefined;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await load?.close().catch(() => undefined);
+      await pgWatch?.close();
+      if (t) {
+        // A request the service never answered must not hold its shutdown (Fastify waits for in-flight requests).
+        t.app.server.closeAllConnections();
+        const dataDir = t.dataDir;
+        await bounded(t.close(), 120_000, 'stopping the service').catch((err: Error) =>
+          console.error(`${err.message}: its PostgreSQL and ${dataDir} may be left behind`),
+        );
+      }
+    })());
+
+  const measured: LiveMeasured[] = [];
+  const header: string[] = [];
+  const notes: string[] = [];
+  let costLines: string[] = [];
+  let printed = false;
+  const printReport = (ending: string) => {
+    if (printed) return;
+    printed = true;
+    measured.sort((a, b) => a.result.editors - b.result.editors);
+    notes.push(
+      `Latency is from the moment an edit leaves its editor (the Yjs transaction that sends it) to its arrival in the document of each other editor of its room (seen by observeDeep, same process and clock); ` +
+        `percentiles are nearest-rank over every arrival of the step (rooms of one editor have none). "ack" is from the edit to the server's SyncStatus for it (sent once the update is stored in PostgreSQL). ` +
+        `Errors: editors that could not connect or were refused, dropped connections, edits refused, not acknowledged within ${DRAIN_MS / 1000} s of the last edit, or not seen by every other editor of the room by then, failed REST reads. ` +
+        `Lost edits: fields (a node's position or prompt; each has one writer in its room) whose value — in any editor's document at the end, or over REST after everyone left — is neither the last acknowledged one nor one sent after it. ` +
+        `✓ needs p99 < ${settings.p99LimitMs} ms, no errors, no lost edits, every edit acknowledged and a room's editors agreeing on every field at the end.`,
+    );
+    notes.push(
+      `Resource columns cover each step's editing and drain (not connecting or the checks): "server thread busy" is the event-loop utilisation of the service's thread; CPU columns are from /proc ` +
+        `(service = its whole process, PostgreSQL = postmaster and backends, other = the rest of the machine); RSS is the service's process (it runs in the orchestrator, which adds little) at the end of the window and its peak; ` +
+        `WAL is PostgreSQL's pg_stat_wal over the window. "Loop delay" is how late a 10 ms timer fired on the service's and on the load client's event loop (beyond 10 ms), "GC max" the longest garbage-collection pause: ` +
+        `a p99 spike that matches one of them is that process stalling, not the work of an edit.`,
+    );
+    if (rooms && rooms.editors > 0) notes.push(`Signed in ${rooms.editors} users through the OAuth flow (${settings.signInConcurrency} at a time), ${(rooms.signInMs / rooms.editors).toFixed(0)} ms each on average.`);
+    for (const line of header) console.log(line);
+    console.log('');
+    if (measured.length > 0) {
+      console.log(liveResultsTable(measured, settings.p99LimitMs));
+      console.log(`\nWhere the time and memory went during each step (CPU in cores = CPU seconds per second; the machine has ${os.cpus().length} cores):\n`);
+      console.log(liveResourcesTable(measured));
+    } else if (settings.cost !== 'only') console.log('(no step was measured)');
+    console.log('');
+    for (const line of costLines) console.log(line);
+    if (costLines.length) console.log('');
+    for (const note of notes) console.log(note);
+    console.log(ending);
+    console.log(`Wall time ${(elapsedMs() / 1000).toFixed(0)} s; load average ${loadAverage()} at the end.`);
+  };
+
+  const verdict = (): string => {
+    if (settings.cost === 'only') return costLines.length ? 'Cost section only (LOAD_LIVE_COST=only).' : 'Nothing was measured.';
+    const counted = measured.filter((m) => !m.rerun);
+    const failing = counted.filter((m) => !m.pass).map((m) => m.result.editors);
+    const limit = failing.length ? Math.min(...failing) : Infinity;
+    const held = counted.filter((m) => m.pass && m.result.editors < limit).map((m) => m.result.editors);
+    const n = held.length ? Math.max(...held) : 0;
+    const goal = `goal ≥ ${GOAL_EDITORS.toLocaleString('en')} live editors with p99 < ${settings.p99LimitMs} ms, 0 errors, 0 lost edits: ${n >= GOAL_EDITORS ? 'MET' : 'NOT MET'}`;
+    if (measured.length === 0) return 'No step was measured.';
+    if (n === 0) return `One instance holds fewer than ${limit} live editors with p99 < ${settings.p99LimitMs} ms (no step passed; ${goal}).`;
+    const bound = Number.isFinite(limit) ? ` (${limit} failed)` : ' (the largest step run; the limit was not reached)';
+    return `One instance holds ${n} live editors with p99 < ${settings.p99LimitMs} ms${bound}; ${goal}.`;
+  };
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the load client and the service…`);
+    notes.push(`Interrupted by ${signal}: the table shows the steps finished before it.`);
+    void close().finally(() => {
+      printReport(verdict());
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const cap = startCap(settings.capMs);
+  const within = cap.within;
+
+  let failure: unknown;
+  try {
+    const env: Record<string, string> = settings.poolSize ? { DATABASE_POOL_SIZE: settings.poolSize } : {};
+    t = await within(startTestApp(env, 'embedded'));
+    const { rows } = await t.pool.query<{ v: string; pid: number }>("SELECT current_setting('server_version') AS v, pg_backend_pid() AS pid");
+    const postmasterPid = parentPid(rows[0].pid);
+    if (!postmasterPid) throw new Error('cannot find the PostgreSQL server process');
+    pgWatch = await PgWatch.connect(t.databaseUrl);
+    // Every editor's document lives in the client: room beyond Node's default heap, and a young generation large
+    // enough that the editors' short-lived garbage is not promoted (fewer and shorter pauses of the client's clock).
+    load = new LoadProcess<ToLiveClient, FromLiveClient>('./live-editors.ts', ['--max-old-space-size=8192', '--max-semi-space-size=64']);
+    await within(load.wait('ready', 60_000));
+
+    const collab = (t.config as unknown as Record<string, unknown>).collab;
+    header.push(
+      machineInfo() + ' at start.',
+      `PostgreSQL ${rows[0].v} (embedded, started by the service, postmaster pid ${postmasterPid}); service at ${t.baseUrl} (loopback only), live documents at ${t.baseUrl.replace(/^http/, 'ws')}/api/collab, ` +
+        `database pool ${t.config.database.poolSize} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'})` +
+        (collab ? `, collab settings ${JSON.stringify(collab)}` : '') +
+        ', other settings default.',
+      `Load client: a separate Node process (pid ${load.pid}) holding every editor (so one clock times each edit to the other editors of its room); client, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback.`,
+      `Rooms of ${settings.roomSizes.length === 1 ? settings.roomSizes[0] : settings.roomSizes.join(', ') + ' (cycled)'} editors per project, each editor its own user signed in once through the real OAuth flow (the room's first owns the project, the others are invited as editors); ` +
+        `each project seeded with a 200-node / 300-edge canvas over REST. An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc; ` +
+        `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
+      `Steps of ${settings.seconds} s (${settings.steps.join(', ')}), each after connecting its editors (${settings.connectConcurrency} sockets at a time) and a ${SETTLE_MS / 1000} s pause` +
+        `${settings.warmupSeconds ? `, after a ${settings.warmupSeconds} s warm-up that is not reported` : ''}; editors leave after each step; the series stops at the first step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits` +
+        (settings.busyReruns ? ` (a step that fails while other work used ≥ ${settings.quietCores} cores is run again, ${settings.busyReruns}×; the rerun counts)` : '') +
+        (settings.refine ? `, then ${settings.refine} step(s) bisect between the last passing and the first failing count.` : '.'),
+    );
+    for (const line of header) process.stderr.write(`${line}\n`);
+
+    const ownCpu = () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1e6 + treeCpu(postmasterPid) + processCpu(load!.pid!);
+    };
+    const quiet = () => waitForQuiet(ownCpu, within, settings.quietCores, settings.quietWaitMs);
+
+    if (settings.cost !== '0') {
+      process.stderr.write('cost section: one edit on a large and a small canvas, and the memory of an open document…\n');
+      try {
+        const cost = await measureCost(t, load, postmasterPid, within, async () => void (await quiet()));
+        costLines = cost.lines;
+      } catch (err) {
+        if (err instanceof CapReached) throw err;
+        costLines = [`Cost section FAILED: ${err instanceof Error ? err.message : inspect(err)}`];
+        process.stderr.write(`${costLines[0]}\n`);
+        if (settings.cost === 'only') throw err;
+      }
+      for (const line of costLines) process.stderr.write(`${line}\n`);
+    }
+
+    if (settings.cost !== 'only') {
+      rooms = new Rooms(t, load, within);
+      const r = rooms;
+      const budgetLeft = (editorsNeeded: number) => {
+        // Rough: the step, its connecting, drain and checks, and signing in the new editors (~ 40 ms each at 16 at a time).
+        const needMs = settings.seconds * 1000 + 45_000 + editorsNeeded * 15 + Math.max(0, editorsNeeded - r.editors) * 40;
+        return settings.capMs - elapsedMs() > needMs;
+      };
+
+      const step = async (count: number, seconds: number, report: boolean): Promise<LiveMeasured> => {
+        await r.ensure(count);
+        const q = await quiet();
+        const busyNote = q.otherCores >= settings.quietCores ? `; other work still used ${q.otherCores.toFixed(2)} cores after waiting ${(q.waitedMs / 1000).toFixed(0)} s` : '';
+        if (settings.capMs - elapsedMs() < seconds * 1000 + 30_000) throw new CapReached(`the ${count}-editor step would not finish within the ${settings.capMs / 60_000}-minute cap`);
+        process.stderr.write(`${report ? 'step' : 'warm-up'}: ${count} live editors for ${seconds} s${busyNote}…\n`);
+        const watch: Watchers = { postmasterPid, pg: pgWatch!, profile: settings.profile && report ? `live-${count}-editors` : undefined };
+        const request: LiveStepRequest = {
+          editors: count,
+          durationMs: seconds * 1000,
+          connectConcurrency: settings.connectConcurrency,
+          connectTimeoutMs: 60_000 + count * 30,
+          settleMs: SETTLE_MS,
+          drainMs: DRAIN_MS,
+          verifyConcurrency: VERIFY_CONCURRENCY,
+        };
+        const { result, resources, profile } = await runStep(load!, watch, request, within);
+        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits;
+        const m: LiveMeasured = { result, resources, pass };
+        process.stderr.write(
+          `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
+            `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}; ` +
+            `server thread ${(resources.serverElu * 100).toFixed(0)} % busy, service ${resources.serverCpu.toFixed(2)} cores / RSS ${resources.serverRssMiB.toFixed(0)} MiB, PostgreSQL ${resources.postgresCpu.toFixed(2)} cores / WAL ${resources.walMiBPerS.toFixed(2)} MiB/s, ` +
+            `client ${resources.clientCpu.toFixed(2)} (its thread ${(result.clientElu * 100).toFixed(0)} % busy) / other ${resources.otherCpu.toFixed(2)} cores; loop delay max service ${resources.serverStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${resources.serverStalls.gcMaxMs.toFixed(0)}) / client ${result.clientStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${result.clientStalls.gcMaxMs.toFixed(0)}); connect ${(result.connectMs / 1000).toFixed(1)} s, leave ${(result.disconnectMs / 1000).toFixed(1)} s, checks ${(result.verifyMs / 1000).toFixed(1)} s ${pass ? '✓' : '✗'}\n`,
+        );
+        for (const e of result.firstErrors) process.stderr.write(`    ${e}\n`);
+        for (const line of profile ?? []) process.stderr.write(`  ${line}\n`);
+        if (report) {
+          measured.push(m);
+          if (profile) notes.push(...profile);
+          if (resources.otherCpu >= settings.quietCores) {
+            notes.push(`${count} editors: work outside this run used ${resources.otherCpu.toFixed(2)} cores during the step (the machine was shared; this row is pessimistic).`);
+          }
+          if (result.errors) notes.push(`${count} editors: errors ${JSON.stringify(result.errorKinds)}; first: ${result.firstErrors.join(' | ')}`);
+          if (result.lost || result.diverged) notes.push(`${count} editors: ${result.lost} lost fields (${result.lostLive} in editors' documents, ${result.lostRest} over REST), ${result.diverged} fields on which a room's editors disagree.`);
+          if (result.acked !== result.edits) notes.push(`${count} editors: ${result.edits - result.acked} of ${result.edits} edits were not acknowledged.`);
+          if (result.arrivals === 0) notes.push(`${count} editors: every room has one editor, so no edit arrives anywhere; the verdict uses the acknowledgement's p99 (${result.ackP99Ms.toFixed(1)} ms).`);
+          if (result.skipped) notes.push(`${count} editors: ${result.skipped} ticks found their editor disconnected (no edit made).`);
+        } else {
+          notes.push(`Warm-up: ${count} editors for ${seconds} s, ${result.edits} edits, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors, ${result.lost} lost (not in the table).`);
+        }
+        return m;
+      };
+
+      const counted = async (count: number): Promise<LiveMeasured> => {
+        let m = await step(count, settings.seconds, true);
+        for (let rerun = 0; rerun < settings.busyReruns && !m.pass && m.resources.otherCpu >= settings.quietCores; rerun++) {
+          if (!budgetLeft(count)) break;
+          m.rerun = true;
+          process.stderr.write(`  other work used ${m.resources.otherCpu.toFixed(2)} cores during that step: running it again\n`);
+          m = await step(count, settings.seconds, true);
+        }
+        return m;
+      };
+
+      if (settings.warmupSeconds > 0) await step(settings.steps[0], settings.warmupSeconds, false);
+
+      let lastPass: number | undefined;
+      let firstFail: number | undefined;
+      for (const count of settings.steps) {
+        if (!budgetLeft(count)) {
+          notes.push(`Stopped before the ${count}-editor step: it would not finish within the ${settings.capMs / 60_000}-minute cap.`);
+          break;
+        }
+        const m = await counted(count);
+        if (m.pass) lastPass = count;
+        else {
+          firstFail = count;
+          break;
+        }
+      }
+      for (let k = 0; k < settings.refine && lastPass !== undefined && firstFail !== undefined; k++) {
+        const mid = Math.round((lastPass + firstFail) / 2 / 5) * 5;
+        if (mid <= lastPass || mid >= firstFail) break;
+        if (!budgetLeft(mid)) {
+          notes.push(`Skipped the bisecting ${mid}-editor step: it would not finish within the ${settings.capMs / 60_000}-minute cap.`);
+          break;
+        }
+        const m = await counted(mid);
+        if (m.pass) lastPass = mid;
+        else firstFail = mid;
+      }
+    }
+  } catch (err) {
+    if (err instanceof CapReached) notes.push(`Stopped: ${err.message}; the table shows the steps finished before it.`);
+    else failure = err;
+  } finally {
+    cap.clear();
+    process.stderr.write('stopping the load client and the service…\n');
+    await close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  printReport(verdict());
+  if (failure) {
+    console.error(`\nLOAD TEST FAILED: ${failure instanceof Error ? (failure.stack ?? failure.message) : inspect(failure)}`);
+    return 1;
+  }
+  return 0;
+}
