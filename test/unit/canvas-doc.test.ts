@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { addToCanvas, applyCanvas, canvasMaps, compareEntries, ORDER_KEY, renderCanvas, renderCanvasEntry } from '../../src/collab/canvas-doc.js';
 import { isOrderKey, keyBetween, keysBetween } from '../../src/collab/order-keys.js';
+import { peerOf, withCanvas } from '../helpers/yjs-docs.js';
 
 type Json = Record<string, unknown>;
 type Canvas = { nodes: Json[]; edges: Json[] };
@@ -19,17 +20,6 @@ function random(seed: number) {
 const node = (id: string, x = 0, extra: Json = {}) => ({ id, type: 'upload', position: { x, y: 0 }, data: { type: 'upload', image: `http://img/${id}.png`, ...extra } });
 const generation = (id: string, prompt: string) => ({ id, type: 'generation', position: { x: 10.5, y: -3 }, data: { type: 'generation', prompt, isGenerating: false } });
 
-/** A doc holding `canvas`, and a second one synced from it (a peer). */
-function withCanvas(canvas: { nodes?: unknown; edges?: unknown }): Y.Doc {
-  const doc = new Y.Doc();
-  applyCanvas(doc, canvas);
-  return doc;
-}
-function peerOf(doc: Y.Doc): Y.Doc {
-  const peer = new Y.Doc();
-  Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc));
-  return peer;
-}
 /** The updates `doc` emits while `fn` runs. */
 function updatesOf(doc: Y.Doc, fn: () => void): Uint8Array[] {
   const updates: Uint8Array[] = [];

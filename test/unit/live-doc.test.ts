@@ -8,6 +8,7 @@ import { applyCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-d
 import { connectionStatus, type ConnectionState } from '../../web/src/canvas/connection.js';
 import { addElements, CanvasMirror, jsonEqual, moveNodes, removeElements, setNodeData } from '../../web/src/canvas/live-doc.js';
 import { colorOf, initialsOf, peersOf, peopleOf } from '../../web/src/canvas/presence.js';
+import { peerOf, withCanvas } from '../helpers/yjs-docs.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,16 +16,6 @@ const upload = (id: string, x = 0) => ({ id, type: 'upload', position: { x, y: 0
 const generation = (id: string, prompt?: string) => ({ id, type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', ...(prompt ? { prompt } : {}) } });
 const base = { nodes: [upload('a'), upload('b', 300), generation('g', 'sepia')], edges: [{ id: 'e1', source: 'a', target: 'g' }, { id: 'e2', source: 'b', target: 'g' }] };
 
-function withCanvas(canvas: { nodes?: unknown; edges?: unknown }): Y.Doc {
-  const doc = new Y.Doc();
-  applyCanvas(doc, canvas);
-  return doc;
-}
-function peerOf(doc: Y.Doc): Y.Doc {
-  const peer = new Y.Doc();
-  Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc));
-  return peer;
-}
 function sync(a: Y.Doc, b: Y.Doc): void {
   const toB = Y.encodeStateAsUpdate(a, Y.encodeStateVector(b));
   const toA = Y.encodeStateAsUpdate(b, Y.encodeStateVector(a));

@@ -6,7 +6,7 @@ import { getVersion, listVersions, nameVersion, restoreVersion, type CanvasVersi
 import { fromSavedEdge, fromSavedNode } from '../canvas/model';
 import { StaticCanvasView } from './canvas-view';
 import { LoadError } from './load-error';
-import { Modal } from './modal';
+import { DialogFooter, Modal } from './modal';
 
 interface Props {
   projectId: string;
@@ -155,19 +155,7 @@ export function HistoryPanel({ projectId, names, onClose, onRestored }: Props) {
               ))}
             </ul>
           )}
-          {error && (
-            <p className="error small" role="alert">
-              {error}
-            </p>
-          )}
-          <p className="small share-note" role="status">
-            {note}
-          </p>
-          <div className="row end">
-            <button type="button" className="button" onClick={onClose}>
-              Done
-            </button>
-          </div>
+          <DialogFooter error={error} note={note} onClose={onClose} />
         </>
       )}
     </Modal>

@@ -32,3 +32,24 @@ export function Modal({ labelledBy, className = 'dialog', onClose, children }: P
     </dialog>
   );
 }
+
+/** The end of a dialog: its last refusal (an alert), its status note, and Done. */
+export function DialogFooter({ error, note, onClose }: { error: string | null | undefined; note: string | null; onClose: () => void }) {
+  return (
+    <>
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="small share-note" role="status">
+        {note}
+      </p>
+      <div className="row end">
+        <button type="button" className="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </>
+  );
+}

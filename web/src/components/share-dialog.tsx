@@ -5,7 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { ShareRole } from '../api/client';
 import { useProjectSharing } from '../hooks/use-sharing';
 import { LoadError } from './load-error';
-import { Modal } from './modal';
+import { DialogFooter, Modal } from './modal';
 
 interface Props {
   projectId: string;
@@ -156,19 +156,7 @@ export function ShareDialog({ projectId, projectName, onClose }: Props) {
         </div>
       </section>
 
-      {error && (
-        <p className="error small" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="small share-note" role="status">
-        {note}
-      </p>
-      <div className="row end">
-        <button type="button" className="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
+      <DialogFooter error={error} note={note} onClose={onClose} />
     </Modal>
   );
 }
