@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { PgWatch } from './postgres.js';
 import { startProfile } from './profile.js';
 import type { StepResources } from './report.js';
-import { machineCpu, processCpu, treeCpu } from './resources.js';
+import { machineCpu, treeCpu } from './resources.js';
 import { watchStalls } from './stalls.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -170,11 +170,11 @@ export interface WindowResult {
 }
 
 /**
- * Starts watching the service (this process), PostgreSQL, the load client and the machine. The returned
+ * Starts watching the service (this process), PostgreSQL, the load client(s) (`clientCpu`: their CPU seconds so far) and the machine. The returned
  * function ends the window at the moment it is called (the CPU counters are read before it first awaits) and
  * answers what was seen, PostgreSQL's view and the profile included.
  */
-export async function startWindow(watch: Watchers, clientPid: number): Promise<() => Promise<WindowResult>> {
+export async function startWindow(watch: Watchers, clientCpu: () => number): Promise<() => Promise<WindowResult>> {
   const { postmasterPid } = watch;
   const stopPg = await watch.pg.start();
   let stopProfile: (() => Promise<string[]>) | undefined;
@@ -189,7 +189,7 @@ export async function startWindow(watch: Watchers, clientPid: number): Promise<(
     elu: performance.eventLoopUtilization(),
     server: process.cpuUsage(),
     postgres: treeCpu(postmasterPid),
-    client: processCpu(clientPid),
+    client: clientCpu(),
     machine: machineCpu(),
   };
   const stopStalls = watchStalls();
@@ -204,7 +204,7 @@ export async function startWindow(watch: Watchers, clientPid: number): Promise<(
     const server = process.cpuUsage(start.server);
     const serverCpu = (server.user + server.system) / 1e6 / wallS;
     const postgresCpu = (treeCpu(postmasterPid) - start.postgres) / wallS;
-    const clientCpu = (processCpu(clientPid) - start.client) / wallS;
+    const clientCores = (clientCpu() - start.client) / wallS;
     const machineBusy = (machineCpu().busy - start.machine.busy) / wallS;
     const serverElu = performance.eventLoopUtilization(start.elu).utilization;
     const rss = process.memoryUsage.rss();
@@ -219,8 +219,8 @@ export async function startWindow(watch: Watchers, clientPid: number): Promise<(
           serverElu,
           serverCpu,
           postgresCpu,
-          clientCpu,
-          otherCpu: Math.max(0, machineBusy - serverCpu - postgresCpu - clientCpu),
+          clientCpu: clientCores,
+          otherCpu: Math.max(0, machineBusy - serverCpu - postgresCpu - clientCores),
           machineBusy,
           serverRssMiB: rss / 2 ** 20,
           serverRssPeakMiB: Math.max(rssPeak, rss) / 2 ** 20,

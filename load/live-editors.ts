@@ -1,9 +1,10 @@
-// The live mode's load client: a process of its own (forked by live-run.ts), so its work never runs on the
-// service's event loop. It holds every editor of every room — a room's editors must share one clock for the
-// time from an edit to its arrival at the others — and runs one step at a time when asked:
+// The live mode's load client: a process of its own (forked by live-run.ts, LOAD_CLIENTS of them), so its work
+// never runs on the service's event loop. It holds every editor of its rooms — a room's editors must share one
+// clock for the time from an edit to its arrival at the others — and runs one step at a time when asked:
 //
 // 1. connect: each editor of the step opens its own socket (a browser tab), signs in with its cookie on the
-//    upgrade and syncs the project's document (a bounded number at once; the whole bounded in time);
+//    upgrade and syncs the project's document (a bounded number at once; the whole bounded in time); then it
+//    says 'connected' and waits for 'go', which the orchestrator sends once every load client is connected;
 // 2. edit: once a second, at its own phase, each editor makes one small edit (live-session.ts): open loop, the
 //    next edit never waits for the previous one's acknowledgement;
 // 3. drain: wait, event-driven and bounded, until every provider reports no unsynced changes and every edit has
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { CostDoc, EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient } from './live-protocol.js';
 import { percentile, positionKey, promptKey, sortedOf } from './live-plan.js';
 import { LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
+import { startProfile } from './profile.js';
 import { watchStalls } from './stalls.js';
 
 const PROGRESS_EVERY_MS = 10_000;
@@ -266,14 +268,15 @@ async function checkRest(roomsOf: LiveRoom[], lost: Lost, concurrency: number): 
 // A step
 
 async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
-  if (editors.length < req.editors) throw new Error(`asked for ${req.editors} editors, only ${editors.length} exist`);
   recorder = new Recorder();
-  const roomsOf = [...new Set(editorRoom.slice(0, req.editors))].map((r) => rooms[r]);
+  // This client's editors among the step's 0…editors-1 (the arrays are sparse: other clients hold the rest).
+  const mine = editors.flatMap((_, i) => (i < req.editors ? [i] : []));
+  const roomsOf = [...new Set(mine.map((i) => editorRoom[i]))].map((r) => rooms[r]);
   for (const r of roomsOf) r.members = [];
 
   const connectStart = performance.now();
-  const make = editors.slice(0, req.editors).map((e, i) => () => {
-    const s = new Session(rooms[editorRoom[i]], e, current, origin);
+  const make = mine.map((i) => () => {
+    const s = new Session(rooms[editorRoom[i]], editors[i], current, origin);
     s.room.members.push(s);
     return s;
   });
@@ -282,11 +285,15 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
   const connectMs = performance.now() - connectStart;
   post({ type: 'progress', line: `  ${sessions.length} editors in ${roomsOf.length} rooms connected and synced in ${(connectMs / 1000).toFixed(1)} s${recorder.errors ? ` (${recorder.errors} errors)` : ''}` });
   await sleep(req.settleMs);
+  const go = new Promise<void>((resolve) => (startEditing = resolve));
+  post({ type: 'connected' });
+  await go;
 
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   const stopStalls = watchStalls();
+  const stopProfile = process.env.LOAD_CLIENT_PROFILE === '1' ? await startProfile(`live-client-${process.pid}-${req.editors}-editors`, `Load client ${process.pid}`) : undefined;
   post({ type: 'editing' });
   try {
     await runEdits(sessions, 1000, req.durationMs, `${req.editors} editors`);
@@ -300,6 +307,7 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
   const cpu = process.cpuUsage(cpu0);
   const elu = performance.eventLoopUtilization(elu0);
   const clientStalls = stopStalls();
+  for (const line of (await stopProfile?.()) ?? []) post({ type: 'progress', line: `  ${line}` });
   post({ type: 'loaded' });
   const stats = summarize(req.durationMs);
 
@@ -332,6 +340,7 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
     clientElu: elu.utilization,
     clientRssMiB: process.memoryUsage().rss / 2 ** 20,
     clientStalls,
+    samples: { latencies: recorder.latencies, acks: recorder.acks, lags: recorder.lags },
   };
 }
 
@@ -415,6 +424,9 @@ function add(m: { origin: string; editors: LiveEditorSpec[]; rooms: LiveRoomSpec
   }
 }
 
+/** Set while a step waits for the orchestrator's 'go' (every load client connected). */
+let startEditing: (() => void) | undefined;
+
 let closing = false;
 async function shutdown(code: number): Promise<never> {
   if (!closing) {
@@ -442,6 +454,10 @@ process.on('message', (m: ToLiveClient) => {
           break;
         case 'step':
           post({ type: 'result', result: await runStep(m.step) });
+          break;
+        case 'go':
+          startEditing?.();
+          startEditing = undefined;
           break;
         case 'costOpen':
           post(await costOpen(m));

@@ -1,5 +1,5 @@
-// Messages between the live mode's orchestrator (live-run.ts: the service and PostgreSQL) and its load client
-// (live-editors.ts, a process of its own that holds every editor of every room, so that one clock times an
+// Messages between the live mode's orchestrator (live-run.ts: the service and PostgreSQL) and its load clients
+// (live-editors.ts, processes of their own; each holds every editor of its rooms, so that one clock times an
 // edit from its sender to its arrival at the room's other editors). Plain data: it crosses the IPC channel.
 import type { Stalls } from './stalls.js';
 
@@ -88,6 +88,8 @@ export interface LiveStepResult extends EditStats {
   clientRssMiB: number;
   /** The load client's event-loop delay and GC pauses over the editing and drain. */
   clientStalls: Stalls;
+  /** The raw figures behind the percentiles, so the orchestrator can merge the results of several load clients. */
+  samples: { latencies: number[]; acks: number[]; lags: number[] };
 }
 
 /** The cost measurement's documents: a room of `editors` tabs of one user on each project. */
@@ -99,6 +101,8 @@ export interface CostDoc {
 export type ToLiveClient =
   | { type: 'add'; origin: string; editors: LiveEditorSpec[]; rooms: LiveRoomSpec[] }
   | { type: 'step'; step: LiveStepRequest }
+  /** Every load client has connected its editors of the step: start editing (all clients at once). */
+  | { type: 'go' }
   | { type: 'costOpen'; origin: string; cookie: string; userId: string; docs: CostDoc[]; timeoutMs: number }
   | { type: 'costEdits'; projectId: string; editsPerSecond: number; durationMs: number; drainMs: number }
   | { type: 'costClose' }
@@ -109,7 +113,9 @@ export type ToLiveClient =
 export type FromLiveClient =
   | { type: 'ready' }
   | { type: 'added'; editors: number; rooms: number }
-  /** Everyone is connected and settled: the edits start now (the orchestrator's resource window starts). */
+  /** This client's editors of the step are connected and settled; it waits for 'go'. */
+  | { type: 'connected' }
+  /** 'go' came: the edits start now. */
   | { type: 'editing' }
   /** The last edit is acknowledged and delivered, or the drain bound passed: the resource window ends. */
   | { type: 'loaded' }

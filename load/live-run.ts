@@ -20,10 +20,10 @@
 //   5,000-node canvas against a 10-node one, and the memory of an open document.
 //
 // Settings (environment), besides those of run.ts (LOAD_SECONDS, LOAD_WARMUP_SECONDS, LOAD_REFINE,
-// LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE, LOAD_QUIET_CORES,
+// LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE (LOAD_CLIENT_PROFILE=1: the load client too), LOAD_QUIET_CORES,
 // LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
 // 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
-// (sockets opened at once, default 32), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
+// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
 // LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
@@ -35,12 +35,13 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { makeCanvas } from '../bench/api.js';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
-import { bounded, CapReached, envNumber, envSteps, LoadProcess, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
-import type { FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient, EditStats } from './live-protocol.js';
+import { bounded, CapReached, envNumber, envSteps, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
+import type { LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, EditStats } from './live-protocol.js';
+import { LiveClients, type LiveClient } from './live-clients.js';
 import { parseRoomSizes, RoomLayout } from './live-plan.js';
 import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
 import { PgWatch } from './postgres.js';
-import { loadAverage, machineInfo, parentPid, processCpu, treeCpu } from './resources.js';
+import { loadAverage, machineInfo, parentPid, treeCpu } from './resources.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -63,6 +64,7 @@ const settings = {
   poolSize: process.env.LOAD_DATABASE_POOL_SIZE ? String(Math.round(envNumber('LOAD_DATABASE_POOL_SIZE', 10, 1))) : undefined,
   roomSizes: parseRoomSizes(process.env.LOAD_ROOM_SIZE),
   connectConcurrency: Math.round(envNumber('LOAD_CONNECT_CONCURRENCY', 32, 1)),
+  clients: Math.round(envNumber('LOAD_CLIENTS', 2, 1)),
   cost: costSetting as '0' | '1' | 'only',
   costSeconds: envNumber('LOAD_COST_SECONDS', 15, 1),
   costRounds: Math.round(envNumber('LOAD_COST_ROUNDS', 3, 1)),
@@ -82,7 +84,6 @@ const SETUP_REQUEST_MS = 60_000;
 const VERIFY_CONCURRENCY = 16;
 const GOAL_EDITORS = 1_000;
 
-type LiveClient = LoadProcess<ToLiveClient, FromLiveClient>;
 
 /** IPC carries JSON, where NaN (a percentile of nothing) becomes null: back to NaN, so arithmetic and formatting hold. */
 function numbers<T extends object>(x: T): T {
@@ -125,7 +126,7 @@ class Rooms {
 
   constructor(
     private readonly t: TestApp,
-    private readonly load: LiveClient,
+    private readonly load: LiveClients,
     private readonly within: Within,
   ) {}
 
@@ -173,8 +174,7 @@ class Rooms {
       editors.push({ index: i, room, slot, userId: this.users[i].id, name: `Live Editor ${i}`, cookie: this.users[i].cookie });
     }
     this.editors = count;
-    this.load.send({ type: 'add', origin: this.t.baseUrl, editors, rooms: added });
-    await this.within(this.load.wait('added', 60_000));
+    await this.within(this.load.add(this.t.baseUrl, editors, added, 60_000));
     process.stderr.write(
       `  ${count - from} editors signed in through OAuth and ${newRooms.length} rooms created, seeded (200 nodes) and shared in ${((performance.now() - wall) / 1000).toFixed(1)} s\n`,
     );
@@ -184,24 +184,24 @@ class Rooms {
 // ---------------------------------------------------------------------------------------------------------
 // One step: the load client connects, edits, drains and checks; the resource window covers the editing and drain
 
-async function runStep(load: LiveClient, watch: Watchers, step: LiveStepRequest, within: Within): Promise<{ result: LiveStepResult } & WindowResult> {
+async function runStep(clients: LiveClients, watch: Watchers, step: LiveStepRequest, within: Within): Promise<{ result: LiveStepResult } & WindowResult> {
   let window: Promise<() => Promise<WindowResult>> | undefined;
   let ended: Promise<WindowResult> | undefined;
-  const onMessage = (m: { type: string }) => {
-    if (m.type === 'editing' && !window) {
-      window = startWindow(watch, load.pid!);
+  const hooks = {
+    onEditing() {
+      window = startWindow(watch, () => clients.cpu());
       window.catch(() => undefined);
-    } else if (m.type === 'loaded' && window && !ended) {
-      // Ends the window as soon as it is open (at once, unless 'loaded' followed 'editing' within milliseconds).
+    },
+    onLoaded() {
+      if (!window || ended) return;
+      // Ends the window as soon as it is open (at once, unless the drain ended within milliseconds of the start).
       ended = window.then((stop) => stop());
       ended.catch(() => undefined);
-    }
+    },
   };
   try {
-    const answer = load.wait('result', step.connectTimeoutMs + step.settleMs + step.durationMs + step.drainMs + 240_000, onMessage);
-    load.send({ type: 'step', step });
-    const { result } = await within(answer);
-    if (!window || !ended) throw new Error('the load client answered without editing');
+    const result = await within(clients.step(step, step.connectTimeoutMs + step.settleMs + step.durationMs + step.drainMs + 240_000, hooks));
+    if (!window || !ended) throw new Error('the load clients answered without editing');
     return { result: numbers(result), ...(await ended) };
   } finally {
     if (window && !ended) await window.then((stop) => stop()).catch(() => undefined);
@@ -380,7 +380,7 @@ export async function main(): Promise<number> {
   console.log('# Image Canvas load test: editors on the live canvas\n');
 
   let t: TestApp | undefined;
-  let load: LiveClient | undefined;
+  let load: LiveClients | undefined;
   let rooms: Rooms | undefined;
   let pgWatch: PgWatch | undefined;
   let closing: Promise<void> | undefined;
@@ -474,8 +474,8 @@ export async function main(): Promise<number> {
     pgWatch = await PgWatch.connect(t.databaseUrl);
     // Every editor's document lives in the client: room beyond Node's default heap, and a young generation large
     // enough that the editors' short-lived garbage is not promoted (fewer and shorter pauses of the client's clock).
-    load = new LoadProcess<ToLiveClient, FromLiveClient>('./live-editors.ts', ['--max-old-space-size=8192', '--max-semi-space-size=64']);
-    await within(load.wait('ready', 60_000));
+    load = new LiveClients(settings.clients, ['--max-old-space-size=8192', '--max-semi-space-size=64']);
+    await within(load.ready(60_000));
 
     const collab = (t.config as unknown as Record<string, unknown>).collab;
     header.push(
@@ -484,7 +484,7 @@ export async function main(): Promise<number> {
         `database pool ${t.config.database.poolSize} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'})` +
         (collab ? `, collab settings ${JSON.stringify(collab)}` : '') +
         ', other settings default.',
-      `Load client: a separate Node process (pid ${load.pid}) holding every editor (so one clock times each edit to the other editors of its room); client, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback.`,
+      `Load clients: ${load.all.length} Node process(es) of their own (pid ${load.pids.join(', ')}; LOAD_CLIENTS), the rooms spread over them, each holding every editor of its rooms (so one clock times each edit to the other editors of its room), all starting each step's edits together; clients, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback. Client columns add up the clients (CPU) or show the busiest (thread busy, loop delay, GC).`,
       `Rooms of ${settings.roomSizes.length === 1 ? settings.roomSizes[0] : settings.roomSizes.join(', ') + ' (cycled)'} editors per project, each editor its own user signed in once through the real OAuth flow (the room's first owns the project, the others are invited as editors); ` +
         `each project seeded with a 200-node / 300-edge canvas over REST. An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc; ` +
         `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
@@ -497,14 +497,14 @@ export async function main(): Promise<number> {
 
     const ownCpu = () => {
       const c = process.cpuUsage();
-      return (c.user + c.system) / 1e6 + treeCpu(postmasterPid) + processCpu(load!.pid!);
+      return (c.user + c.system) / 1e6 + treeCpu(postmasterPid) + load!.cpu();
     };
     const quiet = () => waitForQuiet(ownCpu, within, settings.quietCores, settings.quietWaitMs);
 
     if (settings.cost !== '0') {
       process.stderr.write('cost section: one edit on a large and a small canvas, and the memory of an open document…\n');
       try {
-        const cost = await measureCost(t, load, postmasterPid, within, async () => void (await quiet()));
+        const cost = await measureCost(t, load.first, postmasterPid, within, async () => void (await quiet()));
         costLines = cost.lines;
       } catch (err) {
         if (err instanceof CapReached) throw err;

@@ -1,4 +1,4 @@
-// LOAD_PROFILE=1: a CPU profile of the service's thread (V8's sampling profiler, through the inspector of
+// LOAD_PROFILE=1: a CPU profile of the service's thread (LOAD_CLIENT_PROFILE=1 in live mode: of the load client's) (V8's sampling profiler, through the inspector of
 // this process) during each reported step, summarised as where its busy time went: by package or source
 // file, and the hottest functions. Profiling costs a little CPU itself: use it to find the bottleneck, not
 // for the table.
@@ -46,7 +46,8 @@ function top(map: Map<string, number>, total: number, n: number): string {
     .join(', ');
 }
 
-export async function startProfile(name: string): Promise<() => Promise<string[]>> {
+/** `whose`: the thread profiled, as the summary names it (the service's, or the load client's). */
+export async function startProfile(name: string, whose = 'Service thread'): Promise<() => Promise<string[]>> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -76,7 +77,7 @@ export async function startProfile(name: string): Promise<() => Promise<string[]
     }
     const total = busy + idle;
     return [
-      `Service thread profile (${name}): busy in ${total ? ((100 * busy) / total).toFixed(0) : 0} % of the samples; of the busy time, by owner: ${top(byOwner, busy, 12)}.`,
+      `${whose} profile (${name}): busy in ${total ? ((100 * busy) / total).toFixed(0) : 0} % of the samples; of the busy time, by owner: ${top(byOwner, busy, 12)}.`,
       `  hottest functions (self time): ${top(byFunction, busy, 12)}. Profile: ${file} (while profiling, the "server thread busy" column overstates).`,
     ];
   };

@@ -123,7 +123,7 @@ async function runStep(
   step: StepRequest,
   within: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<{ result: StepResult; resources: StepResources; profile?: string[] }> {
-  const stopWindow = await startWindow(watch, load.pid!);
+  const stopWindow = await startWindow(watch, () => processCpu(load.pid!));
   const onLoaded = (m: { type: string }) => {
     if (m.type === 'loaded') stopWindow().catch(() => undefined);
   };
