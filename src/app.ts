@@ -36,13 +36,14 @@ import { videoPlugin } from './routes/video.js';
 import { publicTemplateRoutes, templateRoutes } from './routes/templates.js';
 import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
 import { versionRoutes } from './routes/versions.js';
+import { apiTokenRoutes } from './routes/api-tokens.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
   version: '1.0.0',
   description:
     'The API of Image Canvas: projects and their canvases, image uploads and image generation for signed-in users ' +
-    '(session cookie from /api/auth). Ownership, canvas versions, limits and errors are described in docs/api.md; ' +
+    '(session cookie from /api/auth, or a personal API token as `Authorization: Bearer`). Ownership, canvas versions, limits and errors are described in docs/api.md; ' +
     'every error message with its status in docs/errors.md.',
 };
 
@@ -110,7 +111,12 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(fastifySwagger, {
     openapi: {
       info: API_INFO,
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'authlib.session-token' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'authlib.session-token' },
+          apiToken: { type: 'http', scheme: 'bearer', description: 'a personal API token (ic_…), docs/api.md "API tokens"' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
@@ -142,7 +148,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // The live canvas's socket (/api/collab) on the same server; its sockets close before the server waits for connections.
   composition.live.mount(app.server);
   app.addHook('preClose', () => composition.live.disconnectAll());
-  const { users, projects, canvas, generation, uploads, billing, video, templates, sharing, versions } = composition.services;
+  const { users, projects, canvas, generation, uploads, billing, video, templates, sharing, versions, apiTokens } = composition.services;
 
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl, log: app.log });
@@ -160,9 +166,9 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // Sharing: a read-only link shows its project without a session (rate-limited per address); the rest is below.
   await app.register(publicSharingRoutes, { sharing, limits: config.limits });
 
-  // Everything below needs a session (401 without one); the public routes are registered above.
+  // Everything below needs a session or an API token (401 without one); the public routes are registered above.
   await app.register(async (api) => {
-    api.addHook('onRequest', requireUser(sessions));
+    api.addHook('onRequest', requireUser(sessions, composition.tokens));
     // JSON routes take JSON (multipart where a route says so). A `text/plain` body is read as JSON too: a
     // `fetch` with a string body and no headers sends that type (the original system's client saves canvases
     // so). It opens nothing: the cross-site guard refuses other origins whatever the type.
@@ -178,6 +184,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
     await api.register(versionRoutes, { versions, limits: config.limits });
+    await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
   });
   return securityHeaders;
 }

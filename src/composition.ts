@@ -1,6 +1,7 @@
 // The composition root: from the config and the started runtime (database, object store) it builds the
 // repositories, the drivers chosen by configuration (image model chain, payments, video, safe fetcher) and the
 // services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
+import { createTokenVerifier, type TokenVerifier } from './auth/api-tokens.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
@@ -11,6 +12,7 @@ import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, t
 import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
+import { createApiTokensService, type ApiTokensService } from './services/api-tokens.js';
 import { createBillingService, type BillingService } from './services/billing.js';
 import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
@@ -43,6 +45,7 @@ export interface Services {
   templates: TemplatesService;
   sharing: SharingService;
   versions: VersionsService;
+  apiTokens: ApiTokensService;
 }
 
 export interface Composition {
@@ -51,6 +54,8 @@ export interface Composition {
   live: LiveDocuments;
   /** The shared rate-limit counters (RATE_LIMIT_STORE=postgres). */
   rateLimits: RateLimitsRepository;
+  /** Who a personal API token (`Authorization: Bearer`) belongs to, for the request guards (src/http/guards.ts). */
+  tokens: TokenVerifier;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -85,6 +90,9 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   });
   const canvasImages = createCanvasImages({ uploads, maxBytes: config.limits.uploadBytes });
 
+  // Personal API tokens: checked on each request (and on the live socket) against the database, so a revoked one
+  // stops working at once on every instance.
+  const tokens = createTokenVerifier({ tokens: repositories.apiTokens, log });
   const roleOf = async (userId: string, projectId: string) => (await repositories.sharing.access(userId, projectId))?.role ?? null;
   // Instances share live documents through Redis only when configured (the module loads the Redis client).
   const extensions = config.collab.redisUrl ? [(await import('./collab/redis.js')).redisExtension(config.collab.redisUrl)] : [];
@@ -92,6 +100,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     collab: repositories.collab,
     roleOf,
     sessions,
+    tokens,
     origin: new URL(config.baseUrl).origin,
     limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
     log,
@@ -131,11 +140,13 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
     sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
     versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
+    apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
   };
   return {
     services,
     live,
     rateLimits: repositories.rateLimits,
+    tokens,
     close: async () => {
       await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);

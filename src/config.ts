@@ -125,6 +125,8 @@ const envSchema = z.object({
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   PROJECT_MAX_MEMBERS: int(50, 1),
   RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
+  API_TOKENS_PER_USER: int(50, 1),
+  API_TOKEN_MAX_DAYS: int(365, 1),
   COLLAB_REDIS_URL: text.pipe(z.url().optional()),
   COLLAB_MAX_MESSAGE_BYTES: int(4 * MB, 1024),
   COLLAB_UPDATES_PER_SECOND: int(60, 1),
@@ -132,6 +134,7 @@ const envSchema = z.object({
   COLLAB_RESTORE_POINT_MINUTES: int(5, 0),
   COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
   COLLAB_COMPACT_MAX_MS: int(60_000, 0),
+  COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -265,6 +268,10 @@ export interface Config {
     projectMembers: number;
     /** Reads of shared links (`GET /api/shared/:token`) per client address per minute (0 = no limit). */
     sharedLinksPerMinute: number;
+    /** Personal API tokens one user may have (docs/api.md "API tokens"). */
+    apiTokensPerUser: number;
+    /** The longest `expiresInDays` a new API token may ask for (a token may also never expire). */
+    apiTokenMaxDays: number;
     /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
     rateLimitStore: 'memory' | 'postgres';
   };
@@ -278,6 +285,7 @@ export interface Config {
     restorePointMs: number;
     storeDebounceMs: number;
     storeMaxDebounceMs: number;
+    authTimeoutMs: number;
   };
   payments: {
     setup: 'local' | 'production';
@@ -442,6 +450,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
       projectMembers: e.PROJECT_MAX_MEMBERS,
       sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,
+      apiTokensPerUser: e.API_TOKENS_PER_USER,
+      apiTokenMaxDays: e.API_TOKEN_MAX_DAYS,
       rateLimitStore: e.RATE_LIMIT_STORE,
     },
     collab: {
@@ -452,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
       storeMaxDebounceMs: Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS),
+      authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
     },
     payments: {
       setup: e.PUBLIC_SETUP,

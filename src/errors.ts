@@ -66,6 +66,10 @@ export const ERROR_CODES = [
   'member_not_found',
   // 404 (history)
   'version_not_found',
+  // 403, 404 (API tokens)
+  'insufficient_scope',
+  'session_required',
+  'token_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -191,3 +195,10 @@ export const memberNotFound = () => new AppError('member_not_found', 'Member not
 
 // History
 export const versionNotFound = () => new AppError('version_not_found', 'Version not found');
+
+// API tokens
+/** A Bearer request whose token lacks the scope its route needs (src/auth/api-tokens.ts `requiredScope`). */
+export const insufficientScope = (scope: string) => new AppError('insufficient_scope', `Token lacks the ${scope} scope`);
+/** A Bearer request to a route only a signed-in session may use (token management, signing out everywhere). */
+export const sessionRequired = () => new AppError('session_required', 'This route needs a signed-in session, not an API token');
+export const tokenNotFound = () => new AppError('token_not_found', 'Token not found');

@@ -5,6 +5,7 @@
 import { decode, type JWT } from '@auth/core/jwt';
 import { parseCookie as parseCookies } from 'cookie';
 import { LRUCache } from 'lru-cache';
+import type { ApiTokenScope } from '../db/schema.js';
 import { isUuid } from '../services/ids.js';
 import { SESSION_COOKIE } from './authjs.js';
 import type { SessionClaims, SessionRevocations } from './revocations.js';
@@ -13,6 +14,11 @@ export interface SessionUser {
   id: string;
   email: string;
   name: string;
+  /**
+   * Set when the request came with a personal API token (src/auth/api-tokens.ts) instead of the session cookie:
+   * which token, and what it may do. The user is the token's user, with the same ownership rules and limits.
+   */
+  token?: { id: string; scopes: readonly ApiTokenScope[] };
 }
 
 export interface SessionVerifier {
@@ -32,6 +38,11 @@ function sessionToken(cookies: Record<string, string | undefined>): string | und
   let token = '';
   for (let i = 0; cookies[`${SESSION_COOKIE}.${i}`]; i++) token += cookies[`${SESSION_COOKIE}.${i}`];
   return token || undefined;
+}
+
+/** Whether a Cookie header carries a session token (valid or not). */
+export function hasSessionCookie(header: string | undefined): boolean {
+  return header ? sessionToken(parseCookies(header)) !== undefined : false;
 }
 
 export function createSessionVerifier(opts: { secret: string; cacheSize: number; revocations?: Pick<SessionRevocations, 'isRevoked'>; now?: () => number }): SessionVerifier {

@@ -2,8 +2,11 @@
 // on the service's own port at /api/collab. This module owns the hocuspocus instance and everything around it:
 //
 // - Sign-in on the upgrade: the session cookie, and a browser's Origin must be ours (401/403 with no body, no
-//   WebSocket). Per document, the caller's role (owner and editors write; a viewer's connection is read-only, its
-//   changes never applied; anyone else gets `permission-denied`, whether or not the project exists).
+//   WebSocket). An upgrade without a session cookie is let in only to authenticate with a personal API token (the
+//   provider's `token`, in each document's auth message): until a document authenticates, hocuspocus answers it
+//   nothing and closes it (4401) after COLLAB_AUTH_TIMEOUT_MS. Per document, the caller's role (owner and editors write; a viewer's
+//   connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the
+//   project exists); with a token, also its scopes (`read` to connect, `write` to edit).
 // - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
 //   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
 // - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
@@ -18,7 +21,8 @@ import type { Duplex } from 'node:stream';
 import { Hocuspocus, type Extension, type Document } from '@hocuspocus/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
-import type { SessionUser, SessionVerifier } from '../auth/session.js';
+import type { TokenVerifier } from '../auth/api-tokens.js';
+import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import { isUuid } from '../services/ids.js';
 import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
@@ -41,6 +45,8 @@ export interface LiveLimits {
   /** Compaction after this long without changes, and at least this often while editing. */
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
+  /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
+  authTimeoutMs?: number;
 }
 
 export interface LiveDeps {
@@ -48,6 +54,8 @@ export interface LiveDeps {
   /** The user's role on the project, null without one (or no such project). */
   roleOf: (userId: string, projectId: string) => Promise<ProjectRole | null>;
   sessions: SessionVerifier;
+  /** Personal API tokens, accepted as the provider's `token` on an upgrade without a session cookie; unset: refused (401). */
+  tokens?: Pick<TokenVerifier, 'verify'>;
   /** The service's own origin: a browser connection from any other is refused. */
   origin: string;
   limits: LiveLimits;
@@ -102,7 +110,12 @@ export interface LiveDocuments {
 }
 
 interface SocketContext {
+  /** The upgrade's session user; for a socket signed in by token, its user once the document authenticated. */
   user: SessionUser | null;
+  /** A socket without a session cookie: each document authenticates with an API token (`onAuthenticate`). */
+  byToken?: boolean;
+  /** Shared by the socket's documents (hocuspocus copies the context per document): set once one authenticated. */
+  gate?: { authenticated: boolean };
 }
 
 /** Compactions that may run at once (./onStoreDocument). */
@@ -162,7 +175,7 @@ function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map
   return keys.size;
 }
 
-export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, log, extensions = [], relayed = extensions.length > 0 }: LiveDeps): LiveDocuments {
+export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, limits, log, extensions = [], relayed = extensions.length > 0 }: LiveDeps): LiveDocuments {
   let closed = false;
   /** After close: nothing touches the database any more. */
   let finished = false;
@@ -270,12 +283,25 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
     maxDebounce: limits.storeMaxDebounceMs,
     unloadImmediately: true,
     extensions,
-    async onAuthenticate({ documentName, context, connectionConfig }) {
-      const user = context.user;
-      if (!user) return; // the service's own connection
+    async onAuthenticate({ documentName, context, connectionConfig, token }) {
+      let user = context.user;
+      if (!user && !context.byToken) return; // the service's own connection
+      if (!user) {
+        // A socket without a session cookie: the document's auth message must carry a valid token with `read`.
+        const found = token && tokens ? await tokens.verify(token) : null;
+        if (!found) throw refuse('unauthorized', 4401);
+        if (!found.token?.scopes.includes('read')) throw refuse('insufficient-scope', 4403);
+        user = found;
+      }
       const role = isUuid(documentName) ? await roleOf(user.id, documentName) : null;
       if (!role) throw refuse('permission-denied', 4403);
-      if (role === 'viewer') connectionConfig.readOnly = true;
+      // A token without `write` reads only, whatever its user's role.
+      if (role === 'viewer' || (user.token && !user.token.scopes.includes('write'))) connectionConfig.readOnly = true;
+      // The token's user becomes this document connection's user (presence, revalidate).
+      if (!context.user) {
+        if (context.gate) context.gate.authenticated = true;
+        return { user };
+      }
     },
     async connected({ connection }) {
       if (!saving) connection.sendStateless(JSON.stringify({ type: 'saving', ok: false }));
@@ -340,11 +366,22 @@ export function createLiveDocuments({ collab, roleOf, sessions, origin, limits, 
     const from = req.headers.origin;
     if (from !== undefined && from !== origin) return rejectUpgrade(socket, 403);
     const user = await sessions.verify(req.headers.cookie);
-    if (!user) return rejectUpgrade(socket, 401);
+    // A session cookie that is not valid stays a 401; without one, a token may authenticate each document.
+    if (!user && (!tokens || hasSessionCookie(req.headers.cookie))) return rejectUpgrade(socket, 401);
     if (closed || socket.destroyed) return rejectUpgrade(socket, 503);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       const request = new Request(`http://localhost${COLLAB_PATH}`, { headers: from ? { origin: from } : {} });
-      const client = hocuspocus.handleConnection(gatedSocket(ws), request, { user });
+      const context: SocketContext = user ? { user } : { user: null, byToken: true, gate: { authenticated: false } };
+      if (context.gate) {
+        // Let in only to authenticate: a socket that does not within the deadline holds nothing of ours any longer.
+        const gate = context.gate;
+        const deadline = setTimeout(() => {
+          if (!gate.authenticated) ws.close(4401, 'unauthorized');
+        }, limits.authTimeoutMs ?? 10_000);
+        deadline.unref();
+        ws.once('close', () => clearTimeout(deadline));
+      }
+      const client = hocuspocus.handleConnection(gatedSocket(ws), request, context);
       ws.on('message', (data: Buffer, isBinary) => {
         if (!isBinary) return ws.close(1003, 'binary frames only');
         const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);

@@ -353,3 +353,39 @@ export const collabVersions = pgTable(
     check('collab_versions_kind_check', sql`${t.kind} IN ('auto', 'named')`),
   ],
 );
+
+/** What a personal API token may do (docs/api.md "API tokens"; src/auth/api-tokens.ts maps routes to them). */
+export type ApiTokenScope = 'read' | 'write' | 'generate';
+
+/**
+ * Personal API tokens (docs/api.md "API tokens"): a script sends one as `Authorization: Bearer ic_…` and acts as
+ * its user within its scopes. Only the SHA-256 of the secret is kept (it is shown once, when made), with a short
+ * prefix of it to recognise it by. Revoking deletes the row; tokens go with their user (ON DELETE CASCADE).
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** SHA-256 of the whole secret, hex. */
+    tokenHash: text('token_hash').notNull(),
+    /** The secret's first characters (`ic_` and 6 more): not enough to guess it, enough to recognise it. */
+    prefix: text('prefix').notNull(),
+    scopes: text('scopes').array().$type<ApiTokenScope[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** null: never expires. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Updated at most about once a minute per token. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_key').on(t.tokenHash),
+    index('api_tokens_user_created_idx').on(t.userId, t.createdAt),
+    check('api_tokens_scopes_check', sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['read', 'write', 'generate']::text[]`),
+  ],
+);
+
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

@@ -58,6 +58,8 @@ export function statusOf(code: ErrorCode): number {
       return 402;
     case 'forbidden':
     case 'invalid_signature':
+    case 'insufficient_scope':
+    case 'session_required':
       return 403;
     case 'not_found':
     case 'project_not_found':
@@ -65,6 +67,7 @@ export function statusOf(code: ErrorCode): number {
     case 'template_not_found':
     case 'member_not_found':
     case 'version_not_found':
+    case 'token_not_found':
       return 404;
     case 'not_acceptable':
       return 406;

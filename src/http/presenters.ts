@@ -1,5 +1,5 @@
 // Rows become API shapes here, and only here.
-import type { ListedTemplate, Member, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
+import type { ApiToken, ListedTemplate, Member, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
 export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
@@ -54,4 +54,15 @@ export const presentVersion = (row: VersionRow) => ({
   name: row.name,
   createdAt: row.createdAt.toISOString(),
   createdBy: row.createdBy,
+});
+
+/** A personal API token as listed: never its secret or hash, only the prefix it starts with. */
+export const presentApiToken = (row: ApiToken) => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  scopes: row.scopes,
+  createdAt: row.createdAt.toISOString(),
+  expiresAt: row.expiresAt?.toISOString() ?? null,
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });

@@ -164,7 +164,7 @@ async function snapshot(): Promise<string> {
     countRows(t, 'generations'),
   ]);
   const q = (sql: string, params: unknown[] = []) => t.pool.query(sql, params).then((r) => r.rows);
-  const [webhooks, templateRows, userRows, projectRows, canvasRows, memberRows, linkRows, versionRows] = await Promise.all([
+  const [webhooks, templateRows, userRows, projectRows, canvasRows, memberRows, linkRows, versionRows, tokenRows] = await Promise.all([
     q('SELECT count(*)::int AS n FROM webhook_events'),
     q('SELECT id, user_id, name, nodes::text, edges::text, viewport::text FROM templates ORDER BY id'),
     q('SELECT id, email, name, image, is_pro, payments_customer_id, subscription_status FROM users ORDER BY id'),
@@ -174,9 +174,10 @@ async function snapshot(): Promise<string> {
     q('SELECT project_id, token_hash FROM project_share_links ORDER BY project_id'),
     // Named versions only: restore points come from compaction, on its own time.
     q("SELECT id, project_id, name FROM collab_versions WHERE kind = 'named' ORDER BY id"),
+    q('SELECT id, user_id, name, token_hash, scopes::text, expires_at, last_used_at FROM api_tokens ORDER BY id'),
   ]);
   const files = await listFiles(objectsDir());
-  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, versionRows, files });
+  return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, versionRows, tokenRows, files });
 }
 
 let baseline = '';
@@ -284,6 +285,9 @@ function templates(): Record<string, Request> {
     'GET /api/user/project/{projectId}/versions/{versionId}': { method: 'GET', path: `/api/user/project/${P}/versions/${NO_VERSION}` },
     'POST /api/user/project/{projectId}/versions/{versionId}/restore': { method: 'POST', path: `/api/user/project/${P}/versions/${NO_VERSION}/restore` },
     'GET /api/shared/{token}': { method: 'GET', path: `/api/shared/${NO_TOKEN}` },
+    'GET /api/user/tokens': { method: 'GET', path: '/api/user/tokens' },
+    'POST /api/user/tokens': { method: 'POST', path: '/api/user/tokens', ...json({ name: 'Hostile', scopes: ['read'] }) },
+    'DELETE /api/user/tokens/{id}': { method: 'DELETE', path: `/api/user/tokens/${NO_TEMPLATE}` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },
@@ -298,7 +302,7 @@ let paths: Record<string, string[]> = {};
 /** The operations that need a session: their document lists a 401. */
 const protectedOps: string[] = [];
 
-const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members', 'POST /api/user/project/{projectId}/versions'];
+const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members', 'POST /api/user/project/{projectId}/versions', 'POST /api/user/tokens'];
 /** A template id that names no template. */
 const NO_TEMPLATE = '00000000-0000-4000-8000-00000000dead';
 /** A version id that names no version. */
@@ -482,6 +486,7 @@ describe('hostile input on every route', () => {
       'POST /api/upload/templates': `{"templateName":"x","canvas":{"nodes":[{"id":"n1","type":"upload","position":{"x":${d},"y":1},"data":{"type":"upload"}}],"edges":[]}}`,
       'POST /api/user/project/{projectId}/members': `{"email":${d},"role":"viewer"}`,
       'POST /api/user/project/{projectId}/versions': `{"name":${d}}`,
+      'POST /api/user/tokens': `{"name":${d},"scopes":["read"]}`,
     };
     const cases: Case[] = [];
     for (const op of JSON_BODY_OPS) {
@@ -606,6 +611,32 @@ describe('hostile input on every route', () => {
     cases.push({ name: 'auth session with garbage', method: 'GET', path: '/api/auth/session', cookie: `${COOKIE}=garbage`, status: [200] });
     cases.push({ name: 'auth session with chunked garbage', method: 'GET', path: '/api/auth/session', cookie: `${COOKIE}.0=abc; ${COOKIE}.1=def`, status: [200] });
     cases.push({ name: 'projects page with another secret', method: 'GET', path: '/projects', cookie: variants['another secret'], status: [302] });
+    await run(cases);
+  });
+
+  it('malformed, unknown and forged API tokens → 401 (the cookie beside them ignored), nothing stored', async () => {
+    const t0 = templates();
+    const variants: Record<string, string> = {
+      'Bearer alone': 'Bearer',
+      'Bearer and spaces': 'Bearer    ',
+      garbage: 'Bearer garbage',
+      'lower-case scheme': 'bearer garbage',
+      'prefix only': 'Bearer ic_',
+      'well-formed, unknown': `Bearer ic_${'A'.repeat(43)}`,
+      'one character short': `Bearer ic_${'A'.repeat(42)}`,
+      'without the prefix': `Bearer ${'A'.repeat(43)}`,
+      'the session cookie as a token': `Bearer ${ada.cookie}`,
+      'percent-encoded NUL': `Bearer ic_%00${'A'.repeat(40)}`,
+      'long (8 KB)': `Bearer ic_${'A'.repeat(8_000)}`,
+      'two tokens': `Bearer ic_${'A'.repeat(43)}, Bearer ic_${'B'.repeat(43)}`,
+    };
+    const cases: Case[] = [];
+    for (const op of protectedOps) {
+      for (const [name, authorization] of Object.entries(variants)) {
+        const req = t0[op];
+        cases.push({ name: `${op} with ${name}`, ...req, headers: { ...req.headers, authorization }, status: [401], error: 'Unauthorized' });
+      }
+    }
     await run(cases);
   });
 

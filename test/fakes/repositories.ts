@@ -115,7 +115,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
-export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions'> {
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens'> {
   state: FakeState;
   /** A user row as sign-in would create it. */
   addUser(values: Partial<UserRow> & { email: string }): UserRow;

@@ -1,5 +1,5 @@
-// Routes: `/` landing, `/login`, the signed-in pages `/projects` and `/projects/:id`, and `/shared/:token`
-// (a read-only link's page, for anyone).
+// Routes: `/` landing, `/login`, the signed-in pages `/projects`, `/projects/:id` and `/settings/tokens` (API
+// tokens), and `/shared/:token` (a read-only link's page, for anyone).
 import { lazy, Suspense, useEffect } from 'react';
 import { trackPageView } from './analytics';
 import { ErrorBoundary } from './components/error-boundary';
@@ -15,6 +15,7 @@ import { useLocation } from './router';
 // The editor (and @xyflow/react) loads only when a canvas is opened.
 const CanvasPage = lazy(() => import('./components/canvas-page'));
 const SharedPage = lazy(() => import('./components/shared-page'));
+const ApiTokensPage = lazy(() => import('./components/api-tokens-page').then((m) => ({ default: m.ApiTokensPage })));
 
 function Routes() {
   const { pathname } = useLocation();
@@ -26,6 +27,15 @@ function Routes() {
     return (
       <RequireSession>
         <ProjectsPage />
+      </RequireSession>
+    );
+  }
+  if (pathname === '/settings/tokens') {
+    return (
+      <RequireSession>
+        <Suspense fallback={<PageStatus busy>Loading…</PageStatus>}>
+          <ApiTokensPage />
+        </Suspense>
       </RequireSession>
     );
   }

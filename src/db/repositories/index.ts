@@ -1,6 +1,7 @@
 // The data-access layer: a repository per aggregate, each method taking an optional transaction (`Tx`).
 // Services receive `Pick<>` slices of these and the `Transactions` port, never a pool or drizzle.
 import { createTransactions, type Db, type Transactions } from '../index.js';
+import { createApiTokensRepository, type ApiTokensRepository } from './api-tokens.js';
 import { createCanvasesRepository, type CanvasesRepository } from './canvases.js';
 import { createCollabRepository, type CollabRepository } from './collab.js';
 import { createGenerationsRepository, type GenerationsRepository } from './generations.js';
@@ -15,6 +16,7 @@ import { createUsersRepository, type UsersRepository } from './users.js';
 import { createVersionsRepository, type VersionsRepository } from './versions.js';
 import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
 
+export * from './api-tokens.js';
 export * from './canvases.js';
 export * from './collab.js';
 export * from './generations.js';
@@ -43,6 +45,7 @@ export interface Repositories {
   sharing: SharingRepository;
   versions: VersionsRepository;
   rateLimits: RateLimitsRepository;
+  apiTokens: ApiTokensRepository;
   transactions: Transactions;
 }
 
@@ -61,6 +64,7 @@ export function createRepositories(db: Db): Repositories {
     sharing: createSharingRepository(db),
     versions: createVersionsRepository(db),
     rateLimits: createRateLimitsRepository(db),
+    apiTokens: createApiTokensRepository(db),
     transactions: createTransactions(db),
   };
 }

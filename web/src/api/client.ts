@@ -21,6 +21,9 @@ export type ShareRole = ProjectMember['role'];
 export type ProjectRole = 'owner' | ShareRole;
 export type SharedCanvas = components['schemas']['SharedCanvas'];
 export type TemplateBody = paths['/api/upload/templates']['post']['requestBody']['content']['application/json'];
+export type ApiToken = components['schemas']['ApiToken'];
+export type ApiTokenScope = ApiToken['scopes'][number];
+export type CreatedApiToken = components['schemas']['CreatedApiToken'];
 
 const unauthorizedListeners = new Set<() => void>();
 

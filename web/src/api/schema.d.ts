@@ -2598,6 +2598,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal API tokens (never their secrets); needs a signed-in session, not a token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokens"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a personal API token: its secret is answered only now; needs a signed-in session, not a token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description to recognise the token by */
+                        name: string;
+                        /** @description `read`: GET and HEAD of the API; `write`: the other methods, except generation; `generate`: POST /api/image */
+                        scopes: ("read" | "write" | "generate")[];
+                        /** @description days until the token stops working (1–365); omitted or null: it never expires */
+                        expiresInDays?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedApiToken"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your API tokens: it stops working at once, on every instance; needs a signed-in session, not a token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2838,6 +3015,40 @@ export interface components {
         CanvasRestoredInput: {
             canvas: components["schemas"]["CanvasInput"];
         };
+        ApiTokenInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
+            prefix: string;
+            scopes: ("read" | "write" | "generate")[];
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601; null: never expires */
+            expiresAt: string | null;
+            /** @description ISO 8601, recorded at most about once a minute; null: never used */
+            lastUsedAt: string | null;
+        };
+        CreatedApiTokenInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
+            prefix: string;
+            scopes: ("read" | "write" | "generate")[];
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601; null: never expires */
+            expiresAt: string | null;
+            /** @description ISO 8601, recorded at most about once a minute; null: never used */
+            lastUsedAt: string | null;
+            /** @description the secret to send as `Authorization: Bearer <token>`; shown only now (the service keeps its hash) */
+            token: string;
+        };
+        ApiTokensInput: {
+            /** @description oldest first */
+            tokens: components["schemas"]["ApiTokenInput"][];
+        };
         Error: {
             error: string;
             details?: string;
@@ -3073,6 +3284,40 @@ export interface components {
         /** @description the canvas after the restore, as GET /api/user/project/canvas answers it */
         CanvasRestored: {
             canvas: components["schemas"]["Canvas"];
+        };
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
+            prefix: string;
+            scopes: ("read" | "write" | "generate")[];
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601; null: never expires */
+            expiresAt: string | null;
+            /** @description ISO 8601, recorded at most about once a minute; null: never used */
+            lastUsedAt: string | null;
+        };
+        CreatedApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
+            prefix: string;
+            scopes: ("read" | "write" | "generate")[];
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description ISO 8601; null: never expires */
+            expiresAt: string | null;
+            /** @description ISO 8601, recorded at most about once a minute; null: never used */
+            lastUsedAt: string | null;
+            /** @description the secret to send as `Authorization: Bearer <token>`; shown only now (the service keeps its hash) */
+            token: string;
+        };
+        ApiTokens: {
+            /** @description oldest first */
+            tokens: components["schemas"]["ApiToken"][];
         };
     };
     responses: never;

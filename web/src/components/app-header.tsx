@@ -8,8 +8,8 @@ import { Link } from '../router';
 import logoUrl from '../favicon.svg';
 
 /**
- * The top bar: brand, an optional middle part, and the user's name with Sign out and Sign out of all devices
- * (or Sign in). A Pro badge for
+ * The top bar: brand, an optional middle part, and the user's name with API tokens, Sign out and Sign out of all
+ * devices (or Sign in). A Pro badge for
  * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
  * links, the service answers them with a redirect to the payment provider.
  */
@@ -56,6 +56,9 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
           <span className="muted user-name" title={session.user.email ?? undefined}>
             {session.user.name || session.user.email}
           </span>
+          <Link className="button ghost" href="/settings/tokens" title="Personal API tokens for scripts">
+            API tokens
+          </Link>
           <button type="button" className="button ghost" onClick={() => void onSignOut(false)} disabled={leaving}>
             {leaving ? 'Signing out…' : 'Sign out'}
           </button>
