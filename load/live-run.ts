@@ -26,7 +26,7 @@
 // (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
-// LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
+// COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
 // round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -481,6 +481,8 @@ export async function main(): Promise<number> {
   let failure: unknown;
   try {
     const env: Record<string, string> = settings.poolSize ? { DATABASE_POOL_SIZE: settings.poolSize } : {};
+    // The live documents' settings (COLLAB_*) reach the service from this run's environment, to measure a tuning.
+    for (const [k, v] of Object.entries(process.env)) if (k.startsWith('COLLAB_') && v !== undefined) env[k] = v;
     t = await within(startTestApp(env, 'embedded'));
     const { rows } = await t.pool.query<{ v: string; pid: number }>("SELECT current_setting('server_version') AS v, pg_backend_pid() AS pid");
     const postmasterPid = parentPid(rows[0].pid);
