@@ -5,7 +5,7 @@
 // all start editing together, and their results are merged from the raw figures.
 import type { EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient } from './live-protocol.js';
 import { LoadProcess } from './harness.js';
-import { percentile, sortedOf } from './live-plan.js';
+import { percentilesOf } from './live-plan.js';
 import { processCpu } from './resources.js';
 
 export type LiveClient = LoadProcess<ToLiveClient, FromLiveClient>;
@@ -85,9 +85,6 @@ export function mergeResults(parts: LiveStepResult[]): LiveStepResult {
     acks: parts.flatMap((p) => p.samples.acks),
     lags: parts.flatMap((p) => p.samples.lags),
   };
-  const lat = sortedOf(samples.latencies);
-  const acks = sortedOf(samples.acks);
-  const lags = sortedOf(samples.lags);
   const edits = sum(parts.map((p) => p.edits));
   const errorKinds: Record<string, number> = {};
   for (const p of parts) for (const [k, n] of Object.entries(p.errorKinds)) errorKinds[k] = (errorKinds[k] ?? 0) + n;
@@ -96,15 +93,7 @@ export function mergeResults(parts: LiveStepResult[]): LiveStepResult {
     edits,
     acked: sum(parts.map((p) => p.acked)),
     skipped: sum(parts.map((p) => p.skipped)),
-    arrivals: lat.length,
-    p50Ms: percentile(lat, 0.5),
-    p90Ms: percentile(lat, 0.9),
-    p99Ms: percentile(lat, 0.99),
-    maxMs: lat.length ? lat[lat.length - 1] : NaN,
-    ackP50Ms: percentile(acks, 0.5),
-    ackP99Ms: percentile(acks, 0.99),
-    timerLagP99Ms: percentile(lags, 0.99),
-    timerLagMaxMs: lags.length ? lags[lags.length - 1] : NaN,
+    ...percentilesOf(samples),
     errors: sum(parts.map((p) => p.errors)),
     errorKinds,
     firstErrors: parts.flatMap((p) => p.firstErrors).slice(0, 8),

@@ -16,7 +16,7 @@
 // many documents opened on one socket.
 import { performance } from 'node:perf_hooks';
 import type { CostDoc, EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient } from './live-protocol.js';
-import { percentile, positionKey, promptKey, sortedOf } from './live-plan.js';
+import { percentile, percentilesOf, positionKey, promptKey, sortedOf } from './live-plan.js';
 import { LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
 import { startProfile } from './profile.js';
 import { watchStalls } from './stalls.js';
@@ -137,23 +137,12 @@ async function drain(sessions: Session[], roomsOf: LiveRoom[], drainMs: number):
 }
 
 function summarize(durationMs: number): EditStats {
-  const lat = sortedOf(recorder.latencies);
-  const acks = sortedOf(recorder.acks);
-  const lags = sortedOf(recorder.lags);
   return {
     durationMs,
     edits: recorder.edits,
     acked: recorder.acked,
     skipped: recorder.skipped,
-    arrivals: lat.length,
-    p50Ms: percentile(lat, 0.5),
-    p90Ms: percentile(lat, 0.9),
-    p99Ms: percentile(lat, 0.99),
-    maxMs: lat.length ? lat[lat.length - 1] : NaN,
-    ackP50Ms: percentile(acks, 0.5),
-    ackP99Ms: percentile(acks, 0.99),
-    timerLagP99Ms: percentile(lags, 0.99),
-    timerLagMaxMs: lags.length ? lags[lags.length - 1] : NaN,
+    ...percentilesOf(recorder),
     errors: recorder.errors,
     errorKinds: { ...recorder.errorKinds },
     firstErrors: [...recorder.firstErrors],

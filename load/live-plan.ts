@@ -198,3 +198,21 @@ export function percentile(sorted: Float64Array, p: number): number {
 }
 
 export const sortedOf = (xs: number[]): Float64Array => Float64Array.from(xs).sort();
+
+/** The percentiles of a batch of edits from its raw figures (arrival latencies, acknowledgements, timer lags). */
+export function percentilesOf(samples: { latencies: number[]; acks: number[]; lags: number[] }) {
+  const lat = sortedOf(samples.latencies);
+  const acks = sortedOf(samples.acks);
+  const lags = sortedOf(samples.lags);
+  return {
+    arrivals: lat.length,
+    p50Ms: percentile(lat, 0.5),
+    p90Ms: percentile(lat, 0.9),
+    p99Ms: percentile(lat, 0.99),
+    maxMs: lat.length ? lat[lat.length - 1] : NaN,
+    ackP50Ms: percentile(acks, 0.5),
+    ackP99Ms: percentile(acks, 0.99),
+    timerLagP99Ms: percentile(lags, 0.99),
+    timerLagMaxMs: lags.length ? lags[lags.length - 1] : NaN,
+  };
+}
