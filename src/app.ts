@@ -37,6 +37,7 @@ import { publicTemplateRoutes, templateRoutes } from './routes/templates.js';
 import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
 import { versionRoutes } from './routes/versions.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
+import { generationRoutes } from './routes/generations.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -51,7 +52,10 @@ export const API_INFO = {
  * The routes that take large bodies from signed-in users: their bodies get the longer deadlines
  * (HTTP_LARGE_BODY_TIMEOUT_MS, HTTP_LARGE_BODY_IDLE_TIMEOUT_MS; src/http/deadlines.ts).
  */
-const LARGE_BODY_ROUTES = ['POST /api/upload', 'POST /api/image', 'POST /api/user/project/canvas', 'POST /api/upload/templates'];
+const LARGE_BODY_ROUTES = ['POST /api/upload', 'POST /api/image', 'POST /api/generations', 'POST /api/user/project/canvas', 'POST /api/upload/templates'];
+
+/** How long closing the app waits for running generation jobs (pg-boss's graceful stop); the rest are retried elsewhere. */
+const JOBS_STOP_GRACE_MS = 10_000;
 
 export interface BuildOptions {
   /** Serve on a server made elsewhere (e.g. one already bound, so its port is known before the config). */
@@ -145,6 +149,11 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(metricsPlugin, { token: config.metrics.token });
   const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions });
   app.addHook('onClose', () => composition.close());
+  // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
+  // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).
+  app.addHook('preClose', () => composition.jobs.stop(JOBS_STOP_GRACE_MS));
+  // A queue that cannot start now is started again by the next job created here.
+  await composition.jobs.resume().catch((err: unknown) => app.log.error({ err }, 'generation jobs: the queue did not start; waiting jobs run once it does'));
   // The live canvas's socket (/api/collab) on the same server; its sockets close before the server waits for connections.
   composition.live.mount(app.server);
   app.addHook('preClose', () => composition.live.disconnectAll());
@@ -179,6 +188,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
+    // The same per-user budget as POST /api/image (one counter).
+    await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, model: config.model.model, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
     await api.register(templateRoutes, { templates, limits: config.limits });

@@ -6,7 +6,7 @@ import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
-import { createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
+import { createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import type { Metrics } from './metrics.js';
 import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
 import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
@@ -26,6 +26,7 @@ import { createUsersService, type UsersService } from './services/users.js';
 import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './services/versions.js';
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
+import { createGenerationJobs, type GenerationJobs } from './jobs/generation-jobs.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -56,6 +57,8 @@ export interface Composition {
   rateLimits: RateLimitsRepository;
   /** Who a personal API token (`Authorization: Bearer`) belongs to, for the request guards (src/http/guards.ts). */
   tokens: TokenVerifier;
+  /** Generation jobs (src/jobs/): app.ts resumes them at boot and stops them before closing. */
+  jobs: GenerationJobs;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -142,12 +145,24 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
   };
+  const jobs = createGenerationJobs({
+    jobs: createGenerationJobsRepository(database.db), // its own aggregate, outside the repositories the services share
+    users,
+    transactions,
+    generation: services.generation,
+    nodes: generationNodes,
+    queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
+    runningPerUser: config.jobs.runningPerUser,
+    log,
+  });
   return {
     services,
     live,
     rateLimits: repositories.rateLimits,
     tokens,
+    jobs,
     close: async () => {
+      await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);
     },

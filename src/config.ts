@@ -100,6 +100,8 @@ const envSchema = z.object({
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   GENERATION_LEASE_MS: int(60_000, 3_000),
   GENERATIONS_IN_FLIGHT_PER_USER: int(2, 0),
+  JOBS_CONCURRENCY: int(4, 1),
+  JOBS_RUNNING_PER_USER: int(2, 0),
   IMAGE_WORKERS: int(2, 1),
   OFFLINE_MAX_OPERATIONS: int(10, 1),
   OFFLINE_MAX_BLUR: int(50, 1),
@@ -212,6 +214,13 @@ export interface Config {
     embeddedSystemDir: string;
   };
   storage: { connectionString?: string; container: string; publicUrl?: string };
+  /** Generation jobs (src/jobs/, docs/api.md "Generation jobs"). */
+  jobs: {
+    /** Jobs this instance runs at once. */
+    concurrency: number;
+    /** Jobs one user may have running at once, on all instances together (0 = no limit); the rest stay queued. */
+    runningPerUser: number;
+  };
   model: {
     model: (typeof IMAGE_MODELS)[number];
     fallback?: (typeof IMAGE_MODELS)[number];
@@ -413,6 +422,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       container: e.OBJECT_STORAGE_CONTAINER,
       publicUrl: e.OBJECT_STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
     },
+    jobs: { concurrency: e.JOBS_CONCURRENCY, runningPerUser: e.JOBS_RUNNING_PER_USER },
     model: {
       model: e.IMAGE_MODEL ?? (production ? 'gemini-2.5-flash-image' : 'local'),
       fallback: e.IMAGE_MODEL_FALLBACK,

@@ -70,6 +70,9 @@ export const ERROR_CODES = [
   'insufficient_scope',
   'session_required',
   'token_not_found',
+  // 404, 409 (generation jobs)
+  'job_not_found',
+  'job_finished',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -202,3 +205,7 @@ export const insufficientScope = (scope: string) => new AppError('insufficient_s
 /** A Bearer request to a route only a signed-in session may use (token management, signing out everywhere). */
 export const sessionRequired = () => new AppError('session_required', 'This route needs a signed-in session, not an API token');
 export const tokenNotFound = () => new AppError('token_not_found', 'Token not found');
+
+// Generation jobs
+export const jobNotFound = () => new AppError('job_not_found', 'Job not found');
+export const jobFinished = (status: string) => new AppError('job_finished', 'Job already finished', { details: `the job is ${status}; only a queued or running job can be canceled` });

@@ -49,6 +49,8 @@ export type Requirement = ApiTokenScope | 'session';
  */
 const ROUTE_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   'POST /api/image': 'generate',
+  'POST /api/generations': 'generate',
+  'POST /api/generations/:id/cancel': 'generate',
   'GET /api/user/tokens': 'session',
   'POST /api/user/tokens': 'session',
   'DELETE /api/user/tokens/:id': 'session',

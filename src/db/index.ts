@@ -29,6 +29,8 @@ export function createTransactions(db: Db): Transactions {
 
 export interface Database {
   db: Db;
+  /** The connection string (the job queue, src/jobs/, opens its own connections with it). */
+  url: string;
   pool: pg.Pool;
   /** Throws when the server cannot answer (used by /api/ready). */
   check(): Promise<void>;
@@ -75,6 +77,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const db = drizzle(pool, { schema });
   return {
     db,
+    url: opts.url,
     pool,
     async check() {
       await pool.query('SELECT 1');

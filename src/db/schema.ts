@@ -389,3 +389,49 @@ export const apiTokens = pgTable(
 );
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/** A generation job's state (docs/api.md "Generation jobs"). */
+export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+/**
+ * Generation jobs (POST /api/generations, src/jobs/): our own record of each asynchronous generation, the source
+ * of truth for its state; pg-boss (schema `pgboss`) only carries the work to a runner (`boss_job_id`). The outcome
+ * is written here: the output URL and the generation's id, or the error the synchronous route would have
+ * answered (`error`, `error_status`). Jobs go with their user.
+ */
+export const generationJobs = pgTable(
+  'generation_jobs',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** As the request named them (checked when the job is created and again when it runs). */
+    projectId: text('project_id'),
+    nodeId: text('node_id'),
+    prompt: text('prompt').notNull(),
+    images: jsonb('images').$type<string[]>().notNull(),
+    model: text('model'),
+    status: text('status').$type<GenerationJobStatus>().notNull().default('queued'),
+    error: text('error'),
+    errorDetails: text('error_details'),
+    errorStatus: integer('error_status'),
+    outputUrl: text('output_url'),
+    generationId: text('generation_id'),
+    /** Runs started (2 after pg-boss retried a job whose instance died). */
+    attempts: integer('attempts').notNull().default(0),
+    bossJobId: text('boss_job_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('generation_jobs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('generation_jobs_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('generation_jobs_project_created_idx').on(t.projectId, t.createdAt.desc()).where(sql`project_id IS NOT NULL`),
+    index('generation_jobs_queued_idx').on(t.createdAt, t.id).where(sql`status = 'queued'`),
+    check('generation_jobs_status_check', sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
+  ],
+);
+
+export type GenerationJobRow = typeof generationJobs.$inferSelect;

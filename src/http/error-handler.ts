@@ -68,12 +68,14 @@ export function statusOf(code: ErrorCode): number {
     case 'member_not_found':
     case 'version_not_found':
     case 'token_not_found':
+    case 'job_not_found':
       return 404;
     case 'not_acceptable':
       return 406;
     case 'request_timeout':
       return 408;
     case 'canvas_conflict':
+    case 'job_finished':
       return 409;
     case 'precondition_failed':
       return 412;

@@ -20,10 +20,14 @@ const Generation = z
   })
   .meta({ id: 'Generation' });
 
-export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (app, { generation, limits, rateLimit }) => {
+/**
+ * A generation request's fields (POST /api/image, and POST /api/generations with `model`): the same checks and
+ * messages. `projectId` and `nodeId` go together.
+ */
+export function generationFields(limits: Config['limits']) {
   const noImages = says('No images provided');
   const noPrompt = says('No prompt provided');
-  const body = z.object({
+  return {
     images: z
       .array(z.string(says('Invalid image: not a string')).min(1, says('Invalid image: empty')), noImages)
       .min(1, noImages)
@@ -37,9 +41,23 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
       .refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)')
       .optional()
       .describe("With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error)"),
-  }).refine((b) => (b.projectId === undefined) === (b.nodeId === undefined), { ...says('projectId and nodeId go together'), path: ['nodeId'] });
+  };
+}
+
+/** projectId and nodeId: both or neither. */
+export const nodeFieldsTogether = <T extends z.ZodType<{ projectId?: string; nodeId?: string }>>(schema: T) =>
+  schema.refine((b) => (b.projectId === undefined) === (b.nodeId === undefined), { ...says('projectId and nodeId go together'), path: ['nodeId'] });
+
+/** The largest generation request body: room for every allowed input as a base64 data URL, within a hard cap. */
+export const generationBodyLimit = (limits: Config['limits']) =>
+  Math.min(Math.ceil((limits.imagesPerGeneration * limits.inputImageBytes * 4) / 3) + 1024 * 1024, limits.generationBodyBytes);
+
+const generationBody = (limits: Config['limits']) => nodeFieldsTogether(z.object(generationFields(limits)));
+
+export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (app, { generation, limits, rateLimit }) => {
+  const body = generationBody(limits);
   // Inputs may be data URLs: room for every allowed input, base64-encoded, within a hard cap.
-  const bodyLimit = Math.min(Math.ceil((limits.imagesPerGeneration * limits.inputImageBytes * 4) / 3) + 1024 * 1024, limits.generationBodyBytes);
+  const bodyLimit = generationBodyLimit(limits);
 
   app.post('/api/image', {
     bodyLimit,

@@ -19,6 +19,8 @@ export interface GenerateResponse {
   imageBase64: string;
   imageUrl: string;
   text?: string;
+  /** The recorded generation's id (generation jobs keep it; POST /api/image's schema does not answer it). */
+  generationId?: string;
 }
 
 /** A generation's request: with `projectId` and `nodeId`, into that canvas node. */
@@ -27,6 +29,11 @@ export interface GenerateInput {
   prompt: string;
   projectId?: string;
   nodeId?: string;
+  /**
+   * Aborts the model call (a canceled generation job). Once aborted, nothing is stored nor recorded, even if the
+   * model answered anyway: the generation fails with `generation_failed` ("the generation was canceled").
+   */
+  signal?: AbortSignal;
 }
 
 export interface GenerationService {
@@ -75,6 +82,9 @@ export interface GenerationDeps extends InputDeps {
 
 const PNG = 'image/png';
 
+/** A generation whose `signal` was aborted (a canceled job): nothing is stored nor recorded. */
+const canceled = () => generationFailed('the generation was canceled');
+
 /**
  * `Retry-After` of a request over the in-flight limit: a fixed, short wait. A generation takes from a fraction
  * of a second to about 30 seconds, so the slot is likely free within a few seconds, and a refused request is
@@ -90,14 +100,14 @@ async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: 
   return png;
 }
 
-const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+export const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 /**
  * Only what encodeCursor makes: decoded and encoded again it is the same string (no other base64 spelling, no
  * date that JavaScript reads leniently, such as 30 February or hour 24), with an id of ours and a time the
  * service can have recorded (1970–9999). Anything else is 400: a NUL, or a year PostgreSQL cannot hold (0000)
  * would fail in the query.
  */
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at);
   const year = createdAt.getUTCFullYear();
@@ -113,9 +123,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images: inputs, prompt, signal: new AbortController().signal, onAnswered: answered, owner });
+      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
@@ -235,15 +245,17 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt }: { images: string[]; prompt: string },
+    { images, prompt, signal }: { images: string[]; prompt: string; signal?: AbortSignal },
     { running, lease }: { running: string; lease: { stop(): Promise<void> } },
   ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
     try {
-      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true));
+      if (signal?.aborted) throw canceled();
+      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true), signal);
+      if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
-      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, { running, lease });
+      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, { running, lease }, signal);
     } catch (err) {
       if (answered) await keepSlot(running, user.id, lease);
       throw err;
@@ -257,6 +269,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     inputs: ResolvedInput[],
     result: { image: ModelImage; text?: string; model: string },
     { running, lease }: { running: string; lease: { stop(): Promise<void> } },
+    signal?: AbortSignal,
   ): Promise<GenerateResponse> {
     const written: string[] = [];
     try {
@@ -276,9 +289,11 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       // The record replaces the running row in one transaction: the quota never counts this generation twice
       // nor misses it. The lease stops first, so no renewal brings the row back.
       await lease.stop();
+      if (signal?.aborted) throw canceled(); // canceled while storing: the objects written go (below)
+      const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
       await transactions.transaction(async (tx) => {
         await generations.insert({
-          id: `gen-${stamp}-${randomBytes(6).toString('hex')}`,
+          id: generationId,
           userId: user.id,
           userEmail: user.email,
           prompt,
@@ -289,7 +304,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         }, tx);
         await runningGenerations.remove(running, tx);
       });
-      return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) };
+      return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}), generationId };
     } catch (err) {
       // Nothing half-done stays behind: objects written for this generation go too.
       await Promise.all(written.map((name) => store.delete(name).catch(() => {})));

@@ -175,6 +175,7 @@ async function snapshot(): Promise<string> {
     // Named versions only: restore points come from compaction, on its own time.
     q("SELECT id, project_id, name FROM collab_versions WHERE kind = 'named' ORDER BY id"),
     q('SELECT id, user_id, name, token_hash, scopes::text, expires_at, last_used_at FROM api_tokens ORDER BY id'),
+    q('SELECT id, user_id, prompt, status FROM generation_jobs ORDER BY id'),
   ]);
   const files = await listFiles(objectsDir());
   return JSON.stringify({ counts: { users, projects, canvases, generations, webhooks: webhooks[0].n, modelCalls: gemini.requests.length }, userRows, projectRows, canvasRows, templateRows, memberRows, linkRows, versionRows, tokenRows, files });
@@ -266,6 +267,10 @@ function templates(): Record<string, Request> {
     'POST /api/user/project/canvas': { method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: P, nodes: [node('n1')], edges: [] }) },
     'POST /api/image': { method: 'POST', path: '/api/image', ...json({ images: [pngDataUrl], prompt: 'grayscale' }) },
     'GET /api/user/generations': { method: 'GET', path: '/api/user/generations' },
+    'POST /api/generations': { method: 'POST', path: '/api/generations', ...json({ images: [pngDataUrl], prompt: 'grayscale' }) },
+    'GET /api/generations': { method: 'GET', path: '/api/generations' },
+    'GET /api/generations/{id}': { method: 'GET', path: `/api/generations/job_${NO_TEMPLATE}` },
+    'POST /api/generations/{id}/cancel': { method: 'POST', path: `/api/generations/job_${NO_TEMPLATE}/cancel` },
     'POST /api/upload': { method: 'POST', path: '/api/upload', ...multipart([{ name: 'file', filename: 'a.png', type: 'image/png', data: png }]) },
     'GET /api/checkout': { method: 'GET', path: '/api/checkout?format=json' },
     'GET /api/portal': { method: 'GET', path: '/api/portal?format=json' },
@@ -302,7 +307,7 @@ let paths: Record<string, string[]> = {};
 /** The operations that need a session: their document lists a 401. */
 const protectedOps: string[] = [];
 
-const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members', 'POST /api/user/project/{projectId}/versions', 'POST /api/user/tokens'];
+const JSON_BODY_OPS = ['POST /api/user/project', 'PATCH /api/user/project/{projectId}', 'POST /api/user/project/canvas', 'POST /api/image', 'POST /api/generations', 'POST /api/upload/templates', 'POST /api/user/project/{projectId}/members', 'POST /api/user/project/{projectId}/versions', 'POST /api/user/tokens'];
 /** A template id that names no template. */
 const NO_TEMPLATE = '00000000-0000-4000-8000-00000000dead';
 /** A version id that names no version. */

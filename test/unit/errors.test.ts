@@ -45,6 +45,8 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.insufficientScope('write'), 'insufficient_scope', 403, { error: 'Token lacks the write scope' }],
   [errors.sessionRequired(), 'session_required', 403, { error: 'This route needs a signed-in session, not an API token' }],
   [errors.tokenNotFound(), 'token_not_found', 404, { error: 'Token not found' }],
+  [errors.jobNotFound(), 'job_not_found', 404, { error: 'Job not found' }],
+  [errors.jobFinished('succeeded'), 'job_finished', 409, { error: 'Job already finished', details: 'the job is succeeded; only a queued or running job can be canceled' }],
   [errors.requestTimeout(), 'request_timeout', 408, { error: 'Request timeout' }],
   [errors.canvasConflict(7), 'canvas_conflict', 409, { error: 'Canvas was changed elsewhere', version: 7 }],
   [errors.bodyTooLarge(), 'body_too_large', 413, { error: 'Request body too large' }],

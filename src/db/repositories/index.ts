@@ -19,6 +19,7 @@ import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from 
 export * from './api-tokens.js';
 export * from './canvases.js';
 export * from './collab.js';
+export * from './generation-jobs.js';
 export * from './generations.js';
 export * from './projects.js';
 export * from './rate-limits.js';

@@ -1,0 +1,137 @@
+// Generation jobs (src/jobs/, docs/api.md "Generation jobs"): our record of each asynchronous generation. Every
+// change of state is one conditional UPDATE, so a cancel and a runner never both win.
+import { and, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../index.js';
+import { generationJobs, type GenerationJobRow, type GenerationJobStatus } from '../schema.js';
+
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'createdAt'>;
+
+/** A job's row with its place in the queue (1 = next to start), null when it is not queued. */
+export type GenerationJobView = GenerationJobRow & { queuePosition: number | null };
+
+export interface GenerationJobsRepository {
+  /** false when the user does not exist (any more). */
+  insert(job: NewGenerationJob, tx?: Tx): Promise<boolean>;
+  setBossJobId(id: string, bossJobId: string, tx?: Tx): Promise<void>;
+  /** Removes a job that was never queued (its creation failed). */
+  delete(id: string, tx?: Tx): Promise<void>;
+  /** The user's job with its queue position; null when the user has no job with that id. */
+  find(userId: string, id: string, tx?: Tx): Promise<GenerationJobView | null>;
+  /** Any user's job (the runner). */
+  get(id: string, tx?: Tx): Promise<GenerationJobRow | null>;
+  /** The user's jobs, newest first (`createdAt`, then `id`), strictly after `after`, optionally filtered. */
+  listByUser(userId: string, opts: { status?: GenerationJobStatus; projectId?: string; after?: { createdAt: Date; id: string }; limit: number }, tx?: Tx): Promise<GenerationJobView[]>;
+  /** Locks the user's jobs for the running-limit check until the transaction ends (an advisory lock on the user). */
+  lockUser(userId: string, tx: Tx): Promise<void>;
+  countRunning(userId: string, tx?: Tx): Promise<number>;
+  /** `queued` (or, for a retry, `running`) → `running`, one attempt more; false when the job is in another state. */
+  markRunning(id: string, opts: { retry: boolean }, tx?: Tx): Promise<boolean>;
+  /** `running` → an outcome; false when the job is no longer running (canceled meanwhile). */
+  finish(id: string, outcome: { status: 'succeeded' | 'failed'; outputUrl?: string; generationId?: string; error?: string; errorDetails?: string; errorStatus?: number }, tx?: Tx): Promise<boolean>;
+  /** `queued` or `running` → `canceled`; the row before the change (null: no such job of the user). */
+  cancel(userId: string, id: string, tx?: Tx): Promise<{ before: GenerationJobStatus } | null>;
+  /** Whether any job is queued or running (an instance starts its queue at boot only then). */
+  anyUnfinished(tx?: Tx): Promise<boolean>;
+  /** A job given up by the queue (its instance died, and so did the retry's): failed with the reason, if still unfinished. */
+  failUnfinished(id: string, reason: string, tx?: Tx): Promise<boolean>;
+}
+
+/** Queued jobs created before or with this one: its place in the queue (all users' queued jobs, oldest first). */
+const queuePosition = sql<number | null>`CASE WHEN ${generationJobs.status} = 'queued' THEN (
+  SELECT count(*)::int FROM generation_jobs q
+  WHERE q.status = 'queued' AND (q.created_at, q.id) <= (${generationJobs.createdAt}, ${generationJobs.id})
+) END`.as('queue_position');
+
+export function createGenerationJobsRepository(db: Db): GenerationJobsRepository {
+  const on = (tx?: Tx): Executor => tx ?? db;
+  const selectView = (tx?: Tx) => on(tx).select({ job: generationJobs, queuePosition }).from(generationJobs);
+  const view = (r: { job: GenerationJobRow; queuePosition: number | null }): GenerationJobView => ({ ...r.job, queuePosition: r.queuePosition });
+  return {
+    async insert(job, tx) {
+      try {
+        await on(tx).insert(generationJobs).values(job);
+        return true;
+      } catch (err) {
+        const e = err as { code?: string; cause?: { code?: string } };
+        if ((e.cause?.code ?? e.code) === '23503') return false; // foreign_key_violation: no such user
+        throw err;
+      }
+    },
+    async setBossJobId(id, bossJobId, tx) {
+      await on(tx).update(generationJobs).set({ bossJobId }).where(eq(generationJobs.id, id));
+    },
+    async delete(id, tx) {
+      await on(tx).delete(generationJobs).where(eq(generationJobs.id, id));
+    },
+    async find(userId, id, tx) {
+      const [row] = await selectView(tx).where(and(eq(generationJobs.userId, userId), eq(generationJobs.id, id)));
+      return row ? view(row) : null;
+    },
+    async get(id, tx) {
+      const [row] = await on(tx).select().from(generationJobs).where(eq(generationJobs.id, id));
+      return row ?? null;
+    },
+    async listByUser(userId, { status, projectId, after, limit }, tx) {
+      const rows = await selectView(tx)
+        .where(
+          and(
+            eq(generationJobs.userId, userId),
+            status ? eq(generationJobs.status, status) : undefined,
+            projectId ? eq(generationJobs.projectId, projectId) : undefined,
+            after ? or(lt(generationJobs.createdAt, after.createdAt), and(eq(generationJobs.createdAt, after.createdAt), lt(generationJobs.id, after.id))) : undefined,
+          ),
+        )
+        .orderBy(desc(generationJobs.createdAt), desc(generationJobs.id))
+        .limit(limit);
+      return rows.map(view);
+    },
+    async lockUser(userId, tx) {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`generation-jobs:${userId}`}, 0))`);
+    },
+    async countRunning(userId, tx) {
+      const [row] = await on(tx).select({ n: count() }).from(generationJobs).where(and(eq(generationJobs.userId, userId), eq(generationJobs.status, 'running')));
+      return row.n;
+    },
+    async markRunning(id, { retry }, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), retry ? inArray(generationJobs.status, ['queued', 'running']) : eq(generationJobs.status, 'queued')))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async finish(id, outcome, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ ...outcome, finishedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running')))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async cancel(userId, id, tx) {
+      // The row as it was: a CTE reads the snapshot before the UPDATE.
+      const { rows } = await on(tx).execute<{ before: GenerationJobStatus }>(sql`
+        WITH before AS (SELECT id, status FROM generation_jobs WHERE id = ${id} AND user_id = ${userId} FOR UPDATE),
+        changed AS (
+          UPDATE generation_jobs SET status = 'canceled', finished_at = now()
+          WHERE id IN (SELECT id FROM before WHERE status IN ('queued', 'running')) RETURNING id
+        )
+        SELECT status AS before FROM before`);
+      return rows[0] ? { before: rows[0].before } : null;
+    },
+    async anyUnfinished(tx) {
+      const rows = await on(tx).select({ id: generationJobs.id }).from(generationJobs).where(inArray(generationJobs.status, ['queued', 'running'])).limit(1);
+      return rows.length > 0;
+    },
+    async failUnfinished(id, reason, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ status: 'failed', error: 'Failed to generate image', errorDetails: reason, errorStatus: 500, finishedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), inArray(generationJobs.status, ['queued', 'running'])))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+
