@@ -435,3 +435,25 @@ export const generationJobs = pgTable(
 );
 
 export type GenerationJobRow = typeof generationJobs.$inferSelect;
+
+/**
+ * Every change of a generation job's state, as its owner sees it (GET /api/generations/events). Ids increase
+ * per user in commit order: each is inserted under the user's job lock (generation-jobs repository), so a reader
+ * that has seen id N never later meets a smaller one. Kept JOB_EVENTS_RETENTION_HOURS (at least 24 h).
+ */
+export const generationJobEvents = pgTable(
+  'generation_job_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    jobId: text('job_id').notNull(),
+    /** The job as GET /api/generations/:id answered it at that moment. */
+    job: jsonb('job').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('generation_job_events_user_id_idx').on(t.userId, t.id), index('generation_job_events_created_idx').on(t.createdAt)],
+);
+
+export type GenerationJobEventRow = typeof generationJobEvents.$inferSelect;
