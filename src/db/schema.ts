@@ -417,6 +417,8 @@ export const generationJobs = pgTable(
     errorDetails: text('error_details'),
     errorStatus: integer('error_status'),
     outputUrl: text('output_url'),
+    /** The model's text beside its image, when it gave one (POST /api/image answers it). */
+    outputText: text('output_text'),
     generationId: text('generation_id'),
     /** Runs started (2 after pg-boss retried a job whose instance died). */
     attempts: integer('attempts').notNull().default(0),
