@@ -6,6 +6,9 @@ CREATE TABLE "generation_job_events" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "generation_jobs" ADD COLUMN "error_code" text;--> statement-breakpoint
+ALTER TABLE "generation_jobs" ADD COLUMN "error_extra" jsonb;--> statement-breakpoint
+ALTER TABLE "generation_jobs" ADD COLUMN "error_retry_after_seconds" integer;--> statement-breakpoint
 ALTER TABLE "generation_jobs" ADD COLUMN "output_text" text;--> statement-breakpoint
 ALTER TABLE "generation_job_events" ADD CONSTRAINT "generation_job_events_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "generation_job_events_user_id_idx" ON "generation_job_events" USING btree ("user_id","id");--> statement-breakpoint

@@ -416,6 +416,10 @@ export const generationJobs = pgTable(
     error: text('error'),
     errorDetails: text('error_details'),
     errorStatus: integer('error_status'),
+    /** The error's code (src/errors.ts), its documented extra fields and Retry-After: POST /api/image answers the failure as it was thrown. */
+    errorCode: text('error_code'),
+    errorExtra: jsonb('error_extra').$type<Record<string, unknown>>(),
+    errorRetryAfterSeconds: integer('error_retry_after_seconds'),
     outputUrl: text('output_url'),
     /** The model's text beside its image, when it gave one (POST /api/image answers it). */
     outputText: text('output_text'),
