@@ -15,7 +15,7 @@ export default defineConfig([
     'test-artifacts/',
     'drizzle/meta/',
     // Generated from docs/openapi.json by `npm run web:types`.
-    'web/src/api/schema.d.ts',
+    'client/schema.d.ts',
   ]),
 
   js.configs.recommended,

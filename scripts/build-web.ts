@@ -12,7 +12,7 @@ const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json']
   .map((f) => path.join(web, f))
   .concat(
     path.join(root, 'package-lock.json'),
-    ...['src/auth/auth-errors.ts', 'src/collab/canvas-doc.ts', 'src/collab/order-keys.ts'].map((f) => path.join(root, f)),
+    ...['src/auth/auth-errors.ts', 'src/collab/canvas-doc.ts', 'src/collab/order-keys.ts', 'client/index.ts', 'client/sse.ts', 'client/schema.d.ts'].map((f) => path.join(root, f)),
   );
 
 async function mtime(file: string): Promise<number> {

@@ -1,5 +1,6 @@
-// Writes web/src/api/schema.d.ts (the client's API types) from docs/openapi.json with openapi-typescript.
-// `npm run web:types` after `npm run openapi`; test/unit/web-types.test.ts fails when the file is stale.
+// Writes client/schema.d.ts (the API types of the typed client in client/, which the web client and the example
+// scripts use) from docs/openapi.json with openapi-typescript. `npm run web:types` after `npm run openapi`;
+// test/unit/web-types.test.ts fails when the file is stale.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,7 +8,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const OPENAPI_FILE = path.join(root, 'docs/openapi.json');
-export const SCHEMA_TYPES_FILE = path.join(root, 'web/src/api/schema.d.ts');
+export const SCHEMA_TYPES_FILE = path.join(root, 'client/schema.d.ts');
 
 const HEADER = '// Generated from docs/openapi.json by `npm run web:types` (openapi-typescript). Do not edit.\n\n';
 

@@ -38,6 +38,7 @@ import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
 import { versionRoutes } from './routes/versions.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
 import { generationRoutes } from './routes/generations.js';
+import { projectGenerationRoutes } from './routes/project-generations.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -187,7 +188,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(sessionRoutes, { revocations, users, secureCookies: config.auth.secureCookies });
     await api.register(projectRoutes, { projects, limits: config.limits });
     await api.register(canvasRoutes, { canvas, limits: config.limits });
-    await api.register(imageRoutes, { generation, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
+    await api.register(imageRoutes, { generation, jobs: composition.jobs, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     // The same per-user budget as POST /api/image (one counter).
     await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, model: config.model.model, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
@@ -196,6 +197,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
     await api.register(versionRoutes, { versions, limits: config.limits });
     await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
+    await api.register(projectGenerationRoutes, { gallery: composition.services.projectGenerations });
   });
   return securityHeaders;
 }

@@ -18,6 +18,7 @@ import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
 import { createGenerationNodes } from './services/generation-nodes.js';
+import { createProjectGenerationsService, type ProjectGenerationsService } from './services/project-generations.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
 import { createSharingService, type SharingService } from './services/sharing.js';
 import { createTemplatesService, type TemplatesService } from './services/templates.js';
@@ -27,6 +28,7 @@ import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
 import { createGenerationJobs, type GenerationJobs } from './jobs/generation-jobs.js';
+import { createJobEvents } from './jobs/job-events.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -47,6 +49,7 @@ export interface Services {
   sharing: SharingService;
   versions: VersionsService;
   apiTokens: ApiTokensService;
+  projectGenerations: ProjectGenerationsService;
 }
 
 export interface Composition {
@@ -144,9 +147,17 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
     versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
+    projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, sharing: repositories.sharing, store }),
   };
+  const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
+  const jobEvents = createJobEvents({ url: runtime.database.url, events: jobsRepository, log });
   const jobs = createGenerationJobs({
-    jobs: createGenerationJobsRepository(database.db), // its own aggregate, outside the repositories the services share
+    jobs: jobsRepository,
+    events: jobEvents,
+    staleAfterMs: 2 * config.model.timeoutMs + 60_000,
+    staleCheckMs: 60_000,
+    eventsRetentionHours: config.jobs.eventsRetentionHours,
+    eagerStart: config.jobs.eagerStart,
     users,
     transactions,
     generation: services.generation,
@@ -163,6 +174,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     jobs,
     close: async () => {
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
+      await jobEvents.close();
       await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);
     },

@@ -102,6 +102,8 @@ const envSchema = z.object({
   GENERATIONS_IN_FLIGHT_PER_USER: int(2, 0),
   JOBS_CONCURRENCY: int(4, 1),
   JOBS_RUNNING_PER_USER: int(2, 0),
+  JOBS_START: z.enum(['boot', 'first-job'], { error: 'JOBS_START must be boot or first-job' }).default('boot'),
+  JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
   IMAGE_WORKERS: int(2, 1),
   OFFLINE_MAX_OPERATIONS: int(10, 1),
   OFFLINE_MAX_BLUR: int(50, 1),
@@ -220,6 +222,10 @@ export interface Config {
     concurrency: number;
     /** Jobs one user may have running at once, on all instances together (0 = no limit); the rest stay queued. */
     runningPerUser: number;
+    /** Start running jobs at boot (every instance takes jobs), or only once this instance creates one. */
+    eagerStart: boolean;
+    /** How long job events stay for GET /api/generations/events's Last-Event-ID (hours, at least 24). */
+    eventsRetentionHours: number;
   };
   model: {
     model: (typeof IMAGE_MODELS)[number];
@@ -422,7 +428,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       container: e.OBJECT_STORAGE_CONTAINER,
       publicUrl: e.OBJECT_STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
     },
-    jobs: { concurrency: e.JOBS_CONCURRENCY, runningPerUser: e.JOBS_RUNNING_PER_USER },
+    jobs: { concurrency: e.JOBS_CONCURRENCY, runningPerUser: e.JOBS_RUNNING_PER_USER, eagerStart: e.JOBS_START === 'boot', eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS },
     model: {
       model: e.IMAGE_MODEL ?? (production ? 'gemini-2.5-flash-image' : 'local'),
       fallback: e.IMAGE_MODEL_FALLBACK,

@@ -73,6 +73,8 @@ export const ERROR_CODES = [
   // 404, 409 (generation jobs)
   'job_not_found',
   'job_finished',
+  // 404 (project gallery)
+  'generation_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -209,3 +211,6 @@ export const tokenNotFound = () => new AppError('token_not_found', 'Token not fo
 // Generation jobs
 export const jobNotFound = () => new AppError('job_not_found', 'Job not found');
 export const jobFinished = (status: string) => new AppError('job_finished', 'Job already finished', { details: `the job is ${status}; only a queued or running job can be canceled` });
+
+// Project gallery
+export const generationNotFound = () => new AppError('generation_not_found', 'Generation not found');

@@ -17,6 +17,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
 export const users = pgTable(
   'users',
   {
@@ -90,14 +92,59 @@ export const generations = pgTable(
     outputImageUrl: text('output_image_url').notNull(),
     model: text('model').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // Lineage (DESIGN.md §10, docs/api.md "Lineage"), from migration 0016: null (or the default) on older rows.
+    /** The generation job that made it (POST /api/generations); null for POST /api/image. */
+    jobId: text('job_id'),
+    /** The project and canvas node it was made into; the project goes null when the project is deleted. */
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    nodeId: text('node_id'),
+    /** The project's canvas version when the generation started (`canvases.version`); null without a project or canvas. */
+    canvasVersion: integer('canvas_version'),
+    /** The provider's model version when its answer states one, else the model's id; null on older rows. */
+    modelVersion: text('model_version'),
+    /** Each input as the model received it: its recorded URL, the SHA-256 (hex) and size of its bytes. */
+    inputs: jsonb('inputs').$type<GenerationInput[]>(),
+    outputSha256: text('output_sha256'),
+    outputBytes: integer('output_bytes'),
+    /** Milliseconds: waiting in the job queue, the model call, and from the start (queue included) to the record. */
+    queuedMs: integer('queued_ms'),
+    modelMs: integer('model_ms'),
+    totalMs: integer('total_ms'),
+    /** What the provider says the call cost, when it says so. */
+    cost: jsonb('cost').$type<GenerationCost>(),
+    /** Generations (the user's own, or of the same project) whose output URL is one of this one's inputs. */
+    parentIds: text('parent_ids').array().notNull().default(sql`'{}'::text[]`),
+    /** The prompt is written into the output PNG's XMP (the user opted in). */
+    promptInMetadata: boolean('prompt_in_metadata').notNull().default(false),
+    /** The prompt's words for full-text search (config `simple`: any language, no stemming). */
+    promptSearch: tsvector('prompt_search').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, prompt)`),
   },
-  (t) => [index('generations_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('generations_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('generations_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()).where(sql`project_id IS NOT NULL`),
+    index('generations_output_url_idx').on(t.outputImageUrl),
+    index('generations_prompt_search_idx').using('gin', t.promptSearch),
+  ],
 );
+
+/** An input of a generation as its model received it (`generations.inputs`). */
+export interface GenerationInput {
+  url: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** A cost a provider states for a call. */
+export interface GenerationCost {
+  amount: number;
+  currency: string;
+}
 
 export type UserRow = typeof users.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type CanvasRow = typeof canvases.$inferSelect;
-export type GenerationRow = typeof generations.$inferSelect;
+/** A generation as read back (the search column stays in the database). */
+export type GenerationRow = Omit<typeof generations.$inferSelect, 'promptSearch'>;
 
 /**
  * Payment webhooks already received, by the provider's webhook id. Inserted in the same

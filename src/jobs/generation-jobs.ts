@@ -4,15 +4,56 @@
 // (./queue.ts) carries the work. Every change of state is one conditional update of the row, so a cancel and a
 // runner never both win: a canceled job never starts, and a running one that is canceled is aborted and records
 // nothing.
+//
+// Every change of state is recorded, in the same transaction and under the user's job lock, as an event of the
+// user's (./job-events.ts streams them; POST /api/image waits for its job through them). A job tied to a canvas node
+// also shows in the node's `data.job` while it is queued or running (GenerationNodes.showJob).
 import { randomUUID } from 'node:crypto';
-import type { Transactions } from '../db/index.js';
-import type { GenerationJobsRepository, GenerationJobView, UsersRepository } from '../db/repositories/index.js';
+import type { Transactions, Tx } from '../db/index.js';
+import type { GenerationJobsRepository, GenerationJobView, JobOutcome, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationJobRow, GenerationJobStatus } from '../db/schema.js';
-import { AppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
+import { AppError, generationFailed, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
-import { decodeCursor, encodeCursor, type GenerationService } from '../services/generation.js';
+import { decodeCursor, encodeCursor, type GenerateResponse, type GenerationService } from '../services/generation.js';
 import type { GenerationNodes } from '../services/generation-nodes.js';
+import type { JobEvents } from './job-events.js';
 import { createJobQueue, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
+
+/** A job as the API answers it (GET /api/generations/:id, and each event of the stream). */
+export interface JobJson {
+  id: string;
+  status: GenerationJobStatus;
+  queuePosition: number | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: { status: number; error: string; details?: string } | null;
+  output: { imageUrl: string } | null;
+  projectId: string | null;
+  nodeId: string | null;
+  model: string | null;
+  attempts: number;
+}
+
+export const presentJob = (j: GenerationJobView): JobJson => ({
+  id: j.id,
+  status: j.status,
+  queuePosition: j.queuePosition,
+  createdAt: j.createdAt.toISOString(),
+  startedAt: j.startedAt?.toISOString() ?? null,
+  finishedAt: j.finishedAt?.toISOString() ?? null,
+  error: j.status === 'failed' ? { status: j.errorStatus ?? 500, error: j.error ?? 'Failed to generate image', ...(j.errorDetails ? { details: j.errorDetails } : {}) } : null,
+  output: j.status === 'succeeded' && j.outputUrl ? { imageUrl: j.outputUrl } : null,
+  projectId: j.projectId,
+  nodeId: j.nodeId,
+  model: j.model,
+  attempts: j.attempts,
+});
+
+/** Queued node jobs whose position is refreshed in their nodes when a job starts. */
+const POSITIONS_SHOWN = 50;
+/** How often (at most) old events are pruned, when jobs are created. */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export interface NewJob {
   images: string[];
@@ -24,6 +65,10 @@ export interface NewJob {
 
 export interface GenerationJobs {
   create(userId: string, input: NewJob): Promise<GenerationJobView>;
+  /** POST /api/image: a job, waited for, answered as the generation itself answers (its result, or its error). */
+  generateNow(user: { id: string; email: string }, input: NewJob): Promise<GenerateResponse>;
+  /** The user's job events after `afterId` (null: from now on), until the returned stop (GET /api/generations/events). */
+  follow(userId: string, afterId: number | null, onEvent: (event: { id: number; job: Record<string, unknown> }) => void): Promise<() => void>;
   get(userId: string, id: string): Promise<GenerationJobView>;
   list(userId: string, opts: { status?: GenerationJobStatus; projectId?: string; cursor?: string; limit: number }): Promise<{ items: GenerationJobView[]; nextCursor: string | null }>;
   cancel(userId: string, id: string): Promise<GenerationJobView>;
@@ -39,11 +84,23 @@ export interface GenerationJobsDeps {
   transactions: Transactions;
   generation: Pick<GenerationService, 'generate'>;
   /** Generations into a canvas node: checked when the job is created (a refusal creates nothing). */
-  nodes?: Pick<GenerationNodes, 'authorize'>;
+  nodes?: Pick<GenerationNodes, 'authorize' | 'showJob'>;
   /** The queue's connection and this instance's share of the work. */
   queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
   /** Jobs one user may have running at once, on all instances together (0 = no limit). */
   runningPerUser: number;
+  /** The stream of job events (./job-events.ts). */
+  events: JobEvents;
+  /**
+   * A POST /api/image job still unfinished this long after it was created ran on an instance that died (it cannot
+   * outlast its model's timeout): it is failed with a reason, checked at boot and every `staleCheckMs`.
+   */
+  staleAfterMs: number;
+  staleCheckMs: number;
+  /** How long events are kept (hours, at least 24). */
+  eventsRetentionHours: number;
+  /** Start the queue at boot (every instance runs jobs); false: on the first job this instance creates. */
+  eagerStart: boolean;
   log: JobQueueOptions['log'] & { info(o: object, m: string): void };
   /** The queue (default: pg-boss, ./queue.ts). */
   createQueue?: (opts: JobQueueOptions) => JobQueue;
@@ -58,7 +115,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   const { jobs, transactions, log } = deps;
   /** This instance's running jobs: a cancel here aborts at once (one elsewhere arrives through pg-boss's signal). */
   const running = new Map<string, AbortController>();
+  /** Jobs of POST /api/image waited for on this instance: their runner here hands over the result itself. */
+  const waiters = new Map<string, { resolve(r: GenerateResponse): void; reject(e: unknown): void }>();
   const queue = (deps.createQueue ?? createJobQueue)({ ...deps.queue, runningPerUser: deps.runningPerUser, run, dead, log });
+  let prunedAt = 0;
 
   async function find(userId: string, id: string): Promise<GenerationJobView> {
     const job = JOB_ID.test(id) ? await jobs.find(userId, id) : null;
@@ -66,80 +126,214 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     return job;
   }
 
+  /** Records the job's current state as an event (under the user's lock, which the caller holds); the view. */
+  async function record(userId: string, jobId: string, tx: Tx): Promise<GenerationJobView | null> {
+    const view = await jobs.find(userId, jobId, tx);
+    if (view) await jobs.recordEvent(userId, jobId, presentJob(view) as unknown as Record<string, unknown>, tx);
+    return view;
+  }
+
+  /** Changes a job under its user's lock and records the change when there was one. */
+  async function change<T>(userId: string, jobId: string, apply: (tx: Tx) => Promise<T>): Promise<{ result: T; view: GenerationJobView | null }> {
+    return transactions.transaction(async (tx) => {
+      await jobs.lockUser(userId, tx);
+      const result = await apply(tx);
+      return { result, view: result ? await record(userId, jobId, tx) : null };
+    });
+  }
+
+  const nodeOf = (j: { projectId: string | null; nodeId: string | null }) => (j.projectId !== null && j.nodeId !== null ? { projectId: j.projectId, nodeId: j.nodeId } : undefined);
+
+  /** Shows a queued or running job in its node (in the background: the document never holds up the job). */
+  function showInNode(view: GenerationJobView | null) {
+    const node = view && nodeOf(view);
+    if (!node || !deps.nodes || (view.status !== 'queued' && view.status !== 'running')) return;
+    void deps.nodes.showJob(node, {
+      id: view.id,
+      status: view.status,
+      queuePosition: view.queuePosition,
+      queuedAt: view.createdAt.toISOString(),
+      startedAt: view.startedAt?.toISOString() ?? null,
+    });
+  }
+
+  /** Takes an ended job out of its node; `isGenerating` ends too unless another job runs into it. */
+  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }) {
+    const node = nodeOf(view);
+    if (!node || !deps.nodes) return;
+    const others = await jobs.othersInNode(node.projectId, node.nodeId, view.id).catch(() => true);
+    await deps.nodes.showJob(node, { ended: view.id, idle: !others });
+  }
+
+  /** A job started: the queued node jobs behind it moved up. */
+  async function refreshPositions() {
+    if (!deps.nodes) return;
+    try {
+      for (const view of await jobs.queuedInNodes(POSITIONS_SHOWN)) showInNode(view);
+    } catch (err) {
+      log.warn({ err }, 'could not refresh the queue positions shown in nodes');
+    }
+  }
+
   /** The strict per-user check, under a lock on the user's jobs: marks the job running, or says why not. */
-  async function claim({ jobId, userId }: QueuedJob, retry: boolean): Promise<GenerationJobRow | 'gone' | 'wait'> {
+  async function claim({ jobId, userId }: QueuedJob, retry: boolean): Promise<{ row: GenerationJobRow; view: GenerationJobView | null } | 'gone' | 'wait'> {
     return transactions.transaction(async (tx) => {
       await jobs.lockUser(userId, tx);
       const row = await jobs.get(jobId, tx);
       const rerun = retry && row?.status === 'running'; // its instance died: this is pg-boss's one retry
       if (!row || (row.status !== 'queued' && !rerun)) return 'gone';
-      if (!rerun && deps.runningPerUser > 0 && (await jobs.countRunning(userId, tx)) >= deps.runningPerUser) return 'wait';
+      // POST /api/image's jobs keep that route's own limits (in flight per user, answered 429), not the queue's.
+      const waited = waiters.has(jobId);
+      if (!rerun && !waited && deps.runningPerUser > 0 && (await jobs.countRunning(userId, tx)) >= deps.runningPerUser) return 'wait';
       await jobs.markRunning(jobId, { retry }, tx);
-      return row;
+      return { row, view: await record(userId, jobId, tx) };
     });
+  }
+
+  function failureOf(err: unknown): JobOutcome {
+    if (!isAppError(err)) return { status: 'failed', error: 'Failed to generate image', errorStatus: 500, errorCode: 'internal' };
+    const e = err;
+    return {
+      status: 'failed',
+      error: e.message,
+      errorDetails: e.details,
+      errorStatus: statusOf(e.code),
+      errorCode: e.code,
+      ...(e.extra ? { errorExtra: e.extra } : {}),
+      ...(e.retryAfterSeconds !== undefined ? { errorRetryAfterSeconds: Math.ceil(e.retryAfterSeconds) } : {}),
+    };
   }
 
   async function run(job: QueuedJob, signal: AbortSignal, retry: boolean): Promise<void> {
     const claimed = await claim(job, retry);
-    if (claimed === 'gone') return; // canceled (or finished) before it started
+    if (claimed === 'gone') {
+      waiters.get(job.jobId)?.reject(generationFailed('the generation was canceled'));
+      return; // canceled (or finished) before it started
+    }
     if (claimed === 'wait') {
       // pg-boss's group limit let it through a moment early (simultaneous fetches): offered again shortly.
       const bossJobId = await queue.send(job, { afterSeconds: RECHECK_SECONDS });
       await jobs.setBossJobId(job.jobId, bossJobId);
       return;
     }
+    showInNode(claimed.view);
+    void refreshPositions();
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     signal.addEventListener('abort', onAbort);
     running.set(job.jobId, abort);
+    const waiter = waiters.get(job.jobId);
+    const { row } = claimed;
+    // POST /api/image is answered once the job's record and its node are final, as before jobs.
+    let answer: () => void = () => {};
     try {
       const user = await deps.users.findById(job.userId);
       if (!user) {
-        await jobs.finish(job.jobId, { status: 'failed', error: 'Unauthorized', errorStatus: 401 });
+        await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, failureOf(unauthorized()), tx));
+        answer = () => waiter?.reject(unauthorized());
         return;
       }
-      const { images, prompt, projectId, nodeId } = claimed;
+      const node = nodeOf(row);
       try {
-        const result = await deps.generation.generate(
-          { id: user.id, email: user.email },
-          { images, prompt, ...(projectId !== null && nodeId !== null ? { projectId, nodeId } : {}), signal: abort.signal },
-        );
-        const recorded = await jobs.finish(job.jobId, { status: 'succeeded', outputUrl: result.imageUrl, generationId: result.generationId });
+        const result = await deps.generation.generate({ id: user.id, email: user.email }, {
+            images: row.images,
+            prompt: row.prompt,
+            ...(node ?? {}),
+            signal: abort.signal,
+            lineage: { jobId: row.id, queuedMs: Math.max(0, Date.now() - row.createdAt.getTime()) },
+          });
+        const outcome: JobOutcome = { status: 'succeeded', outputUrl: result.imageUrl, generationId: result.generationId, ...(result.text ? { outputText: result.text } : {}) };
+        const { result: recorded } = await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, outcome, tx));
         if (!recorded) log.warn({ jobId: job.jobId, generationId: result.generationId }, 'a generation job was canceled as its result was being recorded; the generation stays');
+        answer = () => waiter?.resolve(result);
       } catch (err) {
+        answer = () => waiter?.reject(err);
         if (abort.signal.aborted) return; // canceled: the row says so already, and nothing was recorded
         if (!(err instanceof AppError)) log.error({ err, jobId: job.jobId }, 'a generation job failed unexpectedly');
-        const failure = err instanceof AppError ? { error: err.message, errorDetails: err.details, errorStatus: statusOf((err as AppError).code) } : { error: 'Failed to generate image', errorStatus: 500 };
-        await jobs.finish(job.jobId, { status: 'failed', ...failure });
+        await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, failureOf(err), tx));
       }
+    } catch (err) {
+      answer = () => waiter?.reject(err);
+      throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
       running.delete(job.jobId);
+      await endInNode(row).catch((err: unknown) => log.warn({ err, jobId: job.jobId }, 'could not settle a job in its node'));
+      answer();
     }
   }
 
   async function dead(job: QueuedJob): Promise<void> {
-    if (await jobs.failUnfinished(job.jobId, 'the instance running the job stopped, and so did the one running its retry')) {
+    const { result: failed, view } = await change(job.userId, job.jobId, (tx) => jobs.failUnfinished(job.jobId, 'the instance running the job stopped, and so did the one running its retry', tx));
+    if (failed) {
       log.warn({ jobId: job.jobId }, 'a generation job was given up after its retry');
+      if (view) await endInNode(view);
     }
   }
 
-  return {
-    async create(userId, input) {
-      const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
-      if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
-      const id = `job_${randomUUID()}`;
-      const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? null, createdAt: new Date() };
-      if (!(await jobs.insert(job))) throw unauthorized(); // a session that outlived its user
-      try {
-        await jobs.setBossJobId(id, await queue.send({ jobId: id, userId }));
-      } catch (err) {
-        // Not queued, and not acknowledged (the answer is an error): the row goes too, if the database lets it.
-        await jobs.delete(id).catch(() => {});
-        throw err;
+  async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { local = false } = {}): Promise<GenerationJobView> {
+    const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
+    if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
+    const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? null, createdAt: new Date() };
+    // One transaction under the user's lock: the row, its place in pg-boss and its first event. A runner that picks
+    // the job up at once waits for the lock, so its `running` event always follows `queued`. If anything fails,
+    // nothing is kept (a pg-boss job without a row finds nothing to run).
+    const { view } = await change(userId, id, async (tx) => {
+      if (!(await jobs.insert(job, tx))) throw unauthorized(); // a session that outlived its user
+      if (!local) await jobs.setBossJobId(id, await queue.send({ jobId: id, userId }), tx);
+      return true;
+    });
+    if (!view) throw jobNotFound();
+    showInNode(view);
+    prune();
+    return view;
+  }
+
+  let staleTimer: NodeJS.Timeout | undefined;
+  /** Fails POST /api/image jobs whose instance died (see `staleAfterMs`). */
+  async function failStale(): Promise<void> {
+    try {
+      for (const stale of await jobs.staleLocal(deps.staleAfterMs)) {
+        if (running.has(stale.id)) continue;
+        const { result, view } = await change(stale.userId, stale.id, (tx) => jobs.failUnfinished(stale.id, 'the instance running the job stopped', tx));
+        if (result && view) await endInNode(view);
       }
-      return find(userId, id);
+    } catch (err) {
+      log.warn({ err }, 'could not look for generation jobs whose instance stopped');
+    }
+  }
+
+  function prune() {
+    if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = Date.now();
+    jobs.pruneEvents(deps.eventsRetentionHours).catch((err: unknown) => log.warn({ err }, 'could not prune old job events'));
+  }
+
+  return {
+    create: (userId, input) => create(userId, input),
+
+    async generateNow(user, input) {
+      // POST /api/image: a job like any other (its row, states, events, node progress, cancel), run by this instance,
+      // which holds the request: the answer is here, and the route keeps its own limits (in flight per user) and this
+      // instance's model. A cancel from another instance arrives as the job's event and aborts it.
+      const id = `job_${randomUUID()}`;
+      let settle!: { resolve(r: GenerateResponse): void; reject(e: unknown): void };
+      const answer = new Promise<GenerateResponse>((resolve, reject) => (settle = { resolve, reject }));
+      const stop = await deps.events.follow(user.id, null, (event) => {
+        if (event.job.id === id && event.job.status === 'canceled') running.get(id)?.abort();
+      });
+      waiters.set(id, settle);
+      try {
+        await create(user.id, { ...input, model: undefined }, id, { local: true });
+        void run({ jobId: id, userId: user.id }, new AbortController().signal, false).catch((err: unknown) => settle.reject(err));
+        return await answer;
+      } finally {
+        waiters.delete(id);
+        stop();
+      }
     },
+
+    follow: (userId, afterId, onEvent) => deps.events.follow(userId, afterId, onEvent),
 
     get: find,
 
@@ -152,21 +346,34 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
     async cancel(userId, id) {
       const job = await find(userId, id);
-      const changed = await jobs.cancel(userId, id);
-      if (!changed) throw jobNotFound();
-      if (changed.before !== 'queued' && changed.before !== 'running') throw jobFinished(changed.before);
+      const { result: changed, view } = await change(userId, id, async (tx) => {
+        const c = await jobs.cancel(userId, id, tx);
+        return c && (c.before === 'queued' || c.before === 'running') ? c : null;
+      });
+      if (!changed) {
+        const now = await find(userId, id);
+        throw jobFinished(now.status);
+      }
       running.get(id)?.abort();
       if (job.bossJobId) {
         await queue.cancel(job.bossJobId).catch((err: unknown) => log.warn({ err, jobId: id }, 'could not cancel a job in the queue (it will not run: its row is canceled)'));
       }
-      return find(userId, id);
+      // A queued job never reaches the runner: its node is settled here (a running one's, by its runner).
+      if (changed.before === 'queued') await endInNode(job);
+      return view ?? find(userId, id);
     },
 
     async resume() {
-      if (await jobs.anyUnfinished()) await queue.start();
+      if (!staleTimer && deps.staleCheckMs > 0) {
+        staleTimer = setInterval(() => void failStale(), deps.staleCheckMs);
+        staleTimer.unref();
+      }
+      await failStale();
+      if (deps.eagerStart || (await jobs.anyUnfinished())) await queue.start();
     },
 
     async stop(timeoutMs) {
+      clearInterval(staleTimer);
       await queue.stop(timeoutMs);
     },
   };

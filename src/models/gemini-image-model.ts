@@ -46,7 +46,7 @@ export class GeminiImageModel implements ImageModel {
       throw this.toModelError(err, req.signal);
     }
     req.onAnswered?.(); // whatever the answer holds: an image, text only, a blocked prompt, nothing readable
-    return { ...readResponse(response), model: this.id };
+    return { ...readResponse(response), model: this.id, ...(response.modelVersion ? { modelVersion: response.modelVersion } : {}) };
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {

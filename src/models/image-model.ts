@@ -25,6 +25,10 @@ export interface GenerateResult {
   text?: string;
   /** Id of the model that produced this result (differs from the primary's id after a fallback). */
   model?: string;
+  /** The provider's own version of the model, when its answer states one (recorded in the generation's lineage). */
+  modelVersion?: string;
+  /** What the provider says the call cost, when it says so (none of our providers does today). */
+  cost?: { amount: number; currency: string };
 }
 
 export interface ImageModel {

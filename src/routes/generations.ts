@@ -3,12 +3,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { GenerationJobView } from '../db/repositories/index.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
+import { invalidRequest } from '../errors.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
-import type { GenerationJobs } from '../jobs/generation-jobs.js';
+import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -32,22 +32,13 @@ const GenerationJob = z
   })
   .meta({ id: 'GenerationJob' });
 
-const present = (j: GenerationJobView): z.infer<typeof GenerationJob> => ({
-  id: j.id,
-  status: j.status,
-  queuePosition: j.queuePosition,
-  createdAt: j.createdAt.toISOString(),
-  startedAt: j.startedAt?.toISOString() ?? null,
-  finishedAt: j.finishedAt?.toISOString() ?? null,
-  error: j.status === 'failed' ? { status: j.errorStatus ?? 500, error: j.error ?? 'Failed to generate image', ...(j.errorDetails ? { details: j.errorDetails } : {}) } : null,
-  output: j.status === 'succeeded' && j.outputUrl ? { imageUrl: j.outputUrl } : null,
-  projectId: j.projectId,
-  nodeId: j.nodeId,
-  model: j.model,
-  attempts: j.attempts,
-});
+/** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
+const EVENT_ID = /^[0-9]{1,15}$/;
 
-export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; model: string; rateLimit?: RouteRateLimit }> = async (app, { jobs, limits, model, rateLimit }) => {
+export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; model: string; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
+  app,
+  { jobs, limits, model, rateLimit, keepAliveMs = 15_000 },
+) => {
   const body = nodeFieldsTogether(
     z.object({
       ...generationFields(limits),
@@ -95,6 +86,55 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   }, async (req) => {
     const page = await jobs.list(sessionUser(req).id, req.query);
     return { items: page.items.map(present), nextCursor: page.nextCursor };
+  });
+
+  // The server closing ends the streams (they would hold it open), so clients reconnect elsewhere with Last-Event-ID.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of streams) close();
+  });
+
+  app.get('/api/generations/events', {
+    schema: {
+      tags: ['generation'],
+      summary: "Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed",
+      headers: z.object({ 'last-event-id': z.string().max(100).optional() }).passthrough(),
+      querystring: z.object({ lastEventId: z.string().max(100).optional().describe('The same as the Last-Event-ID header, for clients that cannot send it') }),
+      response: {
+        200: z.string().describe('text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive'),
+        400: ErrorBody.describe('Invalid Last-Event-ID: not an event id'),
+        401: ErrorBody,
+        503: ErrorBody,
+      },
+    },
+  }, async (req, reply) => {
+    const given = req.headers['last-event-id'] ?? req.query.lastEventId;
+    if (given !== undefined && !EVENT_ID.test(given.trim())) throw invalidRequest('Invalid Last-Event-ID: not an event id');
+    const userId = sessionUser(req).id;
+    const queued: string[] = [];
+    const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
+    const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
+      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(event.job)}\n\n`;
+      if (out.write) out.write(chunk);
+      else queued.push(chunk);
+    });
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(': connected\n\n');
+    out.write = (chunk) => res.write(chunk);
+    for (const chunk of queued.splice(0)) out.write(chunk);
+    const ping = setInterval(() => res.write(': ping\n\n'), keepAliveMs);
+    const end = () => {
+      clearInterval(ping);
+      stop();
+    };
+    const close = () => res.end();
+    streams.add(close);
+    res.on('close', () => {
+      streams.delete(close);
+      end();
+    });
   });
 
   app.get('/api/generations/:id', {

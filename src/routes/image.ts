@@ -6,7 +6,9 @@ import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody, isStorableText } from '../http/schemas.js';
+import type { GenerationJobs } from '../jobs/generation-jobs.js';
 import type { GenerationService } from '../services/generation.js';
+import { searchText } from './project-generations.js';
 
 const Generation = z
   .object({
@@ -29,7 +31,14 @@ export function generationFields(limits: Config['limits']) {
   const noPrompt = says('No prompt provided');
   return {
     images: z
-      .array(z.string(says('Invalid image: not a string')).min(1, says('Invalid image: empty')), noImages)
+      .array(
+        z
+          .string(says('Invalid image: not a string'))
+          .min(1, says('Invalid image: empty'))
+          // Kept in the job's record (PostgreSQL text cannot hold NUL): refused here like any unusable address.
+          .refine(isStorableText, says('Invalid image: contains a character that cannot be stored (NUL or a lone surrogate)')),
+        noImages,
+      )
       .min(1, noImages)
       .max(limits.imagesPerGeneration, says('Too many images')),
     prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)'),
@@ -54,7 +63,10 @@ export const generationBodyLimit = (limits: Config['limits']) =>
 
 const generationBody = (limits: Config['limits']) => nodeFieldsTogether(z.object(generationFields(limits)));
 
-export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (app, { generation, limits, rateLimit }) => {
+export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService; jobs: Pick<GenerationJobs, 'generateNow'>; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (
+  app,
+  { generation, jobs, limits, rateLimit },
+) => {
   const body = generationBody(limits);
   // Inputs may be data URLs: room for every allowed input, base64-encoded, within a hard cap.
   const bodyLimit = generationBodyLimit(limits);
@@ -80,13 +92,23 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         500: ErrorBody.extend({ text: z.string().optional() }),
       },
     },
-  }, async (req) => generation.generate(sessionUser(req), req.body));
+  }, async (req) => {
+    // A job like any other (queued, visible in GET /api/generations, cancelable), waited for here.
+    const { generationId: _id, ...answer } = await jobs.generateNow(sessionUser(req), req.body);
+    return answer;
+  });
 
   app.get('/api/user/generations', {
     schema: {
       tags: ['generation'],
-      summary: "The signed-in user's generations, newest first",
-      querystring: z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+      summary: "The signed-in user's generations, newest first; searched by prompt words (q), filtered by project and model",
+      querystring: z.object({
+        cursor: z.string().max(200).optional(),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+        q: searchText(),
+        projectId: z.string().max(100).optional().describe('Only generations made into this project'),
+        model: z.string().max(100).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)').optional().describe('Only generations of this model'),
+      }),
       response: { 200: z.object({ items: z.array(Generation), nextCursor: z.string().nullable() }), 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {

@@ -1,4 +1,4 @@
-// The web client's pages: `/`, `/login`, `/projects`, `/projects/:projectId`, `/settings/tokens` (API tokens) and `/shared/:token` (a
+// The web client's pages: `/`, `/login`, `/projects`, `/projects/:projectId`, `/projects/:projectId/gallery`, `/settings/tokens` (API tokens) and `/shared/:token` (a
 // read-only link's page, for anyone: the client reads GET /api/shared/:token). Each answers the
 // React client's index.html (src/http/web-client.ts); the client does the rest. Besides:
 // - protected pages redirect an anonymous visitor to /login before any client code loads;
@@ -69,6 +69,7 @@ export async function pageRoutes(app: FastifyInstance, opts: { authConfig: AuthC
 
   app.get('/projects', route, protectedPage);
   app.get('/projects/:projectId', route, protectedPage);
+  app.get('/projects/:projectId/gallery', route, protectedPage);
   app.get('/settings/tokens', route, protectedPage);
   // The path carries the link's token: never kept by a cache (the page itself holds no data).
   app.get('/shared/:token', route, async (_req, reply) =>

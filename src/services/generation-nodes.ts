@@ -15,8 +15,18 @@ import type { GenerationNode, ProjectRole, RunningGenerationsRepository } from '
 import { forbidden, projectNotFound } from '../errors.js';
 import { isUuid } from './ids.js';
 
-/** How a generation ended, as its node shows it. */
-export type GenerationOutcome = { image: string } | { error: string };
+/** How a generation ended, as its node shows it (a canceled one leaves the node as it was). */
+export type GenerationOutcome = { image: string } | { error: string } | { canceled: true };
+
+/** A generation job tied to a node, as its `data.job` shows it while the job is queued or running. */
+export interface NodeJob {
+  id: string;
+  status: 'queued' | 'running';
+  /** 1 = the next queued job to start; null once running. */
+  queuePosition: number | null;
+  queuedAt: string;
+  startedAt: string | null;
+}
 
 export interface NodeTracker {
   /** Writes the outcome into the node and closes the document; never rejects. */
@@ -28,6 +38,11 @@ export interface GenerationNodes {
   authorize(userId: string, node: GenerationNode): Promise<void>;
   /** Opens the project's document and marks the node generating (in the background); `end()` once it ends. */
   track(node: GenerationNode): NodeTracker;
+  /**
+   * Shows a job in its node's `data.job` (and `isGenerating`), or — with `null` — removes job `jobId` from it once it
+   * has ended (`idle`: nothing runs into the node any more, so `isGenerating` becomes false). Never rejects.
+   */
+  showJob(node: GenerationNode, job: NodeJob | { ended: string; idle: boolean }): Promise<void>;
   /** Settles the nodes of lapsed leases (their instance died); resolves with how many leases were claimed. */
   sweep(): Promise<number>;
   /** Stops sweeping, waiting for a sweep in progress. */
@@ -91,11 +106,38 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
     const data = dataOf(doc, node.nodeId);
     if (!data) return;
     setIfChanged(data, 'isGenerating', false);
+    if ('canceled' in outcome) return;
     if ('image' in outcome) {
       setIfChanged(data, 'image', outcome.image);
       if (data.has('error')) data.delete('error');
     } else setIfChanged(data, 'error', outcome.error);
   };
+
+  const RANK = { queued: 0, running: 1 } as const;
+
+  async function showJob(node: GenerationNode, job: NodeJob | { ended: string; idle: boolean }): Promise<void> {
+    let document: OpenDocument;
+    try {
+      document = await live.open(node.projectId);
+    } catch (err) {
+      warn(err, node, 'the live document could not be opened to show a generation job');
+      return;
+    }
+    await writeAndClose(document, node, (doc) => {
+      const data = dataOf(doc, node.nodeId);
+      if (!data) return;
+      const shown = data.get('job') as Partial<NodeJob> | undefined;
+      if ('ended' in job) {
+        if (shown?.id === job.ended) data.delete('job');
+        if (job.idle) setIfChanged(data, 'isGenerating', false);
+        return;
+      }
+      // Writes of one job may arrive out of order: a running job is never shown as queued again.
+      if (shown?.id === job.id && shown.status && RANK[shown.status] > RANK[job.status]) return;
+      if (JSON.stringify(shown) !== JSON.stringify(job)) data.set('job', job);
+      setIfChanged(data, 'isGenerating', true);
+    });
+  }
 
   function track(node: GenerationNode): NodeTracker {
     const opening = live.open(node.projectId).then(
@@ -168,6 +210,7 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
       if (role === 'viewer') throw forbidden();
     },
     track,
+    showJob,
     sweep,
     async stop() {
       stopped = true;

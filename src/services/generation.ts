@@ -1,10 +1,10 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
 // into a canvas node shows its state in the live document (./generation-nodes.ts).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions } from '../db/index.js';
-import type { GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
+import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
@@ -14,6 +14,8 @@ import type { ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from './object-names.js';
+import { isUuid } from './ids.js';
+import { withProvenance, type Provenance } from './provenance.js';
 
 export interface GenerateResponse {
   imageBase64: string;
@@ -34,16 +36,21 @@ export interface GenerateInput {
    * model answered anyway: the generation fails with `generation_failed` ("the generation was canceled").
    */
   signal?: AbortSignal;
+  /** A generation job's part of the record (docs/api.md "Lineage"): its id, and how long it waited in the queue. */
+  lineage?: { jobId?: string; queuedMs?: number };
+  /** Write the prompt into the output PNG's XMP too (default: only the generation id and the model). */
+  promptInMetadata?: boolean;
 }
 
 export interface GenerationService {
   generate(user: { id: string; email: string }, input: GenerateInput): Promise<GenerateResponse>;
-  history(userId: string, opts: { cursor?: string; limit: number }): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
+  /** The user's generations, newest first, paged by cursor; filtered by prompt words (`q`), project and model. */
+  history(userId: string, opts: { cursor?: string; limit: number } & GenerationFilters): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
 }
 
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate'>;
-  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf'>;
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
@@ -92,6 +99,26 @@ const canceled = () => generationFailed('the generation was canceled');
  */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
+/** A running generation's row id and lease (./generation.ts markRunning, renewWhileRunning). */
+interface Running {
+  running: string;
+  lease: { stop(): Promise<void> };
+}
+
+/** What the record says of how a generation was made (docs/api.md "Lineage"), gathered while it runs. */
+interface Made extends Running {
+  /** `performance.now()` when the request reached the service. */
+  started: number;
+  node?: GenerationNode;
+  canvasVersion: number | null;
+  jobId?: string;
+  queuedMs?: number;
+  modelMs: number;
+  promptInMetadata: boolean;
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
 async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>): Promise<Buffer> {
   const type = await fileTypeFromBuffer(data);
   if (type?.mime === PNG) return data;
@@ -136,6 +163,19 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
       if (!(err instanceof ModelFailedError)) log.warn({ err }, 'image model failed unexpectedly');
       throw imageModelFailed(reason);
+    }
+  }
+
+  /** The model's image as a PNG carrying its provenance; a PNG whose chunks cannot be read is encoded again. */
+  async function withProvenanceAsPng(data: Buffer, owner: string, provenance: Provenance): Promise<Buffer> {
+    const convert = deps.toPng ?? toPng;
+    const png = await asPng(data, owner, convert);
+    try {
+      return withProvenance(png, provenance);
+    } catch {
+      const again = await convert(png, owner);
+      if (!again) throw new ModelFailedError('the model returned an image that could not be read');
+      return withProvenance(again, provenance);
     }
   }
 
@@ -220,21 +260,22 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
-  async function generateOnce(user: { id: string; email: string }, input: GenerateInput): Promise<GenerateResponse> {
+  async function generateOnce(user: { id: string; email: string }, input: GenerateInput, started: number): Promise<GenerateResponse> {
     const { nodes } = deps;
     const node = nodes && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
     if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
     if (!deps.model) throw modelKeyMissing();
+    const canvasVersion = node ? await generations.canvasVersion(node.projectId) : null; // the canvas as the generation found it
     const running = await markRunning(user.id, node);
     const lease = renewWhileRunning(running, user.id, node);
     const tracker = node ? nodes!.track(node) : undefined;
     try {
-      const response = await generateRunning(deps.model, user, input, { running, lease });
+      const response = await generateRunning(deps.model, user, input, { running, lease, started, node, canvasVersion });
       await tracker?.end({ image: response.imageUrl });
       return response;
     } catch (err) {
-      // The node shows the error text the request is answered with.
-      await tracker?.end({ error: err instanceof AppError ? err.message : 'Failed to generate image' });
+      // The node shows the error text the request is answered with; a canceled job leaves it as it was.
+      await tracker?.end(input.signal?.aborted ? { canceled: true } : { error: err instanceof AppError ? err.message : 'Failed to generate image' });
       throw err;
     } finally {
       await lease.stop();
@@ -245,36 +286,47 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal }: { images: string[]; prompt: string; signal?: AbortSignal },
-    { running, lease }: { running: string; lease: { stop(): Promise<void> } },
+    { images, prompt, signal, lineage, promptInMetadata }: GenerateInput,
+    run: Omit<Made, 'modelMs' | 'jobId' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
+    const { running, lease } = run;
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
     try {
       if (signal?.aborted) throw canceled();
+      const modelStarted = performance.now();
       const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true), signal);
+      const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
-      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, { running, lease }, signal);
+      const made: Made = { ...run, modelMs, jobId: lineage?.jobId, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
+      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, signal);
     } catch (err) {
       if (answered) await keepSlot(running, user.id, lease);
       throw err;
     }
   }
 
-  /** Stores the model's image (and data-URL inputs) and records the generation in place of its running row. */
+  /**
+   * Stores the model's image (with its provenance XMP; and data-URL inputs) and records the generation with its
+   * lineage in place of its running row.
+   */
   async function keepResult(
     user: { id: string; email: string },
     prompt: string,
     inputs: ResolvedInput[],
-    result: { image: ModelImage; text?: string; model: string },
-    { running, lease }: { running: string; lease: { stop(): Promise<void> } },
+    result: GenerateResult & { image: ModelImage; model: string },
+    made: Made,
     signal?: AbortSignal,
   ): Promise<GenerateResponse> {
+    const { running, lease } = made;
     const written: string[] = [];
     try {
-      const png = await asPng(result.image.data, user.id, deps.toPng ?? toPng);
       const stamp = Date.now();
+      // The id is chosen first: the PNG carries it.
+      const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
+      const provenance = { generationId, model: result.model, ...(made.promptInMetadata ? { prompt } : {}) };
+      const png = await withProvenanceAsPng(result.image.data, user.id, provenance);
       const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
       written.push(output.name);
       // The record keeps URLs only: a data-URL input is stored as an object first.
@@ -290,8 +342,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       // nor misses it. The lease stops first, so no renewal brings the row back.
       await lease.stop();
       if (signal?.aborted) throw canceled(); // canceled while storing: the objects written go (below)
-      const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
+      const queuedMs = made.queuedMs === undefined ? null : Math.max(0, Math.round(made.queuedMs));
       await transactions.transaction(async (tx) => {
+        const parentIds = await generations.parentsOf(inputUrls, { userId: user.id, projectId: made.node?.projectId }, tx);
         await generations.insert({
           id: generationId,
           userId: user.id,
@@ -301,6 +354,20 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           outputImageUrl: output.url,
           model: result.model,
           createdAt: new Date(stamp), // millisecond precision, as cursors carry it
+          jobId: made.jobId ?? null,
+          projectId: made.node?.projectId ?? null,
+          nodeId: made.node?.nodeId ?? null,
+          canvasVersion: made.canvasVersion,
+          modelVersion: result.modelVersion ?? result.model,
+          inputs: inputs.map((input, i) => ({ url: inputUrls[i], sha256: sha256(input.data), bytes: input.data.length })),
+          outputSha256: sha256(png),
+          outputBytes: png.length,
+          queuedMs,
+          modelMs: made.modelMs,
+          totalMs: Math.round(performance.now() - made.started) + (queuedMs ?? 0),
+          cost: result.cost ?? null,
+          parentIds,
+          promptInMetadata: made.promptInMetadata,
         }, tx);
         await runningGenerations.remove(running, tx);
       });
@@ -318,7 +385,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     async generate(user, input) {
       const started = performance.now();
       try {
-        const response = await generateOnce(user, input);
+        const response = await generateOnce(user, input, started);
         deps.metrics?.generation('ok', (performance.now() - started) / 1000);
         return response;
       } catch (err) {
@@ -327,9 +394,11 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       }
     },
 
-    async history(userId, { cursor, limit }) {
+    async history(userId, { cursor, limit, q, projectId, model }) {
       const after = cursor ? decodeCursor(cursor) : undefined;
-      const rows = await generations.listByUser(userId, { after, limit: limit + 1 });
+      if (projectId !== undefined && !isUuid(projectId)) return { items: [], nextCursor: null }; // no project has such an id
+      const search = q?.trim() ? q : undefined; // an empty search is no search
+      const rows = await generations.listByUser(userId, { after, limit: limit + 1, q: search, projectId, model });
       const items = rows.slice(0, limit);
       return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
     },

@@ -269,6 +269,8 @@ function templates(): Record<string, Request> {
     'GET /api/user/generations': { method: 'GET', path: '/api/user/generations' },
     'POST /api/generations': { method: 'POST', path: '/api/generations', ...json({ images: [pngDataUrl], prompt: 'grayscale' }) },
     'GET /api/generations': { method: 'GET', path: '/api/generations' },
+    // A stream when accepted: sent with a Last-Event-ID that is refused (400) if the request ever gets that far.
+    'GET /api/generations/events': { method: 'GET', path: '/api/generations/events?lastEventId=not-an-id' },
     'GET /api/generations/{id}': { method: 'GET', path: `/api/generations/job_${NO_TEMPLATE}` },
     'POST /api/generations/{id}/cancel': { method: 'POST', path: `/api/generations/job_${NO_TEMPLATE}/cancel` },
     'POST /api/upload': { method: 'POST', path: '/api/upload', ...multipart([{ name: 'file', filename: 'a.png', type: 'image/png', data: png }]) },
@@ -293,6 +295,8 @@ function templates(): Record<string, Request> {
     'GET /api/user/tokens': { method: 'GET', path: '/api/user/tokens' },
     'POST /api/user/tokens': { method: 'POST', path: '/api/user/tokens', ...json({ name: 'Hostile', scopes: ['read'] }) },
     'DELETE /api/user/tokens/{id}': { method: 'DELETE', path: `/api/user/tokens/${NO_TEMPLATE}` },
+    'GET /api/projects/{id}/generations': { method: 'GET', path: `/api/projects/${P}/generations?q=${encodeURIComponent('red ca')}` },
+    'GET /api/projects/{id}/generations/{generationId}/download': { method: 'GET', path: `/api/projects/${P}/generations/gen-0-${NO_TEMPLATE}/download` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },
@@ -406,7 +410,7 @@ describe('hostile input on every route', () => {
 
   it('wrong methods → 404/405 JSON, never 5xx', async () => {
     const filled = (p: string) =>
-      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{email}', NO_MEMBER).replace('{versionId}', NO_VERSION).replace('{token}', NO_TOKEN).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
+      p.replace('{projectId}', B).replace('{id}', NO_TEMPLATE).replace('{email}', NO_MEMBER).replace('{versionId}', NO_VERSION).replace('{generationId}', `gen-0-${NO_TEMPLATE}`).replace('{token}', NO_TOKEN).replace('{uid}', 'hostile').replace('/files/{*}', `/files/${storedFile}`).replace('/dev-idp/{*}', '/dev-idp/jwks');
     const all = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
     const extra: Record<string, string[]> = { '/api/auth/session': ['GET', 'POST'], '/api/auth/csrf': ['GET', 'POST'], '/api/docs': ['GET'], '/api/openapi.json': ['GET'] };
     const cases: Case[] = [];

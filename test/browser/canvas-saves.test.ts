@@ -2,13 +2,16 @@
 // REST view shows it, a reload shows it); two tabs editing at once both keep their edits; an old REST client with
 // a stale version cannot overwrite live work (409), and a current one's save shows live in the editor; edits made
 // offline are kept and sent when the network is back; a generation's result in every tab, and a reload in the
-// middle of one; undo and redo.
-import { expect, it } from 'vitest';
+// middle of one; undo and redo. The offline engine runs in this process, so a test can hold a generation job.
+import { afterAll, expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
-import { restCanvas, saved, useBrowserFixture } from './fixture.js';
+import { heldOfflineEngine, restCanvas, saved, useBrowserFixture } from './fixture.js';
+
+const engine = heldOfflineEngine();
 
 describeInBrowser('saving the live canvas in a browser', () => {
-  const f = useBrowserFixture();
+  const f = useBrowserFixture({}, { imageModel: engine.model });
+  afterAll(() => engine.release());
 
   it('two tabs edit at once and both keep their edits; a stale REST save is refused, a current one shows live', async () => {
     const context = await f.newContext();
@@ -105,18 +108,52 @@ describeInBrowser('saving the live canvas in a browser', () => {
     const generated = (await restCanvas(page, projectId))!.nodes.find((n) => n.type === 'generation');
     expect(generated.data.image).toBe(result);
     expect(generated.data.isGenerating ?? false).toBe(false);
+    expect(generated.data.job ?? null).toBeNull();
 
-    // A generation that never answers (the route holds it): the tab is reloaded while it runs.
-    await page.route('**/api/image', () => undefined);
-    await page.getByRole('button', { name: 'Generate again', exact: true }).click();
-    await page.getByText(/Generating… \d+ s/).waitFor();
-    await page.reload();
+    // A generation whose request never reaches the service (the route holds it): the tab is reloaded meanwhile,
+    // and nothing of it is left, in this tab or the other.
     const node = page.locator('.react-flow__node-generation');
+    const otherNode = other.locator('.react-flow__node-generation');
+    const calls = engine.calls;
+    await page.route('**/api/generations', () => undefined);
+    await page.getByRole('button', { name: 'Generate again', exact: true }).click();
+    await node.getByRole('status').filter({ hasText: 'Starting…' }).waitFor();
+    await page.reload();
     await node.getByText('1 input').waitFor();
-    await expect.poll(() => node.getByText(/Generating…/).count(), { timeout: WAIT }).toBe(0);
+    await expect.poll(() => node.locator('.job-status').count(), { timeout: WAIT }).toBe(0);
     expect(await node.getByRole('button', { name: 'Generate again', exact: true }).isEnabled()).toBe(true);
-    expect(await other.locator('.react-flow__node-generation').getByText(/Generating…/).count()).toBe(0);
-    await page.unroute('**/api/image');
+    expect(await otherNode.locator('.job-status').count()).toBe(0);
+    expect(engine.calls).toBe(calls);
+    await page.unroute('**/api/generations');
+
+    // A job that runs (the model holds it): the tab is reloaded while it runs. The reloaded tab shows it running
+    // from the live document (the previous result dimmed), and when it ends, both tabs show its result and
+    // neither is left generating.
+    engine.hold();
+    await node.getByRole('button', { name: 'Generate again', exact: true }).click();
+    await node.getByRole('status').filter({ hasText: /Running · \d+ s/ }).waitFor();
+    await expect.poll(() => engine.calls, { timeout: WAIT }).toBe(calls + 1);
+    await page.reload();
+    await node.getByText('1 input').waitFor();
+    for (const n of [node, otherNode]) {
+      await n.getByRole('status').filter({ hasText: /Running · \d+ s/ }).waitFor();
+      expect(await n.locator('.result.previous').getByAltText('Generated image').getAttribute('src')).toBe(result);
+    }
+    expect(await node.getByRole('button', { name: 'Cancel generation' }).isEnabled()).toBe(true);
+    engine.release();
+    for (const n of [node, otherNode]) {
+      await expect.poll(() => n.locator('.job-status').count(), { timeout: WAIT }).toBe(0);
+      expect(await n.locator('.result.previous').count()).toBe(0);
+      expect(await n.getByAltText('Generated image').getAttribute('src')).not.toBe(result);
+      expect(await n.locator('.node-error').count()).toBe(0);
+    }
+    const again = (await node.getByAltText('Generated image').getAttribute('src'))!;
+    expect(await otherNode.getByAltText('Generated image').getAttribute('src')).toBe(again);
+    expect(await node.getByRole('button', { name: 'Generate again', exact: true }).isEnabled()).toBe(true);
+    await expect.poll(async () => {
+      const d = (await restCanvas(page, projectId))!.nodes.find((n) => n.type === 'generation').data;
+      return [d.image, d.job ?? null, d.isGenerating ?? false];
+    }, { timeout: WAIT }).toEqual([again, null, false]);
   });
 
   it('undoes and redoes with the keyboard and the toolbar', async () => {

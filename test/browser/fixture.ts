@@ -2,6 +2,9 @@
 // test fails), and the shortcuts the canvas tests share.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import type { BuildOptions } from '../../src/app.js';
+import type { GenerateRequest, ImageModel } from '../../src/models/index.js';
+import { LocalImageModel } from '../../src/models/local-image-model.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { launchBrowser, newPage, solidPng } from './browser.js';
 
@@ -17,14 +20,14 @@ export interface BrowserFixture {
   onNewCanvas(context: BrowserContext, email: string, projectName: string): Promise<Page>;
 }
 
-/** Call inside a describe: starts the service (with `env`) and Chromium before its tests, stops both after. */
-export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixture {
+/** Call inside a describe: starts the service (with `env`, and `build`: e.g. an image model) and Chromium before its tests, stops both after. */
+export function useBrowserFixture(env: Record<string, string> = {}, build: Omit<BuildOptions, 'serverFactory'> = {}): BrowserFixture {
   let app: TestApp | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp(env);
+    app = await startTestApp(env, undefined, build);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -88,4 +91,43 @@ export async function connectOneImageToGeneration(page: Page) {
   await page.getByRole('button', { name: 'Connect selected' }).click();
   await generation.getByText('1 input').waitFor();
   return generation;
+}
+
+/**
+ * The offline engine (in this process), whose calls wait while the test holds them, until it releases them or
+ * the call is aborted: a generation job the test keeps running for as long as it looks at it, never a timer.
+ */
+export function heldOfflineEngine() {
+  const engine = new LocalImageModel();
+  let calls = 0;
+  let gate: Promise<void> | null = null;
+  let open = () => {};
+  const model: ImageModel = {
+    id: engine.id,
+    async generate(req: GenerateRequest) {
+      calls++;
+      if (gate) {
+        const held = gate;
+        await new Promise<void>((resolve, reject) => {
+          req.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+          void held.then(resolve);
+        });
+      }
+      return engine.generate(req);
+    },
+  };
+  return {
+    model,
+    /** Calls of the model so far (held ones included). */
+    get calls() {
+      return calls;
+    },
+    hold() {
+      gate = new Promise<void>((resolve) => (open = resolve));
+    },
+    release() {
+      gate = null;
+      open();
+    },
+  };
 }

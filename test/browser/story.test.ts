@@ -1,12 +1,15 @@
 // Issue 5's story, end to end in Chromium against the real service (embedded database, offline image
 // engine): sign in through /login and the identity provider, create a project, add two images, connect
 // them to a generation node, generate "grayscale side by side", and find it all again after a reload.
+// The offline engine runs in this process, held by the test while it looks at the running job.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { describeInBrowser, launchBrowser, newPage, publishScreenshot, screenshot, signInThroughUi, solidPng, type WatchedPage } from './browser.js';
+import { describeInBrowser, launchBrowser, newPage, publishScreenshot, screenshot, signInThroughUi, solidPng, WAIT, type WatchedPage } from './browser.js';
+import { heldOfflineEngine } from './fixture.js';
 
+const engine = heldOfflineEngine();
 let t: TestApp | undefined;
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
@@ -28,7 +31,7 @@ describeInBrowser('the whole story in a browser', () => {
   const requested: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, undefined, { imageModel: engine.model });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light', reducedMotion: 'reduce' });
     watched = await newPage(context);
@@ -36,6 +39,7 @@ describeInBrowser('the whole story in a browser', () => {
   });
 
   afterAll(async () => {
+    engine.release();
     await context?.close();
     await browser?.close();
     await t?.close();
@@ -85,25 +89,31 @@ describeInBrowser('the whole story in a browser', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(2);
 
     // Prompt, Generate, progress, result.
-    // The request is held until the test has seen the progress (the offline engine is quicker than a person).
+    // The job is held running until the test has seen its progress (the offline engine is quicker than a person);
+    // the seconds shown count from when it started (its `startedAt`), checked by setting the page's clock.
     await generation.getByLabel('Prompt').fill('grayscale side by side');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/image', async (route) => {
-      await held;
-      await route.continue();
-    });
+    engine.hold();
     await generation.getByRole('button', { name: 'Generate', exact: true }).click();
-    await generation.getByText('Generating… 1 s').waitFor();
+    const status = generation.getByRole('status');
+    await status.filter({ hasText: /Running · \d+ s/ }).waitFor();
     expect(await generation.getByRole('button', { name: 'Generating…' }).isDisabled()).toBe(true);
+    expect(await generation.getByRole('button', { name: 'Cancel generation' }).isEnabled()).toBe(true);
+    await expect.poll(() => engine.calls, { timeout: WAIT }).toBe(1);
+    const projectId = canvasUrl.split('/').at(-1)!;
+    const running = await page.request.get(`${base}/api/generations?status=running&projectId=${projectId}`);
+    const [job] = ((await running.json()) as { items: Array<{ nodeId: string; status: string; startedAt: string }> }).items;
+    expect(job).toMatchObject({ nodeId: generationId, status: 'running', startedAt: expect.any(String) });
+    await page.clock.setFixedTime(Date.parse(job.startedAt) + 1_000);
+    await status.filter({ hasText: 'Running · 1 s' }).waitFor();
     await screenshot(page, 'generating');
-    release();
+    await page.clock.setSystemTime(Date.now()); // the page's time runs again
+    engine.release();
     const result = generation.getByAltText('Generated image');
     await result.waitFor();
+    await expect.poll(() => generation.locator('.job-status').count(), { timeout: WAIT }).toBe(0);
     expect(await generation.getByRole('button', { name: 'Generate again' }).isEnabled()).toBe(true);
 
     // The result really is the two inputs, side by side, in gray.
-    await page.unroute('**/api/image');
     const src = (await result.getAttribute('src'))!;
     expect(src).not.toMatch(/^data:/);
     const png = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());

@@ -115,7 +115,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
-export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens'> {
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'> {
   state: FakeState;
   /** A user row as sign-in would create it. */
   addUser(values: Partial<UserRow> & { email: string }): UserRow;
@@ -311,7 +311,8 @@ export function createFakeRepositories(): FakeRepositories {
   const generations: GenerationsRepository = {
     async insert(generation: NewGeneration) {
       if (state.generations.some((g) => g.id === generation.id)) throw new Error(`duplicate generation id ${generation.id}`);
-      state.generations.push({ createdAt: new Date(), ...generation });
+      const lineage = { jobId: null, projectId: null, nodeId: null, canvasVersion: null, modelVersion: null, inputs: null, outputSha256: null, outputBytes: null, queuedMs: null, modelMs: null, totalMs: null, cost: null, parentIds: [], promptInMetadata: false };
+      state.generations.push({ createdAt: new Date(), ...lineage, ...generation });
     },
     async listByUser(userId, { after, limit }) {
       const key = (g: { createdAt: Date; id: string }) => [g.createdAt.getTime(), g.id] as const;
@@ -335,6 +336,12 @@ export function createFakeRepositories(): FakeRepositories {
     async recordSpentCall(userId) {
       if (!state.users.has(userId)) throw new Error(`no user ${userId}`); // the foreign key
       state.spentCalls = [...state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS), { userId, at: Date.now() }];
+    },
+    async canvasVersion() {
+      return null;
+    },
+    async parentsOf(urls, { userId, projectId }) {
+      return state.generations.filter((g) => urls.includes(g.outputImageUrl) && (g.userId === userId || (projectId && g.projectId === projectId))).map((g) => g.id);
     },
   };
 

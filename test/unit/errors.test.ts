@@ -46,6 +46,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.sessionRequired(), 'session_required', 403, { error: 'This route needs a signed-in session, not an API token' }],
   [errors.tokenNotFound(), 'token_not_found', 404, { error: 'Token not found' }],
   [errors.jobNotFound(), 'job_not_found', 404, { error: 'Job not found' }],
+  [errors.generationNotFound(), 'generation_not_found', 404, { error: 'Generation not found' }],
   [errors.jobFinished('succeeded'), 'job_finished', 409, { error: 'Job already finished', details: 'the job is succeeded; only a queued or running job can be canceled' }],
   [errors.requestTimeout(), 'request_timeout', 408, { error: 'Request timeout' }],
   [errors.canvasConflict(7), 'canvas_conflict', 409, { error: 'Canvas was changed elsewhere', version: 7 }],

@@ -9,7 +9,8 @@ export type AnalyticsEvent =
   | 'image_uploaded'
   | 'generation_started'
   | 'generation_succeeded'
-  | 'generation_failed';
+  | 'generation_failed'
+  | 'generation_canceled';
 
 /** Fixed words that may appear as property values. */
 type Word = 'file-picker' | 'drop' | 'paste' | 'network' | 'server';

@@ -1,5 +1,5 @@
-// Routes: `/` landing, `/login`, the signed-in pages `/projects`, `/projects/:id` and `/settings/tokens` (API
-// tokens), and `/shared/:token` (a read-only link's page, for anyone).
+// Routes: `/` landing, `/login`, the signed-in pages `/projects`, `/projects/:id`, `/projects/:id/gallery` (the
+// project's generations) and `/settings/tokens` (API tokens), and `/shared/:token` (a read-only link's page, for anyone).
 import { lazy, Suspense, useEffect } from 'react';
 import { trackPageView } from './analytics';
 import { ErrorBoundary } from './components/error-boundary';
@@ -15,6 +15,7 @@ import { useLocation } from './router';
 // The editor (and @xyflow/react) loads only when a canvas is opened.
 const CanvasPage = lazy(() => import('./components/canvas-page'));
 const SharedPage = lazy(() => import('./components/shared-page'));
+const GalleryPage = lazy(() => import('./components/gallery-page'));
 const ApiTokensPage = lazy(() => import('./components/api-tokens-page').then((m) => ({ default: m.ApiTokensPage })));
 
 function Routes() {
@@ -51,6 +52,22 @@ function Routes() {
       <RequireSession>
         <Suspense fallback={<PageStatus busy>Opening the canvas…</PageStatus>}>
           <CanvasPage key={projectId} projectId={projectId} />
+        </Suspense>
+      </RequireSession>
+    );
+  }
+  const gallery = /^\/projects\/([^/]+)\/gallery$/.exec(pathname);
+  if (gallery) {
+    let projectId: string;
+    try {
+      projectId = decodeURIComponent(gallery[1]);
+    } catch {
+      return <NotFoundPage />;
+    }
+    return (
+      <RequireSession>
+        <Suspense fallback={<PageStatus busy>Loading the gallery…</PageStatus>}>
+          <GalleryPage key={projectId} projectId={projectId} />
         </Suspense>
       </RequireSession>
     );

@@ -1,8 +1,31 @@
 // Generation jobs (src/jobs/, docs/api.md "Generation jobs"): our record of each asynchronous generation. Every
 // change of state is one conditional UPDATE, so a cancel and a runner never both win.
-import { and, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, max, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { generationJobs, type GenerationJobRow, type GenerationJobStatus } from '../schema.js';
+import { generationJobEvents, generationJobs, type GenerationJobRow, type GenerationJobStatus } from '../schema.js';
+
+/** The channel a committed job event is announced on (payload: the user's id), for every instance's SSE streams. */
+export const JOB_EVENTS_CHANNEL = 'generation_job_events';
+
+/** One change of a job's state as its owner's event stream shows it. */
+export interface GenerationJobEvent {
+  id: number;
+  job: Record<string, unknown>;
+}
+
+/** How a job ended, as the runner records it. */
+export interface JobOutcome {
+  status: 'succeeded' | 'failed';
+  outputUrl?: string;
+  outputText?: string;
+  generationId?: string;
+  error?: string;
+  errorDetails?: string;
+  errorStatus?: number;
+  errorCode?: string;
+  errorExtra?: Record<string, unknown>;
+  errorRetryAfterSeconds?: number;
+}
 
 export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'createdAt'>;
 
@@ -27,13 +50,30 @@ export interface GenerationJobsRepository {
   /** `queued` (or, for a retry, `running`) → `running`, one attempt more; false when the job is in another state. */
   markRunning(id: string, opts: { retry: boolean }, tx?: Tx): Promise<boolean>;
   /** `running` → an outcome; false when the job is no longer running (canceled meanwhile). */
-  finish(id: string, outcome: { status: 'succeeded' | 'failed'; outputUrl?: string; generationId?: string; error?: string; errorDetails?: string; errorStatus?: number }, tx?: Tx): Promise<boolean>;
+  finish(id: string, outcome: JobOutcome, tx?: Tx): Promise<boolean>;
   /** `queued` or `running` → `canceled`; the row before the change (null: no such job of the user). */
   cancel(userId: string, id: string, tx?: Tx): Promise<{ before: GenerationJobStatus } | null>;
   /** Whether any job is queued or running (an instance starts its queue at boot only then). */
   anyUnfinished(tx?: Tx): Promise<boolean>;
   /** A job given up by the queue (its instance died, and so did the retry's): failed with the reason, if still unfinished. */
   failUnfinished(id: string, reason: string, tx?: Tx): Promise<boolean>;
+  /** Jobs run without the queue (POST /api/image's) still unfinished `ms` after they were created (at most 100). */
+  staleLocal(ms: number, tx?: Tx): Promise<Pick<GenerationJobRow, 'id' | 'userId'>[]>;
+  /** Queued jobs tied to a node, with their positions (oldest first, at most `limit`). */
+  queuedInNodes(limit: number, tx?: Tx): Promise<GenerationJobView[]>;
+  /** Whether a job other than `exceptId` is queued or running into the node. */
+  othersInNode(projectId: string, nodeId: string, exceptId: string, tx?: Tx): Promise<boolean>;
+  /**
+   * Records an event of the user's job and announces it (NOTIFY, sent at commit). Call it under `lockUser` in the
+   * transaction that changed the job: the user's event ids then commit in increasing order.
+   */
+  recordEvent(userId: string, jobId: string, job: Record<string, unknown>, tx: Tx): Promise<number>;
+  /** The user's events after `afterId`, oldest first. */
+  eventsAfter(userId: string, afterId: number, limit: number, tx?: Tx): Promise<GenerationJobEvent[]>;
+  /** The id of the user's newest event (0 when none). */
+  lastEventId(userId: string, tx?: Tx): Promise<number>;
+  /** Deletes events older than `hours`; how many went. */
+  pruneEvents(hours: number, tx?: Tx): Promise<number>;
 }
 
 /** Queued jobs created before or with this one: its place in the queue (all users' queued jobs, oldest first). */
@@ -122,6 +162,52 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async anyUnfinished(tx) {
       const rows = await on(tx).select({ id: generationJobs.id }).from(generationJobs).where(inArray(generationJobs.status, ['queued', 'running'])).limit(1);
       return rows.length > 0;
+    },
+    async staleLocal(ms, tx) {
+      return on(tx)
+        .select({ id: generationJobs.id, userId: generationJobs.userId })
+        .from(generationJobs)
+        .where(and(inArray(generationJobs.status, ['queued', 'running']), sql`${generationJobs.bossJobId} IS NULL`, sql`${generationJobs.createdAt} < now() - make_interval(secs => ${ms / 1000})`))
+        .limit(100);
+    },
+    async queuedInNodes(limit, tx) {
+      const rows = await selectView(tx)
+        .where(and(eq(generationJobs.status, 'queued'), sql`${generationJobs.nodeId} IS NOT NULL`))
+        .orderBy(asc(generationJobs.createdAt), asc(generationJobs.id))
+        .limit(limit);
+      return rows.map(view);
+    },
+    async othersInNode(projectId, nodeId, exceptId, tx) {
+      const rows = await on(tx)
+        .select({ id: generationJobs.id })
+        .from(generationJobs)
+        .where(and(eq(generationJobs.projectId, projectId), eq(generationJobs.nodeId, nodeId), inArray(generationJobs.status, ['queued', 'running']), sql`${generationJobs.id} <> ${exceptId}`))
+        .limit(1);
+      return rows.length > 0;
+    },
+    async recordEvent(userId, jobId, job, tx) {
+      const [row] = await tx.insert(generationJobEvents).values({ userId, jobId, job }).returning({ id: generationJobEvents.id });
+      await tx.execute(sql`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${userId})`);
+      return row.id;
+    },
+    async eventsAfter(userId, afterId, limit, tx) {
+      return on(tx)
+        .select({ id: generationJobEvents.id, job: generationJobEvents.job })
+        .from(generationJobEvents)
+        .where(and(eq(generationJobEvents.userId, userId), gt(generationJobEvents.id, afterId)))
+        .orderBy(asc(generationJobEvents.id))
+        .limit(limit);
+    },
+    async lastEventId(userId, tx) {
+      const [row] = await on(tx).select({ id: max(generationJobEvents.id) }).from(generationJobEvents).where(eq(generationJobEvents.userId, userId));
+      return row?.id ?? 0;
+    },
+    async pruneEvents(hours, tx) {
+      const rows = await on(tx)
+        .delete(generationJobEvents)
+        .where(lt(generationJobEvents.createdAt, sql`now() - make_interval(hours => ${hours})`))
+        .returning({ id: generationJobEvents.id });
+      return rows.length;
     },
     async failUnfinished(id, reason, tx) {
       const rows = await on(tx)

@@ -1,18 +1,35 @@
-// Generations: the record of each successful generation (POST /api/image), read back as the user's history, and
-// the model calls that recorded none but count for the free quota (spent calls).
-import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+// Generations: the record of each successful generation (POST /api/image, generation jobs) with its lineage, read
+// back as the user's history (optionally searched by prompt words), and the model calls that recorded none but
+// count for the free quota (spent calls). A project's gallery and one generation's lineage: ./generations-gallery.ts.
+import { and, desc, eq, getTableColumns, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { generations, runningGenerations, spentModelCalls, type GenerationRow } from '../schema.js';
+import { canvases, generations, runningGenerations, spentModelCalls, type GenerationRow } from '../schema.js';
 
 /** At most this many spent calls older than a day are deleted per spent call written, so the prune stays cheap. */
 const SPENT_PRUNE_BATCH = 100;
+/** At most this many words of a search are used (a 200-character search has fewer). */
+const SEARCH_WORDS = 32;
 
-export type NewGeneration = typeof generations.$inferInsert;
+export type NewGeneration = Omit<typeof generations.$inferInsert, 'promptSearch'>;
+
+/** A position in a newest-first list: rows strictly after it come next. */
+export interface GenerationsAfter {
+  createdAt: Date;
+  id: string;
+}
+
+/** Filters of the user's history (GET /api/user/generations). */
+export interface GenerationFilters {
+  /** Words of the prompt (full text, config `simple`), the last one as a prefix; a search without words matches nothing. */
+  q?: string;
+  projectId?: string;
+  model?: string;
+}
 
 export interface GenerationsRepository {
   insert(generation: NewGeneration, tx?: Tx): Promise<void>;
-  /** The user's generations, newest first (`createdAt`, then `id`), strictly after `after` in that order. */
-  listByUser(userId: string, opts: { after?: { createdAt: Date; id: string }; limit: number }, tx?: Tx): Promise<GenerationRow[]>;
+  /** The user's generations, newest first (`createdAt`, then `id`), strictly after `after` in that order, filtered. */
+  listByUser(userId: string, opts: { after?: GenerationsAfter; limit: number } & GenerationFilters, tx?: Tx): Promise<GenerationRow[]>;
   /**
    * What the free quota counts: the user's generations recorded and calls spent in the last 24 hours, plus
    * those running now (unexpired rows in running_generations), in one statement, so all are read from one
@@ -21,7 +38,41 @@ export interface GenerationsRepository {
   countLastDayWithRunning(userId: string, tx?: Tx): Promise<number>;
   /** Records a model call of the user that recorded no generation (it counts for 24 hours); prunes old ones. */
   recordSpentCall(userId: string, tx?: Tx): Promise<void>;
+  /** The project's canvas version now (`canvases.version`); null when it has no canvas row. */
+  canvasVersion(projectId: string, tx?: Tx): Promise<number | null>;
+  /**
+   * Ids of the generations whose output is one of `urls` and that the user may see as parents: their own, or
+   * (with `projectId`) those made into the same project. Oldest first.
+   */
+  parentsOf(urls: string[], seenBy: { userId: string; projectId?: string | null }, tx?: Tx): Promise<string[]>;
 }
+
+/** Every column but the search vector (it stays in the database). */
+export const generationColumns = (() => {
+  const { promptSearch: _unused, ...columns } = getTableColumns(generations);
+  return columns;
+})();
+
+/**
+ * The search's words as a tsquery text: words of letters, marks and digits only (quotes, `&|!:*()` and every other
+ * character are separators), joined by `&`, the last one a prefix (`red ca` → `red & ca:*`). Built only from such
+ * words, it is always a valid tsquery; it is sent as a parameter. null when there is no word.
+ */
+export function prefixQuery(q: string): string | null {
+  const words = (q.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, SEARCH_WORDS);
+  if (words.length === 0) return null;
+  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+}
+
+/** The condition of a prompt search (`false` for a search without words). */
+export function promptMatches(q: string): SQL {
+  const query = prefixQuery(q);
+  return query === null ? sql`false` : sql`${generations.promptSearch} @@ to_tsquery('simple', ${query})`;
+}
+
+/** Rows after `after` in the newest-first order (`createdAt` desc, then `id` desc). */
+export const afterCursor = (after: GenerationsAfter): SQL =>
+  or(lt(generations.createdAt, after.createdAt), and(eq(generations.createdAt, after.createdAt), lt(generations.id, after.id)))!;
 
 export function createGenerationsRepository(db: Db): GenerationsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
@@ -29,15 +80,18 @@ export function createGenerationsRepository(db: Db): GenerationsRepository {
     async insert(generation, tx) {
       await on(tx).insert(generations).values(generation);
     },
-    listByUser(userId, { after, limit }, tx) {
+    listByUser(userId, { after, limit, q, projectId, model }, tx) {
+      const conditions = [
+        eq(generations.userId, userId),
+        after && afterCursor(after),
+        q !== undefined && promptMatches(q),
+        projectId !== undefined && eq(generations.projectId, projectId),
+        model !== undefined && eq(generations.model, model),
+      ].filter((c): c is SQL => Boolean(c));
       return on(tx)
-        .select()
+        .select(generationColumns)
         .from(generations)
-        .where(
-          after
-            ? and(eq(generations.userId, userId), or(lt(generations.createdAt, after.createdAt), and(eq(generations.createdAt, after.createdAt), lt(generations.id, after.id))))
-            : eq(generations.userId, userId),
-        )
+        .where(and(...conditions))
         .orderBy(desc(generations.createdAt), desc(generations.id))
         .limit(limit);
     },
@@ -62,6 +116,20 @@ export function createGenerationsRepository(db: Db): GenerationsRepository {
       await on(tx).execute(sql`
         DELETE FROM spent_model_calls WHERE id IN (
           SELECT id FROM spent_model_calls WHERE created_at <= now() - interval '1 day' LIMIT ${SPENT_PRUNE_BATCH})`);
+    },
+    async canvasVersion(projectId, tx) {
+      const [row] = await on(tx).select({ version: canvases.version }).from(canvases).where(eq(canvases.projectId, projectId));
+      return row?.version ?? null;
+    },
+    async parentsOf(urls, { userId, projectId }, tx) {
+      if (urls.length === 0) return [];
+      const visible = projectId ? or(eq(generations.userId, userId), eq(generations.projectId, projectId)) : eq(generations.userId, userId);
+      const rows = await on(tx)
+        .select({ id: generations.id })
+        .from(generations)
+        .where(and(sql`${generations.outputImageUrl} = ANY(${sql.param(urls)}::text[])`, visible))
+        .orderBy(generations.createdAt, generations.id);
+      return rows.map((r) => r.id);
     },
   };
 }

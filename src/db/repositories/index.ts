@@ -5,6 +5,7 @@ import { createApiTokensRepository, type ApiTokensRepository } from './api-token
 import { createCanvasesRepository, type CanvasesRepository } from './canvases.js';
 import { createCollabRepository, type CollabRepository } from './collab.js';
 import { createGenerationsRepository, type GenerationsRepository } from './generations.js';
+import { createGenerationsGalleryRepository, type GenerationsGalleryRepository } from './generations-gallery.js';
 import { createProjectsRepository, type ProjectsRepository } from './projects.js';
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
 import { createRunningGenerationsRepository, type RunningGenerationsRepository } from './running-generations.js';
@@ -21,6 +22,7 @@ export * from './canvases.js';
 export * from './collab.js';
 export * from './generation-jobs.js';
 export * from './generations.js';
+export * from './generations-gallery.js';
 export * from './projects.js';
 export * from './rate-limits.js';
 export * from './running-generations.js';
@@ -38,6 +40,7 @@ export interface Repositories {
   canvases: CanvasesRepository;
   collab: CollabRepository;
   generations: GenerationsRepository;
+  generationsGallery: GenerationsGalleryRepository;
   runningGenerations: RunningGenerationsRepository;
   subscriptions: SubscriptionsRepository;
   webhookReceipts: WebhookReceiptsRepository;
@@ -57,6 +60,7 @@ export function createRepositories(db: Db): Repositories {
     canvases: createCanvasesRepository(db),
     collab: createCollabRepository(db),
     generations: createGenerationsRepository(db),
+    generationsGallery: createGenerationsGalleryRepository(db),
     runningGenerations: createRunningGenerationsRepository(db),
     subscriptions: createSubscriptionsRepository(db),
     webhookReceipts: createWebhookReceiptsRepository(db),

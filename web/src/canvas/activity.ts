@@ -3,13 +3,26 @@
 // only the node it concerns.
 import { useSyncExternalStore } from 'react';
 
+/** A generation job this tab started, as the service last answered about it (until the document shows it). */
+export interface LocalJob {
+  id: string;
+  status: 'queued' | 'running';
+  queuePosition: number | null;
+  startedAt: string | null;
+}
+
 export interface NodeActivity {
   uploadProgress?: number;
   uploadError?: string;
-  generatingSince?: number;
+  /** This tab is asking the service for a job (POST /api/generations has not answered yet). */
+  starting?: boolean;
+  /** The job this tab started for the node, until it ends. */
+  job?: LocalJob;
+  /** A cancel of the node's job is on its way. */
+  canceling?: boolean;
+  /** Why the last cancel of job `jobId` was refused (shown while that job is). */
+  cancelError?: { jobId: string; message: string };
   generationError?: { error: string; details?: string; status?: number };
-  /** What the model said about its result (e.g. the offline engine naming the operations it applied). */
-  modelText?: string;
 }
 
 const NONE: NodeActivity = Object.freeze({});
@@ -29,7 +42,8 @@ export class ActivityStore {
     for (const listener of this.listeners) listener();
   }
 
-  isGenerating = (id: string): boolean => this.get(id).generatingSince !== undefined;
+  /** Whether this tab is starting or following a generation of the node. */
+  isGenerating = (id: string): boolean => this.get(id).starting === true || this.get(id).job !== undefined;
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

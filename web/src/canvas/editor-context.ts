@@ -7,12 +7,18 @@ export type UploadSource = 'file-picker' | 'drop' | 'paste';
 
 export interface EditorActions {
   activity: ActivityStore;
+  /** The project of a live canvas (its generations are listed under generation nodes); absent on a read-only link's page. */
+  projectId?: string;
   /** A canvas shown read-only (a viewer, a read-only link): nodes offer no edits, only downloads. */
   readOnly?: boolean;
   /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
   setPrompt: (nodeId: string, prompt: string) => void;
   generate: (nodeId: string) => void;
+  /** Cancels the node's generation job (the refusal shows in the node's activity). */
+  cancelGeneration: (nodeId: string, jobId: string) => void;
+  /** Makes an earlier result the node's current image. */
+  setImage: (nodeId: string, image: string) => void;
   removeNode: (nodeId: string) => void;
   removeEdge: (edgeId: string) => void;
 }

@@ -8,6 +8,8 @@ export type NodeKind = SavedNode['type'];
 export type NodeData = SavedNode['data'] & {
   /** Why the last generation failed, when the service wrote it into the node (a participant, DESIGN §9). */
   error?: unknown;
+  /** The node's unfinished generation job, written by the service (./job.ts reads it). */
+  job?: unknown;
 };
 export type CanvasNode = Node<NodeData, NodeKind>;
 export type CanvasEdge = Edge;
@@ -37,10 +39,11 @@ export function toDoc(nodes: CanvasNode[], edges: CanvasEdge[]): CanvasDoc {
   return { nodes: nodes.map(toSavedNode), edges: edges.map(toSavedEdge) };
 }
 
-/** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags. */
+/** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs. */
 export function fromSavedNode(node: SavedNode): CanvasNode {
   const data: NodeData = { ...node.data };
   delete data.isGenerating;
+  delete data.job;
   return { id: node.id, type: node.type, position: node.position, data };
 }
 

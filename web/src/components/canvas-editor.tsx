@@ -17,6 +17,7 @@ import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
 import { EditorToolbar } from './editor-toolbar';
+import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { nodeTypes } from './node-types';
 import { RemotePresence } from './remote-presence';
@@ -35,7 +36,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const [initiallyEmpty] = useState(() => nodes.length === 0);
 
   const uploadFiles = useUploads(session, latest, activity);
-  const generate = useGeneration(session, latest, activity);
+  const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
 
   /** The flow position at the middle of the visible canvas. */
   const viewCenter = useCallback(() => {
@@ -47,8 +48,14 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const actions = useMemo<EditorActions>(
     () => ({
       activity,
+      projectId: project.id,
       uploadFiles,
       generate: (nodeId) => void generate(nodeId),
+      cancelGeneration: (nodeId, jobId) => void cancelGeneration(nodeId, jobId),
+      setImage: (nodeId, image) => {
+        session.step();
+        session.setData(nodeId, { image });
+      },
       setPrompt: (nodeId, prompt) => {
         session.step(`prompt:${nodeId}`);
         session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
@@ -56,7 +63,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
     }),
-    [activity, uploadFiles, generate, session, flow],
+    [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow],
   );
 
   // Edges go into generation nodes only, never from a node into itself.
@@ -146,6 +153,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         onSaveTemplate={() => (setNote(null), setSavingTemplate(true))}
         canSaveTemplate={nodes.length > 0}
         onShowHistory={() => setShowingHistory(true)}
+        galleryHref={galleryPath(project.id)}
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
       />

@@ -15,6 +15,7 @@ import { AppHeader } from './app-header';
 import { CanvasEditor } from './canvas-editor';
 import { LiveCanvasView } from './live-canvas-view';
 import { ConnectionStatus } from './connection-status';
+import { galleryPath } from '../paths';
 import { PageStatus } from './page-status';
 import { PresenceAvatars } from './presence-avatars';
 import { ProjectBreadcrumb } from './project-breadcrumb';
@@ -91,6 +92,11 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
       <AppHeader>
         <ProjectBreadcrumb name={project.name} />
         {readOnly && <ViewOnlyBadge />}
+        {readOnly && (
+          <Link className="button ghost" href={galleryPath(project.id)}>
+            Gallery
+          </Link>
+        )}
         <PresenceAvatars session={session} />
         <ConnectionStatus session={session} readOnly={readOnly} />
       </AppHeader>

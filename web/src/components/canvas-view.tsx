@@ -11,6 +11,8 @@ import { nodeTypes } from './node-types';
 const ignore = () => undefined;
 
 interface Props {
+  /** The project of a live canvas (a viewer's): the variants under generation nodes are listed. */
+  projectId?: string;
   nodes: CanvasNode[];
   edges: CanvasEdge[];
   /** Only what xyflow measures (node sizes) changes: dragging, selection and deletion are off. */
@@ -22,11 +24,22 @@ interface Props {
   children?: ReactNode;
 }
 
-export function CanvasView({ nodes, edges, onNodesChange, onEdgesChange, fitView, overview = true, children }: Props) {
+export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChange, fitView, overview = true, children }: Props) {
   const activity = useMemo(() => new ActivityStore(), []);
   const actions = useMemo<EditorActions>(
-    () => ({ activity, readOnly: true, uploadFiles: ignore, setPrompt: ignore, generate: ignore, removeNode: ignore, removeEdge: ignore }),
-    [activity],
+    () => ({
+      activity,
+      projectId,
+      readOnly: true,
+      uploadFiles: ignore,
+      setPrompt: ignore,
+      generate: ignore,
+      cancelGeneration: ignore,
+      setImage: ignore,
+      removeNode: ignore,
+      removeEdge: ignore,
+    }),
+    [activity, projectId],
   );
 
   return (

@@ -1,6 +1,8 @@
 // The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo (this
-// tab's own changes), the history of versions, save the canvas as a template, share the project (its owner only).
+// tab's own changes), the history of versions, the project's gallery of generations, save the canvas as a template,
+// share the project (its owner only).
 import { useId } from 'react';
+import { Link } from '../router';
 
 interface Props {
   onAddImages: (files: File[]) => void;
@@ -17,6 +19,8 @@ interface Props {
   canSaveTemplate: boolean;
   /** Opens the history of versions (restore points and named versions). */
   onShowHistory: () => void;
+  /** The project's gallery page (every generation, searchable). */
+  galleryHref: string;
   /** Shown beside the buttons for a while after a template was saved or a version restored (refusals are shown in their dialogs). */
   note?: string | null;
   /** Opens the share dialog; absent (no Share button) for anyone but the owner. */
@@ -66,6 +70,9 @@ export function EditorToolbar(props: Props) {
       <button type="button" className="button ghost" onClick={props.onShowHistory} title="Restore points and named versions of this canvas" aria-haspopup="dialog">
         History
       </button>
+      <Link className="button ghost" href={props.galleryHref} title="Every generation of this project, with its prompt: search and download">
+        Gallery
+      </Link>
       <button type="button" className="button ghost" onClick={props.onSaveTemplate} disabled={!props.canSaveTemplate} title="Publish this canvas as a template everyone can start from">
         Save as template
       </button>

@@ -1,37 +1,32 @@
-// A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a
-// new image (POST /api/image, naming the node: the service writes its state into the live document). Shows that
-// it runs — the seconds elapsed when this tab started it, or just "Generating…" for someone else's (the
-// document's `isGenerating`) —, the error (this tab's full answer, or the one the service wrote), and the result.
-// Read-only: the prompt cannot be edited, inputs cannot be disconnected and there is no Generate button.
+// A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a new
+// image, as a generation job (POST /api/generations naming the node: the service writes the job's state into the
+// live document, hooks/use-generation.ts). Shows the job as everyone sees it — queued with its position, running
+// with the seconds since it started, Cancel —, the previous result dimmed while a new one is made, the error
+// (this tab's full answer, or the one the service wrote), the result, and under it the node's variants (every
+// result it has had: enlarge, compare, make one current).
+// Read-only: the prompt cannot be edited, inputs cannot be disconnected and there is no Generate, Cancel or "Use this".
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
+import { documentError, documentJob } from '../canvas/job';
 import type { CanvasNode } from '../canvas/model';
 import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
-import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
+import { JobStatus } from './job-status';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
-
-/** An error the service wrote into the node (a string, or `{ error, details? }` as its HTTP errors are). */
-function documentError(value: unknown): { error: string; details?: string; status?: number } | undefined {
-  if (typeof value === 'string' && value) return { error: value };
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { error, details, status } = value as Record<string, unknown>;
-  if (typeof error !== 'string' || !error) return undefined;
-  return { error, ...(typeof details === 'string' && details ? { details } : {}), ...(typeof status === 'number' ? { status } : {}) };
-}
+import { VariantStrip } from './variant-strip';
 
 export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, generate, removeEdge, readOnly } = useEditor();
+  const { setPrompt, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
   const activity = useNodeActivity(id);
   const promptId = useId();
   const connections = useNodeConnections({ handleType: 'target' });
   const sources = useNodesData<CanvasNode>(connections.map((c) => c.source));
-  const elapsed = useElapsedSeconds(activity.generatingSince);
-  // Ours (this tab's request) or anyone's (the document's flag, which the service writes). Only ours disables
-  // Generate: someone else's generation never locks the node.
-  const ours = elapsed !== undefined;
-  const generating = ours || data.isGenerating === true;
+  // The document's job (anyone's, as the service writes it) wins over what this tab was answered. Only ours
+  // disables Generate: someone else's generation never locks the node.
+  const job = documentJob(data.job) ?? activity.job;
+  const ours = activity.starting === true || activity.job !== undefined;
+  const generating = ours || job !== undefined || data.isGenerating === true;
   const error = activity.generationError ?? (generating ? undefined : documentError(data.error));
   const payments = usePaymentsEnabled();
 
@@ -82,9 +77,13 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
         </button>
       )}
       {generating && (
-        <p className="generating" role="status">
-          <span className="spinner small" aria-hidden="true" /> Generating…{ours && ` ${elapsed} s`}
-        </p>
+        <JobStatus
+          job={job}
+          starting={activity.starting === true}
+          canceling={activity.canceling === true}
+          cancelError={job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined}
+          onCancel={readOnly ? undefined : (jobId) => cancelGeneration(id, jobId)}
+        />
       )}
       {error && (
         <div className="node-error" role="alert">
@@ -108,14 +107,15 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
         </div>
       )}
       {data.image && (
-        <>
+        // While a new one is made, the previous result stays, dimmed.
+        <div className={`result${generating ? ' previous' : ''}`} title={generating ? 'The previous result: a new one is being made' : undefined}>
           <NodeImage src={data.image} alt="Generated image" />
           <div className="node-actions end">
             <DownloadLink src={data.image} label="Download generated image" />
           </div>
-        </>
+        </div>
       )}
-      {activity.modelText && !generating && <p className="muted small model-text">{activity.modelText}</p>}
+      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} />}
       <Handle type="source" position={Position.Right} aria-label="Output: connect to another generation node" />
     </NodeFrame>
   );

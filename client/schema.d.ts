@@ -1513,12 +1513,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's generations, newest first */
+        /** The signed-in user's generations, newest first; searched by prompt words (q), filtered by project and model */
         get: {
             parameters: {
                 query?: {
                     cursor?: string;
                     limit?: number;
+                    /** @description Words of the prompt (any order; the last one may be the start of a word). Quotes and operators are ignored. */
+                    q?: string;
+                    /** @description Only generations made into this project */
+                    projectId?: string;
+                    /** @description Only generations of this model */
+                    model?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1723,6 +1729,74 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generations/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The same as the Last-Event-ID header, for clients that cannot send it */
+                    lastEventId?: string;
+                };
+                header?: {
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Invalid Last-Event-ID: not an event id */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3068,6 +3142,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every generation made into the project, by anyone, newest first (owner and members) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this canvas node's generations */
+                    nodeId?: string;
+                    /** @description Words of the prompt (any order; the last one may be the start of a word). Quotes and operators are ignored. */
+                    q?: string;
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ProjectGeneration"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found: no project the user may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/generations/{generationId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A generation of the project as a PNG attachment named `<project name> - <prompt start>.png` (owner and members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    generationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The PNG (image/png), with Content-Disposition: attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found, or Generation not found: not one made into this project, or its image is gone */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3108,6 +3323,64 @@ export interface components {
                 /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
                 enabled: boolean;
             };
+        };
+        LineageInput: {
+            generationId: string;
+            /** @description The generation job that made it (POST /api/generations); null for POST /api/image */
+            jobId: string | null;
+            /** @description The project it was made into; null without one (or once that project is deleted) */
+            projectId: string | null;
+            nodeId: string | null;
+            /** @description The project's canvas version when the generation started */
+            canvasVersion: number | null;
+            model: string;
+            /** @description The provider's model version when its answer states one, else the model id */
+            modelVersion: string | null;
+            /** @description Each input as the model received it */
+            inputs: {
+                url: string;
+                /** @description SHA-256 of the bytes, hex; null on generations recorded before lineage */
+                sha256: string | null;
+                /** @description Size in bytes; null on generations recorded before lineage */
+                bytes: number | null;
+            }[];
+            output: {
+                url: string;
+                /** @description SHA-256 of the bytes, hex; null on generations recorded before lineage */
+                sha256: string | null;
+                /** @description Size in bytes; null on generations recorded before lineage */
+                bytes: number | null;
+            };
+            durations: {
+                /** @description Waiting in the job queue; null when not made by a job */
+                queuedMs: number | null;
+                /** @description The model call */
+                modelMs: number | null;
+                /** @description From the request (or the job) to the record, queue included */
+                totalMs: number | null;
+            };
+            /** @description What the provider says the call cost; null when it does not say */
+            cost: {
+                amount: number;
+                currency: string;
+            } | null;
+            /** @description Generations (the author's own, or of the same project) whose output is one of the inputs */
+            parentIds: string[];
+            /** @description The output PNG's XMP carries the prompt (opted in) */
+            promptInMetadata: boolean;
+        };
+        ProjectGenerationInput: {
+            id: string;
+            prompt: string;
+            outputImageUrl: string;
+            model: string;
+            createdAt: string;
+            nodeId: string | null;
+            author: {
+                id: string;
+                name: string;
+            };
+            lineage: components["schemas"]["LineageInput"];
         };
         GenerationInput: {
             id: string;
@@ -3402,6 +3675,64 @@ export interface components {
                 /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
                 enabled: boolean;
             };
+        };
+        Lineage: {
+            generationId: string;
+            /** @description The generation job that made it (POST /api/generations); null for POST /api/image */
+            jobId: string | null;
+            /** @description The project it was made into; null without one (or once that project is deleted) */
+            projectId: string | null;
+            nodeId: string | null;
+            /** @description The project's canvas version when the generation started */
+            canvasVersion: number | null;
+            model: string;
+            /** @description The provider's model version when its answer states one, else the model id */
+            modelVersion: string | null;
+            /** @description Each input as the model received it */
+            inputs: {
+                url: string;
+                /** @description SHA-256 of the bytes, hex; null on generations recorded before lineage */
+                sha256: string | null;
+                /** @description Size in bytes; null on generations recorded before lineage */
+                bytes: number | null;
+            }[];
+            output: {
+                url: string;
+                /** @description SHA-256 of the bytes, hex; null on generations recorded before lineage */
+                sha256: string | null;
+                /** @description Size in bytes; null on generations recorded before lineage */
+                bytes: number | null;
+            };
+            durations: {
+                /** @description Waiting in the job queue; null when not made by a job */
+                queuedMs: number | null;
+                /** @description The model call */
+                modelMs: number | null;
+                /** @description From the request (or the job) to the record, queue included */
+                totalMs: number | null;
+            };
+            /** @description What the provider says the call cost; null when it does not say */
+            cost: {
+                amount: number;
+                currency: string;
+            } | null;
+            /** @description Generations (the author's own, or of the same project) whose output is one of the inputs */
+            parentIds: string[];
+            /** @description The output PNG's XMP carries the prompt (opted in) */
+            promptInMetadata: boolean;
+        };
+        ProjectGeneration: {
+            id: string;
+            prompt: string;
+            outputImageUrl: string;
+            model: string;
+            createdAt: string;
+            nodeId: string | null;
+            author: {
+                id: string;
+                name: string;
+            };
+            lineage: components["schemas"]["Lineage"];
         };
         Generation: {
             id: string;

@@ -1,0 +1,76 @@
+// A project's gallery (docs/api.md "Project gallery"): every generation made into the project, by anyone, newest
+// first, searched by prompt words and filtered by node; and one generation's PNG as a download named after the
+// project and the prompt. The owner and every member (editor or viewer) may read; anyone else gets
+// `404 Project not found`, whether or not the project exists, as the canvas routes answer.
+import type { GalleryRow, GenerationsGalleryRepository, SharingRepository } from '../db/repositories/index.js';
+import { generationNotFound, projectNotFound } from '../errors.js';
+import type { ObjectStore } from '../storage/index.js';
+import { decodeCursor, encodeCursor } from './generation.js';
+import { isUuid } from './ids.js';
+
+/** The longest download name, in characters, `.png` included. */
+export const DOWNLOAD_NAME_CHARS = 80;
+
+export interface ProjectGenerationsService {
+  list(userId: string, projectId: string, opts: { nodeId?: string; q?: string; cursor?: string; limit: number }): Promise<{ items: GalleryRow[]; nextCursor: string | null }>;
+  /** The generation's stored PNG and the name to save it under. */
+  download(userId: string, projectId: string, generationId: string): Promise<{ stream: NodeJS.ReadableStream; size: number; contentType: string; fileName: string }>;
+}
+
+export interface ProjectGenerationsDeps {
+  gallery: Pick<GenerationsGalleryRepository, 'listByProject' | 'findInProject'>;
+  sharing: Pick<SharingRepository, 'access'>;
+  store: Pick<ObjectStore, 'nameFromUrl' | 'get'>;
+}
+
+/**
+ * Text fit for a file name: no control or format characters (bidirectional overrides included), none of
+ * `/ \ : * ? " < > |`, runs of white space as one space.
+ */
+const cleanPart = (text: string) =>
+  text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}/\\:*?"<>|]/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+
+/**
+ * `<project name> - <start of the prompt>.png`, at most DOWNLOAD_NAME_CHARS characters (whole code points, so
+ * never half an emoji), with no leading or trailing dots, spaces or dashes. `generation.png` when nothing is left.
+ */
+export function downloadName(projectName: string, prompt: string): string {
+  const stem = [cleanPart(projectName), cleanPart(prompt)].filter(Boolean).join(' - ');
+  const cut = Array.from(stem)
+    .slice(0, DOWNLOAD_NAME_CHARS - '.png'.length)
+    .join('')
+    .replace(/^[\s.-]+|[\s.-]+$/gu, '');
+  return `${cut || 'generation'}.png`;
+}
+
+export function createProjectGenerationsService({ gallery, sharing, store }: ProjectGenerationsDeps): ProjectGenerationsService {
+  /** The caller's access to the project (its name); 404 without a role, as for a project that does not exist. */
+  async function access(userId: string, projectId: string) {
+    const found = isUuid(projectId) ? await sharing.access(userId, projectId) : null;
+    if (!found) throw projectNotFound();
+    return found;
+  }
+
+  return {
+    async list(userId, projectId, { nodeId, q, cursor, limit }) {
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      await access(userId, projectId);
+      const search = q?.trim() ? q : undefined; // an empty search is no search
+      const rows = await gallery.listByProject(projectId, { after, limit: limit + 1, nodeId, q: search });
+      const items = rows.slice(0, limit);
+      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+    },
+
+    async download(userId, projectId, generationId) {
+      const { projectName } = await access(userId, projectId);
+      const generation = await gallery.findInProject(projectId, generationId);
+      const name = generation ? store.nameFromUrl(generation.outputImageUrl) : null;
+      const object = name ? await store.get(name) : null;
+      if (!generation || !object) throw generationNotFound(); // not of this project, or its image is gone
+      return { stream: object.stream, size: object.info.size, contentType: object.info.contentType, fileName: downloadName(projectName, generation.prompt) };
+    },
+  };
+}

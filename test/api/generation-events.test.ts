@@ -1,0 +1,191 @@
+// Job events and job progress in the canvas (docs/api.md "Generation jobs"): GET /api/generations/events streams
+// each change of the caller's jobs with increasing ids, and a reconnection with Last-Event-ID gets exactly what it
+// missed; a job tied to a node shows in the node's `data.job` (queued with its position, running) to every live
+// editor, and leaves it when it ends. The model is held by the test, so every state is an event the test waits
+// for, never a timer.
+import sharp from 'sharp';
+import * as Y from 'yjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSseParser } from '../../client/sse.js';
+import type { GenerateRequest, GenerateResult, ImageModel } from '../../src/models/index.js';
+import { canvasMaps } from '../../src/collab/canvas-doc.js';
+import type { HttpClient } from '../helpers/http-client.js';
+import { connectLive, docWhere, type LiveClient } from '../helpers/live-client.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** A model whose calls wait while held; `reached(n)` resolves once n calls in all have arrived. */
+function heldModel() {
+  let calls = 0;
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  const waiting: { n: number; resolve: () => void }[] = [];
+  const model: ImageModel = {
+    id: 'held',
+    async generate(req: GenerateRequest): Promise<GenerateResult> {
+      calls++;
+      for (const w of waiting.filter((x) => calls >= x.n)) w.resolve();
+      if (gate) await Promise.race([gate, new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
+      return { image: req.images[0] };
+    },
+  };
+  return {
+    model,
+    hold: () => void (gate = new Promise<void>((resolve) => (open = resolve))),
+    release: () => {
+      gate = undefined;
+      open();
+    },
+    reached: (n: number) => (calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
+  };
+}
+
+interface Received {
+  id: number;
+  job: { id: string; status: string; queuePosition: number | null };
+}
+
+/** An open event stream of `client`'s user: the events so far, and a wait for the next ones. */
+async function stream(t: TestApp, client: HttpClient, lastEventId?: string) {
+  const cookie = await client.jar.getCookieString(t.baseUrl);
+  const abort = new AbortController();
+  const res = await fetch(`${t.baseUrl}/api/generations/events`, { headers: { cookie, ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) }, signal: abort.signal });
+  const events: Received[] = [];
+  const wakers = new Set<() => void>();
+  const parser = createSseParser({
+    onEvent(e) {
+      if (e.event !== 'job') return;
+      events.push({ id: Number(e.id), job: JSON.parse(e.data) as Received['job'] });
+      for (const wake of wakers) wake();
+    },
+  });
+  void (async () => {
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(chunk);
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    res,
+    events,
+    /** Resolves once an event satisfies `check`. */
+    until(check: (e: Received) => boolean): Promise<Received> {
+      const found = events.find(check);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        const wake = () => {
+          const hit = events.find(check);
+          if (hit) {
+            wakers.delete(wake);
+            resolve(hit);
+          }
+        };
+        wakers.add(wake);
+      });
+    },
+    close: () => abort.abort(),
+  };
+}
+
+const held = heldModel();
+let t: TestApp;
+let ada: { client: HttpClient; id: string; email: string };
+let bob: { client: HttpClient; id: string; email: string };
+let image: string;
+const live: LiveClient[] = [];
+const streams: Array<{ close(): void }> = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', JOBS_RUNNING_PER_USER: '1' }, undefined, { imageModel: held.model });
+  [ada, bob] = await Promise.all([t.user('ada@example.com'), t.user('bob@example.com')]);
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } }).png().toBuffer();
+  image = `data:image/png;base64,${png.toString('base64')}`;
+});
+afterAll(async () => {
+  held.release();
+  for (const s of streams) s.close();
+  for (const l of live) l.close();
+  await t?.close();
+});
+
+const ended = (e: Received) => ['succeeded', 'failed', 'canceled'].includes(e.job.status);
+
+describe('GET /api/generations/events', () => {
+  it('streams each change of the caller’s jobs with increasing ids; Last-Event-ID gets exactly what was missed', async () => {
+    const adaStream = await stream(t, ada.client);
+    const bobStream = await stream(t, bob.client);
+    streams.push(adaStream, bobStream);
+    expect(adaStream.res.status).toBe(200);
+    expect(adaStream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+
+    const first = (await ada.client.post('/api/generations', { images: [image], prompt: 'first' })).json.id as string;
+    const firstEnd = await adaStream.until((e) => e.job.id === first && ended(e));
+    const mine = adaStream.events.filter((e) => e.job.id === first);
+    expect(mine.map((e) => e.job.status)).toEqual(['queued', 'running', 'succeeded']);
+    const ids = adaStream.events.map((e) => e.id);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // Away: a second job runs while ada's stream is closed.
+    adaStream.close();
+    const second = (await ada.client.post('/api/generations', { images: [image], prompt: 'second' })).json.id as string;
+    const watcher = await stream(t, ada.client, String(firstEnd.id - 1)); // one event back: replays from there
+    streams.push(watcher);
+    await watcher.until((e) => e.job.id === second && ended(e));
+    expect(watcher.events[0]).toEqual(firstEnd); // the one after the given id, and nothing before it
+    expect(watcher.events.slice(1).map((e) => [e.job.id, e.job.status])).toEqual([
+      [second, 'queued'],
+      [second, 'running'],
+      [second, 'succeeded'],
+    ]);
+    // Bob saw none of ada's jobs.
+    expect(bobStream.events).toEqual([]);
+  });
+
+  it('answers 400 for a Last-Event-ID that is not an event id, 401 without a session', async () => {
+    for (const bad of ['abc', '-1', '1e5', '12345678901234567890', "1' OR 1=1"]) {
+      const res = await ada.client.get('/api/generations/events', { 'last-event-id': bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.json).toEqual({ error: 'Invalid Last-Event-ID: not an event id' });
+    }
+    expect((await fetch(`${t.baseUrl}/api/generations/events`)).status).toBe(401);
+  });
+});
+
+describe('a job tied to a node', () => {
+  const nodeData = (doc: Y.Doc, id: string) => (canvasMaps(doc).nodes.get(id) as Y.Map<unknown> | undefined)?.get('data') as Y.Map<unknown> | undefined;
+  const jobIn = (doc: Y.Doc, id: string) => nodeData(doc, id)?.get('job') as { id: string; status: string; queuePosition: number | null; startedAt: string | null } | undefined;
+  const node = (id: string) => ({ id, type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: id } });
+
+  it('shows queued with its position and running to every live editor, and leaves the node when it ends or is canceled', async () => {
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Jobs in nodes' })).json.id as string;
+    await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'editor' });
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('g'), node('h')], edges: [], version: 0 })).status).toBe(200);
+    const bobLive = await connectLive({ baseUrl: t.baseUrl, as: bob.client, projectId });
+    live.push(bobLive);
+    await bobLive.saved();
+
+    held.hold();
+    const running = (await ada.client.post('/api/generations', { images: [image], prompt: 'g', projectId, nodeId: 'g' })).json.id as string;
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'g')?.status === 'running');
+    expect(jobIn(bobLive.doc, 'g')).toMatchObject({ id: running, status: 'running', queuePosition: null });
+    expect(typeof jobIn(bobLive.doc, 'g')?.startedAt).toBe('string');
+    expect(nodeData(bobLive.doc, 'g')?.get('isGenerating')).toBe(true);
+
+    // Ada may run one job at a time (JOBS_RUNNING_PER_USER=1): the next waits, first in the queue.
+    const waiting = await ada.client.post('/api/generations', { images: [image], prompt: 'h', projectId, nodeId: 'h' });
+    expect(waiting.json).toMatchObject({ status: 'queued', queuePosition: 1 });
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'h')?.status === 'queued');
+    expect(jobIn(bobLive.doc, 'h')).toMatchObject({ id: waiting.json.id, status: 'queued', queuePosition: 1, startedAt: null });
+
+    // Canceled while queued: the node is as it was, without an error.
+    expect((await ada.client.post(`/api/generations/${waiting.json.id}/cancel`, {})).status).toBe(200);
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'h') === undefined && nodeData(d, 'h')?.get('isGenerating') === false);
+    expect(nodeData(bobLive.doc, 'h')?.has('error')).toBe(false);
+
+    held.release();
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'g') === undefined && typeof nodeData(d, 'g')?.get('image') === 'string');
+    expect(nodeData(bobLive.doc, 'g')?.get('isGenerating')).toBe(false);
+    expect((await ada.client.get(`/api/generations/${running}`)).json).toMatchObject({ status: 'succeeded' });
+  });
+});

@@ -1,0 +1,56 @@
+// A generation node's job as everyone in the room sees it (from the live document's `data.job`, or, until that
+// shows it, what the service answered this tab): "Queued · #3" with the queue position, "Running · 12 s" ticking
+// from when it started, and Cancel (not on a read-only canvas). A refused cancel is shown, never thrown.
+import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
+
+export interface ShownJob {
+  id: string;
+  status: 'queued' | 'running';
+  queuePosition: number | null;
+  startedAt: string | null;
+}
+
+interface Props {
+  /** The job, or none when all we know is that the node is generating (`isGenerating`, e.g. POST /api/image). */
+  job: ShownJob | undefined;
+  /** This tab is asking for a job (no answer yet). */
+  starting: boolean;
+  canceling: boolean;
+  cancelError: string | undefined;
+  /** Absent on a read-only canvas. */
+  onCancel?: (jobId: string) => void;
+}
+
+export function JobStatus({ job, starting, canceling, cancelError, onCancel }: Props) {
+  const started = job?.status === 'running' && job.startedAt ? Date.parse(job.startedAt) : undefined;
+  const elapsed = useElapsedSeconds(started);
+  const text = !job
+    ? starting
+      ? 'Starting…'
+      : 'Generating…'
+    : job.status === 'queued'
+      ? job.queuePosition !== null
+        ? `Queued · #${job.queuePosition}`
+        : 'Queued'
+      : elapsed !== undefined
+        ? `Running · ${elapsed} s`
+        : 'Running…';
+
+  return (
+    <div className="job-status" data-status={job?.status ?? (starting ? 'starting' : 'generating')}>
+      <p className="generating" role="status">
+        <span className="spinner small" aria-hidden="true" /> {text}
+      </p>
+      {job && onCancel && (
+        <button type="button" className="button small ghost nodrag" aria-label="Cancel generation" onClick={() => onCancel(job.id)} disabled={canceling}>
+          {canceling ? 'Canceling…' : 'Cancel'}
+        </button>
+      )}
+      {cancelError && (
+        <p className="node-error small" role="alert">
+          Could not cancel: {cancelError}
+        </p>
+      )}
+    </div>
+  );
+}
