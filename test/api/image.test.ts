@@ -176,7 +176,11 @@ describe('generation with Gemini through its SDK', () => {
     const res = await generate(ada, { images: [url, dataUrl(inputs[1])], prompt: 'make it green' });
     expect(res.status).toBe(200);
     expect(res.json.text).toBe('Here you go.');
-    expect(Buffer.from(await (await fetch(res.json.imageUrl)).arrayBuffer()).equals(out)).toBe(true);
+    // The model's PNG is kept byte for byte, with our provenance (XMP) chunk added after its header.
+    const stored = Buffer.from(await (await fetch(res.json.imageUrl)).arrayBuffer());
+    expect(stored.equals(out)).toBe(false);
+    expect(Buffer.concat([stored.subarray(0, 33), stored.subarray(33 + 12 + stored.readUInt32BE(33))]).equals(out)).toBe(true);
+    expect(stored.subarray(33 + 8, 33 + 8 + 17).toString('latin1')).toBe('XML:com.adobe.xmp');
     const sent = gemini.requests.at(-1)!;
     expect(sent.model).toBe('gemini-2.5-flash-image');
     expect(sent.apiKey).toBe('test-key');
