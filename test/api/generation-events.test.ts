@@ -7,37 +7,11 @@ import sharp from 'sharp';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSseParser } from '../../client/sse.js';
-import type { GenerateRequest, GenerateResult, ImageModel } from '../../src/models/index.js';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
+import { heldModel } from '../helpers/held-model.js';
 import { connectLive, docWhere, type LiveClient } from '../helpers/live-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-
-/** A model whose calls wait while held; `reached(n)` resolves once n calls in all have arrived. */
-function heldModel() {
-  let calls = 0;
-  let gate: Promise<void> | undefined;
-  let open = () => {};
-  const waiting: { n: number; resolve: () => void }[] = [];
-  const model: ImageModel = {
-    id: 'held',
-    async generate(req: GenerateRequest): Promise<GenerateResult> {
-      calls++;
-      for (const w of waiting.filter((x) => calls >= x.n)) w.resolve();
-      if (gate) await Promise.race([gate, new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
-      return { image: req.images[0] };
-    },
-  };
-  return {
-    model,
-    hold: () => void (gate = new Promise<void>((resolve) => (open = resolve))),
-    release: () => {
-      gate = undefined;
-      open();
-    },
-    reached: (n: number) => (calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
-  };
-}
 
 interface Received {
   id: number;
@@ -87,7 +61,7 @@ async function stream(t: TestApp, client: HttpClient, lastEventId?: string) {
   };
 }
 
-const held = heldModel();
+const held = heldModel((req) => ({ image: req.images[0] }));
 let t: TestApp;
 let ada: { client: HttpClient; id: string; email: string };
 let bob: { client: HttpClient; id: string; email: string };

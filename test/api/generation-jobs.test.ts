@@ -4,50 +4,12 @@
 // until the test releases them, so "running" and "queued behind" are states the test waits for, never timers.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerateRequest, GenerateResult, ImageModel } from '../../src/models/index.js';
+import { heldModel } from '../helpers/held-model.js';
 import type { HttpClient, Sent } from '../helpers/http-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** A model that answers its first input: at once, or, while held, once the test calls `release()`. */
-function heldModel() {
-  let calls = 0;
-  let holding = false;
-  let gate = Promise.resolve();
-  let open = () => {};
-  const signals: AbortSignal[] = [];
-  const waiting: { n: number; resolve: () => void }[] = [];
-  const model: ImageModel = {
-    id: 'held',
-    async generate(req: GenerateRequest): Promise<GenerateResult> {
-      calls++;
-      signals.push(req.signal);
-      for (const w of waiting.filter((x) => calls >= x.n)) w.resolve();
-      if (holding) await gate;
-      return { image: req.images[0], text: 'held' };
-    },
-  };
-  return {
-    model,
-    signals,
-    get calls() {
-      return calls;
-    },
-    hold() {
-      holding = true;
-      gate = new Promise<void>((resolve) => (open = resolve));
-    },
-    release() {
-      holding = false;
-      open();
-    },
-    /** Resolves once `n` calls in all have reached the model. */
-    reached(n: number): Promise<void> {
-      return calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }));
-    },
-  };
-}
-
-const held = heldModel();
+/** A model that answers its first input: at once, or, while held, once released — even after its call was aborted. */
+const held = heldModel((req) => ({ image: req.images[0], text: 'held' }), { abortable: false });
 let offline: TestApp;
 let limited: TestApp;
 let ada: { client: HttpClient; id: string };

@@ -3,8 +3,8 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { BuildOptions } from '../../src/app.js';
-import type { GenerateRequest, ImageModel } from '../../src/models/index.js';
 import { LocalImageModel } from '../../src/models/local-image-model.js';
+import { heldModel } from '../helpers/held-model.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { launchBrowser, newPage, solidPng } from './browser.js';
 
@@ -99,35 +99,5 @@ export async function connectOneImageToGeneration(page: Page) {
  */
 export function heldOfflineEngine() {
   const engine = new LocalImageModel();
-  let calls = 0;
-  let gate: Promise<void> | null = null;
-  let open = () => {};
-  const model: ImageModel = {
-    id: engine.id,
-    async generate(req: GenerateRequest) {
-      calls++;
-      if (gate) {
-        const held = gate;
-        await new Promise<void>((resolve, reject) => {
-          req.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-          void held.then(resolve);
-        });
-      }
-      return engine.generate(req);
-    },
-  };
-  return {
-    model,
-    /** Calls of the model so far (held ones included). */
-    get calls() {
-      return calls;
-    },
-    hold() {
-      gate = new Promise<void>((resolve) => (open = resolve));
-    },
-    release() {
-      gate = null;
-      open();
-    },
-  };
+  return heldModel((req) => engine.generate(req), { id: engine.id });
 }

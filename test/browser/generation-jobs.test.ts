@@ -11,49 +11,15 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, expect, it } from 'vitest';
-import type { GenerateRequest, GenerateResult, ImageModel } from '../../src/models/index.js';
+import { heldModel } from '../helpers/held-model.js';
 import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
 import { connectOneImageToGeneration, restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 /** A model answering a new colour per call: at once, or, while held, once released (an abort ends the call). */
-function heldModel() {
-  let calls = 0;
-  let gate: Promise<void> | null = null;
-  let open = () => {};
-  const signals: AbortSignal[] = [];
-  const model: ImageModel = {
-    id: 'held',
-    async generate(req: GenerateRequest): Promise<GenerateResult> {
-      calls++;
-      signals.push(req.signal);
-      const n = calls;
-      if (gate) {
-        await new Promise<void>((resolve, reject) => {
-          req.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-          void gate!.then(resolve);
-        });
-      }
-      const data = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: (n * 67) % 256, g: (n * 131) % 256, b: (n * 29) % 256 } } }).png().toBuffer();
-      return { image: { data, mimeType: 'image/png' }, text: 'held' };
-    },
-  };
-  return {
-    model,
-    signals,
-    get calls() {
-      return calls;
-    },
-    hold() {
-      gate = new Promise<void>((resolve) => (open = resolve));
-    },
-    release() {
-      gate = null;
-      open();
-    },
-  };
-}
-
-const held = heldModel();
+const held = heldModel(async (_req, n) => {
+  const data = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: (n * 67) % 256, g: (n * 131) % 256, b: (n * 29) % 256 } } }).png().toBuffer();
+  return { image: { data, mimeType: 'image/png' }, text: 'held' };
+});
 
 describeInBrowser('generation jobs in the canvas', () => {
   const f = useBrowserFixture({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', JOBS_RUNNING_PER_USER: '1' }, { imageModel: held.model });
