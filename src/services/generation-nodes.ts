@@ -39,8 +39,8 @@ export interface GenerationNodes {
   /** Opens the project's document and marks the node generating (in the background); `end()` once it ends. */
   track(node: GenerationNode): NodeTracker;
   /**
-   * Shows a job in its node's `data.job` (and `isGenerating`), or — with `null` — removes job `jobId` from it once it
-   * has ended (`idle`: nothing runs into the node any more, so `isGenerating` becomes false). Never rejects.
+   * Shows a job in its node's `data.job` (and `isGenerating`), or — with `{ ended, idle }` — removes job `ended` from
+   * it once it has ended (`idle`: nothing runs into the node any more, so `isGenerating` becomes false). Never rejects.
    */
   showJob(node: GenerationNode, job: NodeJob | { ended: string; idle: boolean }): Promise<void>;
   /** Settles the nodes of lapsed leases (their instance died); resolves with how many leases were claimed. */

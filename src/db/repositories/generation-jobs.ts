@@ -36,8 +36,6 @@ export interface GenerationJobsRepository {
   /** false when the user does not exist (any more). */
   insert(job: NewGenerationJob, tx?: Tx): Promise<boolean>;
   setBossJobId(id: string, bossJobId: string, tx?: Tx): Promise<void>;
-  /** Removes a job that was never queued (its creation failed). */
-  delete(id: string, tx?: Tx): Promise<void>;
   /** The user's job with its queue position; null when the user has no job with that id. */
   find(userId: string, id: string, tx?: Tx): Promise<GenerationJobView | null>;
   /** Any user's job (the runner). */
@@ -99,9 +97,6 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     },
     async setBossJobId(id, bossJobId, tx) {
       await on(tx).update(generationJobs).set({ bossJobId }).where(eq(generationJobs.id, id));
-    },
-    async delete(id, tx) {
-      await on(tx).delete(generationJobs).where(eq(generationJobs.id, id));
     },
     async find(userId, id, tx) {
       const [row] = await selectView(tx).where(and(eq(generationJobs.userId, userId), eq(generationJobs.id, id)));
