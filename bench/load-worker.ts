@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createCanvasesRepository, createCollabRepository } from '../src/db/repositories/index.js';
 import * as schema from '../src/db/schema.js';
-import { runCanvasJob, runHttpJob, type CanvasRepositories, type Job, type LoadResult } from './load.js';
+import { runCanvasJob, runGenerationJobsJob, runHttpJob, type CanvasRepositories, type Job, type LoadResult } from './load.js';
 
 const send = (m: object) => process.send!(m);
 // The bench process going away (Ctrl-C, a crash) takes the client with it.
@@ -32,6 +32,8 @@ async function handle(message: unknown): Promise<void> {
       pools.clear();
     } else if (m.job?.kind === 'http') {
       result = await runHttpJob(m.job);
+    } else if (m.job?.kind === 'jobs') {
+      result = await runGenerationJobsJob(m.job);
     } else if (m.job?.kind === 'canvas') {
       result = await runCanvasJob(m.job, repositoriesFor(m.job.db));
     }

@@ -6,7 +6,8 @@
 // process, and a load client on the same event loop (or in a thread of it, sharing its heap, GC and memory
 // figures) would steal the server's time. Client and server still share the machine's cores, as PostgreSQL does.
 import { fork, type ChildProcess } from 'node:child_process';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, request, type Dispatcher } from 'undici';
+import { createSseParser } from '../client/sse.js';
 import type { CanvasesRepository, CollabRepository } from '../src/db/repositories/index.js';
 import type { Row } from './table.js';
 
@@ -181,7 +182,22 @@ export interface CanvasJob {
   slots: Slots<CanvasCall>;
 }
 
-export type Job = HttpJob | CanvasJob;
+/**
+ * A loop of generation jobs, each timed from `POST /api/generations` to its `succeeded` event on the user's event
+ * stream (`GET /api/generations/events`, one stream for the loop, opened before it starts): the whole asynchronous
+ * path, queue included. A job that ends in another state fails the loop.
+ */
+export interface GenerationJobsJob {
+  kind: 'jobs';
+  origin: string;
+  load: LoadOptions;
+  /** The user's credentials (a session cookie or a Bearer token). */
+  headers: Record<string, string>;
+  /** The body of POST /api/generations (JSON). */
+  body: string;
+}
+
+export type Job = HttpJob | CanvasJob | GenerationJobsJob;
 
 /**
  * HTTP load with undici: a Pool of exactly C connections (pipelining 1), so C requests are in flight.
@@ -198,6 +214,44 @@ export async function runHttpJob(job: HttpJob): Promise<LoadResult> {
       if (!ok(res.statusCode)) throw new Error(`${req.method ?? 'GET'} ${req.path} → ${res.statusCode} ${body.toString('utf8', 0, 200)}`);
     });
   } finally {
+    await pool.close();
+  }
+}
+
+export async function runGenerationJobsJob(job: GenerationJobsJob): Promise<LoadResult> {
+  const pool = new Pool(job.origin, { connections: job.load.concurrency, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const events = new AbortController();
+  /** Jobs waited for, by id; an event that comes before its POST's answer is kept in `ended`. */
+  const waiting = new Map<string, (status: string) => void>();
+  const ended = new Map<string, string>();
+  const stream = await request(`${job.origin}/api/generations/events`, { headers: job.headers, signal: events.signal, bodyTimeout: 0 });
+  if (stream.statusCode !== 200) throw new Error(`GET /api/generations/events → ${stream.statusCode}`);
+  const parser = createSseParser({
+    onEvent(event) {
+      const { id, status } = JSON.parse(event.data) as { id: string; status: string };
+      if (status === 'queued' || status === 'running') return;
+      const wake = waiting.get(id);
+      if (wake) wake(status);
+      else ended.set(id, status);
+    },
+  });
+  const reading = (async () => {
+    for await (const chunk of stream.body) parser.feed(chunk as Buffer);
+  })().catch(() => undefined); // ends with the abort below
+  try {
+    return await runLoad(job.load, async () => {
+      const res = await pool.request({ method: 'POST', path: '/api/generations', headers: { ...job.headers, 'content-type': 'application/json' }, body: job.body });
+      const answer = await res.body.text();
+      if (res.statusCode !== 202) throw new Error(`POST /api/generations → ${res.statusCode} ${answer.slice(0, 200)}`);
+      const { id } = JSON.parse(answer) as { id: string };
+      const status = ended.get(id) ?? (await new Promise<string>((resolve) => waiting.set(id, resolve)));
+      waiting.delete(id);
+      ended.delete(id);
+      if (status !== 'succeeded') throw new Error(`job ${id} ended ${status}`);
+    });
+  } finally {
+    events.abort();
+    await reading;
     await pool.close();
   }
 }
@@ -276,6 +330,10 @@ export class LoadClient {
 
   http(origin: string, load: LoadOptions, slots: Slots<HttpRequest>, expect?: number[]): Promise<LoadResult> {
     return this.run({ kind: 'http', origin, load, slots, expect });
+  }
+
+  jobs(origin: string, load: LoadOptions, headers: Record<string, string>, body: string): Promise<LoadResult> {
+    return this.run({ kind: 'jobs', origin, load, headers, body });
   }
 
   canvas(db: CanvasJob['db'], load: LoadOptions, slots: Slots<CanvasCall>): Promise<LoadResult> {

@@ -1646,6 +1646,8 @@ export interface paths {
                         nodeId?: string;
                         /** @description The model to use: only the configured one (local) is accepted */
                         model?: string;
+                        /** @description Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt) */
+                        promptInMetadata?: boolean;
                     };
                 };
             };
@@ -1810,7 +1812,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of your generation jobs */
+        /** One of your generation jobs, with the lineage of its output */
         get: {
             parameters: {
                 query?: never;
@@ -1828,7 +1830,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["GenerationJob"];
+                        "application/json": components["schemas"]["GenerationJobDetail"];
                     };
                 };
                 /** @description Default Response */
@@ -3427,6 +3429,32 @@ export interface components {
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
         };
+        GenerationJobDetailInput: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+            /** @description 1 = the next queued job to start (all users); null unless queued */
+            queuePosition: number | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            error: {
+                /** @description the status POST /api/image would have answered */
+                status: number;
+                error: string;
+                details?: string;
+            } | null;
+            output: {
+                imageUrl: string;
+            } | null;
+            projectId: string | null;
+            nodeId: string | null;
+            model: string | null;
+            /** @description runs started: 2 when the instance running it died and it was retried */
+            attempts: number;
+            /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
+            lineage: components["schemas"]["LineageInput"] | null;
+        };
         CanvasInput: {
             id: string;
             projectId: string;
@@ -3778,6 +3806,32 @@ export interface components {
             model: string | null;
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
+        };
+        GenerationJobDetail: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+            /** @description 1 = the next queued job to start (all users); null unless queued */
+            queuePosition: number | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            error: {
+                /** @description the status POST /api/image would have answered */
+                status: number;
+                error: string;
+                details?: string;
+            } | null;
+            output: {
+                imageUrl: string;
+            } | null;
+            projectId: string | null;
+            nodeId: string | null;
+            model: string | null;
+            /** @description runs started: 2 when the instance running it died and it was retried */
+            attempts: number;
+            /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
+            lineage: components["schemas"]["Lineage"] | null;
         };
         Canvas: {
             id: string;

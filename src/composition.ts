@@ -159,6 +159,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     eventsRetentionHours: config.jobs.eventsRetentionHours,
     eagerStart: config.jobs.eagerStart,
     users,
+    generations: repositories.generationsGallery,
     transactions,
     generation: services.generation,
     nodes: generationNodes,

@@ -459,6 +459,8 @@ export const generationJobs = pgTable(
     prompt: text('prompt').notNull(),
     images: jsonb('images').$type<string[]>().notNull(),
     model: text('model'),
+    /** The user opted in to the prompt in the output PNG's XMP (POST /api/generations `promptInMetadata`). */
+    promptInMetadata: boolean('prompt_in_metadata').notNull().default(false),
     status: text('status').$type<GenerationJobStatus>().notNull().default('queued'),
     error: text('error'),
     errorDetails: text('error_details'),

@@ -10,8 +10,8 @@
 // also shows in the node's `data.job` while it is queued or running (GenerationNodes.showJob).
 import { randomUUID } from 'node:crypto';
 import type { Transactions, Tx } from '../db/index.js';
-import type { GenerationJobsRepository, GenerationJobView, JobOutcome, UsersRepository } from '../db/repositories/index.js';
-import type { GenerationJobRow, GenerationJobStatus } from '../db/schema.js';
+import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, UsersRepository } from '../db/repositories/index.js';
+import type { GenerationJobRow, GenerationJobStatus, GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
 import { decodeCursor, encodeCursor, type GenerateResponse, type GenerationService } from '../services/generation.js';
@@ -61,6 +61,8 @@ export interface NewJob {
   projectId?: string;
   nodeId?: string;
   model?: string;
+  /** Write the prompt into the output PNG's XMP (off unless the user opts in). */
+  promptInMetadata?: boolean;
 }
 
 export interface GenerationJobs {
@@ -70,6 +72,8 @@ export interface GenerationJobs {
   /** The user's job events after `afterId` (null: from now on), until the returned stop (GET /api/generations/events). */
   follow(userId: string, afterId: number | null, onEvent: (event: { id: number; job: Record<string, unknown> }) => void): Promise<() => void>;
   get(userId: string, id: string): Promise<GenerationJobView>;
+  /** The job and, once it succeeded, the lineage of the generation it made (GET /api/generations/:id). */
+  detail(userId: string, id: string): Promise<{ job: GenerationJobView; lineage: GenerationRow | null }>;
   list(userId: string, opts: { status?: GenerationJobStatus; projectId?: string; cursor?: string; limit: number }): Promise<{ items: GenerationJobView[]; nextCursor: string | null }>;
   cancel(userId: string, id: string): Promise<GenerationJobView>;
   /** Starts the queue now if any job is unfinished (at boot: queued jobs of before a restart run). */
@@ -81,6 +85,8 @@ export interface GenerationJobs {
 export interface GenerationJobsDeps {
   jobs: GenerationJobsRepository;
   users: Pick<UsersRepository, 'findById'>;
+  /** The generation a succeeded job made, for its lineage. */
+  generations: Pick<GenerationsGalleryRepository, 'lineageOf'>;
   transactions: Transactions;
   generation: Pick<GenerationService, 'generate'>;
   /** Generations into a canvas node: checked when the job is created (a refusal creates nothing). */
@@ -240,11 +246,21 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
             prompt: row.prompt,
             ...(node ?? {}),
             signal: abort.signal,
+            promptInMetadata: row.promptInMetadata,
             lineage: { jobId: row.id, queuedMs: Math.max(0, Date.now() - row.createdAt.getTime()) },
+            // The job succeeds in the transaction that records its generation, under the user's lock: a cancel
+            // committed first wins (nothing is recorded), one that comes after finds the job finished (409).
+            commit: async (tx, made) => {
+              await jobs.lockUser(job.userId, tx);
+              const outcome: JobOutcome = { status: 'succeeded', outputUrl: made.imageUrl, generationId: made.generationId, ...(made.text ? { outputText: made.text } : {}) };
+              if (!(await jobs.finish(job.jobId, outcome, tx))) {
+                abort.abort(); // canceled meanwhile (its abort may still be on its way from another instance)
+                return false;
+              }
+              await record(job.userId, job.jobId, tx);
+              return true;
+            },
           });
-        const outcome: JobOutcome = { status: 'succeeded', outputUrl: result.imageUrl, generationId: result.generationId, ...(result.text ? { outputText: result.text } : {}) };
-        const { result: recorded } = await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, outcome, tx));
-        if (!recorded) log.warn({ jobId: job.jobId, generationId: result.generationId }, 'a generation job was canceled as its result was being recorded; the generation stays');
         answer = () => waiter?.resolve(result);
       } catch (err) {
         answer = () => waiter?.reject(err);
@@ -274,7 +290,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { local = false } = {}): Promise<GenerationJobView> {
     const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
     if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
-    const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? null, createdAt: new Date() };
+    const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? null, promptInMetadata: input.promptInMetadata === true, createdAt: new Date() };
     // One transaction under the user's lock: the row, its place in pg-boss and its first event. A runner that picks
     // the job up at once waits for the lock, so its `running` event always follows `queued`. If anything fails,
     // nothing is kept (a pg-boss job without a row finds nothing to run).
@@ -336,6 +352,12 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     follow: (userId, afterId, onEvent) => deps.events.follow(userId, afterId, onEvent),
 
     get: find,
+
+    async detail(userId, id) {
+      const job = await find(userId, id);
+      const lineage = job.status === 'succeeded' && job.generationId ? await deps.generations.lineageOf(userId, job.generationId) : null;
+      return { job, lineage };
+    },
 
     async list(userId, { status, projectId, cursor, limit }) {
       const after = cursor ? decodeCursor(cursor) : undefined;

@@ -10,6 +10,7 @@ import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
 import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
+import { Lineage, presentLineage } from './lineage.js';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 
@@ -32,6 +33,11 @@ const GenerationJob = z
   })
   .meta({ id: 'GenerationJob' });
 
+/** One job as GET /api/generations/{id} answers it: with the lineage of what it made. */
+const GenerationJobDetail = GenerationJob.extend({
+  lineage: Lineage.nullable().describe('What made the output (docs/api.md "Lineage"); null unless the job succeeded'),
+}).meta({ id: 'GenerationJobDetail' });
+
 /** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
 const EVENT_ID = /^[0-9]{1,15}$/;
 
@@ -43,6 +49,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     z.object({
       ...generationFields(limits),
       model: z.string().optional().refine((m) => m === undefined || m === model, says(`Unknown model: this service generates with ${model}`)).describe(`The model to use: only the configured one (${model}) is accepted`),
+      promptInMetadata: z.boolean(says('Invalid promptInMetadata: not a boolean')).optional().describe("Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt)"),
     }),
   );
   const params = z.object({ id: z.string().max(100) });
@@ -138,8 +145,11 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   });
 
   app.get('/api/generations/:id', {
-    schema: { tags: ['generation'], summary: 'One of your generation jobs', params, response: { 200: GenerationJob, 401: ErrorBody, 404: notFound } },
-  }, async (req) => present(await jobs.get(sessionUser(req).id, req.params.id)));
+    schema: { tags: ['generation'], summary: 'One of your generation jobs, with the lineage of its output', params, response: { 200: GenerationJobDetail, 401: ErrorBody, 404: notFound } },
+  }, async (req) => {
+    const { job, lineage } = await jobs.detail(sessionUser(req).id, req.params.id);
+    return { ...present(job), lineage: lineage ? presentLineage(lineage) : null };
+  });
 
   app.post('/api/generations/:id/cancel', {
     schema: {

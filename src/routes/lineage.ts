@@ -1,8 +1,8 @@
 // A generation's lineage as the API shows it (docs/api.md "Lineage"): what made it — job, project, node, canvas
 // version, model and the provider's model version, each input's URL, SHA-256 and size, the output's, durations,
 // the provider's stated cost, parent generations — and whether its PNG carries the prompt. Used by the project
-// gallery (./project-generations.ts) and meant for GET /api/generations/:id (`lineageOf` of the generations
-// gallery repository reads one for its author or the project's members).
+// gallery (./project-generations.ts) and by GET /api/generations/:id (./generations.ts; `lineageOf` of the
+// generations gallery repository reads one for its author or the project's members).
 import { z } from 'zod';
 import type { GenerationRow } from '../db/schema.js';
 

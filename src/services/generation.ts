@@ -3,7 +3,7 @@
 // into a canvas node shows its state in the live document (./generation-nodes.ts).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import type { Transactions } from '../db/index.js';
+import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
@@ -40,6 +40,12 @@ export interface GenerateInput {
   lineage?: { jobId?: string; queuedMs?: number };
   /** Write the prompt into the output PNG's XMP too (default: only the generation id and the model). */
   promptInMetadata?: boolean;
+  /**
+   * A generation job's own write, in the transaction that records the generation (first in it): false when the job
+   * was canceled meanwhile, and then nothing is recorded (the transaction rolls back, the stored objects go) and the
+   * generation fails as canceled. So a job ends either succeeded with its generation recorded, or canceled with none.
+   */
+  commit?: (tx: Tx, made: { generationId: string; imageUrl: string; text?: string }) => Promise<boolean>;
 }
 
 export interface GenerationService {
@@ -286,7 +292,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal, lineage, promptInMetadata }: GenerateInput,
+    { images, prompt, signal, lineage, promptInMetadata, commit }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'jobId' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
     const { running, lease } = run;
@@ -300,7 +306,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
       const made: Made = { ...run, modelMs, jobId: lineage?.jobId, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
-      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, signal);
+      return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, { signal, commit });
     } catch (err) {
       if (answered) await keepSlot(running, user.id, lease);
       throw err;
@@ -317,7 +323,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     inputs: ResolvedInput[],
     result: GenerateResult & { image: ModelImage; model: string },
     made: Made,
-    signal?: AbortSignal,
+    { signal, commit }: Pick<GenerateInput, 'signal' | 'commit'>,
   ): Promise<GenerateResponse> {
     const { running, lease } = made;
     const written: string[] = [];
@@ -344,6 +350,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (signal?.aborted) throw canceled(); // canceled while storing: the objects written go (below)
       const queuedMs = made.queuedMs === undefined ? null : Math.max(0, Math.round(made.queuedMs));
       await transactions.transaction(async (tx) => {
+        if (commit && !(await commit(tx, { generationId, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) }))) throw canceled();
         const parentIds = await generations.parentsOf(inputUrls, { userId: user.id, projectId: made.node?.projectId }, tx);
         await generations.insert({
           id: generationId,

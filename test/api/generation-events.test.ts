@@ -3,6 +3,8 @@
 // missed; a job tied to a node shows in the node's `data.job` (queued with its position, running) to every live
 // editor, and leaves it when it ends. The model is held by the test, so every state is an event the test waits
 // for, never a timer.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,5 +163,83 @@ describe('a job tied to a node', () => {
     await docWhere(bobLive.doc, (d) => jobIn(d, 'g') === undefined && typeof nodeData(d, 'g')?.get('image') === 'string');
     expect(nodeData(bobLive.doc, 'g')?.get('isGenerating')).toBe(false);
     expect((await ada.client.get(`/api/generations/${running}`)).json).toMatchObject({ status: 'succeeded' });
+  });
+  describe('a cancel racing the job\'s last write (the user\'s job lock held by the test, so the order is chosen)', () => {
+    /** Holds the lock the job's writes take (an advisory lock on the user), on a connection of the test's. */
+    async function holdJobLock(userId: string) {
+      const locker = await t.pool.connect();
+      await locker.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`generation-jobs:${userId}`]);
+      return async () => {
+        await locker.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`generation-jobs:${userId}`]);
+        locker.release();
+      };
+    }
+    /** Waits (bounded) until `n` sessions wait for that lock. */
+    async function waitersAt(userId: string, n: number) {
+      for (let i = 0; i < 6_000; i++) {
+        const { rows } = await t.pool.query(
+          `SELECT count(*)::int AS n FROM pg_locks, (SELECT hashtextextended($1, 0) AS key) k
+           WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+             AND classid::bigint = (k.key >> 32) & 4294967295 AND objid::bigint = k.key & 4294967295`,
+          [`generation-jobs:${userId}`],
+        );
+        if (rows[0].n >= n) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`${n} waiters for the job lock never came`);
+    }
+    const objects = async () => (await fs.readdir(path.join(t.dataDir, 'objects'), { recursive: true }).catch(() => [])).length;
+    const recorded = async (jobId: string) => (await t.pool.query('SELECT count(*)::int AS n FROM generations WHERE job_id = $1', [jobId])).rows[0].n as number;
+
+    async function setUp(name: string) {
+      const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name })).json.id as string;
+      expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('r')], edges: [], version: 0 })).status).toBe(200);
+      const watcher = await connectLive({ baseUrl: t.baseUrl, as: ada.client, projectId });
+      live.push(watcher);
+      await watcher.saved();
+      return { projectId, watcher };
+    }
+
+    it('the cancel first: the job is canceled, no generation is recorded and nothing it stored stays', async () => {
+      const { projectId, watcher } = await setUp('Race, cancel first');
+      const objectsBefore = await objects();
+      held.hold();
+      const callsBefore = held.calls;
+      const job = (await ada.client.post('/api/generations', { images: [image], prompt: 'race', projectId, nodeId: 'r' })).json.id as string;
+      await held.reached(callsBefore + 1);
+      const unlock = await holdJobLock(ada.id);
+      const cancel = ada.client.post(`/api/generations/${job}/cancel`, {});
+      await waitersAt(ada.id, 1); // the cancel waits for the lock…
+      held.release();
+      await waitersAt(ada.id, 2); // …and so does the job's last write, behind it, its output already stored
+      await unlock();
+      expect(await cancel).toMatchObject({ status: 200, json: { id: job, status: 'canceled', output: null } });
+      // The runner has ended once the node no longer shows the job.
+      await docWhere(watcher.doc, (d) => jobIn(d, 'r') === undefined && nodeData(d, 'r')?.get('isGenerating') === false);
+      expect((await ada.client.get(`/api/generations/${job}`)).json).toMatchObject({ status: 'canceled', output: null, lineage: null });
+      expect(await recorded(job)).toBe(0);
+      expect(await objects()).toBe(objectsBefore); // the output (and the stored data-URL input) went again
+      expect(nodeData(watcher.doc, 'r')?.has('image')).toBe(false);
+      expect(nodeData(watcher.doc, 'r')?.has('error')).toBe(false);
+    });
+
+    it('the last write first: the job succeeds with its generation recorded, and the cancel is 409', async () => {
+      const { projectId, watcher } = await setUp('Race, job first');
+      held.hold();
+      const callsBefore = held.calls;
+      const job = (await ada.client.post('/api/generations', { images: [image], prompt: 'race', projectId, nodeId: 'r' })).json.id as string;
+      await held.reached(callsBefore + 1);
+      const unlock = await holdJobLock(ada.id);
+      held.release();
+      await waitersAt(ada.id, 1); // the job's last write waits for the lock…
+      const cancel = ada.client.post(`/api/generations/${job}/cancel`, {});
+      await waitersAt(ada.id, 2); // …and the cancel behind it
+      await unlock();
+      expect(await cancel).toMatchObject({ status: 409, json: { error: 'Job already finished' } });
+      await docWhere(watcher.doc, (d) => jobIn(d, 'r') === undefined && typeof nodeData(d, 'r')?.get('image') === 'string');
+      const done = (await ada.client.get(`/api/generations/${job}`)).json;
+      expect(done).toMatchObject({ status: 'succeeded', output: { imageUrl: nodeData(watcher.doc, 'r')?.get('image') }, lineage: { jobId: job } });
+      expect(await recorded(job)).toBe(1);
+    });
   });
 });

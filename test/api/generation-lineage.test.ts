@@ -60,6 +60,16 @@ function xmpOf(png: Buffer): Record<string, string> | null {
   return null;
 }
 
+/** The generation's row as the lineage repository reads it for ada (its author). */
+async function galleryLineage(generationId: string) {
+  const database = await openDatabase({ url: t.databaseUrl, poolSize: 1, statementTimeoutMs: 0, onError: () => undefined });
+  try {
+    return await createGenerationsGalleryRepository(database.db).lineageOf(ada.id, generationId);
+  } finally {
+    await database.close();
+  }
+}
+
 async function project(owner: Who, name: string, nodes = ['n1', 'n2']): Promise<string> {
   const id = (await owner.client.post('/api/user/project', { userId: owner.id, name })).json.id as string;
   const saved = await owner.client.post('/api/user/project/canvas', { projectId: id, nodes: nodes.map(node), edges: [] });
@@ -168,6 +178,72 @@ describe('lineage of a generation', () => {
     await share(ada, projectId, cat, 'editor');
     const cats = await generate(cat, { images: [second.imageUrl, first.imageUrl], prompt: 'together', projectId, nodeId: 'n2' }, await pngOf('#666'));
     expect((await rowOf(cats.imageUrl)).parent_ids).toEqual([secondRow.id]);
+  });
+
+  it('a job: GET /api/generations/{id} answers its lineage once it succeeded; promptInMetadata puts the prompt in the PNG, only when true', async () => {
+    const projectId = await project(ada, 'Job lineage');
+    const settle = async (id: string) => {
+      for (let i = 0; i < 2_000; i++) {
+        const read = await ada.client.get(`/api/generations/${id}`);
+        expect(read.status, read.text).toBe(200);
+        if (!['queued', 'running'].includes(read.json.status)) return read.json;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`job ${id} never finished`);
+    };
+    const queue = async (body: Record<string, unknown>, output: Buffer) => {
+      gemini.reply({ kind: 'image', image: output });
+      const made = await ada.client.post('/api/generations', body);
+      expect(made.status, made.text).toBe(202);
+      expect(made.json).toMatchObject({ id: expect.stringMatching(/^job_/), status: 'queued' });
+      // Until it succeeds, no lineage.
+      const early = await ada.client.get(`/api/generations/${made.json.id}`);
+      if (early.json.status !== 'succeeded') expect(early.json.lineage).toBeNull();
+      return settle(made.json.id);
+    };
+    const input = await pngOf('#010203');
+    const job = await queue({ images: [dataUrl(input)], prompt: 'a "quoted" <prompt> & more', projectId, nodeId: 'n1', promptInMetadata: true }, await pngOf('#0a0b0c'));
+    expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
+    const stored = await fetchBytes(job.output.imageUrl);
+    const row = await rowOf(job.output.imageUrl);
+    expect(job.lineage).toEqual(presentLineage((await galleryLineage(row.id))!));
+    expect(job.lineage).toMatchObject({
+      generationId: row.id,
+      jobId: job.id,
+      projectId,
+      nodeId: 'n1',
+      model: MODEL,
+      inputs: [{ url: expect.stringMatching(/^http/), sha256: sha256(input), bytes: input.length }],
+      output: { url: job.output.imageUrl, sha256: sha256(stored), bytes: stored.length },
+      durations: { queuedMs: expect.any(Number), modelMs: expect.any(Number), totalMs: expect.any(Number) },
+      parentIds: [],
+      promptInMetadata: true,
+    });
+    expect(xmpOf(stored)).toMatchObject({ 'ic:GenerationId': row.id, 'ic:Prompt': 'a "quoted" <prompt> & more' });
+
+    // Without the opt-in (or with false), the PNG has no prompt.
+    for (const promptInMetadata of [undefined, false]) {
+      const plain = await queue({ images: [dataUrl(input)], prompt: 'kept out of the file', ...(promptInMetadata === undefined ? {} : { promptInMetadata }) }, await pngOf('#0d0e0f'));
+      expect(plain.lineage).toMatchObject({ jobId: plain.id, promptInMetadata: false });
+      const bytes = await fetchBytes(plain.output.imageUrl);
+      expect(xmpOf(bytes)).not.toHaveProperty('ic:Prompt');
+      expect(bytes.toString('latin1')).not.toContain('kept out');
+    }
+
+    // A failed job has no lineage; someone else's job is 404 (and shows nothing of it).
+    gemini.reply({ kind: 'text', text: 'no image today' });
+    const failing = await ada.client.post('/api/generations', { images: [dataUrl(input)], prompt: 'fails' });
+    expect(failing.status).toBe(202);
+    expect(await settle(failing.json.id)).toMatchObject({ status: 'failed', lineage: null, output: null });
+    expect(await bob.client.get(`/api/generations/${job.id}`)).toMatchObject({ status: 404, json: { error: 'Job not found' } });
+
+    // Not a boolean: 400 naming the field, and no job.
+    const count = async () => Number((await t.pool.query('SELECT count(*) FROM generation_jobs WHERE user_id = $1', [ada.id])).rows[0].count);
+    const before = await count();
+    for (const bad of ['yes', 1, null, {}]) {
+      expect(await ada.client.post('/api/generations', { images: [dataUrl(input)], prompt: 'x', promptInMetadata: bad })).toMatchObject({ status: 400, json: { error: 'Invalid promptInMetadata: not a boolean' } });
+    }
+    expect(await count()).toBe(before);
   });
 
   it('lineageOf: the author and the project members read it, nobody else', async () => {

@@ -44,7 +44,7 @@ async function until(what: string, done: () => boolean | Promise<boolean>) {
 }
 
 describe('faults', () => {
-  it('PostgreSQL stopped: 503 Service unavailable and /api/ready 503; recovers without a restart', async () => {
+  it('PostgreSQL stopped: 503 Service unavailable and /api/ready 503, no job queued; recovers without a restart, acknowledged jobs kept', async () => {
     const dir = await tempDir('image-canvas-fault-pg-');
     const port = await freePort();
     const options = { dir: path.join(dir, 'pg'), password: 'fault-password', database: 'faults', log: () => {}, port };
@@ -54,6 +54,11 @@ describe('faults', () => {
     cleanups.push(() => t.close());
     const ada = await t.user('ada@example.com');
     const project = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Kept' })).json;
+    const jobState = async (id: string) => (await ada.client.get(`/api/generations/${id}`)).json as { status: string; output: { imageUrl: string } | null };
+    const acknowledged = await ada.client.post('/api/generations', { images: [await dataUrl()], prompt: 'grayscale' });
+    expect(acknowledged.status, acknowledged.text).toBe(202);
+    await until('the acknowledged job to succeed', async () => (await jobState(acknowledged.json.id)).status === 'succeeded');
+    const kept = await jobState(acknowledged.json.id);
 
     await server.stop();
     expect(await t.client().get('/api/ready')).toMatchObject({ status: 503, json: { checks: { database: 'unavailable' } } });
@@ -61,6 +66,8 @@ describe('faults', () => {
     expect(await ada.client.post('/api/user/project/canvas', { projectId: project.id, nodes: [], edges: [] })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     // A generation is recorded as running (running_generations) before anything else: it cannot start either.
     expect(await ada.client.post('/api/image', { images: [await dataUrl()], prompt: 'x' })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
+    // A job cannot be queued: 503, and nothing of it is found once the database is back.
+    expect(await ada.client.post('/api/generations', { images: [await dataUrl()], prompt: 'refused while down' })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     expect((await ada.client.get('/api/user/session')).status).toBe(200); // sessions need no database
 
     server = await startEmbeddedPostgres(options); // same folder, same port
@@ -68,6 +75,15 @@ describe('faults', () => {
     const projects = await ada.client.get(`/api/user/project?userId=${ada.id}`);
     expect(projects.status).toBe(200);
     expect(projects.json.map((p: { id: string }) => p.id)).toContain(project.id);
+    // The job acknowledged before the outage is as it was; none of the refused one was stored; the queue and the
+    // event listener came back by themselves: a new job runs to the end.
+    expect(await jobState(acknowledged.json.id)).toEqual(kept);
+    const jobs = (await ada.client.get('/api/generations')).json.items as { id: string; status: string }[];
+    expect(jobs.map((j) => j.id)).toEqual([acknowledged.json.id]);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM generation_jobs WHERE prompt = 'refused while down'")).rows[0].n).toBe(0);
+    const after = await ada.client.post('/api/generations', { images: [await dataUrl()], prompt: 'grayscale' });
+    expect(after.status, after.text).toBe(202);
+    await until('a job queued after the outage to succeed', async () => (await jobState(after.json.id)).status === 'succeeded');
   });
 
   it('Azurite stopped: upload 500 Failed to upload file, generation 500 with nothing recorded; recovers', async () => {

@@ -27,7 +27,7 @@ export interface JobOutcome {
   errorRetryAfterSeconds?: number;
 }
 
-export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'createdAt'>;
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt'>;
 
 /** A job's row with its place in the queue (1 = next to start), null when it is not queued. */
 export type GenerationJobView = GenerationJobRow & { queuePosition: number | null };

@@ -1,0 +1,1 @@
+ALTER TABLE "generation_jobs" ADD COLUMN "prompt_in_metadata" boolean DEFAULT false NOT NULL;
