@@ -250,6 +250,19 @@ describe('a model that never answers', () => {
     expect(await countRows(t, 'generations')).toBe(0);
   });
 
+  it('a generation job is cut off the same way: the job fails with the reason, nothing recorded', async () => {
+    const cy = await t.user('cy@example.com');
+    const made = await cy.client.post('/api/generations', { images: [dataUrl(await solid(1, 1, 1))], prompt: 'x' });
+    expect(made.status, made.text).toBe(202);
+    let job = made.json;
+    for (let i = 0; i < 2_000 && (job.status === 'queued' || job.status === 'running'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      job = (await cy.client.get(`/api/generations/${made.json.id}`)).json;
+    }
+    expect(job).toMatchObject({ status: 'failed', output: null, lineage: null, error: { status: 500, error: 'Failed to generate image', details: expect.stringMatching(/timed out/) } });
+    expect(await countRows(t, 'generations')).toBe(0);
+  });
+
   it('refuses a 25 MB data-URL input as too large before any model call', async () => {
     const ada = await t.user('bob@example.com');
     const calls = gemini.requests.length;
