@@ -171,7 +171,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     await deps.nodes.showJob(node, { ended: view.id, idle: !others });
   }
 
-  /** A job started: the queued node jobs behind it moved up. */
+  /** A job started or a queued one was canceled: the queued node jobs behind it moved up. */
   async function refreshPositions() {
     if (!deps.nodes) return;
     try {
@@ -380,8 +380,12 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       if (job.bossJobId) {
         await queue.cancel(job.bossJobId).catch((err: unknown) => log.warn({ err, jobId: id }, 'could not cancel a job in the queue (it will not run: its row is canceled)'));
       }
-      // A queued job never reaches the runner: its node is settled here (a running one's, by its runner).
-      if (changed.before === 'queued') await endInNode(job);
+      // A queued job never reaches the runner: its node is settled here (a running one's, by its runner), and the
+      // queued node jobs behind it moved up.
+      if (changed.before === 'queued') {
+        await endInNode(job);
+        void refreshPositions();
+      }
       return view ?? find(userId, id);
     },
 

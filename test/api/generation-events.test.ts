@@ -136,7 +136,7 @@ describe('a job tied to a node', () => {
   it('shows queued with its position and running to every live editor, and leaves the node when it ends or is canceled', async () => {
     const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Jobs in nodes' })).json.id as string;
     await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'editor' });
-    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('g'), node('h')], edges: [], version: 0 })).status).toBe(200);
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('g'), node('h'), node('i')], edges: [], version: 0 })).status).toBe(200);
     const bobLive = await connectLive({ baseUrl: t.baseUrl, as: bob.client, projectId });
     live.push(bobLive);
     await bobLive.saved();
@@ -153,14 +153,19 @@ describe('a job tied to a node', () => {
     expect(waiting.json).toMatchObject({ status: 'queued', queuePosition: 1 });
     await docWhere(bobLive.doc, (d) => jobIn(d, 'h')?.status === 'queued');
     expect(jobIn(bobLive.doc, 'h')).toMatchObject({ id: waiting.json.id, status: 'queued', queuePosition: 1, startedAt: null });
+    const behind = await ada.client.post('/api/generations', { images: [image], prompt: 'i', projectId, nodeId: 'i' });
+    expect(behind.json).toMatchObject({ status: 'queued', queuePosition: 2 });
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 2);
 
-    // Canceled while queued: the node is as it was, without an error.
+    // Canceled while queued: the node is as it was, without an error, and the job behind it moves up.
     expect((await ada.client.post(`/api/generations/${waiting.json.id}/cancel`, {})).status).toBe(200);
     await docWhere(bobLive.doc, (d) => jobIn(d, 'h') === undefined && nodeData(d, 'h')?.get('isGenerating') === false);
     expect(nodeData(bobLive.doc, 'h')?.has('error')).toBe(false);
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 1);
 
     held.release();
     await docWhere(bobLive.doc, (d) => jobIn(d, 'g') === undefined && typeof nodeData(d, 'g')?.get('image') === 'string');
+    await docWhere(bobLive.doc, (d) => jobIn(d, 'i') === undefined && typeof nodeData(d, 'i')?.get('image') === 'string');
     expect(nodeData(bobLive.doc, 'g')?.get('isGenerating')).toBe(false);
     expect((await ada.client.get(`/api/generations/${running}`)).json).toMatchObject({ status: 'succeeded' });
   });
