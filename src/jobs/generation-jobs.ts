@@ -15,7 +15,7 @@ import type { GenerationJobRow, GenerationJobStatus, GenerationRow } from '../db
 import { AppError, generationFailed, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
 import { decodeCursor, encodeCursor, type GenerateResponse, type GenerationService } from '../services/generation.js';
-import type { GenerationNodes } from '../services/generation-nodes.js';
+import { INTERRUPTED, type GenerationNodes } from '../services/generation-nodes.js';
 import type { JobEvents } from './job-events.js';
 import { createJobQueue, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
 
@@ -89,7 +89,7 @@ export interface GenerationJobsDeps {
   generations: Pick<GenerationsGalleryRepository, 'lineageOf'>;
   transactions: Transactions;
   generation: Pick<GenerationService, 'generate'>;
-  /** Generations into a canvas node: checked when the job is created (a refusal creates nothing). */
+  /** Generations into a canvas node: checked when the job is created (a refusal creates nothing), and shown in it. */
   nodes?: Pick<GenerationNodes, 'authorize' | 'showJob'>;
   /** The queue's connection and this instance's share of the work. */
   queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
@@ -163,12 +163,15 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     });
   }
 
-  /** Takes an ended job out of its node; `isGenerating` ends too unless another job runs into it. */
-  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }) {
+  /**
+   * Takes an ended job out of its node; `isGenerating` ends too unless another job runs into it. A job that failed
+   * shows its error there (also one that failed before its generation reached the node: the quota, a limit).
+   */
+  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }, error?: string) {
     const node = nodeOf(view);
     if (!node || !deps.nodes) return;
     const others = await jobs.othersInNode(node.projectId, node.nodeId, view.id).catch(() => true);
-    await deps.nodes.showJob(node, { ended: view.id, idle: !others });
+    await deps.nodes.showJob(node, { ended: view.id, idle: !others, ...(error !== undefined ? { error } : {}) });
   }
 
   /** A job started or a queued one was canceled: the queued node jobs behind it moved up. */
@@ -232,6 +235,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const { row } = claimed;
     // POST /api/image is answered once the job's record and its node are final, as before jobs.
     let answer: () => void = () => {};
+    let failed: string | undefined; // the error the node shows
     try {
       const user = await deps.users.findById(job.userId);
       if (!user) {
@@ -266,6 +270,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
         answer = () => waiter?.reject(err);
         if (abort.signal.aborted) return; // canceled: the row says so already, and nothing was recorded
         if (!(err instanceof AppError)) log.error({ err, jobId: job.jobId }, 'a generation job failed unexpectedly');
+        failed = err instanceof AppError ? err.message : 'Failed to generate image';
         await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, failureOf(err), tx));
       }
     } catch (err) {
@@ -274,7 +279,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     } finally {
       signal.removeEventListener('abort', onAbort);
       running.delete(job.jobId);
-      await endInNode(row).catch((err: unknown) => log.warn({ err, jobId: job.jobId }, 'could not settle a job in its node'));
+      await endInNode(row, failed).catch((err: unknown) => log.warn({ err, jobId: job.jobId }, 'could not settle a job in its node'));
       answer();
     }
   }
@@ -283,7 +288,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const { result: failed, view } = await change(job.userId, job.jobId, (tx) => jobs.failUnfinished(job.jobId, 'the instance running the job stopped, and so did the one running its retry', tx));
     if (failed) {
       log.warn({ jobId: job.jobId }, 'a generation job was given up after its retry');
-      if (view) await endInNode(view);
+      if (view) await endInNode(view, INTERRUPTED);
     }
   }
 
@@ -312,7 +317,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       for (const stale of await jobs.staleLocal(deps.staleAfterMs)) {
         if (running.has(stale.id)) continue;
         const { result, view } = await change(stale.userId, stale.id, (tx) => jobs.failUnfinished(stale.id, 'the instance running the job stopped', tx));
-        if (result && view) await endInNode(view);
+        if (result && view) await endInNode(view, INTERRUPTED);
       }
     } catch (err) {
       log.warn({ err }, 'could not look for generation jobs whose instance stopped');

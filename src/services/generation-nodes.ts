@@ -28,6 +28,13 @@ export interface NodeJob {
   startedAt: string | null;
 }
 
+/** A job that has ended, as its node is told: see GenerationNodes.showJob. */
+export interface JobEnd {
+  ended: string;
+  idle: boolean;
+  error?: string;
+}
+
 export interface NodeTracker {
   /** Writes the outcome into the node and closes the document; never rejects. */
   end(outcome: GenerationOutcome): Promise<void>;
@@ -39,10 +46,11 @@ export interface GenerationNodes {
   /** Opens the project's document and marks the node generating (in the background); `end()` once it ends. */
   track(node: GenerationNode): NodeTracker;
   /**
-   * Shows a job in its node's `data.job` (and `isGenerating`), or — with `{ ended, idle }` — removes job `ended` from
-   * it once it has ended (`idle`: nothing runs into the node any more, so `isGenerating` becomes false). Never rejects.
+   * Shows a job in its node's `data.job` (and `isGenerating`), or — with `{ ended, idle, error? }` — removes job
+   * `ended` from it once it has ended (`idle`: nothing runs into the node any more, so `isGenerating` becomes false,
+   * and the node shows `error`, the failed job's, when given). Never rejects.
    */
-  showJob(node: GenerationNode, job: NodeJob | { ended: string; idle: boolean }): Promise<void>;
+  showJob(node: GenerationNode, job: NodeJob | JobEnd): Promise<void>;
   /** Settles the nodes of lapsed leases (their instance died); resolves with how many leases were claimed. */
   sweep(): Promise<number>;
   /** Stops sweeping, waiting for a sweep in progress. */
@@ -115,7 +123,7 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
 
   const RANK = { queued: 0, running: 1 } as const;
 
-  async function showJob(node: GenerationNode, job: NodeJob | { ended: string; idle: boolean }): Promise<void> {
+  async function showJob(node: GenerationNode, job: NodeJob | JobEnd): Promise<void> {
     let document: OpenDocument;
     try {
       document = await live.open(node.projectId);
@@ -129,7 +137,10 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
       const shown = data.get('job') as Partial<NodeJob> | undefined;
       if ('ended' in job) {
         if (shown?.id === job.ended) data.delete('job');
-        if (job.idle) setIfChanged(data, 'isGenerating', false);
+        if (job.idle) {
+          setIfChanged(data, 'isGenerating', false);
+          if (job.error !== undefined) setIfChanged(data, 'error', job.error);
+        }
         return;
       }
       // Writes of one job may arrive out of order: a running job is never shown as queued again.

@@ -6,7 +6,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
+import * as Y from 'yjs';
+import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
+import { connectLive, docWhere } from '../helpers/live-client.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type User = { client: HttpClient; id: string; email: string };
@@ -45,6 +48,28 @@ describe('free quota with Gemini through its SDK', () => {
     for (let i = 0; i < 3; i++) expect(await generate(ada)).toMatchObject(upgradeRequired);
     expect(gemini.requests.length).toBe(calls + 1);
     expect(await countRows(t, 'generations')).toBe(0); // used, but nothing to show in the history
+  });
+
+  it('a job into a canvas node over the quota fails 402, and the node shows the error to every editor', async () => {
+    const ada = await t.user('quota-node@example.com');
+    expect((await generate(ada)).status).toBe(200); // the day's one free generation
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Over quota' })).json.id as string;
+    const node = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p' } };
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node], edges: [], version: 0 })).status).toBe(200);
+    const live = await connectLive({ baseUrl: t.baseUrl, as: ada.client, projectId });
+    try {
+      await live.saved();
+      const calls = gemini.requests.length;
+      const made = await ada.client.post('/api/generations', { images: [input], prompt: 'p', projectId, nodeId: 'g' });
+      expect(made.status, made.text).toBe(202);
+      // The quota refuses it before its generation reaches the node: the job's end shows the error all the same.
+      const data = (d: Y.Doc) => (canvasMaps(d).nodes.get('g') as Y.Map<unknown>).get('data') as Y.Map<unknown>;
+      await docWhere(live.doc, (d) => data(d).get('error') === 'Upgrade required' && data(d).get('isGenerating') === false && !data(d).has('job'));
+      expect((await ada.client.get(`/api/generations/${made.json.id}`)).json).toMatchObject({ status: 'failed', error: { status: 402, error: 'Upgrade required' } });
+      expect(gemini.requests.length).toBe(calls);
+    } finally {
+      live.close();
+    }
   });
 
   it('a refusal (the prompt blocked) and answers we cannot read use the slot too', async () => {

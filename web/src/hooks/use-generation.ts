@@ -8,7 +8,8 @@
 // shown until the document shows the job), the service's full answer to a refusal or a failure (its status, so a
 // quota shows its way out), and a refused cancel. It follows its job through the document: once the document says
 // the job has ended (it showed the job or `isGenerating` and no longer does, or the node's image or error changed)
-// it reads the job once (GET /api/generations/:id) for how it ended. A result is the service's change, not a step
+// it reads the job (GET /api/generations/:id) for how it ended; it also reads it once as soon as it is created, for a
+// job that ended before this tab saw the document show it. A result is the service's change, not a step
 // of this tab's undo history.
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
 import { api, errorDetails, errorMessage, NETWORK_ERROR, type GenerationJob } from '../api/client';
@@ -40,6 +41,8 @@ export interface GenerationActions {
 }
 
 const SETTLED: readonly string[] = ['succeeded', 'failed', 'canceled'];
+/** How soon a job is read again when the service said it is unfinished but the document shows nothing running. */
+const REREAD_MS = 1_000;
 
 export function useGeneration(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore): GenerationActions {
   const follows = useRef(new Map<string, Follow>());
@@ -90,11 +93,20 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
           return;
         }
         if (SETTLED.includes(data.status)) return finish(follow, data);
-        // Not ended after all (the document showed someone else's run end): wait for the document again.
+        // Not ended when the service answered.
         const current = nodeData(follow.nodeId);
-        follow.image = current?.image;
-        follow.error = current?.error;
-        follow.seen = false;
+        if (documentJob(current?.job)?.id === follow.jobId || current?.isGenerating === true) {
+          // The document shows it running (it showed someone else's run end): wait for the document again.
+          follow.image = current?.image;
+          follow.error = current?.error;
+          follow.seen = true;
+        } else {
+          // The document shows nothing running: it has not shown this job yet, or it has shown its end since the
+          // service answered. Either the document changes, or asking again shortly says how it ended.
+          setTimeout(() => {
+            if (follows.current.get(follow.nodeId) === follow) void read(follow);
+          }, REREAD_MS);
+        }
         activity.update(follow.nodeId, { job: { id: data.id, status: data.status as 'queued' | 'running', queuePosition: data.queuePosition, startedAt: data.startedAt } });
       } catch {
         // Offline: the next change of the document asks again.
@@ -160,7 +172,9 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
         }
         const status = data.status as 'queued' | 'running';
         activity.update(nodeId, { starting: undefined, job: { id: data.id, status, queuePosition: data.queuePosition, startedAt: null } });
-        check(); // the document may have shown it, or its end, before the answer came
+        check(); // the document may have shown it, or its end, before the answer came…
+        // …or all of it, leaving the node as it was (a failure with the same error as before): ask the service.
+        void read(follow);
       } catch {
         activity.update(nodeId, { starting: undefined, generationError: { error: NETWORK_ERROR } });
         track('generation_failed', { inputs: images.length, seconds: Math.round((Date.now() - started) / 1000), reason: 'network' });
