@@ -340,9 +340,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       const id = `job_${randomUUID()}`;
       let settle!: { resolve(r: GenerateResponse): void; reject(e: unknown): void };
       const answer = new Promise<GenerateResponse>((resolve, reject) => (settle = { resolve, reject }));
-      const stop = await deps.events.follow(user.id, null, (event) => {
-        if (event.job.id === id && event.job.status === 'canceled') running.get(id)?.abort();
-      });
+      const stop = await deps.events.onCanceled(id, () => running.get(id)?.abort());
       waiters.set(id, settle);
       try {
         await create(user.id, { ...input, model: undefined }, id, { local: true });

@@ -1,10 +1,12 @@
-// Job events for whoever follows them (GET /api/generations/events, and POST /api/image waiting for its job): each
+// Job events for whoever follows them (GET /api/generations/events), and job cancels for the instance running a
+// POST /api/image job (it aborts the model call; the announcement names the job, so nothing is read): each
 // instance holds one PostgreSQL connection that LISTENs on the events channel; a committed event announces its
 // user, and every follower of that user on this instance reads what is new from `generation_job_events`. A follower
 // keeps its own cursor (the last id it delivered) and reads one batch at a time, so it delivers each event once and in
 // id order; since a user's ids commit in order (recorded under the user's job lock), nothing is skipped.
 // The listening connection is opened with the first follower. If it drops, it is opened again (after a pause that
-// grows to RECONNECT_MAX_MS) and every follower reads again, catching what was announced while it was down.
+// grows to RECONNECT_MAX_MS) and every follower reads again, catching what was announced while it was down. (A cancel
+// announced meanwhile does not abort its model call early; the job still records nothing, see generation-jobs.ts.)
 import pg from 'pg';
 import { JOB_EVENTS_CHANNEL, type GenerationJobEvent, type GenerationJobsRepository } from '../db/repositories/generation-jobs.js';
 
@@ -16,6 +18,11 @@ export interface JobEvents {
    * the returned stop is called. Rejects when PostgreSQL cannot be reached.
    */
   follow(userId: string, afterId: number | null, onEvent: (event: GenerationJobEvent) => void): Promise<() => void>;
+  /**
+   * Calls `onCancel` when the job's cancel is committed (on any instance), until the returned stop is called; reads
+   * nothing (the announcement says it). Rejects when PostgreSQL cannot be reached.
+   */
+  onCanceled(jobId: string, onCancel: () => void): Promise<() => void>;
   /** Closes the listening connection; followers get nothing more. */
   close(): Promise<void>;
 }
@@ -41,6 +48,7 @@ interface Follower {
 
 export function createJobEvents({ url, events, log }: JobEventsDeps): JobEvents {
   const followers = new Map<string, Set<Follower>>();
+  const cancelWatchers = new Map<string, Set<() => void>>();
   let listening: Promise<pg.Client> | undefined;
   let closed = false;
   let retryMs = RECONNECT_MIN_MS;
@@ -78,7 +86,7 @@ export function createJobEvents({ url, events, log }: JobEventsDeps): JobEvents 
   };
 
   function reconnectLater() {
-    if (closed || retryTimer || followers.size === 0) return;
+    if (closed || retryTimer || (followers.size === 0 && cancelWatchers.size === 0)) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       listen().then(
@@ -104,7 +112,10 @@ export function createJobEvents({ url, events, log }: JobEventsDeps): JobEvents 
       client.on('error', lost);
       client.on('end', () => lost());
       client.on('notification', (msg) => {
-        if (msg.channel === JOB_EVENTS_CHANNEL && msg.payload) wake(msg.payload);
+        if (msg.channel !== JOB_EVENTS_CHANNEL || !msg.payload) return;
+        const [userId, canceledJobId] = msg.payload.split(' ');
+        wake(userId);
+        if (canceledJobId) for (const onCancel of cancelWatchers.get(canceledJobId) ?? []) onCancel();
       });
       try {
         await client.connect();
@@ -139,8 +150,19 @@ export function createJobEvents({ url, events, log }: JobEventsDeps): JobEvents 
         if (set.size === 0 && followers.get(userId) === set) followers.delete(userId);
       };
     },
+    async onCanceled(jobId, onCancel) {
+      if (closed) throw new Error('job events are closed');
+      await listen();
+      const set = cancelWatchers.get(jobId) ?? new Set<() => void>();
+      cancelWatchers.set(jobId, set.add(onCancel));
+      return () => {
+        set.delete(onCancel);
+        if (set.size === 0 && cancelWatchers.get(jobId) === set) cancelWatchers.delete(jobId);
+      };
+    },
     async close() {
       closed = true;
+      cancelWatchers.clear();
       clearTimeout(retryTimer);
       followers.clear();
       const client = await listening?.catch(() => undefined);

@@ -163,6 +163,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
     } catch (err) {
+      if (signal?.aborted) throw canceled(); // the model gave up because the job was canceled: not its failure
       if (err instanceof ModelInputError) throw unusableImage(err.message, { index: err.index, url: urls[err.index] ?? '' });
       deps.metrics?.modelError(model.id);
       if (err instanceof ModelQuotaError) throw imageModelBusy(err.retryAfterSeconds ?? 30, err.message);

@@ -248,3 +248,33 @@ describe('a job tied to a node', () => {
     });
   });
 });
+
+describe('POST /api/image is a job: cancelable on its instance and from another', () => {
+  it('a cancel on the same instance, and one through a second instance, abort its model call; the request answers canceled', async () => {
+    // A second instance on the same database that only serves the cancel (it runs no jobs of its own).
+    const other = await startTestApp({ DATABASE_CONNECTION_STRING: t.databaseUrl, JOBS_START: 'first-job' }, 'embedded');
+    try {
+      const made = await ada.client.post('/api/user/tokens', { name: 'canceler', scopes: ['read', 'generate'] });
+      expect(made.status, made.text).toBe(201);
+      const bearer = { authorization: `Bearer ${made.json.token}` };
+      for (const via of [t, other]) {
+        held.hold();
+        const callsBefore = held.calls;
+        const answer = ada.client.post('/api/image', { images: [image], prompt: `canceled via ${via === t ? 'this' : 'another'} instance` });
+        await held.reached(callsBefore + 1);
+        const running = (await ada.client.get('/api/generations?status=running')).json.items as { id: string }[];
+        expect(running.length).toBe(1);
+        const canceled = await fetch(`${via.baseUrl}/api/generations/${running[0].id}/cancel`, { method: 'POST', headers: bearer });
+        expect(canceled.status).toBe(200);
+        // The held call ends only through its aborted signal: the answer comes because the abort reached it.
+        expect(await answer).toMatchObject({ status: 500, json: { error: 'Failed to generate image', details: 'the generation was canceled' } });
+        expect(held.signals[callsBefore].aborted).toBe(true);
+        held.release();
+        expect((await ada.client.get(`/api/generations/${running[0].id}`)).json).toMatchObject({ status: 'canceled', output: null });
+      }
+    } finally {
+      held.release();
+      await other.close();
+    }
+  });
+});

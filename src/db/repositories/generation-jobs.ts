@@ -4,7 +4,11 @@ import { and, asc, count, desc, eq, gt, inArray, lt, max, or, sql } from 'drizzl
 import type { Db, Executor, Tx } from '../index.js';
 import { generationJobEvents, generationJobs, type GenerationJobRow, type GenerationJobStatus } from '../schema.js';
 
-/** The channel a committed job event is announced on (payload: the user's id), for every instance's SSE streams. */
+/**
+ * The channel a committed job event is announced on, for every instance's SSE streams: the payload is the user's id,
+ * followed by a space and the job's id when the event is the job's cancel (so the instance running the job can abort
+ * it without reading the events).
+ */
 export const JOB_EVENTS_CHANNEL = 'generation_job_events';
 
 /** One change of a job's state as its owner's event stream shows it. */
@@ -181,9 +185,12 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
       return rows.length > 0;
     },
     async recordEvent(userId, jobId, job, tx) {
-      const [row] = await tx.insert(generationJobEvents).values({ userId, jobId, job }).returning({ id: generationJobEvents.id });
-      await tx.execute(sql`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${userId})`);
-      return row.id;
+      // One statement: the event, and its announcement (sent at commit).
+      const payload = job.status === 'canceled' ? `${userId} ${jobId}` : userId;
+      const { rows } = await tx.execute<{ id: string }>(sql`
+        WITH e AS (INSERT INTO ${generationJobEvents} (user_id, job_id, job) VALUES (${userId}, ${jobId}, ${JSON.stringify(job)}::jsonb) RETURNING id)
+        SELECT id, pg_notify(${JOB_EVENTS_CHANNEL}, ${payload}) FROM e`);
+      return Number(rows[0].id);
     },
     async eventsAfter(userId, afterId, limit, tx) {
       return on(tx)
