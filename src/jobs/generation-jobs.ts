@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationJobRow, GenerationJobStatus, GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
+import { AppError, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
 import { decodeCursor, encodeCursor, type GenerateResponse, type GenerationService } from '../services/generation.js';
 import { INTERRUPTED, type GenerationNodes } from '../services/generation-nodes.js';
@@ -191,9 +191,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       const row = await jobs.get(jobId, tx);
       const rerun = retry && row?.status === 'running'; // its instance died: this is pg-boss's one retry
       if (!row || (row.status !== 'queued' && !rerun)) return 'gone';
-      // POST /api/image's jobs keep that route's own limits (in flight per user, answered 429), not the queue's.
-      const waited = waiters.has(jobId);
-      if (!rerun && !waited && deps.runningPerUser > 0 && (await jobs.countRunning(userId, tx)) >= deps.runningPerUser) return 'wait';
+      // (POST /api/image's jobs never come here: they start as they are created, with that route's own limits.)
+      if (!rerun && deps.runningPerUser > 0 && (await jobs.countRunning(userId, tx)) >= deps.runningPerUser) return 'wait';
       await jobs.markRunning(jobId, { retry }, tx);
       return { row, view: await record(userId, jobId, tx) };
     });
@@ -213,20 +212,23 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     };
   }
 
-  async function run(job: QueuedJob, signal: AbortSignal, retry: boolean): Promise<void> {
-    const claimed = await claim(job, retry);
-    if (claimed === 'gone') {
-      waiters.get(job.jobId)?.reject(generationFailed('the generation was canceled'));
-      return; // canceled (or finished) before it started
-    }
+  /**
+   * Runs a job: claimed here (from the queue), or — POST /api/image's — `started` already, running since its creation,
+   * with its user at hand.
+   */
+  async function run(job: QueuedJob, signal: AbortSignal, retry: boolean, started?: { row: GenerationJobRow; user: { id: string; email: string } }): Promise<void> {
+    const claimed = started ? { row: started.row, view: null } : await claim(job, retry);
+    if (claimed === 'gone') return; // canceled (or finished) before it started
     if (claimed === 'wait') {
       // pg-boss's group limit let it through a moment early (simultaneous fetches): offered again shortly.
       const bossJobId = await queue.send(job, { afterSeconds: RECHECK_SECONDS });
       await jobs.setBossJobId(job.jobId, bossJobId);
       return;
     }
-    showInNode(claimed.view);
-    void refreshPositions();
+    if (!started) {
+      showInNode(claimed.view);
+      void refreshPositions();
+    }
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     signal.addEventListener('abort', onAbort);
@@ -237,7 +239,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     let answer: () => void = () => {};
     let failed: string | undefined; // the error the node shows
     try {
-      const user = await deps.users.findById(job.userId);
+      const user = started?.user ?? (await deps.users.findById(job.userId));
       if (!user) {
         await change(job.userId, job.jobId, (tx) => jobs.finish(job.jobId, failureOf(unauthorized()), tx));
         answer = () => waiter?.reject(unauthorized());
@@ -292,6 +294,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     }
   }
 
+  /**
+   * A new job: queued in pg-boss, or — `local`, POST /api/image's — started at once by this instance (its `queued` and
+   * `running` states recorded in the one transaction).
+   */
   async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { local = false } = {}): Promise<GenerationJobView> {
     const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
     if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
@@ -302,6 +308,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const { view } = await change(userId, id, async (tx) => {
       if (!(await jobs.insert(job, tx))) throw unauthorized(); // a session that outlived its user
       if (!local) await jobs.setBossJobId(id, await queue.send({ jobId: id, userId }), tx);
+      else {
+        await record(userId, id, tx); // queued…
+        await jobs.markRunning(id, { retry: false }, tx); // …and running, recorded below
+      }
       return true;
     });
     if (!view) throw jobNotFound();
@@ -343,8 +353,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       const stop = await deps.events.onCanceled(id, () => running.get(id)?.abort());
       waiters.set(id, settle);
       try {
-        await create(user.id, { ...input, model: undefined }, id, { local: true });
-        void run({ jobId: id, userId: user.id }, new AbortController().signal, false).catch((err: unknown) => settle.reject(err));
+        const row = await create(user.id, { ...input, model: undefined }, id, { local: true });
+        void run({ jobId: id, userId: user.id }, new AbortController().signal, false, { row, user }).catch((err: unknown) => settle.reject(err));
         return await answer;
       } finally {
         waiters.delete(id);
