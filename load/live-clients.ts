@@ -7,6 +7,7 @@ import type { EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepR
 import { LoadProcess } from './harness.js';
 import { percentilesOf } from './live-plan.js';
 import { processCpu } from './resources.js';
+import { collectGarbage } from './stalls.js';
 
 export type LiveClient = LoadProcess<ToLiveClient, FromLiveClient>;
 
@@ -64,6 +65,7 @@ export class LiveClients {
     const each = { ...step, connectConcurrency: Math.max(1, Math.ceil(step.connectConcurrency / this.all.length)) };
     for (const c of this.all) c.send({ type: 'step', step: each });
     await Promise.all(connected);
+    collectGarbage(); // the service's process (this one), as each client did before saying 'connected'
     hooks.onEditing();
     for (const c of this.all) c.send({ type: 'go' });
     return mergeResults((await Promise.all(results)).map((r) => r.result));

@@ -19,7 +19,7 @@ import type { CostDoc, EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, 
 import { percentile, percentilesOf, positionKey, promptKey, sortedOf } from './live-plan.js';
 import { LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
 import { startProfile } from './profile.js';
-import { watchStalls } from './stalls.js';
+import { collectGarbage, watchStalls } from './stalls.js';
 
 const PROGRESS_EVERY_MS = 10_000;
 const SOCKETS_CLOSE_MS = 15_000;
@@ -274,6 +274,7 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
   const connectMs = performance.now() - connectStart;
   post({ type: 'progress', line: `  ${sessions.length} editors in ${roomsOf.length} rooms connected and synced in ${(connectMs / 1000).toFixed(1)} s${recorder.errors ? ` (${recorder.errors} errors)` : ''}` });
   await sleep(req.settleMs);
+  collectGarbage();
   const go = new Promise<void>((resolve) => (startEditing = resolve));
   post({ type: 'connected' });
   await go;
