@@ -125,6 +125,8 @@ export function mergeResults(parts: LiveStepResult[]): LiveStepResult {
       gcCount: sum(parts.map((p) => p.clientStalls.gcCount)),
       gcTotalMs: sum(parts.map((p) => p.clientStalls.gcTotalMs)),
       gcMaxMs: max(parts.map((p) => p.clientStalls.gcMaxMs)),
+      stalls: parts.flatMap((p, client) => p.clientStalls.stalls.map((s) => ({ ...s, client }))),
+      startedAt: Math.min(...parts.map((p) => p.clientStalls.startedAt)),
     },
     samples,
   };

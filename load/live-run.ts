@@ -42,6 +42,7 @@ import { parseRoomSizes, RoomLayout } from './live-plan.js';
 import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
 import { PgWatch } from './postgres.js';
 import { loadAverage, machineInfo, parentPid, treeCpu } from './resources.js';
+import { STALL_MS, stallsLine } from './stalls.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -566,6 +567,10 @@ export async function main(): Promise<number> {
             `client ${resources.clientCpu.toFixed(2)} (its thread ${(result.clientElu * 100).toFixed(0)} % busy) / other ${resources.otherCpu.toFixed(2)} cores; loop delay max service ${resources.serverStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${resources.serverStalls.gcMaxMs.toFixed(0)}) / client ${result.clientStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${result.clientStalls.gcMaxMs.toFixed(0)}); connect ${(result.connectMs / 1000).toFixed(1)} s, leave ${(result.disconnectMs / 1000).toFixed(1)} s, checks ${(result.verifyMs / 1000).toFixed(1)} s ${pass ? '✓' : '✗'}\n`,
         );
         for (const e of result.firstErrors) process.stderr.write(`    ${e}\n`);
+        // When each process's event loop was held up (the service's window is the clock): a spike that starts in one
+        // process and shows in the others a moment later started in that process.
+        const t0 = resources.serverStalls.startedAt;
+        process.stderr.write(`  event loop held up ≥ ${STALL_MS} ms, in s from the step's start: service ${stallsLine(resources.serverStalls.stalls, t0)}; clients ${stallsLine(result.clientStalls.stalls, t0)}\n`);
         for (const line of profile ?? []) process.stderr.write(`  ${line}\n`);
         if (report) {
           measured.push(m);
