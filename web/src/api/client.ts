@@ -64,46 +64,11 @@ export const NETWORK_ERROR = 'Could not reach the server. Check your connection 
 // Generation jobs and a project's generations (docs/api.md "Generation jobs"; issue 17).
 
 export type GenerationJob = components['schemas']['GenerationJob'];
-export type NewGenerationJob = paths['/api/generations']['post']['responses'][202]['content']['application/json'];
 
-/**
- * One generation into a project (GET /api/projects/{id}/generations), newest first. Written by hand after the
- * contract of issue 17 while that route is not yet in docs/openapi.json; once it is, take it from `paths`.
- */
-export interface ProjectGeneration {
-  id: string;
-  prompt: string;
-  outputImageUrl: string;
-  model: string;
-  createdAt: string;
-  nodeId: string | null;
-  author: { id: string; name: string | null };
-}
-
-export interface ProjectGenerationsPage {
-  items: ProjectGeneration[];
-  nextCursor: string | null;
-}
-
-/** The path of a project's generations, with a query of the set values (`nodeId`, `q`, `cursor`, `limit`). */
-export function projectGenerationsPath(projectId: string, query: { nodeId?: string; q?: string; cursor?: string; limit?: number } = {}): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(key, String(value));
-  const qs = search.toString();
-  return `/api/projects/${encodeURIComponent(projectId)}/generations${qs ? `?${qs}` : ''}`;
-}
+/** One generation into a project (GET /api/projects/{id}/generations), newest first. */
+export type ProjectGeneration = components['schemas']['ProjectGeneration'];
+export type ProjectGenerationsPage = paths['/api/projects/{id}/generations']['get']['responses'][200]['content']['application/json'];
 
 /** Where one of a project's generations downloads (a PNG named after the project and the prompt). */
 export const generationDownloadPath = (projectId: string, generationId: string) =>
   `/api/projects/${encodeURIComponent(projectId)}/generations/${encodeURIComponent(generationId)}/download`;
-
-/**
- * GET of a JSON route the generated types do not describe yet, answered as openapi-fetch answers (`data` or
- * `error`, and the response); a 401 is reported like the typed client's. Rejects only when the network fails.
- */
-export async function getJson<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<{ data?: T; error?: unknown; response: Response }> {
-  const response = await fetch(new URL(path, window.location.origin), { headers: { accept: 'application/json' }, credentials: 'same-origin', signal: init.signal });
-  if (response.status === 401) notifyUnauthorized();
-  const body: unknown = await response.json().catch(() => undefined);
-  return response.ok ? { data: body as T, response } : { error: body ?? {}, response };
-}

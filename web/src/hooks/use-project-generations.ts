@@ -1,7 +1,7 @@
 // A project's generations (GET /api/projects/:id/generations, newest first; members only): those of one node —
 // the variants strip under a generation node — and the gallery's pages, searched by words of the prompt.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getJson, projectGenerationsPath, type ProjectGeneration, type ProjectGenerationsPage } from '../api/client';
+import { api, type ProjectGeneration, type ProjectGenerationsPage } from '../api/client';
 import { call } from './use-projects';
 
 export type GenerationsState =
@@ -15,7 +15,7 @@ const STRIP_SIZE = 24;
 const PAGE_SIZE = 24;
 
 export function listProjectGenerations(projectId: string, query: { nodeId?: string; q?: string; cursor?: string; limit: number }, signal?: AbortSignal): Promise<ProjectGenerationsPage> {
-  return call(getJson<ProjectGenerationsPage>(projectGenerationsPath(projectId, query), { signal }), 'Could not load the generations');
+  return call(api.GET('/api/projects/{id}/generations', { params: { path: { id: projectId }, query }, signal }), 'Could not load the generations');
 }
 
 /**
