@@ -112,6 +112,12 @@ export interface GenerationJobsDeps {
   createQueue?: (opts: JobQueueOptions) => JobQueue;
 }
 
+/** A request waiting for its job's generation (POST /api/image): its answer, or its error. */
+interface Waiter {
+  resolve(r: GenerateResponse): void;
+  reject(e: unknown): void;
+}
+
 /** Job ids: `job_` and a UUID. Anything else is no job of anyone's (404 without a query). */
 const JOB_ID = /^job_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How long a job that found its user at the running limit waits before it is offered again. */
@@ -119,10 +125,11 @@ const RECHECK_SECONDS = 1;
 
 export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   const { jobs, transactions, log } = deps;
-  /** This instance's running jobs: a cancel here aborts at once (one elsewhere arrives through pg-boss's signal). */
+  /**
+   * This instance's running jobs: a cancel here aborts at once (one elsewhere arrives through pg-boss's signal, or
+   * for POST /api/image's jobs as the cancel's announcement).
+   */
   const running = new Map<string, AbortController>();
-  /** Jobs of POST /api/image waited for on this instance: their runner here hands over the result itself. */
-  const waiters = new Map<string, { resolve(r: GenerateResponse): void; reject(e: unknown): void }>();
   const queue = (deps.createQueue ?? createJobQueue)({ ...deps.queue, runningPerUser: deps.runningPerUser, run, dead, log });
   let prunedAt = 0;
 
@@ -214,9 +221,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
   /**
    * Runs a job: claimed here (from the queue), or — POST /api/image's — `started` already, running since its creation,
-   * with its user at hand.
+   * with its user at hand and the request waiting for what the generation answers (`waiter`).
    */
-  async function run(job: QueuedJob, signal: AbortSignal, retry: boolean, started?: { row: GenerationJobRow; user: { id: string; email: string } }): Promise<void> {
+  async function run(job: QueuedJob, signal: AbortSignal, retry: boolean, started?: { row: GenerationJobRow; user: { id: string; email: string }; waiter: Waiter }): Promise<void> {
     const claimed = started ? { row: started.row, view: null } : await claim(job, retry);
     if (claimed === 'gone') return; // canceled (or finished) before it started
     if (claimed === 'wait') {
@@ -233,7 +240,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const onAbort = () => abort.abort();
     signal.addEventListener('abort', onAbort);
     running.set(job.jobId, abort);
-    const waiter = waiters.get(job.jobId);
+    const waiter = started?.waiter;
     const { row } = claimed;
     // POST /api/image is answered once the job's record and its node are final, as before jobs.
     let answer: () => void = () => {};
@@ -346,18 +353,16 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     async generateNow(user, input) {
       // POST /api/image: a job like any other (its row, states, events, node progress, cancel), run by this instance,
       // which holds the request: the answer is here, and the route keeps its own limits (in flight per user) and this
-      // instance's model. A cancel from another instance arrives as the job's event and aborts it.
+      // instance's model. A cancel from another instance arrives as the cancel's announcement and aborts it.
       const id = `job_${randomUUID()}`;
-      let settle!: { resolve(r: GenerateResponse): void; reject(e: unknown): void };
-      const answer = new Promise<GenerateResponse>((resolve, reject) => (settle = { resolve, reject }));
+      let waiter!: Waiter;
+      const answer = new Promise<GenerateResponse>((resolve, reject) => (waiter = { resolve, reject }));
       const stop = await deps.events.onCanceled(id, () => running.get(id)?.abort());
-      waiters.set(id, settle);
       try {
         const row = await create(user.id, { ...input, model: undefined }, id, { local: true });
-        void run({ jobId: id, userId: user.id }, new AbortController().signal, false, { row, user }).catch((err: unknown) => settle.reject(err));
+        void run({ jobId: id, userId: user.id }, new AbortController().signal, false, { row, user, waiter }).catch((err: unknown) => waiter.reject(err));
         return await answer;
       } finally {
-        waiters.delete(id);
         stop();
       }
     },
