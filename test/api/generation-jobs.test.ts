@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldModel } from '../helpers/held-model.js';
+import { settled, untilJob } from '../helpers/jobs.js';
 import type { HttpClient, Sent } from '../helpers/http-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -30,17 +31,8 @@ afterAll(async () => {
   await Promise.all([offline?.close(), limited?.close()]);
 });
 
-/** Polls the job (bounded: 200 reads, no fixed delays beyond the request itself) until `done` holds. */
-async function until(client: HttpClient, id: string, done: (job: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 400; i++) {
-    const read = await client.get(`/api/generations/${id}`);
-    expect(read.status).toBe(200);
-    if (done(read.json)) return read.json;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`job ${id} never reached the state`);
-}
-const settled = (j: Record<string, unknown>) => ['succeeded', 'failed', 'canceled'].includes(j.status as string);
+/** Reads the job (bounded: 400 reads, no fixed delays beyond the request itself) until `done` holds. */
+const until = (client: HttpClient, id: string, done: (job: Record<string, unknown>) => boolean) => untilJob(client, id, done);
 const create = (client: HttpClient, body: Record<string, unknown>): Promise<Sent> => client.post('/api/generations', body);
 const rows = async (app: TestApp, sql: string, values: unknown[] = []) => (await app.pool.query(sql, values)).rows;
 
