@@ -123,15 +123,20 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
 
   const RANK = { queued: 0, running: 1 } as const;
 
-  async function showJob(node: GenerationNode, job: NodeJob | JobEnd): Promise<void> {
+  /** Opens the project's document and writes into it (writeAndClose); a document that cannot be opened is logged (`why`). */
+  async function openAndWrite(projectId: string, context: object, why: string, write: (doc: Y.Doc) => void) {
     let document: OpenDocument;
     try {
-      document = await live.open(node.projectId);
+      document = await live.open(projectId);
     } catch (err) {
-      warn(err, node, 'the live document could not be opened to show a generation job');
+      log.warn({ err, ...context }, `the live document could not be opened ${why}`);
       return;
     }
-    await writeAndClose(document, node, (doc) => {
+    await writeAndClose(document, context, write);
+  }
+
+  async function showJob(node: GenerationNode, job: NodeJob | JobEnd): Promise<void> {
+    await openAndWrite(node.projectId, node, 'to show a generation job', (doc) => {
       const data = dataOf(doc, node.nodeId);
       if (!data) return;
       const shown = data.get('job') as Partial<NodeJob> | undefined;
@@ -188,14 +193,7 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
       if (!stillRunning) byProject.set(projectId, (byProject.get(projectId) ?? new Set<string>()).add(nodeId));
     }
     for (const [projectId, nodeIds] of byProject) {
-      let document: OpenDocument;
-      try {
-        document = await live.open(projectId);
-      } catch (err) {
-        log.warn({ err, projectId }, 'the live document could not be opened to settle lapsed generations');
-        continue;
-      }
-      await writeAndClose(document, { projectId }, (doc) => {
+      await openAndWrite(projectId, { projectId }, 'to settle lapsed generations', (doc) => {
         for (const nodeId of nodeIds) {
           const data = dataOf(doc, nodeId);
           if (data?.get('isGenerating') !== true) continue; // settled already (or gone)
