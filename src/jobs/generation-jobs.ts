@@ -14,7 +14,7 @@ import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRep
 import type { GenerationJobRow, GenerationJobStatus, GenerationRow } from '../db/schema.js';
 import { AppError, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
-import { decodeCursor, encodeCursor, type GenerateResponse, type GenerationService } from '../services/generation.js';
+import { decodeCursor, pageOf, type GenerateResponse, type GenerationService } from '../services/generation.js';
 import { INTERRUPTED, type GenerationNodes } from '../services/generation-nodes.js';
 import type { JobEvents } from './job-events.js';
 import { createJobQueue, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
@@ -380,8 +380,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     async list(userId, { status, projectId, cursor, limit }) {
       const after = cursor ? decodeCursor(cursor) : undefined;
       const rows = await jobs.listByUser(userId, { status, projectId, after, limit: limit + 1 });
-      const items = rows.slice(0, limit);
-      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+      return pageOf(rows, limit);
     },
 
     async cancel(userId, id) {

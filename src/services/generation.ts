@@ -133,7 +133,13 @@ async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: 
   return png;
 }
 
-export const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+
+/** A page of a newest-first list read with one row more than `limit`: its rows, and the next page's cursor (null at the end). */
+export function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+}
 /**
  * Only what encodeCursor makes: decoded and encoded again it is the same string (no other base64 spelling, no
  * date that JavaScript reads leniently, such as 30 February or hour 24), with an id of ours and a time the
@@ -407,8 +413,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (projectId !== undefined && !isUuid(projectId)) return { items: [], nextCursor: null }; // no project has such an id
       const search = q?.trim() ? q : undefined; // an empty search is no search
       const rows = await generations.listByUser(userId, { after, limit: limit + 1, q: search, projectId, model });
-      const items = rows.slice(0, limit);
-      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+      return pageOf(rows, limit);
     },
   };
 }

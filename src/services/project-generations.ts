@@ -5,7 +5,7 @@
 import type { GalleryRow, GenerationsGalleryRepository, SharingRepository } from '../db/repositories/index.js';
 import { generationNotFound, projectNotFound } from '../errors.js';
 import type { ObjectStore } from '../storage/index.js';
-import { decodeCursor, encodeCursor } from './generation.js';
+import { decodeCursor, pageOf } from './generation.js';
 import { isUuid } from './ids.js';
 
 /** The longest download name, in characters, `.png` included. */
@@ -60,8 +60,7 @@ export function createProjectGenerationsService({ gallery, sharing, store }: Pro
       await access(userId, projectId);
       const search = q?.trim() ? q : undefined; // an empty search is no search
       const rows = await gallery.listByProject(projectId, { after, limit: limit + 1, nodeId, q: search });
-      const items = rows.slice(0, limit);
-      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+      return pageOf(rows, limit);
     },
 
     async download(userId, projectId, generationId) {
