@@ -18,8 +18,13 @@ import { performance } from 'node:perf_hooks';
 import type { CostDoc, EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient } from './live-protocol.js';
 import { percentile, percentilesOf, positionKey, promptKey, sortedOf } from './live-plan.js';
 import { LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
+import { tuneGarbageCollector } from '../src/gc.js';
 import { startProfile } from './profile.js';
 import { collectGarbage, watchStalls } from './stalls.js';
+
+// The service's garbage-collector settings here too: the client's own full collections would land in the
+// latencies it measures (Yjs documents of its rooms, like the service's).
+tuneGarbageCollector();
 
 const PROGRESS_EVERY_MS = 10_000;
 const SOCKETS_CLOSE_MS = 15_000;

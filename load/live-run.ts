@@ -61,7 +61,7 @@ const settings = {
   quietCores: envNumber('LOAD_QUIET_CORES', 0.25, 0),
   quietWaitMs: envNumber('LOAD_QUIET_WAIT_SECONDS', 60, 0) * 1000,
   busyReruns: Math.round(envNumber('LOAD_BUSY_RERUNS', 1, 0)),
-  profile: process.env.LOAD_PROFILE === '1',
+  profile: ['1', 'heap', 'alloc'].includes(process.env.LOAD_PROFILE ?? ''),
   poolSize: process.env.LOAD_DATABASE_POOL_SIZE ? String(Math.round(envNumber('LOAD_DATABASE_POOL_SIZE', 10, 1))) : undefined,
   roomSizes: parseRoomSizes(process.env.LOAD_ROOM_SIZE),
   connectConcurrency: Math.round(envNumber('LOAD_CONNECT_CONCURRENCY', 32, 1)),

@@ -1,3 +1,6 @@
+// LOAD_PROFILE=heap instead samples the service's heap: what it allocates that outlives a young-generation collection
+// (promoted to the old generation, where only a major, marking collection frees it: the long event-loop hold-ups of a
+// big heap), by function and by owner; LOAD_PROFILE=alloc samples every allocation.
 // LOAD_PROFILE=1: a CPU profile of the service's thread (LOAD_CLIENT_PROFILE=1 in live mode: of the load client's) (V8's sampling profiler, through the inspector of
 // this process) during each reported step, summarised as where its busy time went: by package or source
 // file, and the hottest functions. Profiling costs a little CPU itself: use it to find the bottleneck, not
@@ -46,8 +49,55 @@ function top(map: Map<string, number>, total: number, n: number): string {
     .join(', ');
 }
 
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** What this thread allocates during the window (sampled by V8 every 32 KiB), summarised like the CPU profile. */
+async function startHeapProfile(name: string, whose: string, every: boolean): Promise<() => Promise<string[]>> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 32 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: every,
+  });
+  const started = performance.now();
+  return async () => {
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: HeapNode } };
+    const seconds = (performance.now() - started) / 1000;
+    session.disconnect();
+    const file = path.join(os.tmpdir(), `image-canvas-load-${name}-${Date.now()}.heapprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    const byOwner = new Map<string, number>();
+    const byFunction = new Map<string, number>();
+    let total = 0;
+    const walk = (node: HeapNode) => {
+      if (node.selfSize > 0) {
+        total += node.selfSize;
+        const o = owner(node.callFrame);
+        byOwner.set(o, (byOwner.get(o) ?? 0) + node.selfSize);
+        const f = label(node.callFrame);
+        byFunction.set(f, (byFunction.get(f) ?? 0) + node.selfSize);
+      }
+      for (const child of node.children) walk(child);
+    };
+    walk(profile.head);
+    const what = every ? 'allocated' : 'allocated and outliving a young-generation collection';
+    return [
+      `${whose} heap profile (${name}): ${(total / 2 ** 20 / seconds).toFixed(1)} MiB/s ${what}; by owner: ${top(byOwner, total, 12)}.`,
+      `  by function: ${top(byFunction, total, 15)}. Profile: ${file}.`,
+    ];
+  };
+}
+
 /** `whose`: the thread profiled, as the summary names it (the service's, or the load client's). */
 export async function startProfile(name: string, whose = 'Service thread'): Promise<() => Promise<string[]>> {
+  const kind = process.env.LOAD_PROFILE;
+  if (kind === 'heap' || kind === 'alloc') return startHeapProfile(name, whose, kind === 'alloc');
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');

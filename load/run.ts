@@ -13,19 +13,26 @@
 // the first failing step, default 2), LOAD_MAX_MINUTES (wall-time cap, default 15), LOAD_EDITORS_PER_USER
 // (default 1: every editor is its own user), LOAD_SIGNIN_CONCURRENCY (default 16), LOAD_P99_MS (default 100),
 // LOAD_DATABASE_POOL_SIZE (passed to the service as DATABASE_POOL_SIZE; unset = the service default),
-// LOAD_PROFILE=1 (a CPU profile of the service's thread per step, summarised under the table),
+// LOAD_PROFILE=1 (a CPU profile of the service's thread per step, summarised under the table; =heap / =alloc: its heap, ./profile.ts),
 // LOAD_QUIET_CORES / LOAD_QUIET_WAIT_SECONDS (before each step, wait up to 60 s for other work on the machine
 // to use less than 0.25 cores; the step runs anyway after that, and the tables show what competed),
 // LOAD_BUSY_RERUNS (default 1: a step that fails while other work used ≥ LOAD_QUIET_CORES is run again).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { inspect } from 'node:util';
+import { tuneGarbageCollector } from '../src/gc.js';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { CapReached, envNumber, envSteps, LoadProcess, startCap, startWindow, waitForQuiet, type Watchers } from './harness.js';
 import type { EditorSpec, FromClient, StepRequest, StepResult, ToClient } from './protocol.js';
 import { resourcesTable, resultsTable, type Measured, type StepResources } from './report.js';
 import { PgWatch } from './postgres.js';
 import { loadAverage, machineInfo, parentPid, processCpu, treeCpu } from './resources.js';
+
+// The service's garbage-collector settings, as src/server.ts sets them; LOAD_V8_FLAGS adds V8 flags for this process
+// (the service's), e.g. to try another setting (`--allocation-site-pretenuring` undoes one of ours).
+tuneGarbageCollector();
+for (const flag of (process.env.LOAD_V8_FLAGS ?? '').split(/\s+/).filter(Boolean)) v8.setFlagsFromString(flag);
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -42,7 +49,7 @@ const settings = {
   quietCores: envNumber('LOAD_QUIET_CORES', 0.25, 0),
   quietWaitMs: envNumber('LOAD_QUIET_WAIT_SECONDS', 60, 0) * 1000,
   busyReruns: Math.round(envNumber('LOAD_BUSY_RERUNS', 1, 0)),
-  profile: process.env.LOAD_PROFILE === '1',
+  profile: ['1', 'heap', 'alloc'].includes(process.env.LOAD_PROFILE ?? ''),
   poolSize: process.env.LOAD_DATABASE_POOL_SIZE ? String(Math.round(envNumber('LOAD_DATABASE_POOL_SIZE', 10, 1))) : undefined,
 };
 

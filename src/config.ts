@@ -138,6 +138,7 @@ const envSchema = z.object({
   COLLAB_RESTORE_POINT_MINUTES: int(5, 0),
   COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
   COLLAB_COMPACT_MAX_MS: int(60_000, 0),
+  COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
@@ -300,6 +301,7 @@ export interface Config {
     restorePointMs: number;
     storeDebounceMs: number;
     storeMaxDebounceMs: number;
+    storeSpreadMs: number;
     authTimeoutMs: number;
   };
   payments: {
@@ -478,6 +480,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
       storeMaxDebounceMs: Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS),
+      storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS) / 2),
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
     },
     payments: {

@@ -2,8 +2,10 @@
 import 'dotenv/config';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { tuneGarbageCollector } from './gc.js';
 
 async function main() {
+  tuneGarbageCollector();
   let loaded;
   try {
     loaded = loadConfig(process.env, { stdoutIsTTY: process.stdout.isTTY });

@@ -45,6 +45,11 @@ export interface LiveLimits {
   /** Compaction after this long without changes, and at least this often while editing. */
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
+  /**
+   * A compaction that comes due while people are still editing (after `storeMaxDebounceMs`) waits a random part of
+   * this first, so documents opened together are not all compacted together (default half of `storeMaxDebounceMs`).
+   */
+  storeSpreadMs?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
 }
@@ -210,6 +215,41 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
    * together come due together (a storm would take the whole pool from requests and appends).
    */
   const compactionTurns = turns(COMPACTIONS_AT_ONCE);
+  /** When each open document last changed here (performance.now()), to tell a compaction forced while editing. */
+  const changedAt = new Map<string, number>();
+  /** Compactions put off by their spread (./compactLater), by document. */
+  const later = new Map<string, NodeJS.Timeout>();
+  const spreadMs = limits.storeSpreadMs ?? limits.storeMaxDebounceMs / 2;
+
+  async function compactNow(documentName: string): Promise<void> {
+    const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
+    compactions.add(compaction);
+    try {
+      await compaction;
+    } finally {
+      compactions.delete(compaction);
+    }
+  }
+
+  /**
+   * Puts off a compaction that came due while its document is being edited by a random part of `spreadMs`: every
+   * document opened at one moment would otherwise reach hocuspocus's maxDebounce at one moment (200 documents
+   * compacted in one burst held the event loop up for ~0.3 s at a time). It runs outside hocuspocus's store, which
+   * returns at once: nothing (the service's own connections closing, the last editor leaving) waits for it. The
+   * store when the last connection leaves compacts at once and cancels it; `close()` cancels it and compacts
+   * whatever is open.
+   */
+  function compactLater(documentName: string) {
+    if (later.has(documentName)) return;
+    const timer = setTimeout(() => {
+      later.delete(documentName);
+      if (finished) return;
+      compactNow(documentName).catch((err: unknown) => log.warn({ err, projectId: documentName }, 'live document: a compaction failed (the log stays; the next one merges it)'));
+    }, Math.random() * spreadMs);
+    timer.unref();
+    later.set(documentName, timer);
+  }
+
   /** While the service changes a document: the stores of that change. */
   let capture: Promise<number>[] | null = null;
   const buckets = new WeakMap<object, { tokens: number; at: number }>();
@@ -242,6 +282,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     document.on('update', (update: Uint8Array, origin: unknown) => {
       const from = origin as { source?: string; connection?: { webSocket: unknown; messageAddress?: string } } | null;
       if (from?.source === 'redis' || from === FROM_DATABASE) return;
+      changedAt.set(document.name, performance.now());
       const stored = append(document.name, update);
       if (from?.source === 'connection' && from.connection) {
         const socket = from.connection.webSocket as Partial<GatedSocket>;
@@ -347,16 +388,16 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     },
     async afterUnloadDocument({ documentName }) {
       held.delete(documentName);
+      changedAt.delete(documentName);
     },
-    async onStoreDocument({ documentName }) {
+    async onStoreDocument({ documentName, document }) {
       if (finished) return;
-      const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
-      compactions.add(compaction);
-      try {
-        await compaction;
-      } finally {
-        compactions.delete(compaction);
-      }
+      // Due while editing goes on (hocuspocus's maxDebounce, run from within a change): put off (./compactLater).
+      const editing = performance.now() - (changedAt.get(documentName) ?? -Infinity) < limits.storeDebounceMs;
+      if (editing && !closed && spreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);
+      clearTimeout(later.get(documentName));
+      later.delete(documentName);
+      await compactNow(documentName);
     },
   });
 
@@ -483,6 +524,8 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     },
     async close() {
       closed = true;
+      for (const timer of later.values()) clearTimeout(timer);
+      later.clear();
       hocuspocus.closeConnections();
       for (const ws of wss.clients) ws.terminate();
       // What is queued was never acknowledged; store it if the database lets us, but do not hang on it.

@@ -59,6 +59,13 @@ describe('configuration', () => {
     expect(config.limits).toMatchObject({ uploadBytes: 1000, canvasNodes: 10, projectNameChars: 5 });
   });
 
+  it('spreads compactions due while editing over half of COLLAB_COMPACT_MAX_MS unless COLLAB_COMPACT_SPREAD_MS says otherwise', () => {
+    expect(loadConfig({}).config.collab).toMatchObject({ storeDebounceMs: 5_000, storeMaxDebounceMs: 60_000, storeSpreadMs: 30_000 });
+    expect(loadConfig({ COLLAB_COMPACT_MAX_MS: '10000' }).config.collab.storeSpreadMs).toBe(5_000);
+    expect(loadConfig({ COLLAB_COMPACT_SPREAD_MS: '0' }).config.collab.storeSpreadMs).toBe(0);
+    expect(() => loadConfig({ COLLAB_COMPACT_SPREAD_MS: '-1' })).toThrow(/COLLAB_COMPACT_SPREAD_MS/);
+  });
+
   it('takes canvas bodies with inline images up to CANVAS_MAX_BODY_BYTES (32 MB, never below CANVAS_MAX_BYTES) and rasterizes SVGs up to SVG_MAX_PIXELS', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.limits).toMatchObject({ canvasBytes: 16 * MB, canvasBodyBytes: 32 * MB, svgPixels: 4096 * 4096 });
