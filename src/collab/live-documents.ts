@@ -11,7 +11,8 @@
 //   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
 // - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
 //   acknowledgement waits for that (./frames.ts `gatedSocket`); documents are loaded from snapshot + log, compacted
-//   when hocuspocus stores them (debounced while editing, and when the last editor leaves), with restore points.
+//   when hocuspocus stores them (debounced while editing, then put off by a random spread so documents opened together
+//   are not compacted together; at once when the last editor leaves), with restore points.
 // - The service as a participant: `open(projectId)` gives a direct connection whose changes are stored before
 //   `change()` resolves (REST saves, generation state, restores).
 // - Several instances: with COLLAB_REDIS_URL, hocuspocus's Redis extension relays changes and awareness; the
