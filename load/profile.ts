@@ -49,6 +49,31 @@ function top(map: Map<string, number>, total: number, n: number): string {
     .join(', ');
 }
 
+/** Where a profile's samples went: by owner (package or file) and by function. */
+function tally() {
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  return {
+    byOwner,
+    byFunction,
+    total: 0,
+    add(frame: CallFrame, amount: number) {
+      this.total += amount;
+      const o = owner(frame);
+      byOwner.set(o, (byOwner.get(o) ?? 0) + amount);
+      const f = label(frame);
+      byFunction.set(f, (byFunction.get(f) ?? 0) + amount);
+    },
+  };
+}
+
+/** Writes a profile where DevTools can open it; answers the file. */
+async function saveProfile(name: string, extension: string, profile: unknown): Promise<string> {
+  const file = path.join(os.tmpdir(), `image-canvas-load-${name}-${Date.now()}.${extension}`);
+  await writeFile(file, JSON.stringify(profile));
+  return file;
+}
+
 interface HeapNode {
   callFrame: CallFrame;
   selfSize: number;
@@ -70,26 +95,17 @@ async function startHeapProfile(name: string, whose: string, every: boolean): Pr
     const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: HeapNode } };
     const seconds = (performance.now() - started) / 1000;
     session.disconnect();
-    const file = path.join(os.tmpdir(), `image-canvas-load-${name}-${Date.now()}.heapprofile`);
-    await writeFile(file, JSON.stringify(profile));
-    const byOwner = new Map<string, number>();
-    const byFunction = new Map<string, number>();
-    let total = 0;
+    const file = await saveProfile(name, 'heapprofile', profile);
+    const bytes = tally();
     const walk = (node: HeapNode) => {
-      if (node.selfSize > 0) {
-        total += node.selfSize;
-        const o = owner(node.callFrame);
-        byOwner.set(o, (byOwner.get(o) ?? 0) + node.selfSize);
-        const f = label(node.callFrame);
-        byFunction.set(f, (byFunction.get(f) ?? 0) + node.selfSize);
-      }
+      if (node.selfSize > 0) bytes.add(node.callFrame, node.selfSize);
       for (const child of node.children) walk(child);
     };
     walk(profile.head);
     const what = every ? 'allocated' : 'allocated and outliving a young-generation collection';
     return [
-      `${whose} heap profile (${name}): ${(total / 2 ** 20 / seconds).toFixed(1)} MiB/s ${what}; by owner: ${top(byOwner, total, 12)}.`,
-      `  by function: ${top(byFunction, total, 15)}. Profile: ${file}.`,
+      `${whose} heap profile (${name}): ${(bytes.total / 2 ** 20 / seconds).toFixed(1)} MiB/s ${what}; by owner: ${top(bytes.byOwner, bytes.total, 12)}.`,
+      `  by function: ${top(bytes.byFunction, bytes.total, 15)}. Profile: ${file}.`,
     ];
   };
 }
@@ -106,29 +122,19 @@ export async function startProfile(name: string, whose = 'Service thread'): Prom
   return async () => {
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
     session.disconnect();
-    const file = path.join(os.tmpdir(), `image-canvas-load-${name}-${Date.now()}.cpuprofile`);
-    await writeFile(file, JSON.stringify(profile));
-    const byOwner = new Map<string, number>();
-    const byFunction = new Map<string, number>();
-    let busy = 0;
+    const file = await saveProfile(name, 'cpuprofile', profile);
+    const busy = tally();
     let idle = 0;
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
       if (!hits) continue;
-      if (node.callFrame.functionName === '(idle)') {
-        idle += hits;
-        continue;
-      }
-      busy += hits;
-      const o = owner(node.callFrame);
-      byOwner.set(o, (byOwner.get(o) ?? 0) + hits);
-      const f = label(node.callFrame);
-      byFunction.set(f, (byFunction.get(f) ?? 0) + hits);
+      if (node.callFrame.functionName === '(idle)') idle += hits;
+      else busy.add(node.callFrame, hits);
     }
-    const total = busy + idle;
+    const total = busy.total + idle;
     return [
-      `${whose} profile (${name}): busy in ${total ? ((100 * busy) / total).toFixed(0) : 0} % of the samples; of the busy time, by owner: ${top(byOwner, busy, 12)}.`,
-      `  hottest functions (self time): ${top(byFunction, busy, 12)}. Profile: ${file} (while profiling, the "server thread busy" column overstates).`,
+      `${whose} profile (${name}): busy in ${total ? ((100 * busy.total) / total).toFixed(0) : 0} % of the samples; of the busy time, by owner: ${top(busy.byOwner, busy.total, 12)}.`,
+      `  hottest functions (self time): ${top(busy.byFunction, busy.total, 12)}. Profile: ${file} (while profiling, the "server thread busy" column overstates).`,
     ];
   };
 }
