@@ -394,6 +394,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       : { kind: 'bundled' };
   const sandbox = e.PUBLIC_SETUP === 'local';
 
+  // A live document's log is merged at least this often while it is edited (never more often than after a pause).
+  const compactMaxMs = Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS);
   const config: Config = {
     production,
     port: e.PORT,
@@ -479,8 +481,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       heldBytes: e.COLLAB_MAX_UNSAVED_BYTES,
       restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
-      storeMaxDebounceMs: Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS),
-      storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(Math.max(e.COLLAB_COMPACT_MAX_MS, e.COLLAB_COMPACT_AFTER_MS) / 2),
+      storeMaxDebounceMs: compactMaxMs,
+      storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
     },
     payments: {

@@ -48,9 +48,9 @@ export interface LiveLimits {
   storeMaxDebounceMs: number;
   /**
    * A compaction that comes due while people are still editing (after `storeMaxDebounceMs`) waits a random part of
-   * this first, so documents opened together are not all compacted together (default half of `storeMaxDebounceMs`).
+   * this first, so documents opened together are not all compacted together (0: at once).
    */
-  storeSpreadMs?: number;
+  storeSpreadMs: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
 }
@@ -220,7 +220,6 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
   const changedAt = new Map<string, number>();
   /** Compactions put off by their spread (./compactLater), by document. */
   const later = new Map<string, NodeJS.Timeout>();
-  const spreadMs = limits.storeSpreadMs ?? limits.storeMaxDebounceMs / 2;
 
   async function compactNow(documentName: string): Promise<void> {
     const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
@@ -233,7 +232,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
   }
 
   /**
-   * Puts off a compaction that came due while its document is being edited by a random part of `spreadMs`: every
+   * Puts off a compaction that came due while its document is being edited by a random part of `storeSpreadMs`: every
    * document opened at one moment would otherwise reach hocuspocus's maxDebounce at one moment (200 documents
    * compacted in one burst held the event loop up for ~0.3 s at a time). It runs outside hocuspocus's store, which
    * returns at once: nothing (the service's own connections closing, the last editor leaving) waits for it. The
@@ -246,7 +245,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       later.delete(documentName);
       if (finished) return;
       compactNow(documentName).catch((err: unknown) => log.warn({ err, projectId: documentName }, 'live document: a compaction failed (the log stays; the next one merges it)'));
-    }, Math.random() * spreadMs);
+    }, Math.random() * limits.storeSpreadMs);
     timer.unref();
     later.set(documentName, timer);
   }
@@ -395,7 +394,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       if (finished) return;
       // Due while editing goes on (hocuspocus's maxDebounce, run from within a change): put off (./compactLater).
       const editing = performance.now() - (changedAt.get(documentName) ?? -Infinity) < limits.storeDebounceMs;
-      if (editing && !closed && spreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);
+      if (editing && !closed && limits.storeSpreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);
       clearTimeout(later.get(documentName));
       later.delete(documentName);
       await compactNow(documentName);

@@ -22,6 +22,7 @@ export function createUnitLiveDocuments(
       restorePointMs: 5 * 60_000,
       storeDebounceMs: 2_000,
       storeMaxDebounceMs: 10_000,
+      storeSpreadMs: 5_000,
       ...limits,
     },
     log: { warn: () => undefined, error: () => undefined },
