@@ -16,7 +16,8 @@
 // LOAD_PROFILE=1 (a CPU profile of the service's thread per step, summarised under the table; =heap / =alloc: its heap, ./profile.ts),
 // LOAD_QUIET_CORES / LOAD_QUIET_WAIT_SECONDS (before each step, wait up to 60 s for other work on the machine
 // to use less than 0.25 cores; the step runs anyway after that, and the tables show what competed),
-// LOAD_BUSY_RERUNS (default 1: a step that fails while other work used ≥ LOAD_QUIET_CORES is run again).
+// LOAD_BUSY_RERUNS (default 1: a step that fails while other work used ≥ LOAD_QUIET_CORES is run again),
+// LOAD_V8_FLAGS (V8 flags for the service's process, on top of src/gc.ts's; e.g. --trace-gc).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
