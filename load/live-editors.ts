@@ -17,7 +17,8 @@
 import { performance } from 'node:perf_hooks';
 import type { CostDoc, EditStats, FromLiveClient, LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, ToLiveClient } from './live-protocol.js';
 import { percentile, percentilesOf, positionKey, promptKey, sortedOf } from './live-plan.js';
-import { LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
+import { EditorSession, LiveRoom, openSocket, Recorder, Session, socketsClosed, type EditorState } from './live-session.js';
+import { WireSession } from './live-wire.js';
 import { tuneGarbageCollector } from '../src/gc.js';
 import { startProfile } from './profile.js';
 import { collectGarbage, watchStalls } from './stalls.js';
@@ -47,8 +48,8 @@ const current = () => recorder;
 // Phases shared by steps and cost rounds
 
 /** Opens sessions `concurrency` at a time; each gets until the overall deadline to be ready. */
-async function connect(make: Array<() => Session>, concurrency: number, timeoutMs: number): Promise<Session[]> {
-  const sessions: Session[] = [];
+async function connect<S extends EditorSession>(make: Array<() => S>, concurrency: number, timeoutMs: number): Promise<S[]> {
+  const sessions: S[] = [];
   const deadline = performance.now() + timeoutMs;
   let next = 0;
   await Promise.all(
@@ -58,7 +59,7 @@ async function connect(make: Array<() => Session>, concurrency: number, timeoutM
         sessions.push(session);
         const problem = await session.waitReady(Math.max(1, deadline - performance.now()));
         if (problem) recorder.fail('not connected', `${session.room.projectId} (editor ${session.editor.tag}): ${problem}`);
-        else if (!session.writable) recorder.fail('not writable', `${session.room.projectId} (editor ${session.editor.tag}): scope ${session.provider.authorizedScope}`);
+        else if (!session.writable) recorder.fail('not writable', `${session.room.projectId} (editor ${session.editor.tag}): scope ${session.scope}`);
       }
     }),
   );
@@ -66,7 +67,7 @@ async function connect(make: Array<() => Session>, concurrency: number, timeoutM
 }
 
 /** After connecting: rooms learn their nodes from a ready member, members pick the nodes they write. */
-function prepareRooms(sessions: Session[]): void {
+function prepareRooms(sessions: EditorSession[]): void {
   for (const s of sessions) {
     if (!s.room.nodes && s.ready) {
       const problem = s.room.init(s.doc);
@@ -80,11 +81,11 @@ function prepareRooms(sessions: Session[]): void {
 }
 
 /** Every session edits once per `intervalMs` (random phase), for `durationMs`. */
-async function runEdits(sessions: Session[], intervalMs: number, durationMs: number, label: string): Promise<void> {
+async function runEdits(sessions: EditorSession[], intervalMs: number, durationMs: number, label: string): Promise<void> {
   const timers = new Set<NodeJS.Timeout>();
   const t0 = performance.now() + 20;
   const end = t0 + durationMs;
-  const schedule = (s: Session, at: number) => {
+  const schedule = (s: EditorSession, at: number) => {
     if (at >= end) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -128,9 +129,9 @@ function timeline(t0: number, durationMs: number): string {
 }
 
 /** Waits (bounded) for every acknowledgement and every arrival; what is missing then counts as errors. */
-async function drain(sessions: Session[], roomsOf: LiveRoom[], drainMs: number): Promise<void> {
+async function drain(sessions: EditorSession[], roomsOf: LiveRoom[], drainMs: number): Promise<void> {
   const deadline = performance.now() + drainMs;
-  await recorder.until(() => sessions.every((s) => s.unacknowledged === 0 && s.provider.unsyncedChanges === 0 && !s.broken), drainMs);
+  await recorder.until(() => sessions.every((s) => s.settled), drainMs);
   await recorder.until(() => roomsOf.every((r) => r.inFlight.size === 0), Math.max(1, deadline - performance.now()));
   for (const s of sessions) s.abandon();
   for (const r of roomsOf) {
@@ -155,7 +156,7 @@ function summarize(durationMs: number): EditStats {
   };
 }
 
-async function leave(sessions: Session[]): Promise<number> {
+async function leave(sessions: EditorSession[]): Promise<number> {
   const started = performance.now();
   for (const s of sessions) s.destroy();
   const open = await socketsClosed(SOCKETS_CLOSE_MS);
@@ -177,7 +178,8 @@ interface Lost {
 function checkLive(roomsOf: LiveRoom[], lost: Lost): void {
   for (const room of roomsOf) {
     if (!room.nodes) continue;
-    const docs = room.members.map((s) => s.doc);
+    // Wire editors share their room's document: each distinct document is read once.
+    const docs = [...new Set(room.members.map((s) => s.doc))];
     for (const doc of docs) {
       if (doc.getMap('nodes').size !== room.nodeCount || doc.getMap('edges').size !== room.edgeCount) {
         lost.shape++;
@@ -266,12 +268,16 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
   // This client's editors among the step's 0…editors-1 (the arrays are sparse: other clients hold the rest).
   const mine = editors.flatMap((_, i) => (i < req.editors ? [i] : []));
   const roomsOf = [...new Set(mine.map((i) => editorRoom[i]))].map((r) => rooms[r]);
-  for (const r of roomsOf) r.members = [];
+  for (const r of roomsOf) {
+    r.members = [];
+    r.forgetDoc(); // a step's tabs are new: the room's shared document starts from the first sync too
+  }
 
   const connectStart = performance.now();
   const make = mine.map((i) => () => {
-    const s = new Session(rooms[editorRoom[i]], editors[i], current, origin);
-    s.room.members.push(s);
+    const room = rooms[editorRoom[i]];
+    const s = req.editor === 'provider' ? new Session(room, editors[i], current, origin) : new WireSession(room, editors[i], current, origin);
+    room.members.push(s);
     return s;
   });
   const sessions = await connect(make, req.connectConcurrency, req.connectTimeoutMs);

@@ -35,6 +35,12 @@ export interface LiveStepRequest {
   drainMs: number;
   /** REST reads in flight at once in the check. */
   verifyConcurrency: number;
+  /**
+   * How an editor is simulated (LOAD_LIVE_EDITOR): 'wire' speaks the protocol on its socket and shares its room's
+   * document in the load client (live-wire.ts); 'provider' is a HocuspocusProvider with a Y.Doc of its own, as
+   * the web client has it (live-session.ts).
+   */
+  editor: 'wire' | 'provider';
 }
 
 /** What one batch of edits saw (a step's editing, or one round of the cost measurement). */

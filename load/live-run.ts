@@ -23,7 +23,7 @@
 // LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE (LOAD_CLIENT_PROFILE=1: the load client too), LOAD_QUIET_CORES,
 // LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
 // 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
-// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
+// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
@@ -66,6 +66,7 @@ const settings = {
   roomSizes: parseRoomSizes(process.env.LOAD_ROOM_SIZE),
   connectConcurrency: Math.round(envNumber('LOAD_CONNECT_CONCURRENCY', 32, 1)),
   clients: Math.round(envNumber('LOAD_CLIENTS', 2, 1)),
+  editor: liveEditor(process.env.LOAD_LIVE_EDITOR),
   cost: costSetting as '0' | '1' | 'only',
   costSeconds: envNumber('LOAD_COST_SECONDS', 15, 1),
   costRounds: Math.round(envNumber('LOAD_COST_ROUNDS', 3, 1)),
@@ -75,6 +76,13 @@ const settings = {
   costDocs: Math.round(envNumber('LOAD_COST_DOCS', 100, 1)),
   costTailSeconds: envNumber('LOAD_COST_TAIL_SECONDS', 10, 0),
 };
+
+/** LOAD_LIVE_EDITOR: wire (default; live-wire.ts) or provider (a HocuspocusProvider and a Y.Doc per editor). */
+function liveEditor(raw: string | undefined): 'wire' | 'provider' {
+  const value = (raw ?? '').trim() || 'wire';
+  if (value !== 'wire' && value !== 'provider') throw new Error(`LOAD_LIVE_EDITOR must be wire or provider, got "${raw}"`);
+  return value;
+}
 
 const SMALL_CANVAS_NODES = 10;
 /** After the last edit: every acknowledgement and arrival within this, or they count as errors. */
@@ -423,10 +431,10 @@ export async function main(): Promise<number> {
     printed = true;
     measured.sort((a, b) => a.result.editors - b.result.editors);
     notes.push(
-      `Latency is from the moment an edit leaves its editor (the Yjs transaction that sends it) to its arrival in the document of each other editor of its room (seen by observeDeep, same process and clock); ` +
+      `Latency is from the moment an edit leaves its editor (the Yjs transaction that sends it) to its arrival at each other editor of its room (${settings.editor === 'wire' ? 'the frame carrying its Yjs id' : 'its value in their document, seen by observeDeep'}; same process and clock); ` +
         `percentiles are nearest-rank over every arrival of the step (rooms of one editor have none). "ack" is from the edit to the server's SyncStatus for it (sent once the update is stored in PostgreSQL). ` +
         `Errors: editors that could not connect or were refused, dropped connections, edits refused, not acknowledged within ${DRAIN_MS / 1000} s of the last edit, or not seen by every other editor of the room by then, failed REST reads. ` +
-        `Lost edits: fields (a node's position or prompt; each has one writer in its room) whose value — in any editor's document at the end, or over REST after everyone left — is neither the last acknowledged one nor one sent after it. ` +
+        `Lost edits: fields (a node's position or prompt; each has one writer in its room) whose value — in ${settings.editor === 'wire' ? "the room's document in the load client" : "any editor's document"} at the end, or over REST after everyone left — is neither the last acknowledged one nor one sent after it. ` +
         `✓ needs p99 < ${settings.p99LimitMs} ms, no errors, no lost edits, every edit acknowledged and a room's editors agreeing on every field at the end.`,
     );
     notes.push(
@@ -503,7 +511,10 @@ export async function main(): Promise<number> {
         ', other settings default.',
       `Load clients: ${load.all.length} Node process(es) of their own (pid ${load.pids.join(', ')}; LOAD_CLIENTS), the rooms spread over them, each holding every editor of its rooms (so one clock times each edit to the other editors of its room), all starting each step's edits together; clients, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback. Client columns add up the clients (CPU) or show the busiest (thread busy, loop delay, GC).`,
       `Rooms of ${settings.roomSizes.length === 1 ? settings.roomSizes[0] : settings.roomSizes.join(', ') + ' (cycled)'} editors per project, each editor its own user signed in once through the real OAuth flow (the room's first owns the project, the others are invited as editors); ` +
-        `each project seeded with a 200-node / 300-edge canvas over REST. An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc; ` +
+        `each project seeded with a 200-node / 300-edge canvas over REST. ` +
+        (settings.editor === 'wire'
+          ? `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) speaking the Hocuspocus protocol frame by frame, as a provider does (LOAD_LIVE_EDITOR=wire, load/live-wire.ts): the room's editors make their edits in one Y.Doc per room in the load client, each under its own Yjs client id, and an edit arrives at a peer when the frame carrying its Yjs id does (not applied there); `
+          : `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc of its own (LOAD_LIVE_EDITOR=provider); an edit arrives at a peer when its value shows in the peer's document; `) +
         `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
       `Steps of ${settings.seconds} s (${settings.steps.join(', ')}), each after connecting its editors (${settings.connectConcurrency} sockets at a time) and a ${SETTLE_MS / 1000} s pause` +
         `${settings.warmupSeconds ? `, after a ${settings.warmupSeconds} s warm-up that is not reported` : ''}; editors leave after each step; the series stops at the first step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits` +
@@ -556,6 +567,7 @@ export async function main(): Promise<number> {
           settleMs: SETTLE_MS,
           drainMs: DRAIN_MS,
           verifyConcurrency: VERIFY_CONCURRENCY,
+          editor: settings.editor,
         };
         const { result, resources, profile } = await runStep(load!, watch, request, within);
         const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits;

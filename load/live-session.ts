@@ -82,7 +82,7 @@ interface InFlight {
   remaining: number;
 }
 
-const regKey = (nodeId: string, field: Field, key: string) => `${nodeId}\u0000${field}\u0000${key}`;
+export const regKey = (nodeId: string, field: Field, key: string) => `${nodeId}\u0000${field}\u0000${key}`;
 
 export class LiveRoom {
   /** The room's nodes sorted by id, as first seen (undefined before the first sync). */
@@ -91,7 +91,13 @@ export class LiveRoom {
   edgeCount = 0;
   readonly inFlight = new Map<string, InFlight>();
   /** The sessions of the current batch. */
-  members: Session[] = [];
+  members: EditorSession[] = [];
+  /**
+   * The room's one document in this load client when its editors speak the wire protocol (live-wire.ts): every
+   * editor of the room makes its edits here under its own Yjs client id, so the client holds one copy of the
+   * canvas per room instead of one per editor.
+   */
+  private sharedDoc: Y.Doc | undefined;
 
   constructor(
     readonly index: number,
@@ -130,9 +136,18 @@ export class LiveRoom {
     return { moves, prompts: moves.filter((n) => n.prompt) };
   }
 
-  /** A value arrived at one of the editors: time it if it is an edit still on its way. */
-  arrived(nodeId: string, field: Field, key: string, now: number, recorder: Recorder): void {
-    const k = regKey(nodeId, field, key);
+  get doc(): Y.Doc {
+    return (this.sharedDoc ??= new Y.Doc());
+  }
+
+  /** Drops the shared document (a new step starts from a fresh sync). */
+  forgetDoc(): void {
+    this.sharedDoc?.destroy();
+    this.sharedDoc = undefined;
+  }
+
+  /** An edit (`k`, as its sender registered it in `inFlight`) arrived at one of the editors: time it if it is still on its way. */
+  arrived(k: string, now: number, recorder: Recorder): void {
     const f = this.inFlight.get(k);
     if (!f) return;
     recorder.latencies.push(now - f.sentAt);
@@ -165,8 +180,8 @@ interface Pending {
   sentAt: number;
 }
 
-const EDIT = Symbol('load edit');
-const COLORS = ['#e11d48', '#2563eb', '#16a34a', '#d97706', '#7c3aed'];
+export const EDIT = Symbol('load edit');
+export const COLORS = ['#e11d48', '#2563eb', '#16a34a', '#d97706', '#7c3aed'];
 
 /** Every socket the load client has open (to wait, bounded, for all of them to close). */
 const openSockets = new Set<WebSocket>();
@@ -191,7 +206,7 @@ export function socketsClosed(timeoutMs: number): Promise<number> {
 }
 
 /** A `ws` WebSocket that sends what a browser tab of ours sends on the upgrade: its cookie and our Origin. */
-function browserLikeSocket(headers: Record<string, string>, onError: (message: string) => void) {
+export function browserLikeSocket(headers: Record<string, string>, onError: (message: string) => void) {
   return class extends WebSocket {
     constructor(url: string) {
       super(url, { headers });
@@ -217,94 +232,49 @@ export function openSocket(origin: string, cookie: string, onError: (message: st
   });
 }
 
-export class Session {
-  readonly doc = new Y.Doc();
-  readonly provider: HocuspocusProvider;
-  private readonly socket: HocuspocusProviderWebsocket;
-  private readonly ownSocket: boolean;
-  private outstanding: Pending[] = [];
-  private unconfirmed: Pending[] = [];
+/**
+ * What every kind of editor session shares: which fields it writes, what one edit writes (a move or a prompt,
+ * made in `doc`), the edits waiting for their acknowledgement, and what counts as an error. A subclass
+ * connects, and says how an edit leaves and how its arrival at a peer is recognised.
+ */
+export abstract class EditorSession {
+  /** The document this session's edits are made in (its own, or its room's shared one). */
+  abstract readonly doc: Y.Doc;
+  /** Connected, signed in, synced, and nothing of the handshake unacknowledged. */
+  abstract readonly ready: boolean;
+  /** The scope the server granted ('read-write' for an editor), once signed in. */
+  abstract readonly scope: string | undefined;
+  /** Nothing sent that the server has not acknowledged, and the connection up. */
+  abstract readonly settled: boolean;
+  /** Resolves (bounded) once the session is ready; answers the problem when it is not. */
+  abstract waitReady(timeoutMs: number): Promise<string | undefined>;
+  abstract destroy(): void;
+  /** Just before an edit's transaction (the wire editor takes its client id in the shared document). */
+  protected abstract beginEdit(): void;
+  /** The key under which the room waits for this edit at the peers (`inFlight`); `field`/`key` say what it wrote. */
+  protected abstract arrivalKey(nodeId: string, field: Field, key: string): string;
+
+  protected outstanding: Pending[] = [];
+  protected unconfirmed: Pending[] = [];
   /** The connection dropped (or the server closed the document): no edits until it is synced again. */
   broken = false;
-  private closing = false;
+  protected closing = false;
   private moves: NodeFields[] = [];
   private prompts: NodeFields[] = [];
 
   constructor(
     readonly room: LiveRoom,
     readonly editor: EditorState,
-    private readonly recorder: () => Recorder,
-    origin: string,
-    options: { socket?: HocuspocusProviderWebsocket; awareness?: boolean } = {},
-  ) {
-    this.ownSocket = !options.socket;
-    this.socket = options.socket ?? openSocket(origin, editor.cookie, (m) => this.problem('socket error', m));
-    this.provider = new HocuspocusProvider({ websocketProvider: this.socket, name: room.projectId, document: this.doc });
-    this.provider.attach(); // a provider given a socket does not attach itself
-    if (options.awareness !== false) {
-      this.provider.setAwarenessField('user', { id: editor.userId, name: editor.name, color: COLORS[editor.slot % COLORS.length] });
-    }
-    this.provider.on('message', ({ event }: { event: MessageEvent }) => this.onFrame(event.data));
-    this.provider.on('unsyncedChanges', () => this.settle());
-    this.provider.on('synced', () => this.settle());
-    this.provider.on('authenticated', () => this.recorder().notify());
-    this.provider.on('authenticationFailed', ({ reason }: { reason: string }) => this.problem('refused', `${room.projectId}: ${reason}`));
-    this.provider.on('disconnect', () => this.dropped('disconnected', 'the socket closed'));
-    this.provider.on('close', ({ event }: { event?: { code?: number; reason?: string } }) => this.dropped('closed by the server', `code ${event?.code ?? '?'} ${event?.reason ?? ''}`));
-    this.provider.on('stateless', ({ payload }: { payload: string }) => {
-      if (/"saving"/.test(payload) && /"ok"\s*:\s*false/.test(payload)) this.problem('server not saving', payload);
-    });
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === EDIT) this.recorder().updateBytes += update.byteLength;
-    });
-    this.doc.getMap('nodes').observeDeep((events, transaction) => {
-      if (transaction.local) return;
-      const now = performance.now();
-      for (const ev of events) {
-        if (!(ev instanceof Y.YMapEvent)) continue;
-        const path = ev.path;
-        if (path.length === 1 && ev.keysChanged.has('position')) {
-          this.room.arrived(String(path[0]), 'position', positionKey((ev.target as Y.Map<unknown>).get('position')), now, this.recorder());
-        } else if (path.length === 2 && path[1] === 'data' && ev.keysChanged.has('prompt')) {
-          this.room.arrived(String(path[0]), 'prompt', promptKey((ev.target as Y.Map<unknown>).get('prompt')), now, this.recorder());
-        }
-      }
-    });
-  }
-
-  /** Connected, signed in with write access, synced, and nothing unacknowledged. */
-  get ready(): boolean {
-    return this.provider.isAuthenticated && this.provider.isSynced && this.provider.unsyncedChanges === 0;
-  }
+    protected readonly recorder: () => Recorder,
+  ) {}
 
   get writable(): boolean {
-    return this.provider.authorizedScope === 'read-write';
+    return this.scope === 'read-write';
   }
 
   /** Edits sent and not acknowledged yet (waiting for a reconnection included). */
   get unacknowledged(): number {
     return this.outstanding.length + this.unconfirmed.length;
-  }
-
-  /** Resolves (bounded) once the session is ready; answers the problem when it is not. */
-  waitReady(timeoutMs: number): Promise<string | undefined> {
-    if (this.ready) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const events = ['synced', 'unsyncedChanges', 'authenticated'];
-      const check = () => {
-        if (this.ready) finish(undefined);
-      };
-      const refused = ({ reason }: { reason: string }) => finish(`refused (${reason})`);
-      const finish = (problem: string | undefined) => {
-        clearTimeout(timer);
-        for (const e of events) this.provider.off(e, check);
-        this.provider.off('authenticationFailed', refused);
-        resolve(problem);
-      };
-      const timer = setTimeout(() => finish(`not connected, signed in and synced within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
-      for (const e of events) this.provider.on(e, check);
-      this.provider.on('authenticationFailed', refused);
-    });
   }
 
   /** Not ready when the edits start: the session waits, as after a dropped connection, until it is. */
@@ -354,24 +324,22 @@ export class Session {
       key = positionKey(value);
       apply = () => map.set('position', value);
     }
-    const field: Field = usePrompt ? 'prompt' : 'position';
-    if (peers > 0) this.room.inFlight.set(regKey(node.id, field, key), { sentAt, remaining: peers });
+    this.beginEdit();
+    if (peers > 0) this.room.inFlight.set(this.arrivalKey(node.id, usePrompt ? 'prompt' : 'position', key), { sentAt, remaining: peers });
     track.send(key, seq);
     this.outstanding.push({ track, key, seq, sentAt });
     recorder.edits++;
-    // The provider sends the update from inside the transaction's 'update' event: this is the moment it leaves.
+    // The update leaves from inside the transaction's 'update' event (the provider's handler, or the wire
+    // editor's): this is the moment it is sent.
     this.doc.transact(apply, EDIT);
   }
 
-  private onFrame(data: unknown): void {
-    if (!(data instanceof ArrayBuffer)) return;
-    const head = readFrameHead(new Uint8Array(data));
-    if (head?.type !== MESSAGE_SYNC_STATUS) return;
-    // A SyncStatus with no edit outstanding answers the sync step (the provider counts that one too).
+  /** A SyncStatus frame for the oldest edit outstanding: `applied` is the server's answer. */
+  protected acknowledge(applied: boolean): void {
     const edit = this.outstanding.shift();
     if (!edit) return;
     const recorder = this.recorder();
-    if (head.status === 1) {
+    if (applied) {
       edit.track.ack(edit.key, edit.seq);
       recorder.acked++;
       recorder.acks.push(performance.now() - edit.sentAt);
@@ -380,7 +348,7 @@ export class Session {
   }
 
   /** The connection is back and everything is stored: the edits moved aside are acknowledged. */
-  private settle(): void {
+  protected settle(): void {
     const recorder = this.recorder();
     if (this.broken && !this.closing && this.ready) {
       const now = performance.now();
@@ -395,7 +363,7 @@ export class Session {
     recorder.notify();
   }
 
-  private dropped(kind: string, message: string): void {
+  protected dropped(kind: string, message: string): void {
     if (this.closing) return;
     if (!this.broken) this.problem(kind, `${this.room.projectId} (editor ${this.editor.tag}): ${message}`);
     this.broken = true;
@@ -404,10 +372,15 @@ export class Session {
     this.recorder().notify();
   }
 
-  private problem(kind: string, message: string): void {
+  protected problem(kind: string, message: string): void {
     if (this.closing) return;
     this.recorder().fail(kind, message);
     this.recorder().notify();
+  }
+
+  /** A Stateless frame: the server says so when it cannot save. */
+  protected stateless(payload: string): void {
+    if (/"saving"/.test(payload) && /"ok"\s*:\s*false/.test(payload)) this.problem('server not saving', payload);
   }
 
   /** Edits never acknowledged: each is an error. */
@@ -417,6 +390,97 @@ export class Session {
     this.outstanding = [];
     this.unconfirmed = [];
     return n;
+  }
+}
+
+/**
+ * A browser tab's editor: its own Y.Doc, with the HocuspocusProvider the web client uses. Each peer's update is
+ * applied to this document, and its arrival is seen when the changed value shows in it (observeDeep).
+ */
+export class Session extends EditorSession {
+  readonly doc = new Y.Doc();
+  readonly provider: HocuspocusProvider;
+  private readonly socket: HocuspocusProviderWebsocket;
+  private readonly ownSocket: boolean;
+
+  constructor(room: LiveRoom, editor: EditorState, recorder: () => Recorder, origin: string, options: { socket?: HocuspocusProviderWebsocket; awareness?: boolean } = {}) {
+    super(room, editor, recorder);
+    this.ownSocket = !options.socket;
+    this.socket = options.socket ?? openSocket(origin, editor.cookie, (m) => this.problem('socket error', m));
+    this.provider = new HocuspocusProvider({ websocketProvider: this.socket, name: room.projectId, document: this.doc });
+    this.provider.attach(); // a provider given a socket does not attach itself
+    if (options.awareness !== false) {
+      this.provider.setAwarenessField('user', { id: editor.userId, name: editor.name, color: COLORS[editor.slot % COLORS.length] });
+    }
+    this.provider.on('message', ({ event }: { event: MessageEvent }) => this.onFrame(event.data));
+    this.provider.on('unsyncedChanges', () => this.settle());
+    this.provider.on('synced', () => this.settle());
+    this.provider.on('authenticated', () => this.recorder().notify());
+    this.provider.on('authenticationFailed', ({ reason }: { reason: string }) => this.problem('refused', `${room.projectId}: ${reason}`));
+    this.provider.on('disconnect', () => this.dropped('disconnected', 'the socket closed'));
+    this.provider.on('close', ({ event }: { event?: { code?: number; reason?: string } }) => this.dropped('closed by the server', `code ${event?.code ?? '?'} ${event?.reason ?? ''}`));
+    this.provider.on('stateless', ({ payload }: { payload: string }) => this.stateless(payload));
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === EDIT) this.recorder().updateBytes += update.byteLength;
+    });
+    this.doc.getMap('nodes').observeDeep((events, transaction) => {
+      if (transaction.local) return;
+      const now = performance.now();
+      for (const ev of events) {
+        if (!(ev instanceof Y.YMapEvent)) continue;
+        const path = ev.path;
+        if (path.length === 1 && ev.keysChanged.has('position')) {
+          this.room.arrived(regKey(String(path[0]), 'position', positionKey((ev.target as Y.Map<unknown>).get('position'))), now, this.recorder());
+        } else if (path.length === 2 && path[1] === 'data' && ev.keysChanged.has('prompt')) {
+          this.room.arrived(regKey(String(path[0]), 'prompt', promptKey((ev.target as Y.Map<unknown>).get('prompt'))), now, this.recorder());
+        }
+      }
+    });
+  }
+
+  get ready(): boolean {
+    return this.provider.isAuthenticated && this.provider.isSynced && this.provider.unsyncedChanges === 0;
+  }
+
+  get scope(): string | undefined {
+    return this.provider.authorizedScope;
+  }
+
+  get settled(): boolean {
+    return this.unacknowledged === 0 && this.provider.unsyncedChanges === 0 && !this.broken;
+  }
+
+  waitReady(timeoutMs: number): Promise<string | undefined> {
+    if (this.ready) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const events = ['synced', 'unsyncedChanges', 'authenticated'];
+      const check = () => {
+        if (this.ready) finish(undefined);
+      };
+      const refused = ({ reason }: { reason: string }) => finish(`refused (${reason})`);
+      const finish = (problem: string | undefined) => {
+        clearTimeout(timer);
+        for (const e of events) this.provider.off(e, check);
+        this.provider.off('authenticationFailed', refused);
+        resolve(problem);
+      };
+      const timer = setTimeout(() => finish(`not connected, signed in and synced within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+      for (const e of events) this.provider.on(e, check);
+      this.provider.on('authenticationFailed', refused);
+    });
+  }
+
+  protected beginEdit(): void {}
+
+  protected arrivalKey(nodeId: string, field: Field, key: string): string {
+    return regKey(nodeId, field, key);
+  }
+
+  private onFrame(data: unknown): void {
+    if (!(data instanceof ArrayBuffer)) return;
+    const head = readFrameHead(new Uint8Array(data));
+    // A SyncStatus with no edit outstanding answers the sync step (the provider counts that one too).
+    if (head?.type === MESSAGE_SYNC_STATUS) this.acknowledge(head.status === 1);
   }
 
   destroy(): void {
