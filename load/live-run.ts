@@ -23,7 +23,7 @@
 // LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE (LOAD_CLIENT_PROFILE=1: the load client too), LOAD_QUIET_CORES,
 // LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
 // 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
-// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
+// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
@@ -67,6 +67,7 @@ const settings = {
   connectConcurrency: Math.round(envNumber('LOAD_CONNECT_CONCURRENCY', 32, 1)),
   clients: Math.round(envNumber('LOAD_CLIENTS', 2, 1)),
   editor: liveEditor(process.env.LOAD_LIVE_EDITOR),
+  clientSched: clientSched(process.env.LOAD_CLIENT_SCHED),
   cost: costSetting as '0' | '1' | 'only',
   costSeconds: envNumber('LOAD_COST_SECONDS', 15, 1),
   costRounds: Math.round(envNumber('LOAD_COST_ROUNDS', 3, 1)),
@@ -81,6 +82,13 @@ const settings = {
 function liveEditor(raw: string | undefined): 'wire' | 'provider' {
   const value = (raw ?? '').trim() || 'wire';
   if (value !== 'wire' && value !== 'provider') throw new Error(`LOAD_LIVE_EDITOR must be wire or provider, got "${raw}"`);
+  return value;
+}
+
+/** LOAD_CLIENT_SCHED: batch (default: the load clients never preempt the service on wakeup; live-clients.ts) or normal. */
+function clientSched(raw: string | undefined): 'batch' | 'normal' {
+  const value = (raw ?? '').trim() || 'batch';
+  if (value !== 'batch' && value !== 'normal') throw new Error(`LOAD_CLIENT_SCHED must be batch or normal, got "${raw}"`);
   return value;
 }
 
@@ -499,7 +507,7 @@ export async function main(): Promise<number> {
     pgWatch = await PgWatch.connect(t.databaseUrl);
     // Every editor's document lives in the client: room beyond Node's default heap, and a young generation large
     // enough that the editors' short-lived garbage is not promoted (fewer and shorter pauses of the client's clock).
-    load = new LiveClients(settings.clients, ['--max-old-space-size=8192', '--max-semi-space-size=64']);
+    load = new LiveClients(settings.clients, ['--max-old-space-size=8192', '--max-semi-space-size=64'], settings.clientSched);
     await within(load.ready(60_000));
 
     const collab = (t.config as unknown as Record<string, unknown>).collab;
@@ -509,7 +517,7 @@ export async function main(): Promise<number> {
         `database pool ${t.config.database.poolSize} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'})` +
         (collab ? `, collab settings ${JSON.stringify(collab)}` : '') +
         ', other settings default.',
-      `Load clients: ${load.all.length} Node process(es) of their own (pid ${load.pids.join(', ')}; LOAD_CLIENTS), the rooms spread over them, each holding every editor of its rooms (so one clock times each edit to the other editors of its room), all starting each step's edits together; clients, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback. Client columns add up the clients (CPU) or show the busiest (thread busy, loop delay, GC).`,
+      `Load clients: ${load.all.length} Node process(es) of their own (pid ${load.pids.join(', ')}; LOAD_CLIENTS), the rooms spread over them, each holding every editor of its rooms (so one clock times each edit to the other editors of its room), all starting each step's edits together; clients, service and PostgreSQL share the machine's ${os.cpus().length} cores over loopback; ${load.policy === 'batch' ? 'the clients run under SCHED_BATCH (LOAD_CLIENT_SCHED), so a frame the service sends never makes its client preempt the service' : 'the clients run under SCHED_NORMAL (LOAD_CLIENT_SCHED=normal), so a frame the service sends may make its client preempt the service'}. Client columns add up the clients (CPU) or show the busiest (thread busy, loop delay, GC).`,
       `Rooms of ${settings.roomSizes.length === 1 ? settings.roomSizes[0] : settings.roomSizes.join(', ') + ' (cycled)'} editors per project, each editor its own user signed in once through the real OAuth flow (the room's first owns the project, the others are invited as editors); ` +
         `each project seeded with a 200-node / 300-edge canvas over REST. ` +
         (settings.editor === 'wire'
