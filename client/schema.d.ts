@@ -1644,7 +1644,7 @@ export interface paths {
                         projectId?: string;
                         /** @description With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error) */
                         nodeId?: string;
-                        /** @description The model to use: only the configured one (local) is accepted */
+                        /** @description The model to run: an id from GET /api/models (default: the deployment's default, local) */
                         model?: string;
                         /** @description Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt) */
                         promptInMetadata?: boolean;
@@ -1929,6 +1929,53 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The image models this deployment runs (a provider without its key configured is absent) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            models: components["schemas"]["Model"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3455,6 +3502,29 @@ export interface components {
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
         };
+        ModelInput: {
+            /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
+            id: string;
+            /**
+             * @description Who runs it: `offline` is this service itself, without sending the images anywhere
+             * @enum {string}
+             */
+            provider: "offline" | "gemini" | "openai";
+            label: string;
+            /** @description Input images one generation with this model may have */
+            maxInputs: number;
+            /**
+             * @description What it reports while it works: nothing, steps done of a total, or preview images
+             * @enum {string}
+             */
+            progress: "none" | "steps" | "previews";
+            /** @description The provider's list price of one image in US dollars, when it publishes one */
+            costPerImageUsd?: number;
+            /** @description Runs on this service, with no key and nothing sent to a provider */
+            offline: boolean;
+            /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
+            default: boolean;
+        };
         CanvasInput: {
             id: string;
             projectId: string;
@@ -3832,6 +3902,29 @@ export interface components {
             attempts: number;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;
+        };
+        Model: {
+            /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
+            id: string;
+            /**
+             * @description Who runs it: `offline` is this service itself, without sending the images anywhere
+             * @enum {string}
+             */
+            provider: "offline" | "gemini" | "openai";
+            label: string;
+            /** @description Input images one generation with this model may have */
+            maxInputs: number;
+            /**
+             * @description What it reports while it works: nothing, steps done of a total, or preview images
+             * @enum {string}
+             */
+            progress: "none" | "steps" | "previews";
+            /** @description The provider's list price of one image in US dollars, when it publishes one */
+            costPerImageUsd?: number;
+            /** @description Runs on this service, with no key and nothing sent to a provider */
+            offline: boolean;
+            /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
+            default: boolean;
         };
         Canvas: {
             id: string;

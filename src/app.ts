@@ -38,6 +38,7 @@ import { publicSharingRoutes, sharingRoutes } from './routes/sharing.js';
 import { versionRoutes } from './routes/versions.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
 import { generationRoutes } from './routes/generations.js';
+import { modelRoutes } from './routes/models.js';
 import { projectGenerationRoutes } from './routes/project-generations.js';
 
 export const API_INFO = {
@@ -190,7 +191,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, jobs: composition.jobs, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     // The same per-user budget as POST /api/image (one counter).
-    await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, model: config.model.model, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
+    await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
+    await api.register(modelRoutes, { models: composition.models });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
     await api.register(templateRoutes, { templates, limits: config.limits });

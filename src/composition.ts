@@ -8,7 +8,8 @@ import type { Config } from './config.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import type { Metrics } from './metrics.js';
-import { createImageModel, withFallback, withTimeoutAndLimit, type ImageModel, type ImageModelName } from './models/index.js';
+import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
+import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
 import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
@@ -62,6 +63,8 @@ export interface Composition {
   tokens: TokenVerifier;
   /** Generation jobs (src/jobs/): app.ts resumes them at boot and stops them before closing. */
   jobs: GenerationJobs;
+  /** The models this deployment runs (GET /api/models; a generation's `model`). */
+  models: ModelRegistry;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -84,7 +87,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
   const imageWorkers = createImageWorkers({ workers: config.model.imageWorkers, log });
-  const model = imageModel ?? (await buildModel(config.model, imageWorkers));
+  const models = buildModels(config, imageWorkers, imageModel);
   const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network: publicInternet });
   const uploads = createUploadsService({
     store,
@@ -126,7 +129,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       transactions,
       store,
       fetcher,
-      model,
+      models,
       maxBytes: config.limits.inputImageBytes,
       maxPixels: config.limits.inputImagePixels,
       maxTotalPixels: config.limits.generationPixels,
@@ -165,6 +168,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     nodes: generationNodes,
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
+    defaultModel: models.defaultId,
     log,
   });
   return {
@@ -173,6 +177,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     rateLimits: repositories.rateLimits,
     tokens,
     jobs,
+    models,
     close: async () => {
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
@@ -183,18 +188,15 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
 }
 
 /**
- * The configured model chain: primary (with IMAGE_MODEL_BASE_URL), then the fallback, each with the timeout
- * and the per-instance concurrency cap. null when a provider model has no key (the route says so).
+ * The models this deployment runs (./models/registry.ts): the offline engine in the image workers, never in the
+ * process that serves requests; a provider's through its SDK. `only` (benchmarks) answers every generation with
+ * one in-process model instead.
  */
-async function buildModel(cfg: Config['model'], imageWorkers: ImageWorkers): Promise<ImageModel | null> {
-  const make = async (model: ImageModelName, baseUrl?: string) => {
-    if (model !== 'local' && !cfg.apiKey) return null;
-    // The offline engine runs in the image workers, never in the process that serves requests.
-    const made = model === 'local' ? imageWorkers.offlineModel(cfg.offline) : await createImageModel({ model, apiKey: cfg.apiKey, baseUrl, timeoutMs: cfg.timeoutMs });
-    return withTimeoutAndLimit(made, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
-  };
-  const primary = await make(cfg.model, cfg.baseUrl);
-  const fallback = cfg.fallback ? await make(cfg.fallback) : null;
-  if (!primary) return null; // a missing key is a configuration error to surface, not to route around
-  return fallback ? withFallback(primary, fallback) : primary;
+function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
+  const { model: cfg } = config;
+  const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> =>
+    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs });
+  const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
+  if (!only) return registry;
+  return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
-import { IMAGE_MODELS } from './models/index.js';
+import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
 
 const MB = 1024 * 1024;
 
@@ -96,6 +96,10 @@ const envSchema = z.object({
   IMAGE_MODEL_FALLBACK: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL_FALLBACK must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
   IMAGE_MODEL_API_KEY: text,
   IMAGE_MODEL_BASE_URL: text.pipe(z.url().optional()),
+  GEMINI_API_KEY: text,
+  GEMINI_BASE_URL: text.pipe(z.url().optional()),
+  OPENAI_API_KEY: text,
+  OPENAI_BASE_URL: text.pipe(z.url().optional()),
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   GENERATION_LEASE_MS: int(60_000, 3_000),
@@ -229,10 +233,16 @@ export interface Config {
     eventsRetentionHours: number;
   };
   model: {
-    model: (typeof IMAGE_MODELS)[number];
-    fallback?: (typeof IMAGE_MODELS)[number];
+    /** The default model: a generation that names none (and every POST /api/image) runs it. */
+    model: ImageModelName;
+    /** Tried when the default model fails or is over quota (for the default model only). */
+    fallback?: ImageModelName;
+    /** The default model's key (IMAGE_MODEL_API_KEY); its provider's other models use it too. */
     apiKey?: string;
+    /** The default model's base URL (IMAGE_MODEL_BASE_URL); its provider's other models use it too. */
     baseUrl?: string;
+    /** Each hosted provider's own key and base URL (GEMINI_API_KEY, OPENAI_BASE_URL, …): its models are offered with it. */
+    providers: Record<Exclude<Provider, 'offline'>, { apiKey?: string; baseUrl?: string }>;
     timeoutMs: number;
     maxConcurrent: number;
     /** How long a running generation's row counts without being renewed (renewed every third of it). */
@@ -342,6 +352,14 @@ export interface RuntimeFacts {
 }
 
 /** Parse the environment. Throws ConfigError listing every problem at once. */
+/** The key a provider's own variable gives a model (GEMINI_API_KEY for a Gemini model, …); none for the offline engine. */
+function providerKey(e: Env, model: ImageModelName): string | undefined {
+  const provider = MODEL_INFO[model].provider;
+  if (provider === 'gemini') return e.GEMINI_API_KEY;
+  if (provider === 'openai') return e.OPENAI_API_KEY;
+  return undefined;
+}
+
 export function loadConfig(env: Record<string, string | undefined>, facts: RuntimeFacts = {}): LoadedConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -356,8 +374,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
 
   for (const name of REQUIRED_IN_PRODUCTION) {
     if (e[name] !== undefined) continue;
-    // An operator who explicitly chooses the offline engine needs no model key.
-    if (name === 'IMAGE_MODEL_API_KEY' && e.IMAGE_MODEL === 'local') continue;
+    // An operator who explicitly chooses the offline engine needs no model key, nor one who gives its provider's.
+    if (name === 'IMAGE_MODEL_API_KEY' && (e.IMAGE_MODEL === 'local' || providerKey(e, e.IMAGE_MODEL ?? 'gemini-2.5-flash-image') !== undefined)) continue;
     if (production) problems.push(`${name} is required when NODE_ENV=production`);
     else warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
   }
@@ -438,6 +456,10 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       fallback: e.IMAGE_MODEL_FALLBACK,
       apiKey: e.IMAGE_MODEL_API_KEY,
       baseUrl: e.IMAGE_MODEL_BASE_URL,
+      providers: {
+        gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL },
+        openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+      },
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
       leaseMs: e.GENERATION_LEASE_MS,

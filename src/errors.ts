@@ -158,6 +158,10 @@ export const tooManyGenerations = (limit: number, retryAfterSeconds: number) =>
     details: `at most ${limit} of your generations run at once; wait for one to finish`,
     retryAfterSeconds,
   });
+/** A generation names a model this deployment does not run (GET /api/models lists those it does). */
+export const unknownModel = (id: string) => new AppError('invalid_request', `Unknown model: ${JSON.stringify(id)} is not one this service runs (GET /api/models lists them)`);
+/** More input images than the chosen model accepts in one call. */
+export const tooManyImagesFor = (label: string, max: number) => new AppError('invalid_request', `Too many images: ${label} accepts at most ${max}`);
 export const modelKeyMissing = () =>
   new AppError('model_key_missing', 'IMAGE_MODEL_API_KEY is not set. Please add IMAGE_MODEL_API_KEY to your local environment file (.env).');
 export const noImageGenerated = (text: string) => new AppError('no_image_generated', 'No image was generated', { extra: { text } });

@@ -95,6 +95,8 @@ export interface GenerationJobsDeps {
   queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
   /** Jobs one user may have running at once, on all instances together (0 = no limit). */
   runningPerUser: number;
+  /** The model a job that names none runs: recorded in the job when it is queued. */
+  defaultModel: string;
   /** The stream of job events (./job-events.ts). */
   events: JobEvents;
   /**
@@ -260,12 +262,13 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
             ...(node ?? {}),
             signal: abort.signal,
             promptInMetadata: row.promptInMetadata,
+            ...(row.model ? { model: row.model } : {}),
             lineage: { jobId: row.id, queuedMs: Math.max(0, Date.now() - row.createdAt.getTime()) },
             // The job succeeds in the transaction that records its generation, under the user's lock: a cancel
             // committed first wins (nothing is recorded), one that comes after finds the job finished (409).
             commit: async (tx, made) => {
               await jobs.lockUser(job.userId, tx);
-              const outcome: JobOutcome = { status: 'succeeded', outputUrl: made.imageUrl, generationId: made.generationId, ...(made.text ? { outputText: made.text } : {}) };
+              const outcome: JobOutcome = { status: 'succeeded', outputUrl: made.imageUrl, generationId: made.generationId, model: made.model, ...(made.text ? { outputText: made.text } : {}) };
               if (!(await jobs.finish(job.jobId, outcome, tx))) {
                 abort.abort(); // canceled meanwhile (its abort may still be on its way from another instance)
                 return false;
@@ -308,7 +311,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { local = false } = {}): Promise<GenerationJobView> {
     const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
     if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
-    const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? null, promptInMetadata: input.promptInMetadata === true, createdAt: new Date() };
+    const job = { id, userId, prompt: input.prompt, images: input.images, projectId: node?.projectId ?? null, nodeId: node?.nodeId ?? null, model: input.model ?? deps.defaultModel, promptInMetadata: input.promptInMetadata === true, createdAt: new Date() };
     // One transaction under the user's lock: the row, its place in pg-boss and its first event. A runner that picks
     // the job up at once waits for the lock, so its `running` event always follows `queued`. If anything fails,
     // nothing is kept (a pg-boss job without a row finds nothing to run).

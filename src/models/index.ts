@@ -1,19 +1,11 @@
 // Builds the configured image model. Provider SDKs load only when their model is chosen.
 import { type ImageModel, ModelConfigError } from './image-model.js';
+import { isImageModelName, type ImageModelName } from './catalogue.js';
 import type { OfflineLimits } from './local-image-model.js';
 
 export * from './image-model.js';
+export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, type ImageModelName, type ModelInfo, type ProgressKind, type Provider } from './catalogue.js';
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
-
-export const IMAGE_MODELS = [
-  'local',
-  'gemini-2.5-flash-image',
-  'gemini-3-pro-image-preview',
-  'gemini-2.5-flash-image-preview',
-  'gpt-image-1',
-] as const;
-
-export type ImageModelName = (typeof IMAGE_MODELS)[number];
 
 export interface ModelConfig {
   model: ImageModelName;
@@ -23,10 +15,6 @@ export interface ModelConfig {
   timeoutMs: number;
   /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
   offline?: Partial<OfflineLimits>;
-}
-
-function isImageModelName(value: string): value is ImageModelName {
-  return (IMAGE_MODELS as readonly string[]).includes(value);
 }
 
 export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {

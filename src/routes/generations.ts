@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
 import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
+import type { ModelRegistry } from '../models/registry.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
 import { Lineage, presentLineage } from './lineage.js';
 
@@ -41,14 +42,14 @@ const GenerationJobDetail = GenerationJob.extend({
 /** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
 const EVENT_ID = /^[0-9]{1,15}$/;
 
-export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; model: string; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
+export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; models: Pick<ModelRegistry, 'find' | 'defaultId'>; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
   app,
-  { jobs, limits, model, rateLimit, keepAliveMs = 15_000 },
+  { jobs, limits, models, rateLimit, keepAliveMs = 15_000 },
 ) => {
   const body = nodeFieldsTogether(
     z.object({
       ...generationFields(limits),
-      model: z.string().optional().refine((m) => m === undefined || m === model, says(`Unknown model: this service generates with ${model}`)).describe(`The model to use: only the configured one (${model}) is accepted`),
+      model: z.string().max(100).optional().describe(`The model to run: an id from GET /api/models (default: the deployment's default, ${models.defaultId})`),
       promptInMetadata: z.boolean(says('Invalid promptInMetadata: not a boolean')).optional().describe("Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt)"),
     }),
   );
@@ -74,6 +75,10 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
       },
     },
   }, async (req, reply) => {
+    // Refused before anything is queued: a model this deployment does not run, or more images than it takes.
+    const entry = models.find(req.body.model ?? models.defaultId);
+    if (req.body.model !== undefined && !entry) throw unknownModel(req.body.model);
+    if (entry && req.body.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
     const job = await jobs.create(sessionUser(req).id, req.body);
     return reply.code(202).send({ id: job.id, status: job.status, queuePosition: job.queuePosition });
   });

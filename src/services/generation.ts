@@ -6,10 +6,11 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, unauthorized, unusableImage, upgradeRequired } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
+import type { ModelRegistry } from '../models/registry.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
@@ -40,12 +41,14 @@ export interface GenerateInput {
   lineage?: { jobId?: string; queuedMs?: number };
   /** Write the prompt into the output PNG's XMP too (default: only the generation id and the model). */
   promptInMetadata?: boolean;
+  /** The model to run (GET /api/models lists them); the default when absent. */
+  model?: string;
   /**
    * A generation job's own write, in the transaction that records the generation (first in it): false when the job
    * was canceled meanwhile, and then nothing is recorded (the transaction rolls back, the stored objects go) and the
    * generation fails as canceled. So a job ends either succeeded with its generation recorded, or canceled with none.
    */
-  commit?: (tx: Tx, made: { generationId: string; imageUrl: string; text?: string }) => Promise<boolean>;
+  commit?: (tx: Tx, made: { generationId: string; imageUrl: string; model: string; text?: string }) => Promise<boolean>;
 }
 
 export interface GenerationService {
@@ -60,8 +63,11 @@ export interface GenerationDeps extends InputDeps {
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
-  /** null when the configured provider model has no key: every generation is then a 500 naming the key. */
-  model: ImageModel | null;
+  /**
+   * The models this deployment runs: a generation names one (`model`) or runs the default. The default is null when
+   * its provider has no key: every generation that runs it is then a 500 naming the key.
+   */
+  models: Pick<ModelRegistry, 'get' | 'find'>;
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
   /**
@@ -273,17 +279,27 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
+  /** The model a generation asked for (or the default), refused before anything is reserved when it cannot run it. */
+  async function modelFor(input: GenerateInput): Promise<ImageModel> {
+    const model = await deps.models.get(input.model);
+    if (model === undefined) throw unknownModel(input.model ?? '');
+    if (model === null) throw modelKeyMissing();
+    const entry = deps.models.find(model.id);
+    if (entry && input.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    return model;
+  }
+
   async function generateOnce(user: { id: string; email: string }, input: GenerateInput, started: number): Promise<GenerateResponse> {
     const { nodes } = deps;
     const node = nodes && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
     if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
-    if (!deps.model) throw modelKeyMissing();
+    const model = await modelFor(input);
     const canvasVersion = node ? await generations.canvasVersion(node.projectId) : null; // the canvas as the generation found it
     const running = await markRunning(user.id, node);
     const lease = renewWhileRunning(running, user.id, node);
     const tracker = node ? nodes!.track(node) : undefined;
     try {
-      const response = await generateRunning(deps.model, user, input, { running, lease, started, node, canvasVersion });
+      const response = await generateRunning(model, user, input, { running, lease, started, node, canvasVersion });
       await tracker?.end({ image: response.imageUrl });
       return response;
     } catch (err) {
@@ -357,7 +373,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (signal?.aborted) throw canceled(); // canceled while storing: the objects written go (below)
       const queuedMs = made.queuedMs === undefined ? null : Math.max(0, Math.round(made.queuedMs));
       await transactions.transaction(async (tx) => {
-        if (commit && !(await commit(tx, { generationId, imageUrl: output.url, ...(result.text ? { text: result.text } : {}) }))) throw canceled();
+        if (commit && !(await commit(tx, { generationId, imageUrl: output.url, model: result.model, ...(result.text ? { text: result.text } : {}) }))) throw canceled();
         const parentIds = await generations.parentsOf(inputUrls, { userId: user.id, projectId: made.node?.projectId }, tx);
         await generations.insert({
           id: generationId,

@@ -71,7 +71,8 @@ describe('generation jobs', () => {
       [{ images: [image] }, 'No prompt provided'],
       [{ images: [image], prompt: '   ' }, 'No prompt provided'],
       [{ images: [image], prompt: 'x', projectId: 'p' }, 'projectId and nodeId go together'],
-      [{ images: [image], prompt: 'x', model: 'dall-e-9' }, 'Unknown model: this service generates with local'],
+      [{ images: [image], prompt: 'x', model: 'dall-e-9' }, 'Unknown model: "dall-e-9" is not one this service runs (GET /api/models lists them)'],
+      [{ images: [image], prompt: 'x', model: 'gemini-2.5-flash-image' }, 'Unknown model: "gemini-2.5-flash-image" is not one this service runs (GET /api/models lists them)'],
     ];
     for (const [body, error] of bad) expect(await create(ada.client, body)).toMatchObject({ status: 400, json: { error } });
     // A project the user cannot see: 404 at once, as POST /api/image answers it.

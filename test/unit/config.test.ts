@@ -41,6 +41,14 @@ describe('configuration', () => {
     expect(loadConfig({ ...rest, IMAGE_MODEL: 'local' }).config.model.model).toBe('local');
   });
 
+  it("the default model's own provider key stands in for IMAGE_MODEL_API_KEY; another provider's does not", () => {
+    const { IMAGE_MODEL_API_KEY: _, ...rest } = production;
+    const { config } = loadConfig({ ...rest, GEMINI_API_KEY: 'g', OPENAI_API_KEY: 'o', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(config.model).toMatchObject({ model: 'gemini-2.5-flash-image', providers: { gemini: { apiKey: 'g' }, openai: { apiKey: 'o', baseUrl: 'http://127.0.0.1:9/v1' } } });
+    expect(() => loadConfig({ ...rest, IMAGE_MODEL: 'gemini-3-pro-image-preview', OPENAI_API_KEY: 'o' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OPENAI_BASE_URL: 'not a url' })).toThrow(/OPENAI_BASE_URL/);
+  });
+
   it('rejects malformed values with every problem named', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_CONNECTION_STRING: 'mysql://x', AUTH_SECRET: 'short', UPLOAD_MAX_BYTES: '-1' });

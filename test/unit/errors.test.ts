@@ -15,6 +15,8 @@ const URL_ = 'https://images.example.test/cat.png';
 /** Every factory of src/errors.ts, called, with the code, status and exact documented body it must answer. */
 const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.invalidRequest('No images provided'), 'invalid_request', 400, { error: 'No images provided' }],
+  [errors.unknownModel('flux-9'), 'invalid_request', 400, { error: 'Unknown model: "flux-9" is not one this service runs (GET /api/models lists them)' }],
+  [errors.tooManyImagesFor('Gemini 2.5 Flash Image', 3), 'invalid_request', 400, { error: 'Too many images: Gemini 2.5 Flash Image accepts at most 3' }],
   [errors.invalidJson(), 'invalid_json', 400, { error: 'Invalid JSON' }],
   [errors.invalidUrlEncoding(), 'invalid_url_encoding', 400, { error: 'Invalid URL encoding' }],
   [errors.invalidPath(), 'invalid_path', 400, { error: 'Invalid path' }],

@@ -21,6 +21,8 @@ export interface GenerationJobEvent {
 export interface JobOutcome {
   status: 'succeeded' | 'failed';
   outputUrl?: string;
+  /** The model that made the output (after a fallback, the fallback): replaces the one asked for. */
+  model?: string;
   outputText?: string;
   generationId?: string;
   error?: string;

@@ -52,7 +52,8 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
     transactions: repos.transactions,
     store,
     fetcher: noNetwork,
-    model,
+    // The one model of these tests is the default; any other name is one the deployment does not run.
+    models: { get: async (id?: string) => (id === undefined || id === model.id ? model : undefined), find: () => undefined },
     maxBytes: 1024 * 1024,
     maxPixels: 40_000_000,
     maxTotalPixels: 100_000_000,

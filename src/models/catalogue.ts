@@ -1,0 +1,86 @@
+// What each model we can drive is (docs/api.md "Models"): the facts GET /api/models publishes, before any SDK
+// is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
+
+/** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
+export const PROVIDERS = ['offline', 'gemini', 'openai'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** What a model reports while it works: nothing, steps done of a total, or preview images. */
+export type ProgressKind = 'none' | 'steps' | 'previews';
+
+export interface ModelInfo {
+  id: string;
+  provider: Provider;
+  label: string;
+  /** Input images one call accepts (at most; the service's GENERATION_MAX_IMAGES may lower it). */
+  maxInputs: number;
+  progress: ProgressKind;
+  /** What one image costs, in US dollars, when the provider publishes a price per image. */
+  costPerImageUsd?: number;
+  /** Runs on this machine, without sending anything anywhere (and without a key). */
+  offline: boolean;
+}
+
+/**
+ * Every model a deployment may configure, in the order the catalogue lists them. Prices are the providers' list
+ * prices per output image (Gemini: 1,290 output tokens at $30 per million for the Flash image models; $0.134 per
+ * 1K/2K image for Gemini 3 Pro Image); gpt-image-1 is billed by tokens, which vary with the inputs and the
+ * quality it picks, so it has none.
+ */
+export const MODEL_INFO = {
+  local: {
+    id: 'local',
+    provider: 'offline',
+    label: 'Offline image engine (not AI: applies the operations a prompt names)',
+    maxInputs: 16,
+    progress: 'none',
+    offline: true,
+  },
+  'gemini-2.5-flash-image': {
+    id: 'gemini-2.5-flash-image',
+    provider: 'gemini',
+    label: 'Gemini 2.5 Flash Image',
+    maxInputs: 3,
+    progress: 'none',
+    costPerImageUsd: 0.039,
+    offline: false,
+  },
+  'gemini-3-pro-image-preview': {
+    id: 'gemini-3-pro-image-preview',
+    provider: 'gemini',
+    label: 'Gemini 3 Pro Image (preview)',
+    maxInputs: 14,
+    progress: 'none',
+    costPerImageUsd: 0.134,
+    offline: false,
+  },
+  'gemini-2.5-flash-image-preview': {
+    id: 'gemini-2.5-flash-image-preview',
+    provider: 'gemini',
+    label: 'Gemini 2.5 Flash Image (preview)',
+    maxInputs: 3,
+    progress: 'none',
+    costPerImageUsd: 0.039,
+    offline: false,
+  },
+  'gpt-image-1': {
+    id: 'gpt-image-1',
+    provider: 'openai',
+    label: 'OpenAI GPT Image 1',
+    maxInputs: 16,
+    progress: 'none',
+    offline: false,
+  },
+} as const satisfies Record<string, ModelInfo>;
+
+export type ImageModelName = keyof typeof MODEL_INFO;
+
+export const IMAGE_MODELS = Object.keys(MODEL_INFO) as [ImageModelName, ...ImageModelName[]];
+
+export function isImageModelName(value: string): value is ImageModelName {
+  return Object.hasOwn(MODEL_INFO, value);
+}
+
+export function modelInfo(id: ImageModelName): ModelInfo {
+  return MODEL_INFO[id];
+}

@@ -1,0 +1,101 @@
+// The models this deployment runs (GET /api/models, docs/api.md "Models") and the model a generation calls for
+// each. A provider's models are offered when its key is configured: its own variable (GEMINI_API_KEY, …), or
+// IMAGE_MODEL_API_KEY for the default model's provider. The offline engine needs none. Each model is built on its
+// first use (its SDK loads then) with the timeout and its own concurrency cap; the default model also with the
+// configured fallback.
+import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type ModelInfo, type Provider } from './catalogue.js';
+import type { ImageModel } from './image-model.js';
+import { withFallback, withTimeoutAndLimit } from './wrappers.js';
+
+export interface ModelSettings {
+  model: ImageModelName;
+  fallback?: ImageModelName;
+  apiKey?: string;
+  baseUrl?: string;
+  providers: Record<Exclude<Provider, 'offline'>, { apiKey?: string; baseUrl?: string }>;
+  timeoutMs: number;
+  maxConcurrent: number;
+}
+
+/** How to reach a hosted model: its key, and a base URL when one is configured. */
+export interface ModelAccess {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+/** One model of the catalogue as this deployment offers it. */
+export interface CatalogueEntry extends ModelInfo {
+  /** The model a generation that names none runs. */
+  default: boolean;
+}
+
+export interface ModelRegistry {
+  readonly defaultId: ImageModelName;
+  /** The models this deployment runs, in catalogue order. */
+  list(): CatalogueEntry[];
+  /** The catalogue entry of a model this deployment runs; undefined for any other name. */
+  find(id: string): CatalogueEntry | undefined;
+  /**
+   * The model to call for `id` (undefined: the default, with its fallback). undefined when `id` names no model
+   * this deployment runs; null when it is the default and its provider has no key (SPEC: a 500 naming the key).
+   */
+  get(id?: string): Promise<ImageModel | null | undefined>;
+}
+
+export function createModelRegistry(
+  settings: ModelSettings,
+  /** Builds one model (the offline engine in the image workers; a provider's through its SDK). */
+  build: (model: ImageModelName, access: ModelAccess) => Promise<ImageModel>,
+  /** The service's own cap on the images of one generation (GENERATION_MAX_IMAGES). */
+  maxImages: number,
+): ModelRegistry {
+  const defaultProvider = MODEL_INFO[settings.model].provider;
+  const access = (model: ImageModelName): ModelAccess | null => {
+    const provider = MODEL_INFO[model].provider;
+    if (provider === 'offline') return {};
+    const own = settings.providers[provider];
+    const shared = provider === defaultProvider;
+    const apiKey = (model === settings.model ? settings.apiKey : undefined) ?? own.apiKey ?? (shared ? settings.apiKey : undefined);
+    if (!apiKey) return null;
+    return { apiKey, baseUrl: (model === settings.model ? settings.baseUrl : undefined) ?? own.baseUrl ?? (shared ? settings.baseUrl : undefined) };
+  };
+  const runnable = IMAGE_MODELS.filter((m) => access(m) !== null);
+  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(MODEL_INFO[m].maxInputs, maxImages), default: m === settings.model }));
+  const byId = new Map(entries.map((e) => [e.id, e]));
+
+  const limited = new Map<ImageModelName, Promise<ImageModel>>();
+  const one = (model: ImageModelName): Promise<ImageModel> => {
+    let made = limited.get(model);
+    if (!made) {
+      made = build(model, access(model)!).then((m) => withTimeoutAndLimit(m, { timeoutMs: settings.timeoutMs, maxConcurrent: settings.maxConcurrent }));
+      made.catch(() => limited.delete(model)); // a failed build is tried again on the next use
+      limited.set(model, made);
+    }
+    return made;
+  };
+  let chain: Promise<ImageModel> | undefined;
+  const defaultChain = async (): Promise<ImageModel> => {
+    const primary = await one(settings.model);
+    const fallback = settings.fallback && access(settings.fallback) ? await one(settings.fallback) : null;
+    return fallback ? withFallback(primary, fallback) : primary;
+  };
+
+  return {
+    defaultId: settings.model,
+    list: () => entries.map((e) => ({ ...e })),
+    find: (id) => {
+      const entry = byId.get(id);
+      return entry && { ...entry };
+    },
+    async get(id) {
+      if (id === undefined || id === settings.model) {
+        if (!byId.has(settings.model)) return null; // a missing key is a configuration error to surface, not to route around
+        chain ??= defaultChain();
+        chain.catch(() => (chain = undefined));
+        return chain;
+      }
+      if (!byId.has(id)) return undefined;
+      return one(id as ImageModelName);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// GET /api/models (docs/api.md "Models"): the models this deployment runs, for the generation node's picker and for
+// API clients choosing a job's `model`. Signed in (a session or a token), like the generations that use them.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '../http/schemas.js';
+import { PROVIDERS } from '../models/index.js';
+import type { ModelRegistry } from '../models/registry.js';
+
+const Model = z
+  .object({
+    id: z.string().describe("The value of a generation's `model` (and of a generation node's `data.model`)"),
+    provider: z.enum(PROVIDERS).describe('Who runs it: `offline` is this service itself, without sending the images anywhere'),
+    label: z.string(),
+    maxInputs: z.number().int().describe('Input images one generation with this model may have'),
+    progress: z.enum(['none', 'steps', 'previews']).describe('What it reports while it works: nothing, steps done of a total, or preview images'),
+    costPerImageUsd: z.number().optional().describe("The provider's list price of one image in US dollars, when it publishes one"),
+    offline: z.boolean().describe('Runs on this service, with no key and nothing sent to a provider'),
+    default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
+  })
+  .meta({ id: 'Model' });
+
+export const modelRoutes: FastifyPluginAsyncZod<{ models: Pick<ModelRegistry, 'list'> }> = async (app, { models }) => {
+  app.get('/api/models', {
+    schema: {
+      tags: ['generation'],
+      summary: 'The image models this deployment runs (a provider without its key configured is absent)',
+      response: { 200: z.object({ models: z.array(Model) }), 401: ErrorBody },
+    },
+  }, async (_req, reply) => reply.header('cache-control', 'private, no-cache').send({ models: models.list() }));
+};

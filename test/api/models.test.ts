@@ -1,0 +1,119 @@
+// The model catalogue and a model per generation (docs/api.md "Models"): GET /api/models lists what the deployment
+// runs — the offline engine always, a provider's models when its key is configured (its own variable, or
+// IMAGE_MODEL_API_KEY for the default model's provider) — and a generation job runs the model it names, through that
+// provider's SDK against a local fake that speaks its protocol, and records it.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { untilJob } from '../helpers/jobs.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let gemini: FakeGemini;
+let openai: FakeOpenAI;
+/** Offline default, no provider key. */
+let plain: TestApp;
+/** Offline default; Gemini and OpenAI each with their own key. */
+let several: TestApp;
+/** Gemini default with IMAGE_MODEL_API_KEY only. */
+let geminiDefault: TestApp;
+let image: string;
+
+beforeAll(async () => {
+  [gemini, openai] = await Promise.all([startFakeGemini({ apiKey: 'gemini-key' }), startFakeOpenAI({ apiKey: 'openai-key' })]);
+  const env = { RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', GENERATION_MAX_IMAGES: '8' };
+  plain = await startTestApp(env);
+  several = await startTestApp({ ...env, GEMINI_API_KEY: 'gemini-key', GEMINI_BASE_URL: gemini.baseUrl, OPENAI_API_KEY: 'openai-key', OPENAI_BASE_URL: openai.baseUrl });
+  geminiDefault = await startTestApp({ ...env, IMAGE_MODEL: 'gemini-2.5-flash-image', IMAGE_MODEL_API_KEY: 'gemini-key', IMAGE_MODEL_BASE_URL: gemini.baseUrl });
+  image = `data:image/png;base64,${(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } }).png().toBuffer()).toString('base64')}`;
+});
+afterAll(async () => {
+  await Promise.all([plain?.close(), several?.close(), geminiDefault?.close()]);
+  await Promise.all([gemini?.close(), openai?.close()]);
+});
+
+const ids = (json: { models: { id: string }[] }) => json.models.map((m) => m.id);
+
+describe('GET /api/models', () => {
+  it('lists only the offline engine without provider keys, as the default; needs sign-in', async () => {
+    expect((await new HttpClient(plain.baseUrl).get('/api/models')).status).toBe(401);
+    const { client } = await plain.user('ada@example.com');
+    const read = await client.get('/api/models');
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual({
+      models: [{ id: 'local', provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 8, progress: 'none', offline: true, default: true }],
+    });
+  });
+
+  it("adds each provider's models when its key is set, with their limits and published prices", async () => {
+    const { client } = await several.user('ada@example.com');
+    const { json } = await client.get('/api/models');
+    expect(ids(json)).toEqual(['local', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
+    expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
+    expect(json.models[1]).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false });
+    // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image.
+    expect(json.models[4]).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'none', offline: false, default: false });
+  });
+
+  it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
+    const { client } = await geminiDefault.user('ada@example.com');
+    const { json } = await client.get('/api/models');
+    expect(ids(json)).toEqual(['local', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
+    expect(json.models.find((m: { default: boolean }) => m.default).id).toBe('gemini-2.5-flash-image');
+  });
+});
+
+describe('a model per generation', () => {
+  it("runs the model a job names, with its provider's key, and records it on the job and the generation", async () => {
+    const { client } = await several.user('bob@example.com');
+    const before = { gemini: gemini.requests.length, openai: openai.requests.length };
+    const viaOpenAI = await client.post('/api/generations', { images: [image], prompt: 'make it a watercolour', model: 'gpt-image-1' });
+    expect(viaOpenAI.status).toBe(202);
+    expect(await untilJob(client, viaOpenAI.json.id)).toMatchObject({ status: 'succeeded', model: 'gpt-image-1' });
+    expect(openai.requests.slice(before.openai)).toMatchObject([{ apiKey: 'openai-key', model: 'gpt-image-1', prompt: 'make it a watercolour' }]);
+
+    const viaGemini = await client.post('/api/generations', { images: [image], prompt: 'add a hat', model: 'gemini-3-pro-image-preview' });
+    expect(await untilJob(client, viaGemini.json.id)).toMatchObject({ status: 'succeeded', model: 'gemini-3-pro-image-preview' });
+    expect(gemini.requests.slice(before.gemini)).toMatchObject([{ apiKey: 'gemini-key', model: 'gemini-3-pro-image-preview', texts: ['add a hat'] }]);
+
+    // Without a model: the default (the offline engine here), named on the job from the start.
+    const viaDefault = await client.post('/api/generations', { images: [image], prompt: 'grayscale' });
+    expect((await client.get(`/api/generations/${viaDefault.json.id}`)).json.model).toBe('local');
+    expect(await untilJob(client, viaDefault.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
+
+    const history = await client.get('/api/user/generations');
+    expect(history.json.items.map((g: { model: string }) => g.model).sort()).toEqual(['gemini-3-pro-image-preview', 'gpt-image-1', 'local']);
+    expect(gemini.requests.length + openai.requests.length).toBe(before.gemini + before.openai + 2);
+  });
+
+  it('refuses a model the deployment does not run, or more images than the model takes, with 400 and queues nothing', async () => {
+    const { client, id } = await several.user('cy@example.com');
+    const jobs = async () => (await several.pool.query('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [id])).rows[0].n as number;
+    expect(await client.post('/api/generations', { images: [image], prompt: 'x', model: 'flux-9' })).toMatchObject({
+      status: 400,
+      json: { error: 'Unknown model: "flux-9" is not one this service runs (GET /api/models lists them)' },
+    });
+    expect(await client.post('/api/generations', { images: [image, image, image, image], prompt: 'x', model: 'gemini-2.5-flash-image' })).toMatchObject({
+      status: 400,
+      json: { error: 'Too many images: Gemini 2.5 Flash Image accepts at most 3' },
+    });
+    expect((await client.post('/api/generations', { images: [image], prompt: 'x', model: 'm'.repeat(101) })).status).toBe(400);
+    expect(await jobs()).toBe(0);
+    // The same images with a model that takes them are queued.
+    const ok = await client.post('/api/generations', { images: [image, image, image, image], prompt: 'grayscale', model: 'local' });
+    expect(ok.status).toBe(202);
+    expect(await untilJob(client, ok.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
+  });
+
+  it('a model not offered without its key is unknown, while the default keeps answering SPEC’s routes', async () => {
+    const { client } = await geminiDefault.user('dee@example.com');
+    expect((await client.post('/api/generations', { images: [image], prompt: 'x', model: 'gpt-image-1' })).json).toEqual({
+      error: 'Unknown model: "gpt-image-1" is not one this service runs (GET /api/models lists them)',
+    });
+    const before = gemini.requests.length;
+    const direct = await client.post('/api/image', { images: [image], prompt: 'a red scarf' });
+    expect(direct.status).toBe(200);
+    expect(gemini.requests.slice(before)).toMatchObject([{ apiKey: 'gemini-key', model: 'gemini-2.5-flash-image' }]);
+  });
+});

@@ -1,0 +1,70 @@
+// Which models a deployment offers and which model a generation calls (src/models/registry.ts): keys per provider,
+// IMAGE_MODEL_API_KEY for the default's provider, the fallback on the default only, and each model built once.
+import { describe, expect, it } from 'vitest';
+import { ModelFailedError, type GenerateRequest, type ImageModel } from '../../src/models/index.js';
+import { createModelRegistry, type ModelAccess, type ModelSettings } from '../../src/models/registry.js';
+
+const none = { gemini: {}, openai: {} };
+const settings = (over: Partial<ModelSettings>): ModelSettings => ({ model: 'local', providers: none, timeoutMs: 1000, maxConcurrent: 2, ...over });
+const request = (): GenerateRequest => ({ images: [], prompt: 'p', signal: new AbortController().signal });
+
+/** Builds models that answer with their own id, or fail when their id is in `failing`; records each build. */
+function builder(failing: string[] = []) {
+  const built: { model: string; access: ModelAccess }[] = [];
+  const build = async (model: string, access: ModelAccess): Promise<ImageModel> => {
+    built.push({ model, access });
+    return {
+      id: model,
+      async generate() {
+        if (failing.includes(model)) throw new ModelFailedError(`${model} is down`);
+        return { text: model };
+      },
+    };
+  };
+  return { built, build };
+}
+
+describe('model registry', () => {
+  it('offers the offline engine alone without keys, capped to the service’s image limit', () => {
+    const { build } = builder();
+    const registry = createModelRegistry(settings({}), build, 4);
+    expect(registry.list()).toEqual([expect.objectContaining({ id: 'local', provider: 'offline', maxInputs: 4, default: true })]);
+    expect(registry.find('gpt-image-1')).toBeUndefined();
+  });
+
+  it("gives each provider its own key and base URL, and the default's provider IMAGE_MODEL_API_KEY", async () => {
+    const { built, build } = builder();
+    const registry = createModelRegistry(
+      settings({ model: 'gemini-2.5-flash-image', apiKey: 'shared', baseUrl: 'http://127.0.0.1:1', providers: { gemini: {}, openai: { apiKey: 'own', baseUrl: 'http://127.0.0.1:2/v1' } } }),
+      build,
+      16,
+    );
+    expect(registry.list().map((m) => m.id)).toEqual(['local', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
+    expect(registry.list().filter((m) => m.default).map((m) => m.id)).toEqual(['gemini-2.5-flash-image']);
+    await registry.get('gemini-3-pro-image-preview');
+    await registry.get('gpt-image-1');
+    expect(built).toEqual([
+      { model: 'gemini-3-pro-image-preview', access: { apiKey: 'shared', baseUrl: 'http://127.0.0.1:1' } },
+      { model: 'gpt-image-1', access: { apiKey: 'own', baseUrl: 'http://127.0.0.1:2/v1' } },
+    ]);
+  });
+
+  it('answers undefined for a model it does not run, and null for a default without its key', async () => {
+    const { build } = builder();
+    const registry = createModelRegistry(settings({ model: 'gpt-image-1' }), build, 16);
+    expect(await registry.get('flux-9')).toBeUndefined();
+    expect(await registry.get('gemini-2.5-flash-image')).toBeUndefined();
+    expect(await registry.get()).toBeNull();
+    expect(registry.list().map((m) => m.id)).toEqual(['local']);
+  });
+
+  it('tries the fallback for the default only (named or not); another model named explicitly runs alone; each model is built once', async () => {
+    const { built, build } = builder(['gemini-2.5-flash-image', 'gpt-image-1']);
+    const registry = createModelRegistry(settings({ model: 'gemini-2.5-flash-image', fallback: 'local', apiKey: 'k', providers: { gemini: {}, openai: { apiKey: 'o' } } }), build, 16);
+    await expect((await registry.get())!.generate(request())).resolves.toMatchObject({ text: 'local', model: 'local' });
+    await expect((await registry.get('gemini-2.5-flash-image'))!.generate(request())).resolves.toMatchObject({ text: 'local', model: 'local' });
+    await expect((await registry.get('gpt-image-1'))!.generate(request())).rejects.toThrow('gpt-image-1 is down');
+    await expect((await registry.get('local'))!.generate(request())).resolves.toMatchObject({ text: 'local' });
+    expect(built.map((b) => b.model).sort()).toEqual(['gemini-2.5-flash-image', 'gpt-image-1', 'local']);
+  });
+});
