@@ -3509,7 +3509,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai";
+            provider: "offline" | "gemini" | "openai" | "fal";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;
@@ -3910,7 +3910,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai";
+            provider: "offline" | "gemini" | "openai" | "fal";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;

@@ -2,7 +2,7 @@
 // is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
 
 /** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
-export const PROVIDERS = ['offline', 'gemini', 'openai'] as const;
+export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a model reports while it works: nothing, steps done of a total, or preview images. */
@@ -68,6 +68,34 @@ export const MODEL_INFO = {
     provider: 'openai',
     label: 'OpenAI GPT Image 1',
     maxInputs: 16,
+    progress: 'none',
+    offline: false,
+  },
+  // fal's queue API (docs/research/model-providers.md): image-edit endpoints, ids as fal names them. Prices are fal's
+  // per image; Qwen's is per megapixel, so it has none.
+  'fal-ai/nano-banana/edit': {
+    id: 'fal-ai/nano-banana/edit',
+    provider: 'fal',
+    label: 'Nano Banana edit (Gemini 2.5 Flash Image) on fal',
+    maxInputs: 3,
+    progress: 'none',
+    costPerImageUsd: 0.039,
+    offline: false,
+  },
+  'fal-ai/flux-pro/kontext': {
+    id: 'fal-ai/flux-pro/kontext',
+    provider: 'fal',
+    label: 'FLUX.1 Kontext [pro] on fal',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.04,
+    offline: false,
+  },
+  'fal-ai/qwen-image-edit': {
+    id: 'fal-ai/qwen-image-edit',
+    provider: 'fal',
+    label: 'Qwen Image Edit on fal',
+    maxInputs: 1,
     progress: 'none',
     offline: false,
   },

@@ -17,6 +17,18 @@ export interface GenerateRequest {
   onAnswered?: () => void;
   /** Who asks (the user's id): shared capacity, such as the image workers, is split fairly between owners. */
   owner?: string;
+  /** What the provider says while it works (its queue position, a log line, steps done): as often as it says it. */
+  onProgress?: (progress: ModelProgress) => void;
+}
+
+/** One report of a model's progress; each field only when the provider gives it. */
+export interface ModelProgress {
+  /** 1 = next to start, in the provider's own queue. */
+  queuePosition?: number;
+  /** Steps done of a total (a diffusion's sampling steps). */
+  step?: { done: number; total: number };
+  /** A short line from the provider's log. */
+  message?: string;
 }
 
 export interface GenerateResult {

@@ -1,6 +1,7 @@
 // Builds the configured image model. Provider SDKs load only when their model is chosen.
 import { type ImageModel, ModelConfigError } from './image-model.js';
-import { isImageModelName, type ImageModelName } from './catalogue.js';
+import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
+import type { FalEndpoint } from './fal-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
 
 export * from './image-model.js';
@@ -25,6 +26,10 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
   const { apiKey, baseUrl, timeoutMs } = cfg;
+  if (MODEL_INFO[cfg.model].provider === 'fal') {
+    const { FalImageModel } = await import('./fal-image-model.js');
+    return new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl });
+  }
   if (cfg.model === 'gpt-image-1') {
     const { OpenAIImageModel } = await import('./openai-image-model.js');
     return new OpenAIImageModel({ apiKey, baseUrl, timeoutMs });

@@ -1,0 +1,145 @@
+// fal's image-edit models through `@fal-ai/client` (its queue API: submit, status with position and logs, result,
+// cancel). Inputs go as data URIs in the JSON body and `sync_mode` asks for the output the same way, so nothing is
+// uploaded to fal's storage and nothing is fetched from a CDN; an output given as an https URL anyway is fetched
+// (bounded). `baseUrl` (FAL_BASE_URL) sends the queue calls to another host — a proxy, or a test's fake — through
+// the client's request middleware.
+import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
+import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
+import { isAbortError, networkReason, shortReason } from './driver-support.js';
+
+export interface FalOptions {
+  /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
+  endpoint: FalEndpoint;
+  apiKey: string;
+  /** Where the queue calls go instead of https://queue.fal.run (no trailing slash). */
+  baseUrl?: string;
+  /** How often the request's status is read (ms). */
+  pollMs?: number;
+  /** The largest output image accepted (bytes). */
+  maxOutputBytes?: number;
+}
+
+export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit'] as const;
+export type FalEndpoint = (typeof FAL_ENDPOINTS)[number];
+
+const QUEUE_HOST = 'https://queue.fal.run';
+const DEFAULT_POLL_MS = 500;
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+
+const dataUri = (img: ModelImage) => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
+
+/** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
+function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
+  const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true };
+  if (endpoint === 'fal-ai/nano-banana/edit') return { ...common, image_urls: req.images.map(dataUri) };
+  return { ...common, image_url: dataUri(req.images[0]) };
+}
+
+export class FalImageModel implements ImageModel {
+  readonly id: FalEndpoint;
+  private readonly client: FalClient;
+
+  constructor(private readonly options: FalOptions) {
+    this.id = options.endpoint;
+    const base = options.baseUrl?.replace(/\/+$/, '');
+    this.client = createFalClient({
+      credentials: options.apiKey,
+      ...(base ? { requestMiddleware: async (request) => ({ ...request, url: request.url.startsWith(QUEUE_HOST) ? base + request.url.slice(QUEUE_HOST.length) : request.url }) } : {}),
+    });
+  }
+
+  async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const { signal } = req;
+    let requestId: string | undefined;
+    try {
+      // As a plain endpoint id: the input is ours (inputFor), not the SDK's generated type of each endpoint.
+      const endpoint: string = this.id;
+      ({ request_id: requestId } = await this.client.queue.submit(endpoint, { input: inputFor(this.id, req), abortSignal: signal }));
+      await this.waitForCompletion(requestId, req);
+      req.onAnswered?.(); // the model ran: its answer (an image, none, or its own error) is the call's
+      const result = await this.client.queue.result(this.id, { requestId, abortSignal: signal });
+      const image = await this.readImage(result.data, signal);
+      const description = (result.data as { description?: unknown }).description;
+      return { ...(image ? { image } : {}), ...(typeof description === 'string' && description ? { text: description } : {}), model: this.id, modelVersion: this.id };
+    } catch (err) {
+      if (requestId && signal.aborted) this.client.queue.cancel(this.id, { requestId }).catch(() => undefined); // no longer wanted: fal stops it
+      throw this.toModelError(err, signal);
+    }
+  }
+
+  /** Reads the request's status until it is COMPLETED, telling `onProgress` its queue position and log lines. */
+  private async waitForCompletion(requestId: string, req: GenerateRequest): Promise<void> {
+    let logsSeen = 0;
+    let started = false;
+    for (;;) {
+      const status: QueueStatus = await this.client.queue.status(this.id, { requestId, logs: true, abortSignal: req.signal });
+      // fal counts from 0 (next to start); ours from 1.
+      if (status.status === 'IN_QUEUE') req.onProgress?.({ queuePosition: status.queue_position + 1 });
+      else {
+        const logs = status.logs ?? [];
+        const fresh = logs.slice(logsSeen).filter((l) => typeof l.message === 'string' && l.message.trim());
+        logsSeen = logs.length;
+        if (fresh.length > 0) req.onProgress?.({ message: shortReason(fresh.at(-1)!.message) });
+        else if (!started && status.status === 'IN_PROGRESS') req.onProgress?.({ message: 'running' });
+        started = true;
+      }
+      if (status.status === 'COMPLETED') return;
+      await pause(this.options.pollMs ?? DEFAULT_POLL_MS, req.signal);
+    }
+  }
+
+  /** The first image of the answer: a data URI (sync_mode), or an https URL fetched here; undefined when there is none. */
+  private async readImage(data: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
+    const images = (data as { images?: unknown }).images;
+    const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
+    if (typeof first?.url !== 'string') return undefined;
+    const inline = /^data:([^;,]+);base64,(.*)$/s.exec(first.url);
+    if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
+    if (!first.url.startsWith('https://')) throw new ModelFailedError('the model answered with an image URL that is not https');
+    const response = await fetch(first.url, { signal, redirect: 'error' });
+    if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
+    const max = this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    if (Number(response.headers.get('content-length') ?? 0) > max) throw new ModelFailedError('the model returned an image larger than allowed');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length > max) throw new ModelFailedError('the model returned an image larger than allowed');
+    return { mimeType: typeof first.content_type === 'string' ? first.content_type : (response.headers.get('content-type') ?? 'image/png'), data: bytes };
+  }
+
+  private toModelError(err: unknown, signal: AbortSignal): Error {
+    if (err instanceof ModelFailedError || err instanceof ModelQuotaError) return err;
+    if (signal.aborted || isAbortError(err)) return new ModelFailedError(signal.aborted ? 'Image model call was aborted' : 'Image model call was cut off');
+    const key = this.options.apiKey;
+    if (err instanceof ValidationError) {
+      const first = err.fieldErrors[0];
+      return new ModelFailedError(shortReason(first ? `invalid input (${first.loc.join('.')}): ${first.msg}` : err.message, key));
+    }
+    if (err instanceof ApiError) {
+      const body = err.body as { detail?: unknown; message?: unknown } | undefined;
+      const said = typeof body?.detail === 'string' ? body.detail : typeof body?.message === 'string' ? body.message : err.message;
+      // fal states no Retry-After; its client has already retried 429 three times, with pauses, before this.
+      if (err.status === 429) return new ModelQuotaError(shortReason(said, key));
+      return new ModelFailedError(shortReason(`HTTP ${err.status}: ${said}`, key));
+    }
+    return new ModelFailedError(shortReason(networkReason(err), key));
+  }
+}
+
+/** Waits `ms`, or until `signal` aborts (then rejects). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ModelFailedError('Image model call was aborted'));
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+    };
+    const stop = () => {
+      done();
+      reject(new ModelFailedError('Image model call was aborted'));
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
