@@ -3475,6 +3475,18 @@ export interface components {
             model: string | null;
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
+            /** @description While running: what the model last said of its progress (updated at most once a second); null otherwise */
+            progress: {
+                /** @description in the provider's own queue: 1 = next to start */
+                queuePosition?: number;
+                /** @description steps done of a total */
+                step?: {
+                    done: number;
+                    total: number;
+                };
+                /** @description the provider's latest log line */
+                message?: string;
+            } | null;
         };
         GenerationJobDetailInput: {
             id: string;
@@ -3499,6 +3511,18 @@ export interface components {
             model: string | null;
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
+            /** @description While running: what the model last said of its progress (updated at most once a second); null otherwise */
+            progress: {
+                /** @description in the provider's own queue: 1 = next to start */
+                queuePosition?: number;
+                /** @description steps done of a total */
+                step?: {
+                    done: number;
+                    total: number;
+                };
+                /** @description the provider's latest log line */
+                message?: string;
+            } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
         };
@@ -3876,6 +3900,18 @@ export interface components {
             model: string | null;
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
+            /** @description While running: what the model last said of its progress (updated at most once a second); null otherwise */
+            progress: {
+                /** @description in the provider's own queue: 1 = next to start */
+                queuePosition?: number;
+                /** @description steps done of a total */
+                step?: {
+                    done: number;
+                    total: number;
+                };
+                /** @description the provider's latest log line */
+                message?: string;
+            } | null;
         };
         GenerationJobDetail: {
             id: string;
@@ -3900,6 +3936,18 @@ export interface components {
             model: string | null;
             /** @description runs started: 2 when the instance running it died and it was retried */
             attempts: number;
+            /** @description While running: what the model last said of its progress (updated at most once a second); null otherwise */
+            progress: {
+                /** @description in the provider's own queue: 1 = next to start */
+                queuePosition?: number;
+                /** @description steps done of a total */
+                step?: {
+                    done: number;
+                    total: number;
+                };
+                /** @description the provider's latest log line */
+                message?: string;
+            } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;
         };

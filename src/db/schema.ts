@@ -446,6 +446,13 @@ export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' 
  * is written here: the output URL and the generation's id, or the error the synchronous route would have
  * answered (`error`, `error_status`). Jobs go with their user.
  */
+/** A running job's progress as its model reports it (src/models/image-model.ts ModelProgress). */
+export interface JobProgress {
+  queuePosition?: number;
+  step?: { done: number; total: number };
+  message?: string;
+}
+
 export const generationJobs = pgTable(
   'generation_jobs',
   {
@@ -473,6 +480,8 @@ export const generationJobs = pgTable(
     /** The model's text beside its image, when it gave one (POST /api/image answers it). */
     outputText: text('output_text'),
     generationId: text('generation_id'),
+    /** What the model last said about its progress while the job runs (its provider's queue position, steps, a log line). */
+    progress: jsonb('progress').$type<JobProgress>(),
     /** Runs started (2 after pg-boss retried a job whose instance died). */
     attempts: integer('attempts').notNull().default(0),
     bossJobId: text('boss_job_id'),

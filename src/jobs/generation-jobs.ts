@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, UsersRepository } from '../db/repositories/index.js';
-import type { GenerationJobRow, GenerationJobStatus, GenerationRow } from '../db/schema.js';
+import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress } from '../db/schema.js';
+import type { ModelProgress } from '../models/index.js';
 import { AppError, isAppError, jobFinished, jobNotFound, unauthorized } from '../errors.js';
 import { statusOf } from '../http/error-handler.js';
 import { decodeCursor, pageOf, type GenerateResponse, type GenerationService } from '../services/generation.js';
@@ -33,6 +34,8 @@ export interface JobJson {
   nodeId: string | null;
   model: string | null;
   attempts: number;
+  /** While running: what the model last said of its progress (its provider's queue position, steps, a log line). */
+  progress: JobProgress | null;
 }
 
 export const presentJob = (j: GenerationJobView): JobJson => ({
@@ -48,10 +51,13 @@ export const presentJob = (j: GenerationJobView): JobJson => ({
   nodeId: j.nodeId,
   model: j.model,
   attempts: j.attempts,
+  progress: j.status === 'running' ? (j.progress ?? null) : null,
 });
 
 /** Queued node jobs whose position is refreshed in their nodes when a job starts. */
 const POSITIONS_SHOWN = 50;
+/** How often (at most) a running job's progress is stored and shown in its node. */
+const PROGRESS_EVERY_MS = 1_000;
 /** How often (at most) old events are pruned, when jobs are created. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
@@ -169,6 +175,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       queuePosition: view.queuePosition,
       queuedAt: view.createdAt.toISOString(),
       startedAt: view.startedAt?.toISOString() ?? null,
+      ...(view.progress ? { progress: view.progress } : {}),
     });
   }
 
@@ -181,6 +188,44 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     if (!node || !deps.nodes) return;
     const others = await jobs.othersInNode(node.projectId, node.nodeId, view.id).catch(() => true);
     await deps.nodes.showJob(node, { ended: view.id, idle: !others, ...(error !== undefined ? { error } : {}) });
+  }
+
+  /**
+   * A running job's progress, as its model reports it: stored in the job (an event of the stream) and shown in its
+   * node, at most once every PROGRESS_EVERY_MS, the latest report last. A report after the job ended changes nothing.
+   */
+  function progressOf({ jobId, userId }: QueuedJob) {
+    let latest: JobProgress | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let lastAt = 0;
+    let stopped = false;
+    const write = async (p: JobProgress) => {
+      try {
+        const { view } = await change(userId, jobId, (tx) => jobs.setProgress(jobId, p, tx));
+        if (!stopped) showInNode(view);
+      } catch (err) {
+        log.warn({ err, jobId }, "could not store a job's progress");
+      }
+    };
+    const flush = () => {
+      timer = undefined;
+      if (stopped || !latest) return;
+      const p = latest;
+      latest = undefined;
+      lastAt = Date.now();
+      void write(p);
+    };
+    return {
+      report: (p: ModelProgress) => {
+        if (stopped) return;
+        latest = { ...(p.queuePosition !== undefined ? { queuePosition: p.queuePosition } : {}), ...(p.step ? { step: p.step } : {}), ...(p.message ? { message: p.message } : {}) };
+        timer ??= setTimeout(flush, Math.max(0, lastAt + PROGRESS_EVERY_MS - Date.now()));
+      },
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 
   /** A job started or a queued one was canceled: the queued node jobs behind it moved up. */
@@ -244,6 +289,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     running.set(job.jobId, abort);
     const waiter = started?.waiter;
     const { row } = claimed;
+    const progress = progressOf(job);
     // POST /api/image is answered once the job's record and its node are final, as before jobs.
     let answer: () => void = () => {};
     let failed: string | undefined; // the error the node shows
@@ -263,6 +309,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
             signal: abort.signal,
             promptInMetadata: row.promptInMetadata,
             ...(row.model ? { model: row.model } : {}),
+            onProgress: progress.report,
             lineage: { jobId: row.id, queuedMs: Math.max(0, Date.now() - row.createdAt.getTime()) },
             // The job succeeds in the transaction that records its generation, under the user's lock: a cancel
             // committed first wins (nothing is recorded), one that comes after finds the job finished (409).
@@ -289,6 +336,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       answer = () => waiter?.reject(err);
       throw err;
     } finally {
+      progress.stop();
       signal.removeEventListener('abort', onAbort);
       running.delete(job.jobId);
       await endInNode(row, failed).catch((err: unknown) => log.warn({ err, jobId: job.jobId }, 'could not settle a job in its node'));

@@ -31,6 +31,14 @@ const GenerationJob = z
     nodeId: z.string().nullable(),
     model: z.string().nullable(),
     attempts: z.number().int().describe('runs started: 2 when the instance running it died and it was retried'),
+    progress: z
+      .object({
+        queuePosition: z.number().int().optional().describe("in the provider's own queue: 1 = next to start"),
+        step: z.object({ done: z.number().int(), total: z.number().int() }).optional().describe('steps done of a total'),
+        message: z.string().optional().describe("the provider's latest log line"),
+      })
+      .nullable()
+      .describe('While running: what the model last said of its progress (updated at most once a second); null otherwise'),
   })
   .meta({ id: 'GenerationJob' });
 

@@ -26,6 +26,8 @@ export interface NodeJob {
   queuePosition: number | null;
   queuedAt: string;
   startedAt: string | null;
+  /** While running: what the model last said of its progress (as the job's `progress`). */
+  progress?: { queuePosition?: number; step?: { done: number; total: number }; message?: string };
 }
 
 /** A job that has ended, as its node is told: see GenerationNodes.showJob. */

@@ -9,7 +9,7 @@ import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
-import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage } from '../models/index.js';
+import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
@@ -43,6 +43,8 @@ export interface GenerateInput {
   promptInMetadata?: boolean;
   /** The model to run (GET /api/models lists them); the default when absent. */
   model?: string;
+  /** What the model says of its progress while it works (a generation job shows it). */
+  onProgress?: (progress: ModelProgress) => void;
   /**
    * A generation job's own write, in the transaction that records the generation (first in it): false when the job
    * was canceled meanwhile, and then nothing is recorded (the transaction rolls back, the stored objects go) and the
@@ -168,9 +170,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner });
+      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}) });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
@@ -315,7 +317,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal, lineage, promptInMetadata, commit }: GenerateInput,
+    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'jobId' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
     const { running, lease } = run;
@@ -324,7 +326,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     try {
       if (signal?.aborted) throw canceled();
       const modelStarted = performance.now();
-      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true), signal);
+      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true), signal, onProgress);
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');

@@ -122,6 +122,27 @@ describe('a model per generation', () => {
     expect(await untilJob(client, ok.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
   });
 
+  it("shows a provider's progress in the running job and in its node, and clears it when the job ends", async () => {
+    const { client, id } = await several.user('eve@example.com');
+    const projectId = (await client.post('/api/user/project', { userId: id, name: 'Progress' })).json.id as string;
+    const node = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p' } };
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes: [node], edges: [] })).status).toBe(200);
+    fal.script({ steps: [{ status: 'IN_QUEUE', position: 1 }, { status: 'IN_PROGRESS', logs: ['step 3/20'] }], hold: true });
+    const held = fal.held();
+    const made = await client.post('/api/generations', { images: [image], prompt: 'moody', model: 'fal-ai/nano-banana/edit', projectId, nodeId: 'g' });
+    expect(made.status).toBe(202);
+    await held;
+    // The latest report is stored (at most once a second): read until it shows, bounded by the number of reads.
+    const running = await untilJob(client, made.json.id, (j) => (j.progress as { message?: string } | null)?.message === 'step 3/20', { reads: 1000, pauseMs: 20 });
+    expect(running).toMatchObject({ status: 'running', progress: { message: 'step 3/20' } });
+    const canvas = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
+    expect(canvas.json.nodes[0].data.job).toMatchObject({ id: made.json.id, status: 'running', progress: { message: 'step 3/20' } });
+    fal.release();
+    expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null });
+    const after = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
+    expect(after.json.nodes[0].data.job).toBeUndefined();
+  });
+
   it('a model not offered without its key is unknown, while the default keeps answering SPEC’s routes', async () => {
     const { client } = await geminiDefault.user('dee@example.com');
     expect((await client.post('/api/generations', { images: [image], prompt: 'x', model: 'gpt-image-1' })).json).toEqual({

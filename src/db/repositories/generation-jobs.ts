@@ -2,7 +2,7 @@
 // change of state is one conditional UPDATE, so a cancel and a runner never both win.
 import { and, asc, count, desc, eq, gt, inArray, lt, max, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { generationJobEvents, generationJobs, type GenerationJobRow, type GenerationJobStatus } from '../schema.js';
+import { generationJobEvents, generationJobs, type GenerationJobRow, type GenerationJobStatus, type JobProgress } from '../schema.js';
 
 /**
  * The channel a committed job event is announced on, for every instance's SSE streams: the payload is the user's id,
@@ -55,6 +55,8 @@ export interface GenerationJobsRepository {
   markRunning(id: string, opts: { retry: boolean }, tx?: Tx): Promise<boolean>;
   /** `running` → an outcome; false when the job is no longer running (canceled meanwhile). */
   finish(id: string, outcome: JobOutcome, tx?: Tx): Promise<boolean>;
+  /** A running job's latest progress (false when it is not running any more). */
+  setProgress(id: string, progress: JobProgress, tx?: Tx): Promise<boolean>;
   /** `queued` or `running` → `canceled`; the row before the change (null: no such job of the user). */
   cancel(userId: string, id: string, tx?: Tx): Promise<{ before: GenerationJobStatus } | null>;
   /** Whether any job is queued or running (an instance starts its queue at boot only then). */
@@ -136,7 +138,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async markRunning(id, { retry }, tx) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()` })
+        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()`, progress: null })
         .where(and(eq(generationJobs.id, id), retry ? inArray(generationJobs.status, ['queued', 'running']) : eq(generationJobs.status, 'queued')))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
@@ -144,7 +146,15 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async finish(id, outcome, tx) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ ...outcome, finishedAt: sql`now()` })
+        .set({ ...outcome, progress: null, finishedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running')))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async setProgress(id, progress, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ progress })
         .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running')))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
