@@ -22,7 +22,7 @@ interface CanvasNodeValue {
   id: string;
   type: 'upload' | 'generation';
   position: { x: number; y: number };
-  data: { type: 'upload' | 'generation'; image?: string; prompt?: string; isGenerating?: boolean };
+  data: { type: 'upload' | 'generation'; image?: string; prompt?: string; isGenerating?: boolean; model?: string };
 }
 
 interface CanvasEdgeValue {
@@ -34,6 +34,8 @@ interface CanvasEdgeValue {
 }
 
 const MAX_VERSION = 2_147_483_647;
+/** A generation node's `data.model`, as the schema bounds it. */
+const MODEL_ID_MAX_CHARS = 100;
 /** Any NUL or surrogate at all: only then is the exact (slower) storable-text check needed. */
 // eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
 const SUSPECT = /[\u0000\ud800-\udfff]/;
@@ -68,6 +70,10 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
     if (data.isGenerating !== undefined) {
       if (typeof data.isGenerating !== 'boolean') return undefined;
       out.isGenerating = data.isGenerating;
+    }
+    if (data.model !== undefined) {
+      if (!text(data.model, MODEL_ID_MAX_CHARS)) return undefined;
+      out.model = data.model;
     }
     return { id, type, position: { x, y }, data: out };
   }

@@ -65,6 +65,7 @@ function makeCanvasSchemas(limits: Config['limits']) {
         .describe(`an image URL (at most ${IMAGE_URL_MAX_CHARS} characters), or a data: URL of an image, which a save stores as a file and replaces by its URL`),
       prompt: z.string().max(limits.promptChars).refine(isStorableText, UNSTORABLE).optional(),
       isGenerating: z.boolean().optional(),
+      model: z.string().max(100).refine(isStorableText, UNSTORABLE).optional().describe('A generation node: the model it generates with (an id from GET /api/models); absent: the default'),
     }),
   });
   const Edge = z.object({

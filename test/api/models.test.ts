@@ -143,6 +143,17 @@ describe('a model per generation', () => {
     expect(after.json.nodes[0].data.job).toBeUndefined();
   });
 
+  it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {
+    const { client, id } = await several.user('fay@example.com');
+    const projectId = (await client.post('/api/user/project', { userId: id, name: 'Models' })).json.id as string;
+    const node = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p', model: 'gpt-image-1' } };
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes: [node], edges: [] })).status).toBe(200);
+    expect((await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0].data).toMatchObject({ prompt: 'p', model: 'gpt-image-1' });
+    const tooLong = { ...node, data: { ...node.data, model: 'm'.repeat(101) } };
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes: [tooLong], edges: [] })).status).toBe(400);
+    expect((await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0].data.model).toBe('gpt-image-1');
+  });
+
   it('a model not offered without its key is unknown, while the default keeps answering SPEC’s routes', async () => {
     const { client } = await geminiDefault.user('dee@example.com');
     expect((await client.post('/api/generations', { images: [image], prompt: 'x', model: 'gpt-image-1' })).json).toEqual({

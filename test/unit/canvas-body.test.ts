@@ -21,7 +21,7 @@ function random(seed: number) {
 type Json = Record<string, unknown>;
 const BAD_VALUES: unknown[] = [
   undefined, null, 0, -1, 1.5, 2 ** 31, 2 ** 31 - 1, 2 ** 53, 'x', '', true, [], {}, [1], { a: 1 },
-  'a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', 'x'.repeat(201), 'x'.repeat(2049), 'p'.repeat(201),
+  'a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', 'x'.repeat(201), 'x'.repeat(2049), 'p'.repeat(201), 'm'.repeat(100), 'm'.repeat(101),
   'upload', 'generation', '__proto__', 'constructor',
 ];
 
@@ -57,7 +57,7 @@ function mutate(body: Json, rnd: () => number): string {
     case 'node':
       return `node.${setOrDelete(pick(nodes), ['id', 'type', 'position', 'data', 'label'])}`;
     case 'data':
-      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'label'])}`;
+      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'model', 'label'])}`;
     case 'position':
       return `position.${setOrDelete(pick(nodes).position as Json, ['x', 'y', 'z'])}`;
     case 'edge':

@@ -95,6 +95,7 @@ const job = (id: string, status: GenerationJob['status'], extra: Partial<Generat
   nodeId: null,
   model: 'local',
   attempts: 1,
+  progress: null,
   ...extra,
 });
 const frame = (id: number, j: GenerationJob) => `id: ${id}\nevent: job\ndata: ${JSON.stringify(j)}\n\n`;
