@@ -25,6 +25,8 @@ export type TemplateBody = paths['/api/upload/templates']['post']['requestBody']
 export type ApiToken = components['schemas']['ApiToken'];
 export type ApiTokenScope = ApiToken['scopes'][number];
 export type CreatedApiToken = components['schemas']['CreatedApiToken'];
+/** One image model this deployment runs (GET /api/models, docs/api.md "Models"). */
+export type ImageModelInfo = components['schemas']['Model'];
 
 const unauthorizedListeners = new Set<() => void>();
 

@@ -14,6 +14,8 @@ export interface EditorActions {
   /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
   setPrompt: (nodeId: string, prompt: string) => void;
+  /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */
+  setModel: (nodeId: string, model: string | undefined) => void;
   generate: (nodeId: string) => void;
   /** Cancels the node's generation job (the refusal shows in the node's activity). */
   cancelGeneration: (nodeId: string, jobId: string) => void;

@@ -10,6 +10,8 @@ export type NodeData = SavedNode['data'] & {
   error?: unknown;
   /** The node's unfinished generation job, written by the service (./job.ts reads it). */
   job?: unknown;
+  /** A generation node's model, an id from GET /api/models; absent: the default (./model-choice.ts reads it). */
+  model?: unknown;
 };
 export type CanvasNode = Node<NodeData, NodeKind>;
 export type CanvasEdge = Edge;

@@ -60,6 +60,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step(`prompt:${nodeId}`);
         session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
       },
+      setModel: (nodeId, model) => {
+        session.step();
+        session.setData(nodeId, { model });
+      },
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
     }),

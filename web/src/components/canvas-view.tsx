@@ -33,6 +33,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       readOnly: true,
       uploadFiles: ignore,
       setPrompt: ignore,
+      setModel: ignore,
       generate: ignore,
       cancelGeneration: ignore,
       setImage: ignore,

@@ -4,24 +4,34 @@
 // with the seconds since it started, Cancel —, the previous result dimmed while a new one is made, the error
 // (this tab's full answer, or the one the service wrote), the result, and under it the node's variants (every
 // result it has had: enlarge, compare, make one current).
-// Read-only: the prompt cannot be edited, inputs cannot be disconnected and there is no Generate, Cancel or "Use this".
+// The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
+// disabled, with a title saying why, for a model the service does not run or more input images than it accepts.
+// Read-only: the prompt and the model cannot be edited, inputs cannot be disconnected and there is no Generate,
+// Cancel or "Use this".
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import { documentError, documentJob } from '../canvas/job';
 import type { CanvasNode } from '../canvas/model';
+import { modelStatus } from '../canvas/model-choice';
 import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
+import { useModels } from '../hooks/use-models';
 import { JobStatus } from './job-status';
+import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
 import { VariantStrip } from './variant-strip';
 
 export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
+  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
   const activity = useNodeActivity(id);
   const promptId = useId();
   const connections = useNodeConnections({ handleType: 'target' });
-  const sources = useNodesData<CanvasNode>(connections.map((c) => c.source));
+  const sources = useNodesData<CanvasNode>([...new Set(connections.map((c) => c.source))]);
+  // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
+  const inputCount = sources.filter((s) => s.data.image).length;
+  const catalogue = useModels();
+  const model = modelStatus(data.model, catalogue, inputCount);
   // The document's job (anyone's, as the service writes it) wins over what this tab was answered. Only ours
   // disables Generate: someone else's generation never locks the node.
   const job = documentJob(data.job) ?? activity.job;
@@ -71,8 +81,15 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
           </>
         )}
       </div>
+      <ModelPicker catalogue={catalogue} status={model} readOnly={readOnly} onChange={(choice) => setModel(id, choice)} />
       {!readOnly && (
-        <button type="button" className="button primary nodrag" onClick={() => generate(id)} disabled={ours}>
+        <button
+          type="button"
+          className="button primary nodrag"
+          onClick={() => generate(id)}
+          disabled={ours || model.blocked !== undefined}
+          title={ours ? undefined : model.blocked}
+        >
           {ours ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
         </button>
       )}

@@ -1,8 +1,9 @@
 // Running a generation node as a job (docs/api.md "Generation jobs"): its inputs are the images of the nodes with
-// edges into it, and POST /api/generations names the node (`projectId`, `nodeId`), so the service shows the job
-// in the live document as a participant — the node's `data.job` (queued with its position, running since when)
-// and `isGenerating` while it is unfinished, then its `image` or its `error` — and every open editor sees the same
-// (DESIGN.md §9, §10). A closed tab does not matter: the job goes on.
+// edges into it, its model is the node's `data.model` (sent when set; none: the default), and POST /api/generations
+// names the node (`projectId`, `nodeId`), so the service shows the job in the live document as a participant — the
+// node's `data.job` (queued with its position, running since when) and `isGenerating` while it is unfinished, then
+// its `image` or its `error` — and every open editor sees the same (DESIGN.md §9, §10). A closed tab does not
+// matter: the job goes on.
 //
 // This tab keeps only what it alone knows, in the node's activity: the job it started (what the service answered,
 // shown until the document shows the job), the service's full answer to a refusal or a failure (its status, so a
@@ -19,6 +20,7 @@ import { documentJob } from '../canvas/job';
 import { jsonEqual } from '../canvas/live-doc';
 import type { LiveSession } from '../canvas/live-session';
 import { inputImages } from '../canvas/model';
+import { chosenModel } from '../canvas/model-choice';
 import type { FlowState } from './use-live-canvas';
 
 interface Follow {
@@ -148,13 +150,16 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
       if (!node) return;
       const { images } = inputImages(nodeId, nodes, edges);
       const prompt = node.data.prompt ?? '';
+      const model = chosenModel(node.data.model); // none: the service runs its default
       const before = nodeData(nodeId) ?? {};
       const started = Date.now();
 
       activity.update(nodeId, { starting: true, generationError: undefined, cancelError: undefined });
       track('generation_started', { inputs: images.length });
       try {
-        const { data, error, response } = await api.POST('/api/generations', { body: { images, prompt, projectId: session.projectId, nodeId } });
+        const { data, error, response } = await api.POST('/api/generations', {
+          body: { images, prompt, projectId: session.projectId, nodeId, ...(model !== undefined ? { model } : {}) },
+        });
         if (!data) {
           activity.update(nodeId, {
             starting: undefined,
