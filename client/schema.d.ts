@@ -656,6 +656,8 @@ export interface paths {
                                     image?: string;
                                     prompt?: string;
                                     isGenerating?: boolean;
+                                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                    model?: string;
                                 };
                             }[];
                             /** @default [] */
@@ -1297,6 +1299,8 @@ export interface paths {
                                 image?: string;
                                 prompt?: string;
                                 isGenerating?: boolean;
+                                /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                model?: string;
                             };
                         }[];
                         /** @default [] */
@@ -3533,7 +3537,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai" | "fal";
+            provider: "offline" | "gemini" | "openai" | "fal" | "replicate";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;
@@ -3567,6 +3571,8 @@ export interface components {
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
                 };
             }[];
             edges: {
@@ -3603,6 +3609,8 @@ export interface components {
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
                     };
                 }[];
                 edges: {
@@ -3712,6 +3720,8 @@ export interface components {
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
                     };
                 }[];
                 edges: {
@@ -3958,7 +3968,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai" | "fal";
+            provider: "offline" | "gemini" | "openai" | "fal" | "replicate";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;
@@ -3992,6 +4002,8 @@ export interface components {
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
                 };
             }[];
             edges: {
@@ -4028,6 +4040,8 @@ export interface components {
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
                     };
                 }[];
                 edges: {
@@ -4137,6 +4151,8 @@ export interface components {
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
                     };
                 }[];
                 edges: {

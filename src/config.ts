@@ -102,6 +102,8 @@ const envSchema = z.object({
   OPENAI_BASE_URL: text.pipe(z.url().optional()),
   FAL_KEY: text,
   FAL_BASE_URL: text.pipe(z.url().optional()),
+  REPLICATE_API_TOKEN: text,
+  REPLICATE_BASE_URL: text.pipe(z.url().optional()),
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   GENERATION_LEASE_MS: int(60_000, 3_000),
@@ -360,6 +362,7 @@ function providerKey(e: Env, model: ImageModelName): string | undefined {
   if (provider === 'gemini') return e.GEMINI_API_KEY;
   if (provider === 'openai') return e.OPENAI_API_KEY;
   if (provider === 'fal') return e.FAL_KEY;
+  if (provider === 'replicate') return e.REPLICATE_API_TOKEN;
   return undefined;
 }
 
@@ -463,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
         gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL },
         openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
         fal: { apiKey: e.FAL_KEY, baseUrl: e.FAL_BASE_URL },
+        replicate: { apiKey: e.REPLICATE_API_TOKEN, baseUrl: e.REPLICATE_BASE_URL },
       },
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,

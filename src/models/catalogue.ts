@@ -2,7 +2,7 @@
 // is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
 
 /** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
-export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal'] as const;
+export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal', 'replicate'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a model reports while it works: nothing, steps done of a total, or preview images. */
@@ -97,6 +97,34 @@ export const MODEL_INFO = {
     label: 'Qwen Image Edit on fal',
     maxInputs: 1,
     progress: 'none',
+    offline: false,
+  },
+  // Replicate's predictions API: image editors by their owner/name. Prices are Replicate's per output image; Qwen's
+  // is not stated per image, so it has none.
+  'google/nano-banana': {
+    id: 'google/nano-banana',
+    provider: 'replicate',
+    label: 'Nano Banana (Gemini 2.5 Flash Image) on Replicate',
+    maxInputs: 3,
+    progress: 'none',
+    costPerImageUsd: 0.039,
+    offline: false,
+  },
+  'black-forest-labs/flux-kontext-pro': {
+    id: 'black-forest-labs/flux-kontext-pro',
+    provider: 'replicate',
+    label: 'FLUX.1 Kontext [pro] on Replicate',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.04,
+    offline: false,
+  },
+  'qwen/qwen-image-edit': {
+    id: 'qwen/qwen-image-edit',
+    provider: 'replicate',
+    label: 'Qwen Image Edit on Replicate',
+    maxInputs: 1,
+    progress: 'steps',
     offline: false,
   },
 } as const satisfies Record<string, ModelInfo>;

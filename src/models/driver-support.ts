@@ -1,4 +1,5 @@
 // Small helpers shared by the provider drivers.
+import { ModelFailedError } from './image-model.js';
 
 const MAX_REASON = 200;
 
@@ -43,4 +44,20 @@ export function extensionFor(mimeType: string): string {
   const sub = mimeType.split('/')[1]?.split(/[;+]/)[0]?.toLowerCase();
   if (!sub) return 'bin';
   return sub === 'jpeg' ? 'jpg' : sub;
+}
+
+/** Waits `ms`, or until `signal` aborts (then rejects as an aborted model call): a provider's polling pause. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ModelFailedError('Image model call was aborted'));
+    const stop = () => {
+      clearTimeout(timer);
+      reject(new ModelFailedError('Image model call was aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }

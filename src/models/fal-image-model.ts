@@ -5,7 +5,7 @@
 // the client's request middleware.
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { isAbortError, networkReason, shortReason } from './driver-support.js';
+import { isAbortError, networkReason, pause, shortReason } from './driver-support.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -124,22 +124,3 @@ export class FalImageModel implements ImageModel {
   }
 }
 
-/** Waits `ms`, or until `signal` aborts (then rejects). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ModelFailedError('Image model call was aborted'));
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', stop);
-    };
-    const stop = () => {
-      done();
-      reject(new ModelFailedError('Image model call was aborted'));
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}

@@ -2,6 +2,7 @@
 import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
 import type { FalEndpoint } from './fal-image-model.js';
+import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
 
 export * from './image-model.js';
@@ -26,6 +27,10 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
   const { apiKey, baseUrl, timeoutMs } = cfg;
+  if (MODEL_INFO[cfg.model].provider === 'replicate') {
+    const { ReplicateImageModel } = await import('./replicate-image-model.js');
+    return new ReplicateImageModel({ model: cfg.model as ReplicateModel, apiKey, baseUrl });
+  }
   if (MODEL_INFO[cfg.model].provider === 'fal') {
     const { FalImageModel } = await import('./fal-image-model.js');
     return new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelFailedError, type GenerateRequest, type ImageModel } from '../../src/models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelSettings } from '../../src/models/registry.js';
 
-const none = { gemini: {}, openai: {}, fal: {} };
+const none = { gemini: {}, openai: {}, fal: {}, replicate: {} };
 const settings = (over: Partial<ModelSettings>): ModelSettings => ({ model: 'local', providers: none, timeoutMs: 1000, maxConcurrent: 2, ...over });
 const request = (): GenerateRequest => ({ images: [], prompt: 'p', signal: new AbortController().signal });
 
@@ -35,7 +35,7 @@ describe('model registry', () => {
   it("gives each provider its own key and base URL, and the default's provider IMAGE_MODEL_API_KEY", async () => {
     const { built, build } = builder();
     const registry = createModelRegistry(
-      settings({ model: 'gemini-2.5-flash-image', apiKey: 'shared', baseUrl: 'http://127.0.0.1:1', providers: { gemini: {}, openai: { apiKey: 'own', baseUrl: 'http://127.0.0.1:2/v1' }, fal: {} } }),
+      settings({ model: 'gemini-2.5-flash-image', apiKey: 'shared', baseUrl: 'http://127.0.0.1:1', providers: { gemini: {}, openai: { apiKey: 'own', baseUrl: 'http://127.0.0.1:2/v1' }, fal: {}, replicate: {} } }),
       build,
       16,
     );
@@ -60,7 +60,7 @@ describe('model registry', () => {
 
   it('tries the fallback for the default only (named or not); another model named explicitly runs alone; each model is built once', async () => {
     const { built, build } = builder(['gemini-2.5-flash-image', 'gpt-image-1']);
-    const registry = createModelRegistry(settings({ model: 'gemini-2.5-flash-image', fallback: 'local', apiKey: 'k', providers: { gemini: {}, openai: { apiKey: 'o' }, fal: {} } }), build, 16);
+    const registry = createModelRegistry(settings({ model: 'gemini-2.5-flash-image', fallback: 'local', apiKey: 'k', providers: { gemini: {}, openai: { apiKey: 'o' }, fal: {}, replicate: {} } }), build, 16);
     await expect((await registry.get())!.generate(request())).resolves.toMatchObject({ text: 'local', model: 'local' });
     await expect((await registry.get('gemini-2.5-flash-image'))!.generate(request())).resolves.toMatchObject({ text: 'local', model: 'local' });
     await expect((await registry.get('gpt-image-1'))!.generate(request())).rejects.toThrow('gpt-image-1 is down');

@@ -1,0 +1,119 @@
+// Replicate's image-edit models through the official `replicate` SDK (predictions: create, get until it ends,
+// cancel). Inputs go as data URIs (the SDK passes strings through; we never let it upload); the output is a data
+// URI, or a URL fetched here when it is https or on the configured API's own host (REPLICATE_BASE_URL: a proxy, or
+// a test's fake). Progress is the step count Replicate's own parser reads from the model's logs.
+import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
+import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
+import { isAbortError, networkReason, pause, shortReason } from './driver-support.js';
+
+export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
+export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
+
+export interface ReplicateOptions {
+  model: ReplicateModel;
+  apiKey: string;
+  /** The API's base URL including `/v1` (default https://api.replicate.com/v1). */
+  baseUrl?: string;
+  pollMs?: number;
+  maxOutputBytes?: number;
+}
+
+const DEFAULT_BASE = 'https://api.replicate.com/v1';
+const DEFAULT_POLL_MS = 500;
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
+
+const dataUri = (img: ModelImage) => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
+
+/** Each model's input: Nano Banana takes a list of images, the Kontext and Qwen editors one. */
+function inputFor(model: ReplicateModel, req: GenerateRequest): Record<string, unknown> {
+  if (model === 'google/nano-banana') return { prompt: req.prompt, image_input: req.images.map(dataUri), output_format: 'png' };
+  if (model === 'black-forest-labs/flux-kontext-pro') return { prompt: req.prompt, input_image: dataUri(req.images[0]), output_format: 'png' };
+  return { prompt: req.prompt, image: dataUri(req.images[0]), output_format: 'png' };
+}
+
+export class ReplicateImageModel implements ImageModel {
+  readonly id: ReplicateModel;
+  private readonly client: Replicate;
+  private readonly base: string;
+
+  constructor(private readonly options: ReplicateOptions) {
+    this.id = options.model;
+    this.base = (options.baseUrl ?? DEFAULT_BASE).replace(/\/+$/, '');
+    this.client = new Replicate({ auth: options.apiKey, baseUrl: this.base, useFileOutput: false });
+  }
+
+  async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const { signal } = req;
+    let prediction: Prediction | undefined;
+    try {
+      prediction = await this.client.predictions.create({ model: this.id, input: inputFor(this.id, req), signal });
+      let lastStep = -1;
+      while (!ENDED.has(prediction.status)) {
+        await pause(this.options.pollMs ?? DEFAULT_POLL_MS, signal);
+        prediction = await this.client.predictions.get(prediction.id, { signal });
+        const progress = prediction.logs ? parseProgressFromLogs(prediction.logs) : null;
+        if (progress && progress.current !== lastStep) {
+          lastStep = progress.current;
+          req.onProgress?.({ step: { done: progress.current, total: progress.total } });
+        }
+      }
+      if (prediction.status !== 'succeeded') {
+        if (prediction.status === 'failed') req.onAnswered?.(); // the model ran and failed: the call is spent
+        throw new ModelFailedError(prediction.status === 'failed' ? shortReason(`the model failed: ${typeof prediction.error === 'string' ? prediction.error : (JSON.stringify(prediction.error) ?? 'no reason given')}`, this.options.apiKey) : `the prediction was ${prediction.status}`);
+      }
+      req.onAnswered?.();
+      const image = await this.readImage(prediction.output, signal);
+      return { ...(image ? { image } : {}), model: this.id, modelVersion: prediction.version && prediction.version !== 'hidden' ? `${this.id}:${prediction.version}` : this.id };
+    } catch (err) {
+      const id = prediction?.id;
+      if (id && signal.aborted && !ENDED.has(prediction!.status)) this.client.predictions.cancel(id).catch(() => undefined); // no longer wanted
+      throw this.toModelError(err, signal);
+    }
+  }
+
+  /** The first image of the output (a URL or data URI, alone or in a list); undefined when there is none. */
+  private async readImage(output: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
+    const first: unknown = Array.isArray(output) ? output[0] : output;
+    if (typeof first !== 'string') return undefined;
+    const inline = /^data:([^;,]+);base64,(.*)$/s.exec(first);
+    if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
+    const sameHost = new URL(this.base).origin === URL.parse(first)?.origin;
+    if (!first.startsWith('https://') && !sameHost) throw new ModelFailedError('the model answered with an image URL that is not https');
+    const response = await fetch(first, { signal, redirect: 'error' });
+    if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
+    const max = this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    if (Number(response.headers.get('content-length') ?? 0) > max) throw new ModelFailedError('the model returned an image larger than allowed');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length > max) throw new ModelFailedError('the model returned an image larger than allowed');
+    return { mimeType: response.headers.get('content-type')?.split(';')[0] ?? 'image/png', data: bytes };
+  }
+
+  private toModelError(err: unknown, signal: AbortSignal): Error {
+    if (err instanceof ModelFailedError || err instanceof ModelQuotaError) return err;
+    if (signal.aborted || isAbortError(err)) return new ModelFailedError(signal.aborted ? 'Image model call was aborted' : 'Image model call was cut off');
+    const key = this.options.apiKey;
+    const status = (err as { name?: string; response?: { status?: number } }).name === 'ApiError' ? (err as { response?: { status?: number } }).response?.status : undefined;
+    if (status !== undefined) {
+      const said = detailOf((err as Error).message);
+      // Its SDK has retried 429 five times already (it ignores Retry-After).
+      if (status === 429) return new ModelQuotaError(shortReason(said, key));
+      return new ModelFailedError(shortReason(`HTTP ${status}: ${said}`, key));
+    }
+    return new ModelFailedError(shortReason(networkReason(err), key));
+  }
+}
+
+/** The `detail` (or `title`) of the JSON body the SDK's error message ends with; the message itself otherwise. */
+function detailOf(message: string): string {
+  const body = /failed with status \d+[^:]*: (.*)\.$/s.exec(message)?.[1];
+  try {
+    const parsed = body ? (JSON.parse(body) as { detail?: unknown; title?: unknown }) : undefined;
+    if (typeof parsed?.detail === 'string') return parsed.detail;
+    if (typeof parsed?.title === 'string') return parsed.title;
+  } catch {
+    // not JSON: the body as it is
+  }
+  return body ?? message;
+}
+

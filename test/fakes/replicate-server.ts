@@ -1,0 +1,142 @@
+// A loopback stand-in for Replicate's predictions API as the `replicate` SDK 1.x calls it
+// (docs/research/model-providers.md §2): `POST /v1/models/{owner}/{name}/predictions` creates one (JSON
+// `{ input }`, `Authorization: Bearer <token>`), `GET /v1/predictions/{id}` reads it, `POST …/cancel` cancels it.
+// Each prediction plays the script the test queued: the states successive reads see (with their logs), then how it
+// ends. A script may hold it `processing` until released. Outputs are data URIs, or a URL on this server.
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
+
+export interface ReplicateScript {
+  /** The logs successive reads see while `processing` (each read one more entry; default: done at the first read). */
+  logs?: string[];
+  hold?: boolean;
+  end?: { kind: 'succeeded'; image?: Buffer; asUrl?: boolean; list?: boolean } | { kind: 'failed'; error: string } | { kind: 'no-output' };
+  /** Refuse the create itself with this status (429 is retried by the SDK). */
+  createStatus?: number;
+}
+
+export interface ReplicatePrediction {
+  id: string;
+  model: string;
+  token?: string;
+  input: Record<string, unknown>;
+  reads: number;
+  canceled: boolean;
+}
+
+export interface FakeReplicate {
+  /** For REPLICATE_BASE_URL (includes `/v1`). */
+  baseUrl: string;
+  predictions: ReplicatePrediction[];
+  refusedCreates: number;
+  script(next: ReplicateScript): void;
+  release(): void;
+  held(): Promise<ReplicatePrediction>;
+  canceled(): Promise<ReplicatePrediction>;
+  close(): Promise<void>;
+}
+
+export async function startFakeReplicate(opts: { token?: string } = {}): Promise<FakeReplicate> {
+  const scripts = new ReplyQueue<ReplicateScript>({});
+  const predictions: ReplicatePrediction[] = [];
+  const byId = new Map<string, { p: ReplicatePrediction; script: ReplicateScript }>();
+  const files = new Map<string, Buffer>();
+  let released = false;
+  let refusedCreates = 0;
+  const heldWaiters: ((p: ReplicatePrediction) => void)[] = [];
+  const cancelWaiters: ((p: ReplicatePrediction) => void)[] = [];
+
+  const json = (p: ReplicatePrediction, status: string, extra: Record<string, unknown> = {}) => ({
+    id: p.id,
+    model: p.model,
+    version: 'hidden',
+    input: p.input,
+    status,
+    output: null,
+    error: null,
+    logs: '',
+    source: 'api',
+    data_removed: false,
+    created_at: new Date(0).toISOString(),
+    urls: { get: `${server.origin}/v1/predictions/${p.id}`, cancel: `${server.origin}/v1/predictions/${p.id}/cancel` },
+    ...extra,
+  });
+
+  const view = (entry: { p: ReplicatePrediction; script: ReplicateScript }, res: ServerResponse) => {
+    const { p, script } = entry;
+    if (p.canceled) return sendJson(res, 200, json(p, 'canceled'));
+    const logs = script.logs ?? [];
+    const shown = logs.slice(0, p.reads).join('\n');
+    if (p.reads <= logs.length && p.reads > 0 && logs.length > 0) return sendJson(res, 200, json(p, 'processing', { logs: shown }));
+    if (script.hold && !released) {
+      for (const w of heldWaiters.splice(0)) w(p);
+      return sendJson(res, 200, json(p, 'processing', { logs: logs.join('\n') }));
+    }
+    const end = script.end ?? { kind: 'succeeded' };
+    if (end.kind === 'failed') return sendJson(res, 200, json(p, 'failed', { error: end.error, logs: logs.join('\n') }));
+    if (end.kind === 'no-output') return sendJson(res, 200, json(p, 'succeeded', { output: null }));
+    const image = end.image ?? TINY_PNG;
+    let url = `data:image/png;base64,${image.toString('base64')}`;
+    if (end.asUrl) {
+      const name = `${randomUUID()}.png`;
+      files.set(name, image);
+      url = `${server.origin}/files/${name}`;
+    }
+    return sendJson(res, 200, json(p, 'succeeded', { output: end.list ? [url] : url, logs: logs.join('\n') }));
+  };
+
+  const server = await startLoopbackServer(async (req, res, body) => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const file = /^\/files\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && file) {
+      const data = files.get(file[1]);
+      if (!data) return sendJson(res, 404, { detail: 'Not found' });
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': data.length });
+      return res.end(data);
+    }
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (opts.token && token !== opts.token) return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+    const create = /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
+    if (req.method === 'POST' && create) {
+      const script = scripts.next();
+      if (script.createStatus) {
+        refusedCreates++;
+        return sendJson(res, script.createStatus, { title: 'Too many requests', detail: 'Request was throttled.', status: script.createStatus });
+      }
+      const parsed = JSON.parse(body.toString('utf8')) as { input?: Record<string, unknown> };
+      const p: ReplicatePrediction = { id: randomUUID().replace(/-/g, '').slice(0, 26), model: create[1], token, input: parsed.input ?? {}, reads: 0, canceled: false };
+      predictions.push(p);
+      byId.set(p.id, { p, script });
+      return sendJson(res, 201, json(p, 'starting'));
+    }
+    const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(path);
+    const entry = one ? byId.get(one[1]) : undefined;
+    if (!entry) return sendJson(res, 404, { title: 'Not found', detail: 'Prediction not found', status: 404 });
+    if (req.method === 'POST' && one?.[2]) {
+      entry.p.canceled = true;
+      for (const w of cancelWaiters.splice(0)) w(entry.p);
+      return sendJson(res, 200, json(entry.p, 'canceled'));
+    }
+    if (req.method === 'GET' && !one?.[2]) {
+      entry.p.reads++;
+      return view(entry, res);
+    }
+    return sendRaw(res, 405, 'method not allowed', 'text/plain');
+  });
+
+  return {
+    baseUrl: `${server.origin}/v1`,
+    predictions,
+    get refusedCreates() {
+      return refusedCreates;
+    },
+    script: scripts.reply,
+    release: () => {
+      released = true;
+    },
+    held: () => new Promise((resolve) => heldWaiters.push(resolve)),
+    canceled: () => new Promise((resolve) => cancelWaiters.push(resolve)),
+    close: () => server.close(),
+  };
+}
