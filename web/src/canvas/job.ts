@@ -1,6 +1,8 @@
 // A generation job as the service shows it in its node's `data.job` (docs/api.md "Generation jobs"): written
 // while the job is unfinished, deleted when it ends (then `data.image` or `data.error` says how). The document
-// is anyone's to write, so a value that is not the service's shape is no job.
+// is anyone's to write, so a value that is not the service's shape is no job. While it runs, `progress` is what
+// its model's provider last said (at most once a second): its own queue position, steps done of a total, a log
+// line; a field that is not the service's shape is left out.
 
 export interface DocumentJob {
   id: string;
@@ -9,22 +11,79 @@ export interface DocumentJob {
   queuePosition: number | null;
   queuedAt: string | null;
   startedAt: string | null;
+  /** Only while running, and only with at least one well-formed field. */
+  progress?: JobProgress;
 }
+
+/** What the model's provider last reported of a running job (docs/api.md "Progress in the canvas"). */
+export interface JobProgress {
+  /** 1 = next in the provider's own queue. */
+  queuePosition?: number;
+  step?: { done: number; total: number };
+  /** The provider's latest log line. */
+  message?: string;
+}
+
+/** Longest log line kept (the service shortens its own; anyone else's could be a page). */
+const MESSAGE_MAX = 500;
 
 const isoOrNull = (value: unknown): string | null => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null);
 
 /** The node's job, if `value` is one. */
 export function documentJob(value: unknown): DocumentJob | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { id, status, queuePosition, queuedAt, startedAt } = value as Record<string, unknown>;
+  const { id, status, queuePosition, queuedAt, startedAt, progress } = value as Record<string, unknown>;
   if (typeof id !== 'string' || !id || (status !== 'queued' && status !== 'running')) return undefined;
+  const shownProgress = status === 'running' ? documentProgress(progress) : undefined;
   return {
     id,
     status,
-    queuePosition: typeof queuePosition === 'number' && Number.isInteger(queuePosition) && queuePosition > 0 ? queuePosition : null,
+    queuePosition: isPosition(queuePosition) ? queuePosition : null,
     queuedAt: isoOrNull(queuedAt),
     startedAt: isoOrNull(startedAt),
+    ...(shownProgress ? { progress: shownProgress } : {}),
   };
+}
+
+const isPosition = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/** A job's `progress`, keeping only its well-formed fields; undefined when none is. */
+export function documentProgress(value: unknown): JobProgress | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { queuePosition, step, message } = value as Record<string, unknown>;
+  const progress: JobProgress = {};
+  if (isPosition(queuePosition)) progress.queuePosition = queuePosition;
+  if (typeof step === 'object' && step !== null && !Array.isArray(step)) {
+    const { done, total } = step as Record<string, unknown>;
+    if (isCount(done) && isCount(total) && total > 0 && done <= total) progress.step = { done, total };
+  }
+  const line = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim() : '';
+  if (line) progress.message = line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+  return Object.keys(progress).length > 0 ? progress : undefined;
+}
+
+/** How a running job's progress reads in its node: a step bar (0–1 and its words), the provider's queue, the log line. */
+export interface ProgressDisplay {
+  step?: { value: number; text: string };
+  queue?: string;
+  message?: string;
+}
+
+export function progressDisplay(progress: JobProgress): ProgressDisplay {
+  const { step, queuePosition, message } = progress;
+  return {
+    ...(step ? { step: { value: step.done / step.total, text: `Step ${step.done} of ${step.total}` } } : {}),
+    ...(queuePosition !== undefined ? { queue: `Waiting at the provider: ${queuePosition === 1 ? 'next' : `${ordinal(queuePosition)} in line`}` } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
+/** 2 → "2nd", 11 → "11th", 23 → "23rd". */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }
 
 /** An error the service wrote into the node (a string, or `{ error, details? }` as its HTTP errors are). */

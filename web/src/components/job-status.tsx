@@ -1,13 +1,18 @@
 // A generation node's job as everyone in the room sees it (from the live document's `data.job`, or, until that
 // shows it, what the service answered this tab): "Queued · #3" with the queue position, "Running · 12 s" ticking
-// from when it started, and Cancel (not on a read-only canvas). A refused cancel is shown, never thrown.
+// from when it started — with, under it, what the model's provider last reported (provider-progress.tsx) —, and
+// Cancel (not on a read-only canvas). A refused cancel is shown, never thrown.
+import type { JobProgress } from '../canvas/job';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
+import { ProviderProgress } from './provider-progress';
 
 export interface ShownJob {
   id: string;
   status: 'queued' | 'running';
   queuePosition: number | null;
   startedAt: string | null;
+  /** While running: the provider's last report (only the document's job has it). */
+  progress?: JobProgress;
 }
 
 interface Props {
@@ -46,6 +51,7 @@ export function JobStatus({ job, starting, canceling, cancelError, onCancel }: P
           {canceling ? 'Canceling…' : 'Cancel'}
         </button>
       )}
+      {job?.status === 'running' && job.progress && <ProviderProgress progress={job.progress} />}
       {cancelError && (
         <p className="node-error small" role="alert">
           Could not cancel: {cancelError}
