@@ -3537,7 +3537,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai" | "fal" | "replicate";
+            provider: "offline" | "gemini" | "openai" | "fal" | "replicate" | "comfyui";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;
@@ -3968,7 +3968,7 @@ export interface components {
              * @description Who runs it: `offline` is this service itself, without sending the images anywhere
              * @enum {string}
              */
-            provider: "offline" | "gemini" | "openai" | "fal" | "replicate";
+            provider: "offline" | "gemini" | "openai" | "fal" | "replicate" | "comfyui";
             label: string;
             /** @description Input images one generation with this model may have */
             maxInputs: number;

@@ -195,7 +195,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
 function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
   const { model: cfg } = config;
   const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> =>
-    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs });
+    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow });
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;
   return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };

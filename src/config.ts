@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
+import { loadWorkflow, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
 
 const MB = 1024 * 1024;
 
@@ -104,6 +105,8 @@ const envSchema = z.object({
   FAL_BASE_URL: text.pipe(z.url().optional()),
   REPLICATE_API_TOKEN: text,
   REPLICATE_BASE_URL: text.pipe(z.url().optional()),
+  COMFYUI_URL: text.pipe(z.url().optional()),
+  COMFYUI_WORKFLOW: text,
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   GENERATION_LEASE_MS: int(60_000, 3_000),
@@ -246,7 +249,9 @@ export interface Config {
     /** The default model's base URL (IMAGE_MODEL_BASE_URL); its provider's other models use it too. */
     baseUrl?: string;
     /** Each hosted provider's own key and base URL (GEMINI_API_KEY, OPENAI_BASE_URL, …): its models are offered with it. */
-    providers: Record<Exclude<Provider, 'offline'>, { apiKey?: string; baseUrl?: string }>;
+    providers: Record<Exclude<Provider, 'offline' | 'comfyui'>, { apiKey?: string; baseUrl?: string }>;
+    /** The operator's ComfyUI server (COMFYUI_URL) and its checked workflow (COMFYUI_WORKFLOW or the shipped one). */
+    comfyui?: { url: string; workflow: Workflow; images: number };
     timeoutMs: number;
     maxConcurrent: number;
     /** How long a running generation's row counts without being renewed (renewed every third of it). */
@@ -381,7 +386,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   for (const name of REQUIRED_IN_PRODUCTION) {
     if (e[name] !== undefined) continue;
     // An operator who explicitly chooses the offline engine needs no model key, nor one who gives its provider's.
-    if (name === 'IMAGE_MODEL_API_KEY' && (e.IMAGE_MODEL === 'local' || providerKey(e, e.IMAGE_MODEL ?? 'gemini-2.5-flash-image') !== undefined)) continue;
+    if (name === 'IMAGE_MODEL_API_KEY' && (e.IMAGE_MODEL === 'local' || e.IMAGE_MODEL === 'comfyui' || providerKey(e, e.IMAGE_MODEL ?? 'gemini-2.5-flash-image') !== undefined)) continue;
     if (production) problems.push(`${name} is required when NODE_ENV=production`);
     else warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
   }
@@ -400,6 +405,16 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   const trustedProxies = parseTrustedProxies(e.TRUSTED_PROXIES, production);
   if ('problem' in trustedProxies) problems.push(trustedProxies.problem);
   if (e.CANVAS_MAX_BODY_BYTES !== undefined && e.CANVAS_MAX_BODY_BYTES < e.CANVAS_MAX_BYTES) problems.push('CANVAS_MAX_BODY_BYTES must not be below CANVAS_MAX_BYTES');
+  // The ComfyUI workflow is read and checked now: a bad one stops the start, naming the problem.
+  let comfyui: CheckedWorkflow | undefined;
+  if (e.COMFYUI_URL) {
+    try {
+      comfyui = loadWorkflow(e.COMFYUI_WORKFLOW ?? SHIPPED_WORKFLOW);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  } else if (e.COMFYUI_WORKFLOW) problems.push('COMFYUI_WORKFLOW is set without COMFYUI_URL (the ComfyUI server that runs it)');
+  if (e.IMAGE_MODEL === 'comfyui' && !e.COMFYUI_URL) problems.push('IMAGE_MODEL=comfyui needs COMFYUI_URL');
   if (problems.length > 0) throw new ConfigError(problems);
 
   for (const name of OPTIONAL_WARNED) {
@@ -468,6 +483,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
         fal: { apiKey: e.FAL_KEY, baseUrl: e.FAL_BASE_URL },
         replicate: { apiKey: e.REPLICATE_API_TOKEN, baseUrl: e.REPLICATE_BASE_URL },
       },
+      ...(e.COMFYUI_URL && comfyui ? { comfyui: { url: e.COMFYUI_URL, workflow: comfyui.workflow, images: comfyui.images } } : {}),
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
       leaseMs: e.GENERATION_LEASE_MS,

@@ -2,7 +2,7 @@
 // is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
 
 /** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
-export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal', 'replicate'] as const;
+export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal', 'replicate', 'comfyui'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a model reports while it works: nothing, steps done of a total, or preview images. */
@@ -124,6 +124,16 @@ export const MODEL_INFO = {
     provider: 'replicate',
     label: 'Qwen Image Edit on Replicate',
     maxInputs: 1,
+    progress: 'steps',
+    offline: false,
+  },
+  // The operator's own ComfyUI server (COMFYUI_URL) running a workflow (COMFYUI_WORKFLOW, or the shipped
+  // Qwen-Image-Edit one); it takes as many images as the workflow has placeholders for (the registry says so).
+  comfyui: {
+    id: 'comfyui',
+    provider: 'comfyui',
+    label: 'ComfyUI workflow on your server',
+    maxInputs: 16,
     progress: 'steps',
     offline: false,
   },

@@ -1,6 +1,7 @@
 // Builds the configured image model. Provider SDKs load only when their model is chosen.
 import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
+import type { Workflow } from './comfyui-workflow.js';
 import type { FalEndpoint } from './fal-image-model.js';
 import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
@@ -17,6 +18,8 @@ export interface ModelConfig {
   timeoutMs: number;
   /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
   offline?: Partial<OfflineLimits>;
+  /** The ComfyUI workflow (`comfyui`, whose server is `baseUrl`). */
+  workflow?: Workflow;
 }
 
 export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
@@ -25,6 +28,11 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
     return new LocalImageModel(cfg.offline);
   }
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
+  if (cfg.model === 'comfyui') {
+    if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');
+    const { ComfyUIImageModel } = await import('./comfyui-image-model.js');
+    return new ComfyUIImageModel({ baseUrl: cfg.baseUrl, workflow: cfg.workflow });
+  }
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
   const { apiKey, baseUrl, timeoutMs } = cfg;
   if (MODEL_INFO[cfg.model].provider === 'replicate') {

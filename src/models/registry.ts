@@ -12,7 +12,9 @@ export interface ModelSettings {
   fallback?: ImageModelName;
   apiKey?: string;
   baseUrl?: string;
-  providers: Record<Exclude<Provider, 'offline'>, { apiKey?: string; baseUrl?: string }>;
+  providers: Record<Exclude<Provider, 'offline' | 'comfyui'>, { apiKey?: string; baseUrl?: string }>;
+  /** A ComfyUI server and the images its workflow takes (COMFYUI_URL); absent: not offered. */
+  comfyui?: { url: string; images: number };
   timeoutMs: number;
   maxConcurrent: number;
 }
@@ -53,6 +55,7 @@ export function createModelRegistry(
   const access = (model: ImageModelName): ModelAccess | null => {
     const provider = MODEL_INFO[model].provider;
     if (provider === 'offline') return {};
+    if (provider === 'comfyui') return settings.comfyui ? { baseUrl: settings.comfyui.url } : null;
     const own = settings.providers[provider];
     const shared = provider === defaultProvider;
     const apiKey = (model === settings.model ? settings.apiKey : undefined) ?? own.apiKey ?? (shared ? settings.apiKey : undefined);
@@ -60,7 +63,8 @@ export function createModelRegistry(
     return { apiKey, baseUrl: (model === settings.model ? settings.baseUrl : undefined) ?? own.baseUrl ?? (shared ? settings.baseUrl : undefined) };
   };
   const runnable = IMAGE_MODELS.filter((m) => access(m) !== null);
-  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(MODEL_INFO[m].maxInputs, maxImages), default: m === settings.model }));
+  const takes = (m: ImageModelName) => (m === 'comfyui' && settings.comfyui ? settings.comfyui.images : MODEL_INFO[m].maxInputs);
+  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(takes(m), maxImages), default: m === settings.model }));
   const byId = new Map(entries.map((e) => [e.id, e]));
 
   const limited = new Map<ImageModelName, Promise<ImageModel>>();

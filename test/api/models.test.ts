@@ -4,6 +4,7 @@
 // provider's SDK against a local fake that speaks its protocol, and records it.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeComfyUI, type FakeComfyUI } from '../fakes/comfyui-server.js';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.js';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
@@ -16,30 +17,32 @@ let gemini: FakeGemini;
 let openai: FakeOpenAI;
 let fal: FakeFal;
 let replicate: FakeReplicate;
+let comfy: FakeComfyUI;
 /** Offline default, no provider key. */
 let plain: TestApp;
-/** Offline default; Gemini, OpenAI, fal and Replicate each with their own key. */
+/** Offline default; Gemini, OpenAI, fal and Replicate each with their own key, and a ComfyUI server. */
 let several: TestApp;
 /** Gemini default with IMAGE_MODEL_API_KEY only. */
 let geminiDefault: TestApp;
 let image: string;
 
 beforeAll(async () => {
-  [gemini, openai, fal, replicate] = await Promise.all([
+  [gemini, openai, fal, replicate, comfy] = await Promise.all([
     startFakeGemini({ apiKey: 'gemini-key' }),
     startFakeOpenAI({ apiKey: 'openai-key' }),
     startFakeFal({ key: 'fal-key' }),
     startFakeReplicate({ token: 'r8-key' }),
+    startFakeComfyUI(),
   ]);
   const env = { RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', GENERATION_MAX_IMAGES: '8' };
   plain = await startTestApp(env);
-  several = await startTestApp({ ...env, GEMINI_API_KEY: 'gemini-key', GEMINI_BASE_URL: gemini.baseUrl, OPENAI_API_KEY: 'openai-key', OPENAI_BASE_URL: openai.baseUrl, FAL_KEY: 'fal-key', FAL_BASE_URL: fal.baseUrl, REPLICATE_API_TOKEN: 'r8-key', REPLICATE_BASE_URL: replicate.baseUrl });
+  several = await startTestApp({ ...env, GEMINI_API_KEY: 'gemini-key', GEMINI_BASE_URL: gemini.baseUrl, OPENAI_API_KEY: 'openai-key', OPENAI_BASE_URL: openai.baseUrl, FAL_KEY: 'fal-key', FAL_BASE_URL: fal.baseUrl, REPLICATE_API_TOKEN: 'r8-key', REPLICATE_BASE_URL: replicate.baseUrl, COMFYUI_URL: comfy.baseUrl });
   geminiDefault = await startTestApp({ ...env, IMAGE_MODEL: 'gemini-2.5-flash-image', IMAGE_MODEL_API_KEY: 'gemini-key', IMAGE_MODEL_BASE_URL: gemini.baseUrl });
   image = `data:image/png;base64,${(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } }).png().toBuffer()).toString('base64')}`;
 });
 afterAll(async () => {
   await Promise.all([plain?.close(), several?.close(), geminiDefault?.close()]);
-  await Promise.all([gemini?.close(), openai?.close(), fal?.close(), replicate?.close()]);
+  await Promise.all([gemini?.close(), openai?.close(), fal?.close(), replicate?.close(), comfy?.close()]);
 });
 
 const ids = (json: { models: { id: string }[] }) => json.models.map((m) => m.id);
@@ -70,7 +73,10 @@ describe('GET /api/models', () => {
       'google/nano-banana',
       'black-forest-labs/flux-kontext-pro',
       'qwen/qwen-image-edit',
+      'comfyui',
     ]);
+    // The shipped workflow takes one image.
+    expect(json.models[11]).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
     expect(json.models[10]).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
     expect(json.models[6]).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
@@ -108,13 +114,18 @@ describe('a model per generation', () => {
     expect(await untilJob(client, viaReplicate.json.id)).toMatchObject({ status: 'succeeded', model: 'google/nano-banana' });
     expect(replicate.predictions.at(-1)).toMatchObject({ model: 'google/nano-banana', token: 'r8-key', input: { prompt: 'in winter', image_input: [image] } });
 
+    comfy.script({ steps: 4 });
+    const viaComfy = await client.post('/api/generations', { images: [image], prompt: 'as a woodcut', model: 'comfyui' });
+    expect(await untilJob(client, viaComfy.json.id)).toMatchObject({ status: 'succeeded', model: 'comfyui' });
+    expect(comfy.prompts.at(-1)!.prompt['6'].inputs.prompt).toBe('as a woodcut');
+
     // Without a model: the default (the offline engine here), named on the job from the start.
     const viaDefault = await client.post('/api/generations', { images: [image], prompt: 'grayscale' });
     expect((await client.get(`/api/generations/${viaDefault.json.id}`)).json.model).toBe('local');
     expect(await untilJob(client, viaDefault.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
 
     const history = await client.get('/api/user/generations');
-    expect(history.json.items.map((g: { model: string }) => g.model).sort()).toEqual(['fal-ai/nano-banana/edit', 'gemini-3-pro-image-preview', 'google/nano-banana', 'gpt-image-1', 'local']);
+    expect(history.json.items.map((g: { model: string }) => g.model).sort()).toEqual(['comfyui', 'fal-ai/nano-banana/edit', 'gemini-3-pro-image-preview', 'google/nano-banana', 'gpt-image-1', 'local']);
     expect(gemini.requests.length + openai.requests.length).toBe(before.gemini + before.openai + 2);
   });
 

@@ -3,6 +3,7 @@
 // writers of JSON and raw answers. Each fake keeps only its provider's wire format.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export interface LoopbackServer {
   /** `http://127.0.0.1:<port>` */
@@ -16,6 +17,8 @@ export interface LoopbackServer {
 /** `handle` gets the whole body and how many requests were in flight when this one arrived (itself excluded). */
 export async function startLoopbackServer(
   handle: (req: IncomingMessage, res: ServerResponse, body: Buffer<ArrayBuffer>, inFlightAtArrival: number) => unknown,
+  /** WebSocket upgrades on the same origin (a provider that speaks both, such as ComfyUI). */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
 ): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   let inFlight = 0;
@@ -38,6 +41,7 @@ export async function startLoopbackServer(
   };
   // A failure inside a fake is a bug in the test: it stays an unhandled rejection, which Vitest reports.
   const server = createServer((req, res) => void serve(req, res));
+  if (upgrade) server.on('upgrade', upgrade);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
