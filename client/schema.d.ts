@@ -1510,6 +1510,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the signed-in user's generations of this calendar month (UTC) cost, as far as it is known */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description YYYY-MM (UTC) */
+                            month: string;
+                            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
+                            usd: number;
+                            /** @description generations made this month */
+                            generations: number;
+                            /** @description of which with a known cost (the offline engine and models without a published price have none) */
+                            priced: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/generations": {
         parameters: {
             query?: never;
@@ -3412,10 +3466,15 @@ export interface components {
                 /** @description From the request (or the job) to the record, queue included */
                 totalMs: number | null;
             };
-            /** @description What the provider says the call cost; null when it does not say */
+            /** @description What the call cost: as the provider stated it, else the model's list price per image; null when neither is known */
             cost: {
                 amount: number;
                 currency: string;
+                /**
+                 * @description provider: stated for this call; list price: the model’s price per image
+                 * @enum {string}
+                 */
+                basis?: "provider" | "list price";
             } | null;
             /** @description Generations (the author's own, or of the same project) whose output is one of the inputs */
             parentIds: string[];
@@ -3843,10 +3902,15 @@ export interface components {
                 /** @description From the request (or the job) to the record, queue included */
                 totalMs: number | null;
             };
-            /** @description What the provider says the call cost; null when it does not say */
+            /** @description What the call cost: as the provider stated it, else the model's list price per image; null when neither is known */
             cost: {
                 amount: number;
                 currency: string;
+                /**
+                 * @description provider: stated for this call; list price: the model’s price per image
+                 * @enum {string}
+                 */
+                basis?: "provider" | "list price";
             } | null;
             /** @description Generations (the author's own, or of the same project) whose output is one of the inputs */
             parentIds: string[];

@@ -110,7 +110,7 @@ export const generations = pgTable(
     queuedMs: integer('queued_ms'),
     modelMs: integer('model_ms'),
     totalMs: integer('total_ms'),
-    /** What the provider says the call cost, when it says so. */
+    /** What the call cost: as the provider stated it, or the model's list price per image; null when neither is known. */
     cost: jsonb('cost').$type<GenerationCost>(),
     /** Generations (the user's own, or of the same project) whose output URL is one of this one's inputs. */
     parentIds: text('parent_ids').array().notNull().default(sql`'{}'::text[]`),
@@ -134,10 +134,12 @@ export interface GenerationInput {
   bytes: number;
 }
 
-/** A cost a provider states for a call. */
+/** What a generation cost: as its provider stated it, or the model's list price per image. */
 export interface GenerationCost {
   amount: number;
   currency: string;
+  /** `provider`: stated by the provider for this call; `list price`: the model's published price per image. */
+  basis?: 'provider' | 'list price';
 }
 
 export type UserRow = typeof users.$inferSelect;

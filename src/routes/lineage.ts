@@ -1,6 +1,6 @@
 // A generation's lineage as the API shows it (docs/api.md "Lineage"): what made it — job, project, node, canvas
 // version, model and the provider's model version, each input's URL, SHA-256 and size, the output's, durations,
-// the provider's stated cost, parent generations — and whether its PNG carries the prompt. Used by the project
+// its cost (stated or list price), parent generations — and whether its PNG carries the prompt. Used by the project
 // gallery (./project-generations.ts) and by GET /api/generations/:id (./generations.ts; `lineageOf` of the
 // generations gallery repository reads one for its author or the project's members).
 import { z } from 'zod';
@@ -28,7 +28,10 @@ export const Lineage = z
       modelMs: z.number().int().nullable().describe('The model call'),
       totalMs: z.number().int().nullable().describe('From the request (or the job) to the record, queue included'),
     }),
-    cost: z.object({ amount: z.number(), currency: z.string() }).nullable().describe('What the provider says the call cost; null when it does not say'),
+    cost: z
+      .object({ amount: z.number(), currency: z.string(), basis: z.enum(['provider', 'list price']).optional().describe('provider: stated for this call; list price: the model’s price per image') })
+      .nullable()
+      .describe("What the call cost: as the provider stated it, else the model's list price per image; null when neither is known"),
     parentIds: z.array(z.string()).describe("Generations (the author's own, or of the same project) whose output is one of the inputs"),
     promptInMetadata: z.boolean().describe("The output PNG's XMP carries the prompt (opted in)"),
   })

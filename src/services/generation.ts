@@ -57,11 +57,22 @@ export interface GenerationService {
   generate(user: { id: string; email: string }, input: GenerateInput): Promise<GenerateResponse>;
   /** The user's generations, newest first, paged by cursor; filtered by prompt words (`q`), project and model. */
   history(userId: string, opts: { cursor?: string; limit: number } & GenerationFilters): Promise<{ items: GenerationRow[]; nextCursor: string | null }>;
+  /** What the user's generations of this calendar month (UTC) cost, in US dollars, as far as it is known. */
+  spend(userId: string): Promise<MonthSpend>;
+}
+
+export interface MonthSpend {
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  usd: number;
+  generations: number;
+  /** Generations whose cost is known (their provider stated it, or their model has a list price). */
+  priced: number;
 }
 
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate'>;
-  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
@@ -281,6 +292,13 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     }
   }
 
+  /** What a call cost: as its provider stated it, else the model's list price per image (GET /api/models), else unknown. */
+  function costOf(result: GenerateResult & { model: string }) {
+    if (result.cost) return { ...result.cost, basis: 'provider' as const };
+    const price = deps.models.find(result.model)?.costPerImageUsd;
+    return price === undefined ? null : { amount: price, currency: 'USD', basis: 'list price' as const };
+  }
+
   /** The model a generation asked for (or the default), refused before anything is reserved when it cannot run it. */
   async function modelFor(input: GenerateInput): Promise<ImageModel> {
     const model = await deps.models.get(input.model);
@@ -397,7 +415,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           queuedMs,
           modelMs: made.modelMs,
           totalMs: Math.round(performance.now() - made.started) + (queuedMs ?? 0),
-          cost: result.cost ?? null,
+          cost: costOf(result),
           parentIds,
           promptInMetadata: made.promptInMetadata,
         }, tx);
@@ -424,6 +442,11 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         deps.metrics?.generation(generationResult(err), (performance.now() - started) / 1000);
         throw err;
       }
+    },
+
+    async spend(userId) {
+      const { usd, generations: made, priced, month } = await generations.monthSpend(userId);
+      return { month, usd, generations: made, priced };
     },
 
     async history(userId, { cursor, limit, q, projectId, model }) {

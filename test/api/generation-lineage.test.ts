@@ -123,7 +123,8 @@ describe('lineage of a generation', () => {
       model_version: 'gemini-2.5-flash-image-001',
       output_sha256: sha256(stored),
       output_bytes: stored.length,
-      cost: null,
+      // Gemini states no cost: the model's list price per image (GET /api/models).
+      cost: { amount: 0.039, currency: 'USD', basis: 'list price' },
       parent_ids: [],
       prompt_in_metadata: false,
     });

@@ -270,6 +270,7 @@ function templates(): Record<string, Request> {
     'POST /api/generations': { method: 'POST', path: '/api/generations', ...json({ images: [pngDataUrl], prompt: 'grayscale' }) },
     'GET /api/generations': { method: 'GET', path: '/api/generations' },
     'GET /api/models': { method: 'GET', path: '/api/models' },
+    'GET /api/user/spend': { method: 'GET', path: '/api/user/spend' },
     // A stream when accepted: sent with a Last-Event-ID that is refused (400) if the request ever gets that far.
     'GET /api/generations/events': { method: 'GET', path: '/api/generations/events?lastEventId=not-an-id' },
     'GET /api/generations/{id}': { method: 'GET', path: `/api/generations/job_${NO_TEMPLATE}` },

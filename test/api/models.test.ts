@@ -124,6 +124,12 @@ describe('a model per generation', () => {
     expect((await client.get(`/api/generations/${viaDefault.json.id}`)).json.model).toBe('local');
     expect(await untilJob(client, viaDefault.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
 
+    // The month's spend: the models' list prices (gpt-image-1, ComfyUI and the offline engine have none).
+    const spend = await client.get('/api/user/spend');
+    expect(spend.json).toEqual({ month: new Date().toISOString().slice(0, 7), usd: 0.212, generations: 6, priced: 3 }); // 0.134 + 0.039 + 0.039, summed exactly
+    const { lineage } = (await client.get(`/api/generations/${viaGemini.json.id}`)).json;
+    expect(lineage.cost).toEqual({ amount: 0.134, currency: 'USD', basis: 'list price' });
+
     const history = await client.get('/api/user/generations');
     expect(history.json.items.map((g: { model: string }) => g.model).sort()).toEqual(['comfyui', 'fal-ai/nano-banana/edit', 'gemini-3-pro-image-preview', 'google/nano-banana', 'gpt-image-1', 'local']);
     expect(gemini.requests.length + openai.requests.length).toBe(before.gemini + before.openai + 2);

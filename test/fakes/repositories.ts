@@ -326,6 +326,13 @@ export function createFakeRepositories(): FakeRepositories {
         .sort((a, b) => (before(a, b) ? 1 : before(b, a) ? -1 : 0))
         .slice(0, limit);
     },
+    async monthSpend(userId) {
+      const now = new Date();
+      const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+      const mine = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() >= start);
+      const priced = mine.filter((g) => g.cost?.currency === 'USD');
+      return { month: now.toISOString().slice(0, 7), generations: mine.length, priced: priced.length, usd: priced.reduce((sum, g) => sum + g.cost!.amount, 0) };
+    },
     async countLastDayWithRunning(userId) {
       const since = Date.now() - DAY_MS;
       const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() > since).length;

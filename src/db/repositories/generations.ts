@@ -36,6 +36,8 @@ export interface GenerationsRepository {
    * snapshot (a generation that ends in between is counted exactly once).
    */
   countLastDayWithRunning(userId: string, tx?: Tx): Promise<number>;
+  /** The user's generations of this calendar month (UTC): how many, how many have a cost in USD, and its sum. */
+  monthSpend(userId: string, tx?: Tx): Promise<{ month: string; generations: number; priced: number; usd: number }>;
   /** Records a model call of the user that recorded no generation (it counts for 24 hours); prunes old ones. */
   recordSpentCall(userId: string, tx?: Tx): Promise<void>;
   /** The project's canvas version now (`canvases.version`); null when it has no canvas row. */
@@ -94,6 +96,17 @@ export function createGenerationsRepository(db: Db): GenerationsRepository {
         .where(and(...conditions))
         .orderBy(desc(generations.createdAt), desc(generations.id))
         .limit(limit);
+    },
+    async monthSpend(userId, tx) {
+      const { rows } = await on(tx).execute<{ month: string; generations: number; priced: number; usd: string }>(sql`
+SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
+  count(*)::int AS generations,
+  count(*) FILTER (WHERE cost->>'currency' = 'USD')::int AS priced,
+  coalesce(sum((cost->>'amount')::numeric) FILTER (WHERE cost->>'currency' = 'USD'), 0)::text AS usd
+FROM generations
+WHERE user_id = ${userId} AND created_at >= (date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`);
+      const [row] = rows;
+      return { month: row.month, generations: row.generations, priced: row.priced, usd: Number(row.usd) };
     },
     async countLastDayWithRunning(userId, tx) {
       const recorded = on(tx)
