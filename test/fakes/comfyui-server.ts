@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
 export interface ComfyScript {
   /** Sampling steps reported (`progress` messages with value 1…steps, max steps). */
@@ -46,8 +46,8 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
   const history = new Map<string, unknown>();
   let releaseHeld: (() => void)[] = [];
   let released = false;
-  const heldWaiters: ((p: ComfyPrompt) => void)[] = [];
-  const interruptWaiters: ((p: ComfyPrompt) => void)[] = [];
+  const held = new Arrivals<ComfyPrompt>();
+  const interrupted = new Arrivals<ComfyPrompt>();
 
   const send = (clientId: string, type: string, data: Record<string, unknown>) => sockets.get(clientId)?.send(JSON.stringify({ type, data }));
 
@@ -57,7 +57,7 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
     send(clientId, 'executing', { node: '11', display_node: '11', prompt_id: id });
     for (let value = 1; value <= (script.steps ?? 0); value++) send(clientId, 'progress', { value, max: script.steps, prompt_id: id, node: '11' });
     if (script.hold && !released) {
-      for (const w of heldWaiters.splice(0)) w(p);
+      held.fire(p);
       await new Promise<void>((resolve) => releaseHeld.push(resolve));
     }
     if (p.interrupted) return send(clientId, 'execution_interrupted', { prompt_id: id, node_id: '11', node_type: 'KSampler', executed: [] });
@@ -120,7 +120,7 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
       for (const p of prompts) {
         if (url.pathname === '/interrupt' && p.id === parsed.prompt_id && !p.interrupted) {
           p.interrupted = true;
-          for (const w of interruptWaiters.splice(0)) w(p);
+          interrupted.fire(p);
         }
         if (url.pathname === '/queue' && parsed.delete?.includes(p.id)) p.deleted = true;
       }
@@ -140,8 +140,8 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
       for (const r of releaseHeld.splice(0)) r();
       releaseHeld = [];
     },
-    held: () => new Promise((resolve) => heldWaiters.push(resolve)),
-    interrupted: () => new Promise((resolve) => interruptWaiters.push(resolve)),
+    held: held.next,
+    interrupted: interrupted.next,
     close: async () => {
       for (const ws of sockets.values()) ws.terminate();
       wss.close();

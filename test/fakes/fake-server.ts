@@ -77,6 +77,15 @@ export class ReplyQueue<T> {
   }
 }
 
+/** Something a test waits for (a request held, a cancel arrived): `next()` resolves at the next `fire`. */
+export class Arrivals<T> {
+  private waiters: ((value: T) => void)[] = [];
+  next = (): Promise<T> => new Promise((resolve) => this.waiters.push(resolve));
+  fire(value: T): void {
+    for (const w of this.waiters.splice(0)) w(value);
+  }
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
   sendRaw(res, status, JSON.stringify(body), contentType);
 }

@@ -5,7 +5,7 @@
 // see in turn (the last one repeats), then its result. A script may hold the request IN_PROGRESS until released.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
 export type FalStatusStep = { status: 'IN_QUEUE'; position: number } | { status: 'IN_PROGRESS'; logs?: string[] };
 
@@ -62,8 +62,8 @@ export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal
   const live = new Map<string, Live>();
   let released = false;
   let refusedSubmits = 0;
-  const heldWaiters: ((r: FalRecordedRequest) => void)[] = [];
-  const cancelWaiters: ((r: FalRecordedRequest) => void)[] = [];
+  const held = new Arrivals<FalRecordedRequest>();
+  const canceled = new Arrivals<FalRecordedRequest>();
 
   const unauthorized = (res: ServerResponse) => sendJson(res, 401, { detail: 'Cannot access application: invalid key' });
 
@@ -102,14 +102,14 @@ export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal
       const asLogs = lines.map((message) => ({ message, level: 'INFO', source: 'USER', timestamp: new Date(0).toISOString() }));
       if (step) return sendJson(res, 200, { ...base, status: 'IN_PROGRESS', logs: asLogs });
       if (request.script.hold && !released) {
-        for (const w of heldWaiters.splice(0)) w(request.recorded);
+        held.fire(request.recorded);
         return sendJson(res, 200, { ...base, status: 'IN_PROGRESS', logs: [] });
       }
       return sendJson(res, 200, { ...base, status: 'COMPLETED', logs: asLogs, metrics: { inference_time: 0.5 } });
     }
     if (req.method === 'PUT' && tail === 'cancel') {
       request.recorded.canceled = true;
-      for (const w of cancelWaiters.splice(0)) w(request.recorded);
+      canceled.fire(request.recorded);
       return sendJson(res, 202, { status: 'CANCELLATION_REQUESTED' });
     }
     if (req.method === 'GET' && tail === '') {
@@ -133,8 +133,8 @@ export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal
     release: () => {
       released = true;
     },
-    held: () => new Promise((resolve) => heldWaiters.push(resolve)),
-    canceled: () => new Promise((resolve) => cancelWaiters.push(resolve)),
+    held: held.next,
+    canceled: canceled.next,
     close: () => server.close(),
   };
 }

@@ -5,7 +5,7 @@
 // ends. A script may hold it `processing` until released. Outputs are data URIs, or a URL on this server.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import { Arrivals, ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
 export interface ReplicateScript {
   /** The logs successive reads see while `processing` (each read one more entry; default: done at the first read). */
@@ -44,8 +44,8 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
   const files = new Map<string, Buffer>();
   let released = false;
   let refusedCreates = 0;
-  const heldWaiters: ((p: ReplicatePrediction) => void)[] = [];
-  const cancelWaiters: ((p: ReplicatePrediction) => void)[] = [];
+  const held = new Arrivals<ReplicatePrediction>();
+  const canceled = new Arrivals<ReplicatePrediction>();
 
   const json = (p: ReplicatePrediction, status: string, extra: Record<string, unknown> = {}) => ({
     id: p.id,
@@ -70,7 +70,7 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
     const shown = logs.slice(0, p.reads).join('\n');
     if (p.reads <= logs.length && p.reads > 0 && logs.length > 0) return sendJson(res, 200, json(p, 'processing', { logs: shown }));
     if (script.hold && !released) {
-      for (const w of heldWaiters.splice(0)) w(p);
+      held.fire(p);
       return sendJson(res, 200, json(p, 'processing', { logs: logs.join('\n') }));
     }
     const end = script.end ?? { kind: 'succeeded' };
@@ -115,7 +115,7 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
     if (!entry) return sendJson(res, 404, { title: 'Not found', detail: 'Prediction not found', status: 404 });
     if (req.method === 'POST' && one?.[2]) {
       entry.p.canceled = true;
-      for (const w of cancelWaiters.splice(0)) w(entry.p);
+      canceled.fire(entry.p);
       return sendJson(res, 200, json(entry.p, 'canceled'));
     }
     if (req.method === 'GET' && !one?.[2]) {
@@ -135,8 +135,8 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
     release: () => {
       released = true;
     },
-    held: () => new Promise((resolve) => heldWaiters.push(resolve)),
-    canceled: () => new Promise((resolve) => cancelWaiters.push(resolve)),
+    held: held.next,
+    canceled: canceled.next,
     close: () => server.close(),
   };
 }
