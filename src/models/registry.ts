@@ -94,8 +94,10 @@ export function createModelRegistry(
     async get(id) {
       if (id === undefined || id === settings.model) {
         if (!byId.has(settings.model)) return null; // a missing key is a configuration error to surface, not to route around
-        chain ??= defaultChain();
-        chain.catch(() => (chain = undefined));
+        if (!chain) {
+          chain = defaultChain();
+          chain.catch(() => (chain = undefined)); // a failed build is tried again on the next use
+        }
         return chain;
       }
       if (!byId.has(id)) return undefined;
