@@ -308,7 +308,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
             ...(node ?? {}),
             signal: abort.signal,
             promptInMetadata: row.promptInMetadata,
-            ...(row.model ? { model: row.model } : {}),
+            // The default runs as the default (SPEC's limits, its fallback); another model by its name.
+            ...(row.model && row.model !== deps.defaultModel ? { model: row.model } : {}),
             onProgress: progress.report,
             lineage: { jobId: row.id, queuedMs: Math.max(0, Date.now() - row.createdAt.getTime()) },
             // The job succeeds in the transaction that records its generation, under the user's lock: a cancel

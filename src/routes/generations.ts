@@ -83,10 +83,13 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
       },
     },
   }, async (req, reply) => {
-    // Refused before anything is queued: a model this deployment does not run, or more images than it takes.
-    const entry = models.find(req.body.model ?? models.defaultId);
-    if (req.body.model !== undefined && !entry) throw unknownModel(req.body.model);
-    if (entry && req.body.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    // Refused before anything is queued: a model this deployment does not run, or more images than the named model
+    // takes (a job that names none keeps SPEC's limits, as POST /api/image).
+    if (req.body.model !== undefined) {
+      const entry = models.find(req.body.model);
+      if (!entry) throw unknownModel(req.body.model);
+      if (req.body.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    }
     const job = await jobs.create(sessionUser(req).id, req.body);
     return reply.code(202).send({ id: job.id, status: job.status, queuePosition: job.queuePosition });
   });

@@ -304,7 +304,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     const model = await deps.models.get(input.model);
     if (model === undefined) throw unknownModel(input.model ?? '');
     if (model === null) throw modelKeyMissing();
-    const entry = deps.models.find(model.id);
+    // A model named by the generation takes at most its own number of images; one that names none keeps SPEC's
+    // behaviour (the default model gets what the service's own limits allow).
+    const entry = input.model !== undefined ? deps.models.find(input.model) : undefined;
     if (entry && input.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
     return model;
   }
