@@ -31,7 +31,9 @@ export function modelStatus(model: unknown, catalogue: ModelCatalogue, inputs: n
   if (chosenId !== undefined && !found) {
     return { chosenId, unavailable: true, blocked: `“${chosenId}” is not a model this service runs: choose another model` };
   }
+  // The service holds a model to its input limit only when the generation names it (docs/api.md "Models"): the
+  // default runs with the service's own limit, so only a chosen model blocks Generate.
   const blocked =
-    found && inputs > found.maxInputs ? `Too many input images: ${found.label} accepts at most ${found.maxInputs} (this node has ${inputs})` : undefined;
+    chosenId !== undefined && found && inputs > found.maxInputs ? `Too many input images: ${found.label} accepts at most ${found.maxInputs} (this node has ${inputs})` : undefined;
   return { chosenId, model: found, unavailable: false, blocked };
 }
