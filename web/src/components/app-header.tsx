@@ -2,14 +2,17 @@ import { useState, type ReactNode } from 'react';
 import { signOut, signOutEverywhere } from '../api/auth';
 import { resetAnalytics } from '../analytics';
 import { CHECKOUT_URL, PORTAL_URL, usePaymentsEnabled } from '../hooks/use-client-config';
+import { formatUsd } from '../hooks/use-models';
 import { useIsPro } from '../hooks/use-plan';
 import { useSession } from '../hooks/use-session';
+import { useMonthSpend, type MonthSpend } from '../hooks/use-spend';
 import { Link } from '../router';
 import logoUrl from '../favicon.svg';
 
 /**
  * The top bar: brand, an optional middle part, and the user's name with API tokens, Sign out and Sign out of all
- * devices (or Sign in). A Pro badge for
+ * devices (or Sign in); beside the name, what the user's generations cost this month as far as it is known (hidden
+ * while unknown). A Pro badge for
  * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
  * links, the service answers them with a redirect to the payment provider.
  */
@@ -18,6 +21,7 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
   const [leaving, setLeaving] = useState(false);
   const isPro = useIsPro();
   const payments = usePaymentsEnabled();
+  const spend = useMonthSpend();
 
   const onSignOut = async (everywhere: boolean) => {
     setLeaving(true);
@@ -56,6 +60,7 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
           <span className="muted user-name" title={session.user.email ?? undefined}>
             {session.user.name || session.user.email}
           </span>
+          {spend && <SpendSummary spend={spend} />}
           <Link className="button ghost" href="/settings/tokens" title="Personal API tokens for scripts">
             API tokens
           </Link>
@@ -72,5 +77,19 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
         </Link>
       ) : null}
     </header>
+  );
+}
+
+/** "This month: $0.21 (5 generations)"; its title says when some of them have no known price. */
+function SpendSummary({ spend }: { spend: MonthSpend }) {
+  const { usd, generations, priced } = spend;
+  const title =
+    priced < generations
+      ? `${priced} of ${generations} ${generations === 1 ? 'generation has' : 'generations have'} a known price; the offline engine and some models have none`
+      : undefined;
+  return (
+    <span className="muted month-spend" title={title}>
+      This month: {formatUsd(usd)} ({generations} {generations === 1 ? 'generation' : 'generations'})
+    </span>
   );
 }

@@ -21,6 +21,7 @@ import { jsonEqual } from '../canvas/live-doc';
 import type { LiveSession } from '../canvas/live-session';
 import { inputImages } from '../canvas/model';
 import { chosenModel } from '../canvas/model-choice';
+import { spendMayHaveChanged } from './use-spend';
 import type { FlowState } from './use-live-canvas';
 
 interface Follow {
@@ -62,6 +63,7 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
   const finish = useCallback(
     (follow: Follow, job: Pick<GenerationJob, 'status' | 'error' | 'output'>) => {
       follows.current.delete(follow.nodeId);
+      spendMayHaveChanged();
       const seconds = Math.round((Date.now() - follow.started) / 1000);
       const failed = job.status === 'failed' ? (job.error ?? { error: 'Failed to generate image', status: 500 }) : undefined;
       activity.update(follow.nodeId, {

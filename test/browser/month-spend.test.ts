@@ -1,0 +1,48 @@
+// The header's "This month" (GET /api/user/spend, docs/api.md "Models"): what the signed-in user's generations of
+// this calendar month cost as far as it is known, read when the header mounts, again when a generation job of the
+// tab ends and when the page is shown again; its title says how many have no known price; a failed request hides it.
+//
+// The service runs the offline engine (the default), whose generations have no price; a priced one is made by
+// writing a cost into the generation's row, as a model with a list price would have recorded it.
+import { expect, it } from 'vitest';
+import { describeInBrowser, newPage, WAIT } from './browser.js';
+import { connectOneImageToGeneration, useBrowserFixture } from './fixture.js';
+
+describeInBrowser('the header’s spend this month', () => {
+  const f = useBrowserFixture({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' });
+
+  it('shows $0.00 before and after an offline generation, says none has a known price, and sums a priced one', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'ada@example.com', 'Spend');
+    const spend = page.locator('.app-header .month-spend');
+    await expect.poll(() => spend.textContent(), { timeout: WAIT }).toBe('This month: $0.00 (0 generations)');
+    expect(await spend.getAttribute('title')).toBeNull();
+
+    // One generation with the offline engine: the header reads the spend again when the job ends.
+    const node = await connectOneImageToGeneration(page);
+    await node.getByLabel('Prompt').fill('grayscale');
+    await node.getByRole('button', { name: 'Generate', exact: true }).click();
+    await node.getByAltText('Generated image').waitFor();
+    await expect.poll(() => spend.textContent(), { timeout: WAIT }).toBe('This month: $0.00 (1 generation)');
+    expect(await spend.getAttribute('title')).toBe('0 of 1 generation has a known price; the offline engine and some models have none');
+
+    // The generation had cost $0.039 (a list price): shown when the page is shown again, and no title then.
+    const { id } = await f.app.user('ada@example.com');
+    const updated = await f.app.pool.query(`UPDATE generations SET cost = '{"amount": 0.039, "currency": "USD", "basis": "list price"}'::jsonb WHERE user_id = $1`, [id]);
+    expect(updated.rowCount).toBe(1);
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await expect.poll(() => spend.textContent(), { timeout: WAIT }).toBe('This month: $0.039 (1 generation)');
+    expect(await spend.getAttribute('title')).toBeNull();
+  });
+
+  it('hides it when the request fails', async () => {
+    const { page, errors } = await newPage(await f.newContext());
+    await f.signIn(page.context(), 'bob@example.com');
+    await page.route('**/api/user/spend', (route) => route.fulfill({ status: 503, json: { error: 'Service unavailable' } }));
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user/spend');
+    await page.goto(`${f.app.baseUrl}/projects`);
+    expect((await answered).status()).toBe(503);
+    await page.locator('.app-header .user-name').waitFor();
+    expect(await page.locator('.app-header .month-spend').count()).toBe(0);
+    expect(errors.every((e) => e.includes('503'))).toBe(true);
+  });
+});

@@ -1,0 +1,49 @@
+// What the signed-in user's generations of this calendar month cost, as far as it is known (GET /api/user/spend,
+// docs/api.md "Models"), for the header. Read when the session is known, when the page is shown again (another tab
+// may have generated meanwhile), and when a generation job of this tab ends (`spendMayHaveChanged`, called by
+// use-generation). `undefined` while unknown (signed out, loading, or the request failed): nothing is shown then.
+import { useEffect, useState } from 'react';
+import { api } from '../api/client';
+import { useSession } from './use-session';
+
+export interface MonthSpend {
+  month: string;
+  usd: number;
+  generations: number;
+  priced: number;
+}
+
+const listeners = new Set<() => void>();
+
+/** A generation job of this tab has ended: every header reads the month's spend again. */
+export function spendMayHaveChanged(): void {
+  for (const listener of listeners) listener();
+}
+
+export function useMonthSpend(): MonthSpend | undefined {
+  const session = useSession();
+  const userId = session.status === 'authenticated' ? session.user.id : undefined;
+  const [spend, setSpend] = useState<{ userId: string; spend: MonthSpend | undefined }>();
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    const load = () => {
+      api.GET('/api/user/spend').then(
+        ({ data }) => live && setSpend({ userId, spend: data }),
+        () => live && setSpend({ userId, spend: undefined }),
+      );
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') load();
+    };
+    load();
+    listeners.add(load);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      live = false;
+      listeners.delete(load);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [userId]);
+  return userId && spend?.userId === userId ? spend.spend : undefined;
+}
