@@ -1,5 +1,5 @@
 // Small helpers shared by the provider drivers.
-import { ModelFailedError } from './image-model.js';
+import { ModelFailedError, type ModelImage } from './image-model.js';
 
 const MAX_REASON = 200;
 
@@ -60,4 +60,24 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener('abort', stop, { once: true });
   });
+}
+
+/** An input image as a data URI, the form the hosted editors take inline. */
+export const dataUri = (img: ModelImage): string => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
+
+/**
+ * A model's output image given as a URL: a data URI is decoded; an https URL — or one on `trustedOrigin`, the API's
+ * own configured host — is fetched, at most `maxBytes`. `mimeType` is the type the answer states, when it does.
+ */
+export async function readOutputImage(url: string, opts: { signal: AbortSignal; maxBytes: number; trustedOrigin?: string; mimeType?: string }): Promise<ModelImage> {
+  const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
+  const trusted = opts.trustedOrigin !== undefined && URL.parse(url)?.origin === opts.trustedOrigin;
+  if (!url.startsWith('https://') && !trusted) throw new ModelFailedError('the model answered with an image URL that is not https');
+  const response = await fetch(url, { signal: opts.signal, redirect: 'error' });
+  if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
+  if (Number(response.headers.get('content-length') ?? 0) > opts.maxBytes) throw new ModelFailedError('the model returned an image larger than allowed');
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (bytes.length > opts.maxBytes) throw new ModelFailedError('the model returned an image larger than allowed');
+  return { mimeType: opts.mimeType ?? response.headers.get('content-type')?.split(';')[0] ?? 'image/png', data: bytes };
 }

@@ -5,7 +5,7 @@
 // the client's request middleware.
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { isAbortError, networkReason, pause, shortReason } from './driver-support.js';
+import { dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -26,7 +26,6 @@ const QUEUE_HOST = 'https://queue.fal.run';
 const DEFAULT_POLL_MS = 500;
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
-const dataUri = (img: ModelImage) => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
 
 /** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
 function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
@@ -93,16 +92,8 @@ export class FalImageModel implements ImageModel {
     const images = (data as { images?: unknown }).images;
     const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
     if (typeof first?.url !== 'string') return undefined;
-    const inline = /^data:([^;,]+);base64,(.*)$/s.exec(first.url);
-    if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
-    if (!first.url.startsWith('https://')) throw new ModelFailedError('the model answered with an image URL that is not https');
-    const response = await fetch(first.url, { signal, redirect: 'error' });
-    if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
-    const max = this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-    if (Number(response.headers.get('content-length') ?? 0) > max) throw new ModelFailedError('the model returned an image larger than allowed');
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > max) throw new ModelFailedError('the model returned an image larger than allowed');
-    return { mimeType: typeof first.content_type === 'string' ? first.content_type : (response.headers.get('content-type') ?? 'image/png'), data: bytes };
+    const mimeType = typeof first.content_type === 'string' ? first.content_type : undefined;
+    return readOutputImage(first.url, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, ...(mimeType ? { mimeType } : {}) });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {

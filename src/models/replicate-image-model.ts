@@ -4,7 +4,7 @@
 // a test's fake). Progress is the step count Replicate's own parser reads from the model's logs.
 import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { isAbortError, networkReason, pause, shortReason } from './driver-support.js';
+import { dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
 
 export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
 export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
@@ -23,7 +23,6 @@ const DEFAULT_POLL_MS = 500;
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
 
-const dataUri = (img: ModelImage) => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
 
 /** Each model's input: Nano Banana takes a list of images, the Kontext and Qwen editors one. */
 function inputFor(model: ReplicateModel, req: GenerateRequest): Record<string, unknown> {
@@ -76,17 +75,7 @@ export class ReplicateImageModel implements ImageModel {
   private async readImage(output: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
     const first: unknown = Array.isArray(output) ? output[0] : output;
     if (typeof first !== 'string') return undefined;
-    const inline = /^data:([^;,]+);base64,(.*)$/s.exec(first);
-    if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
-    const sameHost = new URL(this.base).origin === URL.parse(first)?.origin;
-    if (!first.startsWith('https://') && !sameHost) throw new ModelFailedError('the model answered with an image URL that is not https');
-    const response = await fetch(first, { signal, redirect: 'error' });
-    if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
-    const max = this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-    if (Number(response.headers.get('content-length') ?? 0) > max) throw new ModelFailedError('the model returned an image larger than allowed');
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > max) throw new ModelFailedError('the model returned an image larger than allowed');
-    return { mimeType: response.headers.get('content-type')?.split(';')[0] ?? 'image/png', data: bytes };
+    return readOutputImage(first, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, trustedOrigin: new URL(this.base).origin });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {
