@@ -6,7 +6,7 @@
 // the prompt and takes it out of the queue. A server that drops the socket mid-job fails the call with a reason.
 import { randomInt, randomUUID } from 'node:crypto';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError } from './image-model.js';
-import { extensionFor, isAbortError, networkReason, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, extensionFor, isAbortError, networkReason, shortReason } from './driver-support.js';
 import { fillWorkflow, type Workflow } from './comfyui-workflow.js';
 
 export interface ComfyUIOptions {
@@ -16,7 +16,6 @@ export interface ComfyUIOptions {
   maxOutputBytes?: number;
 }
 
-const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 interface Socket {
   /** Resolves when the prompt has run (rejects with the reason when it failed, was interrupted or the socket closed). */
@@ -146,7 +145,7 @@ export class ComfyUIImageModel implements ImageModel {
     const response = await fetch(`${this.base}/view?${query}`, { signal });
     if (!response.ok) throw new ModelFailedError(`the ComfyUI server's output could not be read (HTTP ${response.status})`);
     const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > (this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT)) throw new ModelFailedError('the ComfyUI server returned an image larger than allowed');
+    if (bytes.length > (this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)) throw new ModelFailedError('the ComfyUI server returned an image larger than allowed');
     return { image: { data: bytes, mimeType: response.headers.get('content-type')?.split(';')[0] ?? 'image/png' }, model: this.id, modelVersion: this.id };
   }
 

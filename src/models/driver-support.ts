@@ -62,6 +62,9 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The largest output image a hosted model may return, unless a driver is told otherwise. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 /** An input image as a data URI, the form the hosted editors take inline. */
 export const dataUri = (img: ModelImage): string => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
 

@@ -5,7 +5,7 @@
 // the client's request middleware.
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -24,7 +24,6 @@ export type FalEndpoint = (typeof FAL_ENDPOINTS)[number];
 
 const QUEUE_HOST = 'https://queue.fal.run';
 const DEFAULT_POLL_MS = 500;
-const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 
 /** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
@@ -93,7 +92,7 @@ export class FalImageModel implements ImageModel {
     const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
     if (typeof first?.url !== 'string') return undefined;
     const mimeType = typeof first.content_type === 'string' ? first.content_type : undefined;
-    return readOutputImage(first.url, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, ...(mimeType ? { mimeType } : {}) });
+    return readOutputImage(first.url, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, ...(mimeType ? { mimeType } : {}) });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {

@@ -4,7 +4,7 @@
 // a test's fake). Progress is the step count Replicate's own parser reads from the model's logs.
 import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
 
 export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
 export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
@@ -20,7 +20,6 @@ export interface ReplicateOptions {
 
 const DEFAULT_BASE = 'https://api.replicate.com/v1';
 const DEFAULT_POLL_MS = 500;
-const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
 
 
@@ -75,7 +74,7 @@ export class ReplicateImageModel implements ImageModel {
   private async readImage(output: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
     const first: unknown = Array.isArray(output) ? output[0] : output;
     if (typeof first !== 'string') return undefined;
-    return readOutputImage(first, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, trustedOrigin: new URL(this.base).origin });
+    return readOutputImage(first, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, trustedOrigin: new URL(this.base).origin });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {
