@@ -23,7 +23,7 @@
 // LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE (LOAD_CLIENT_PROFILE=1: the load client too), LOAD_QUIET_CORES,
 // LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
 // 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
-// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
+// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_AWARENESS_PHASE (spread, the default, or connect: when a wire editor's awareness renewals fall, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
@@ -38,6 +38,7 @@ import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { bounded, CapReached, envNumber, envSteps, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
 import type { LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, EditStats } from './live-protocol.js';
 import { LiveClients, type LiveClient } from './live-clients.js';
+import { awarenessPhase } from './live-wire.js';
 import { parseRoomSizes, RoomLayout } from './live-plan.js';
 import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
 import { PgWatch } from './postgres.js';
@@ -68,6 +69,7 @@ const settings = {
   clients: Math.round(envNumber('LOAD_CLIENTS', 2, 1)),
   editor: liveEditor(process.env.LOAD_LIVE_EDITOR),
   clientSched: clientSched(process.env.LOAD_CLIENT_SCHED),
+  awarenessPhase: awarenessPhase(),
   cost: costSetting as '0' | '1' | 'only',
   costSeconds: envNumber('LOAD_COST_SECONDS', 15, 1),
   costRounds: Math.round(envNumber('LOAD_COST_ROUNDS', 3, 1)),
@@ -521,7 +523,7 @@ export async function main(): Promise<number> {
       `Rooms of ${settings.roomSizes.length === 1 ? settings.roomSizes[0] : settings.roomSizes.join(', ') + ' (cycled)'} editors per project, each editor its own user signed in once through the real OAuth flow (the room's first owns the project, the others are invited as editors); ` +
         `each project seeded with a 200-node / 300-edge canvas over REST. ` +
         (settings.editor === 'wire'
-          ? `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) speaking the Hocuspocus protocol frame by frame, as a provider does (LOAD_LIVE_EDITOR=wire, load/live-wire.ts): the room's editors make their edits in one Y.Doc per room in the load client, each under its own Yjs client id, and an edit arrives at a peer when the frame carrying its Yjs id does (not applied there); `
+          ? `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) speaking the Hocuspocus protocol frame by frame, as a provider does (LOAD_LIVE_EDITOR=wire, load/live-wire.ts): the room's editors make their edits in one Y.Doc per room in the load client, each under its own Yjs client id, and an edit arrives at a peer when the frame carrying its Yjs id does (not applied there); awareness renewed every 15 s, ${settings.awarenessPhase === 'spread' ? 'the first renewal at a random point of the first 15 s, as tabs opened at any time (LOAD_AWARENESS_PHASE)' : "15 s after connecting, so a step's renewals bunch as its connections did (LOAD_AWARENESS_PHASE=connect)"}; `
           : `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc of its own (LOAD_LIVE_EDITOR=provider); an edit arrives at a peer when its value shows in the peer's document; `) +
         `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
       `Steps of ${settings.seconds} s (${settings.steps.join(', ')}), each after connecting its editors (${settings.connectConcurrency} sockets at a time) and a ${SETTLE_MS / 1000} s pause` +

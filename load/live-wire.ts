@@ -8,7 +8,8 @@
 //
 // What is the same on the wire as a provider's tab: the session cookie and our Origin on the upgrade; the
 // Auth/Token message; SyncStep1 with the state vector, the server's SyncStep2 and SyncStep1 answered with
-// SyncStep2; one Update frame per edit; the user's awareness state, renewed every 15 s as y-protocols does; a
+// SyncStep2; one Update frame per edit; the user's awareness state, renewed every 15 s as y-protocols does (the
+// first renewal at a random point of the first 15 s, LOAD_AWARENESS_PHASE, as tabs that opened at any time); a
 // SyncStatus per update sent. What differs, in the client only:
 // - Every editor of a room makes its edits in the room's one shared Y.Doc (LiveRoom.doc), under a Yjs client id
 //   of its own. The update that goes out is what that editor's own document would send: the room's editors
@@ -37,6 +38,19 @@ const MessageType = { Sync: 0, Awareness: 1, Auth: 2, QueryAwareness: 3, Statele
 /** As y-protocols' Awareness: a local state is renewed when older than half of the 30 s outdated timeout. */
 const AWARENESS_RENEW_MS = 15_000;
 
+/**
+ * LOAD_AWARENESS_PHASE: when an editor's first renewal falls. `spread` (the default): at a random point of the
+ * first 15 s, as in a service whose tabs opened at any moment (each tab renews 15 s after its own last change).
+ * `connect`: 15 s after it connected, as a step whose editors all opened within the same few seconds, so that
+ * every renewal of the step falls in the same window (sessions 11–12 measured that way).
+ */
+export function awarenessPhase(raw = process.env.LOAD_AWARENESS_PHASE): 'spread' | 'connect' {
+  const value = (raw ?? '').trim() || 'spread';
+  if (value !== 'spread' && value !== 'connect') throw new Error(`LOAD_AWARENESS_PHASE must be spread or connect, got "${raw}"`);
+  return value;
+}
+const FIRST_RENEW_MS = () => (awarenessPhase() === 'spread' ? Math.random() * AWARENESS_RENEW_MS : AWARENESS_RENEW_MS);
+
 const editKey = (client: number, clock: number) => `${client}:${clock}`;
 
 export class WireSession extends EditorSession {
@@ -50,7 +64,7 @@ export class WireSession extends EditorSession {
   /** SyncStatus frames still due for the handshake's own SyncStep2 (they come before any edit's). */
   private handshakeStatuses = 0;
   private awarenessClock = 0;
-  private readonly renew: NodeJS.Timeout;
+  private renew: NodeJS.Timeout;
   private readonly waiters = new Set<() => void>();
   /** The update of the edit being made (captured from the shared document's 'update' event). */
   private sending = false;
@@ -66,7 +80,10 @@ export class WireSession extends EditorSession {
       this.dropped('disconnected', `the socket closed (code ${code} ${reason.toString()})`);
       this.changed();
     });
-    this.renew = setInterval(() => this.sendAwareness(), AWARENESS_RENEW_MS);
+    this.renew = setTimeout(() => {
+      this.sendAwareness();
+      this.renew = setInterval(() => this.sendAwareness(), AWARENESS_RENEW_MS);
+    }, FIRST_RENEW_MS());
     this.doc.on('update', this.onLocalUpdate);
   }
 
@@ -250,6 +267,7 @@ export class WireSession extends EditorSession {
   /** As a tab that closes: its awareness state removed (null), then the socket closed. */
   destroy(): void {
     this.closing = true;
+    clearTimeout(this.renew);
     clearInterval(this.renew);
     this.doc.off('update', this.onLocalUpdate);
     this.sendAwareness(null);
