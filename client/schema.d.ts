@@ -1444,7 +1444,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY) */
+                /** @description Upgrade required: the free daily quota (FREE_GENERATIONS_PER_DAY) or monthly budget (FREE_BUDGET_USD_PER_MONTH) is used up */
                 402: {
                     headers: {
                         [name: string]: unknown;
@@ -1542,6 +1542,14 @@ export interface paths {
                             generations: number;
                             /** @description of which with a known cost (the offline engine and models without a published price have none) */
                             priced: number;
+                            /** @description only with a monthly free budget, for a user without Pro */
+                            freeBudget?: {
+                                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
+                                usd: number;
+                                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
+                                usedUsd: number;
+                                leftUsd: number;
+                            };
                         };
                     };
                 };

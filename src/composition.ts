@@ -140,7 +140,12 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       leaseMs: config.model.leaseMs,
       inFlightPerUser: config.model.inFlightPerUser,
       metrics,
-      quota: config.payments.freeGenerationsPerDay > 0 ? { perDay: config.payments.freeGenerationsPerDay } : undefined,
+      quota:
+        config.payments.freeBudgetUsdPerMonth > 0
+          ? { usdPerMonth: config.payments.freeBudgetUsdPerMonth }
+          : config.payments.freeGenerationsPerDay > 0
+            ? { perDay: config.payments.freeGenerationsPerDay }
+            : undefined,
       nodes: generationNodes,
     }),
     uploads,

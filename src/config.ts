@@ -164,6 +164,7 @@ const envSchema = z.object({
   PAYMENTS_API_URL: text.pipe(z.url().optional()),
   PAYMENTS_WEBHOOK_RETENTION_DAYS: int(7, 1),
   FREE_GENERATIONS_PER_DAY: int(0, 0),
+  FREE_BUDGET_USD_PER_MONTH: z.coerce.number().min(0).max(1_000_000).default(0),
   VIDEO_TOKEN_ID: text,
   VIDEO_TOKEN_SECRET: text,
   VIDEO_API_URL: text.pipe(z.url().optional()),
@@ -337,6 +338,8 @@ export interface Config {
     webhookRetentionDays: number;
     /** Generations a day for users who are not Pro; 0 = no quota. */
     freeGenerationsPerDay: number;
+    /** USD of priced model calls a UTC month for users who are not Pro (replaces the daily quota); 0 = no budget. */
+    freeBudgetUsdPerMonth: number;
   };
   video: { tokenId?: string; tokenSecret?: string; apiUrl?: string; perMinute: number };
   analytics: { token?: string; proxyApi?: string };
@@ -395,6 +398,9 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   }
   if ((e.OAUTH_CLIENT_ID === undefined) !== (e.OAUTH_CLIENT_SECRET === undefined) && !production) {
     problems.push('OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together');
+  }
+  if (e.FREE_GENERATIONS_PER_DAY > 0 && e.FREE_BUDGET_USD_PER_MONTH > 0) {
+    problems.push('FREE_GENERATIONS_PER_DAY and FREE_BUDGET_USD_PER_MONTH cannot both be set: the monthly budget replaces the daily quota');
   }
   if (e.OBJECT_STORAGE_CONNECTION_STRING?.startsWith('s3://') && !e.OBJECT_STORAGE_PUBLIC_URL) {
     problems.push('OBJECT_STORAGE_PUBLIC_URL is required with an s3:// storage connection string');
@@ -541,6 +547,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       apiUrl: e.PAYMENTS_API_URL,
       webhookRetentionDays: e.PAYMENTS_WEBHOOK_RETENTION_DAYS,
       freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
+      freeBudgetUsdPerMonth: e.FREE_BUDGET_USD_PER_MONTH,
     },
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },

@@ -152,6 +152,12 @@ export const imagesOverPixelBudget = (total: number, limit: number, count: numbe
   });
 export const inputImageTooLarge = (url: string) => new AppError('input_image_too_large', 'Input image too large', { details: shown(url) });
 export const upgradeRequired = () => new AppError('upgrade_required', 'Upgrade required');
+const usd = (amount: number) => `$${amount.toFixed(amount < 1 ? 3 : 2)}`;
+/** The monthly free budget (FREE_BUDGET_USD_PER_MONTH) would be passed: SPEC's 402, with what is left in its details. */
+export const budgetUsedUp = (budget: number, used: number, price: number) =>
+  new AppError('upgrade_required', 'Upgrade required', {
+    details: `this generation costs about ${usd(price)} and ${usd(Math.max(0, budget - used))} of your ${usd(budget)} free budget is left this month`,
+  });
 /** The user already has `limit` generations running (GENERATIONS_IN_FLIGHT_PER_USER, on all instances together). */
 export const tooManyGenerations = (limit: number, retryAfterSeconds: number) =>
   new AppError('too_many_generations', 'Too many generations in flight', {

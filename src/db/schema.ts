@@ -7,6 +7,7 @@ import {
   check,
   index,
   integer,
+  numeric,
   json,
   jsonb,
   pgTable,
@@ -230,6 +231,8 @@ export const runningGenerations = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     nodeId: text('node_id'),
+    /** With the monthly free budget: what the generation is expected to cost (its model's list price, USD), held while it runs. */
+    reservedUsd: numeric('reserved_usd', { precision: 12, scale: 6 }),
   },
   (t) => [
     index('running_generations_user_expires_idx').on(t.userId, t.expiresAt),
@@ -241,7 +244,7 @@ export const runningGenerations = pgTable(
  * Generation requests that a model answered but that recorded no generation (text only, a refusal, an answer
  * that could not be read, storing failed): with the free quota on, each uses its user's slot for 24 hours like
  * a recorded generation (docs/api.md "The free quota"). Rows older than a day no longer count and are pruned as
- * new ones are written.
+ * new ones are written (those with a cost once their month is over: the monthly free budget counts them).
  */
 export const spentModelCalls = pgTable(
   'spent_model_calls',
@@ -251,6 +254,11 @@ export const spentModelCalls = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * With the monthly free budget: what the call is taken to have cost (its model's list price, USD); such a row
+     * counts against the month it was made in, so it is kept until that month is over.
+     */
+    costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
   },
   (t) => [index('spent_model_calls_user_created_idx').on(t.userId, t.createdAt), index('spent_model_calls_created_idx').on(t.createdAt)],
 );

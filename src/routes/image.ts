@@ -82,7 +82,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         200: z.object({ imageBase64: z.string(), imageUrl: z.string(), text: z.string().optional() }),
         400: ErrorBody,
         401: ErrorBody,
-        402: ErrorBody.describe('Upgrade required: the free daily quota is used up (FREE_GENERATIONS_PER_DAY)'),
+        402: ErrorBody.describe('Upgrade required: the free daily quota (FREE_GENERATIONS_PER_DAY) or monthly budget (FREE_BUDGET_USD_PER_MONTH) is used up'),
         403: ErrorBody.describe('Forbidden: a viewer of projectId cannot generate into it'),
         404: ErrorBody.describe('Project not found: projectId names no project the user may see'),
         413: ErrorBody,
@@ -108,6 +108,14 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
           usd: z.number().describe("the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image"),
           generations: z.number().int().describe('generations made this month'),
           priced: z.number().int().describe('of which with a known cost (the offline engine and models without a published price have none)'),
+          freeBudget: z
+            .object({
+              usd: z.number().describe('the monthly free budget (FREE_BUDGET_USD_PER_MONTH)'),
+              usedUsd: z.number().describe("what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold"),
+              leftUsd: z.number(),
+            })
+            .optional()
+            .describe('only with a monthly free budget, for a user without Pro'),
         }),
         401: ErrorBody,
       },

@@ -6,7 +6,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
@@ -68,11 +68,13 @@ export interface MonthSpend {
   generations: number;
   /** Generations whose cost is known (their provider stated it, or their model has a list price). */
   priced: number;
+  /** With the monthly free budget, for a user without Pro: the budget, what counts against it (running generations too), and what is left. */
+  freeBudget?: { usd: number; usedUsd: number; leftUsd: number };
 }
 
 export interface GenerationDeps extends InputDeps {
-  users: Pick<UsersRepository, 'lockForUpdate'>;
-  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
+  users: Pick<UsersRepository, 'lockForUpdate' | 'findById'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'monthBudgetUsed' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
   runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
@@ -80,7 +82,7 @@ export interface GenerationDeps extends InputDeps {
    * The models this deployment runs: a generation names one (`model`) or runs the default. The default is null when
    * its provider has no key: every generation that runs it is then a 500 naming the key.
    */
-  models: Pick<ModelRegistry, 'get' | 'find'>;
+  models: Pick<ModelRegistry, 'get' | 'find' | 'defaultId'>;
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
   /**
@@ -96,7 +98,7 @@ export interface GenerationDeps extends InputDeps {
    * cannot pass it together. A request that a model answered keeps its slot whatever came of it (a recorded
    * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
    */
-  quota?: { perDay: number };
+  quota?: FreeQuota;
   /**
    * Generations one user may have running at once, on all instances together (their unexpired rows in
    * `running_generations`); one more is `429 Too many generations in flight` with `Retry-After`, before any input
@@ -125,9 +127,19 @@ const canceled = () => generationFailed('the generation was canceled');
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
 /** A running generation's row id and lease (./generation.ts markRunning, renewWhileRunning). */
+/**
+ * What a user without Pro may use (docs/api.md "The free quota"): `perDay` model calls in any 24 hours, or a
+ * monthly budget in USD (`usdPerMonth`, FREE_BUDGET_USD_PER_MONTH): a generation whose model has a list price is
+ * refused once this UTC month's costs, what the user's running generations hold and that price would pass it. A
+ * model without a price (the offline engine, ComfyUI) is not counted.
+ */
+export type FreeQuota = { perDay: number; usdPerMonth?: undefined } | { usdPerMonth: number; perDay?: undefined };
+
 interface Running {
   running: string;
   lease: { stop(): Promise<void> };
+  /** What the generation holds of the monthly free budget while it runs (USD); absent without a budget or a price. */
+  reservedUsd?: number;
 }
 
 /** What the record says of how a generation was made (docs/api.md "Lineage"), gathered while it runs. */
@@ -141,6 +153,9 @@ interface Made extends Running {
   modelMs: number;
   promptInMetadata: boolean;
 }
+
+/** Sums of prices in USD, to the millionth (the precision they are stored with). */
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -217,11 +232,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * store anything), the plan quota and the in-flight limit, before any model call. A database outage throws as
    * is (the route answers 503).
    */
-  async function markRunning(userId: string, node: GenerationNode | undefined): Promise<string> {
+  async function markRunning(userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): Promise<string> {
     const id = randomUUID();
     const perDay = deps.quota?.perDay ?? 0;
+    const budget = deps.quota?.usdPerMonth ?? 0;
     const inFlight = deps.inFlightPerUser ?? 0;
-    if (perDay <= 0 && inFlight <= 0) {
+    if (perDay <= 0 && budget <= 0 && inFlight <= 0) {
       if (!(await runningGenerations.start(id, userId, deps.leaseMs, undefined, node))) throw unauthorized();
       return id;
     }
@@ -232,8 +248,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       if (!user) throw unauthorized();
       // The quota first: a user who has used it up is told so, not asked to wait and retry.
       if (perDay > 0 && !user.isPro && (await generations.countLastDayWithRunning(userId, tx)) >= perDay) throw upgradeRequired();
+      if (budget > 0 && !user.isPro && reservedUsd !== undefined) {
+        const used = await generations.monthBudgetUsed(userId, tx);
+        if (used + reservedUsd > budget + 1e-9) throw budgetUsedUp(budget, used, reservedUsd);
+      }
       if (inFlight > 0 && (await runningGenerations.countByUser(userId, tx)) >= inFlight) throw tooManyGenerations(inFlight, IN_FLIGHT_RETRY_AFTER_SECONDS);
-      await runningGenerations.start(id, userId, deps.leaseMs, tx, node);
+      await runningGenerations.start(id, userId, deps.leaseMs, tx, node, reservedUsd);
       return id;
     });
   }
@@ -244,12 +264,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * process) is written again. A renewal that fails is only logged: the
    * row then counts until it expires.
    */
-  function renewWhileRunning(id: string, userId: string, node: GenerationNode | undefined): { stop(): Promise<void> } {
+  function renewWhileRunning(id: string, userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): { stop(): Promise<void> } {
     let inFlight: Promise<unknown> = Promise.resolve();
     let stopped = false;
     const renew = () => {
       inFlight = runningGenerations
-        .renew(id, userId, deps.leaseMs, undefined, node)
+        .renew(id, userId, deps.leaseMs, undefined, node, reservedUsd)
         .catch((err: unknown) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
     };
     const timer = setInterval(() => {
@@ -270,12 +290,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * with a quota, the call keeps its slot for 24 hours as a spent call, which replaces the running row in one
    * transaction (counted exactly once). If that fails, the slot is given back (logged).
    */
-  async function keepSlot(running: string, userId: string, lease: { stop(): Promise<void> }): Promise<void> {
-    if (!deps.quota) return;
+  async function keepSlot({ running, lease, reservedUsd }: Running, userId: string): Promise<void> {
+    if (!deps.quota || (deps.quota.usdPerMonth !== undefined && reservedUsd === undefined)) return;
     await lease.stop();
     try {
       await transactions.transaction(async (tx) => {
-        await generations.recordSpentCall(userId, tx);
+        await generations.recordSpentCall(userId, tx, reservedUsd);
         await runningGenerations.remove(running, tx);
       });
     } catch (err) {
@@ -299,6 +319,13 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     return price === undefined ? null : { amount: price, currency: 'USD', basis: 'list price' as const };
   }
 
+  /** With the monthly free budget: what a generation of `model` (or the default) holds of it, its list price; undefined when not counted. */
+  function budgetReservation(model: string | undefined): number | undefined {
+    if (deps.quota?.usdPerMonth === undefined) return undefined;
+    const price = deps.models.find(model ?? deps.models.defaultId)?.costPerImageUsd;
+    return price !== undefined && price > 0 ? price : undefined;
+  }
+
   /** The model a generation asked for (or the default), refused before anything is reserved when it cannot run it. */
   async function modelFor(input: GenerateInput): Promise<ImageModel> {
     const model = await deps.models.get(input.model);
@@ -317,11 +344,12 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
     const model = await modelFor(input);
     const canvasVersion = node ? await generations.canvasVersion(node.projectId) : null; // the canvas as the generation found it
-    const running = await markRunning(user.id, node);
-    const lease = renewWhileRunning(running, user.id, node);
+    const reservedUsd = budgetReservation(input.model);
+    const running = await markRunning(user.id, node, reservedUsd);
+    const lease = renewWhileRunning(running, user.id, node, reservedUsd);
     const tracker = node ? nodes!.track(node) : undefined;
     try {
-      const response = await generateRunning(model, user, input, { running, lease, started, node, canvasVersion });
+      const response = await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
       await tracker?.end({ image: response.imageUrl });
       return response;
     } catch (err) {
@@ -340,7 +368,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     { images, prompt, signal, lineage, promptInMetadata, commit, onProgress }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'jobId' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
-    const { running, lease } = run;
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
     try {
@@ -353,7 +380,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const made: Made = { ...run, modelMs, jobId: lineage?.jobId, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
       return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, { signal, commit });
     } catch (err) {
-      if (answered) await keepSlot(running, user.id, lease);
+      if (answered) await keepSlot(run, user.id);
       throw err;
     }
   }
@@ -448,7 +475,10 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
 
     async spend(userId) {
       const { usd, generations: made, priced, month } = await generations.monthSpend(userId);
-      return { month, usd, generations: made, priced };
+      const budget = deps.quota?.usdPerMonth;
+      if (budget === undefined || (await users.findById(userId))?.isPro !== false) return { month, usd, generations: made, priced };
+      const usedUsd = round6(await generations.monthBudgetUsed(userId));
+      return { month, usd, generations: made, priced, freeBudget: { usd: budget, usedUsd, leftUsd: round6(Math.max(0, budget - usedUsd)) } };
     },
 
     async history(userId, { cursor, limit, q, projectId, model }) {

@@ -1,7 +1,8 @@
 // The free quota counts model calls (docs/api.md "The free quota"): a request that reached the model uses a slot
 // whatever the model answered (an image, text only, a refusal, an answer we cannot read); a request that failed
 // before any model answered (our own 400s, provider errors, timeouts) gives its slot back. Gemini and OpenAI
-// through their real SDKs against local fakes, with FREE_GENERATIONS_PER_DAY=1 unless said otherwise.
+// through their real SDKs against local fakes, with FREE_GENERATIONS_PER_DAY=1 unless said otherwise; and the
+// monthly free budget in USD that can replace it (FREE_BUDGET_USD_PER_MONTH).
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
@@ -10,6 +11,7 @@ import * as Y from 'yjs';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { connectLive, docWhere } from '../helpers/live-client.js';
+import { untilJob } from '../helpers/jobs.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type User = { client: HttpClient; id: string; email: string };
@@ -204,5 +206,73 @@ describe('free quota with a fallback model (FREE_GENERATIONS_PER_DAY=2)', () => 
     expect((await generate(bob)).status).toBe(200);
     expect((await generate(bob)).status).toBe(200);
     expect(await generate(bob)).toMatchObject(upgradeRequired);
+  });
+});
+
+describe('monthly free budget (FREE_BUDGET_USD_PER_MONTH=0.1, Gemini 2.5 Flash Image at its list price of $0.039)', () => {
+  let t: TestApp;
+  let gemini: FakeGemini;
+  beforeAll(async () => {
+    gemini = await startFakeGemini({ apiKey: 'budget-key' });
+    t = await startTestApp({
+      IMAGE_MODEL: 'gemini-2.5-flash-image',
+      IMAGE_MODEL_API_KEY: 'budget-key',
+      IMAGE_MODEL_BASE_URL: gemini.baseUrl,
+      FREE_BUDGET_USD_PER_MONTH: '0.1',
+      RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await gemini?.close();
+  });
+  const spend = async (user: User) => (await user.client.get('/api/user/spend')).json;
+
+  it('refuses a priced generation that would pass the budget (402, what is left in the details) before any model call; unpriced models still run', async () => {
+    const ada = await t.user('budget@example.com');
+    expect((await spend(ada)).freeBudget).toEqual({ usd: 0.1, usedUsd: 0, leftUsd: 0.1 });
+    expect((await generate(ada)).status).toBe(200);
+    expect((await generate(ada)).status).toBe(200);
+    expect(await spend(ada)).toMatchObject({ usd: 0.078, freeBudget: { usd: 0.1, usedUsd: 0.078, leftUsd: 0.022 } });
+    const calls = gemini.requests.length;
+    const refused = await generate(ada);
+    expect(refused).toMatchObject({ status: 402, json: { error: 'Upgrade required', details: 'this generation costs about $0.039 and $0.022 of your $0.100 free budget is left this month' } });
+    expect(gemini.requests.length).toBe(calls);
+    // A job of a priced model fails the same way; the offline engine has no price and is not counted.
+    const job = await ada.client.post('/api/generations', { images: [input], prompt: 'p', model: 'gemini-2.5-flash-image' });
+    expect(await untilJob(ada.client, job.json.id)).toMatchObject({ status: 'failed', error: { status: 402, error: 'Upgrade required' } });
+    const offline = await ada.client.post('/api/generations', { images: [input], prompt: 'grayscale', model: 'local' });
+    expect(await untilJob(ada.client, offline.json.id)).toMatchObject({ status: 'succeeded', model: 'local' });
+    expect(gemini.requests.length).toBe(calls);
+  });
+
+  it('a running generation holds its price until it ends; a call the model answered without an image costs its price; a provider error costs nothing', async () => {
+    const bob = await t.user('budget-running@example.com');
+    let release!: () => void;
+    gemini.reply({ kind: 'text', text: 'words', holdUntil: new Promise<void>((r) => (release = r)) });
+    const calls = gemini.requests.length;
+    const first = generate(bob);
+    // Held in the fake: the generation is running, and holds $0.039 of the budget.
+    for (let i = 0; i < 10_000 && gemini.requests.length === calls; i++) await new Promise((r) => setTimeout(r, 5));
+    expect((await spend(bob)).freeBudget).toEqual({ usd: 0.1, usedUsd: 0.039, leftUsd: 0.061 });
+    expect((await generate(bob)).status).toBe(200); // 0.039 held + 0.039 made
+    expect(await generate(bob)).toMatchObject({ status: 402 }); // 0.078 + 0.039 > 0.1
+    release();
+    expect(await first).toMatchObject({ status: 500, json: { error: 'No image was generated' } });
+    // The answer without an image was a call all the same: it keeps its price.
+    expect((await spend(bob)).freeBudget).toEqual({ usd: 0.1, usedUsd: 0.078, leftUsd: 0.022 });
+    expect((await t.pool.query('SELECT cost_usd::float8 AS c FROM spent_model_calls WHERE user_id = $1', [bob.id])).rows).toEqual([{ c: 0.039 }]);
+
+    const cy = await t.user('budget-error@example.com');
+    gemini.reply({ kind: 'error', status: 500 });
+    expect((await generate(cy)).status).toBe(500);
+    expect((await spend(cy)).freeBudget).toEqual({ usd: 0.1, usedUsd: 0, leftUsd: 0.1 }); // no model answered: nothing counted
+  });
+
+  it('a Pro user has no budget', async () => {
+    const pro = await t.user('budget-pro@example.com');
+    await t.pool.query('UPDATE users SET is_pro = true WHERE id = $1', [pro.id]);
+    for (let i = 0; i < 3; i++) expect((await generate(pro)).status).toBe(200);
+    expect(await spend(pro)).toEqual({ month: expect.any(String), usd: 0.117, generations: 3, priced: 3 });
   });
 });

@@ -46,3 +46,21 @@ describeInBrowser('the header’s spend this month', () => {
     expect(errors.every((e) => e.includes('503'))).toBe(true);
   });
 });
+
+describeInBrowser('the header’s free budget left this month', () => {
+  const f = useBrowserFixture({ FREE_BUDGET_USD_PER_MONTH: '0.1' });
+
+  it('shows what is left of the monthly free budget, and less once a priced generation counts', async () => {
+    const page = await f.onNewCanvas(await f.newContext(), 'cy@example.com', 'Budget');
+    const spend = page.locator('.app-header .month-spend');
+    await expect.poll(() => spend.textContent(), { timeout: WAIT }).toBe('This month: $0.00 (0 generations) · $0.10 of $0.10 free left');
+    // A generation that cost $0.039, as a model with a list price records it.
+    const { id } = await f.app.user('cy@example.com');
+    await f.app.pool.query(
+      `INSERT INTO generations (id, user_id, user_email, prompt, input_images, output_image_url, model, cost) VALUES ('gen-budget', $1, 'cy@example.com', 'p', '[]'::jsonb, 'http://127.0.0.1/x.png', 'gemini-2.5-flash-image', '{"amount": 0.039, "currency": "USD", "basis": "list price"}'::jsonb)`,
+      [id],
+    );
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await expect.poll(() => spend.textContent(), { timeout: WAIT }).toBe('This month: $0.039 (1 generation) · $0.061 of $0.10 free left');
+  });
+});

@@ -83,9 +83,9 @@ export interface FakeState {
   collab: Map<string, CollabRecord>;
   generations: GenerationRow[];
   /** Running generation id → its user and lease end (ms). */
-  running: Map<string, { userId: string; expiresAt: number }>;
+  running: Map<string, { userId: string; expiresAt: number; reservedUsd?: number }>;
   /** Model calls that recorded no generation (the free quota counts them for a day). */
-  spentCalls: { userId: string; at: number }[];
+  spentCalls: { userId: string; at: number; costUsd?: number }[];
   subscriptions: Map<string, SubscriptionRecord>;
   /** Webhook id → received at (ms). */
   webhooks: Map<string, { type: string; receivedAt: number }>;
@@ -340,9 +340,20 @@ export function createFakeRepositories(): FakeRepositories {
       const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
       return recorded + spent + running;
     },
-    async recordSpentCall(userId) {
+    async monthBudgetUsed(userId) {
+      const now = new Date();
+      const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+      const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() >= start && g.cost?.currency === 'USD').reduce((sum, g) => sum + g.cost!.amount, 0);
+      const spent = state.spentCalls.filter((c) => c.userId === userId && c.at >= start).reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
+      const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).reduce((sum, r) => sum + (r.reservedUsd ?? 0), 0);
+      return recorded + spent + running;
+    },
+    async recordSpentCall(userId, _tx, costUsd) {
       if (!state.users.has(userId)) throw new Error(`no user ${userId}`); // the foreign key
-      state.spentCalls = [...state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS), { userId, at: Date.now() }];
+      const now = new Date();
+      const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+      const kept = state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS || (c.costUsd !== undefined && c.at >= monthStart));
+      state.spentCalls = [...kept, { userId, at: Date.now(), costUsd }];
     },
     async canvasVersion() {
       return null;
@@ -353,14 +364,14 @@ export function createFakeRepositories(): FakeRepositories {
   };
 
   const runningGenerations: RunningGenerationsRepository = {
-    async start(id, userId, leaseMs) {
+    async start(id, userId, leaseMs, _tx, _node, reservedUsd) {
       if (!state.users.has(userId)) return false;
       if (state.running.has(id)) throw new Error(`running generation ${id} exists`);
-      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs });
+      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, reservedUsd });
       return true;
     },
-    async renew(id, userId, leaseMs) {
-      if (state.users.has(userId)) state.running.set(id, { userId, expiresAt: Date.now() + leaseMs });
+    async renew(id, userId, leaseMs, _tx, _node, reservedUsd) {
+      if (state.users.has(userId)) state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, reservedUsd });
     },
     async remove(id) {
       state.running.delete(id);

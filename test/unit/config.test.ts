@@ -102,4 +102,13 @@ describe('configuration', () => {
       expect(() => loadConfig({ PAYMENTS_WEBHOOK_RETENTION_DAYS: value }), value).toThrow(/PAYMENTS_WEBHOOK_RETENTION_DAYS/);
     }
   });
+
+  it('has no free budget by default; FREE_BUDGET_USD_PER_MONTH sets one in dollars, and replaces the daily quota (both set is an error)', () => {
+    expect(loadConfig({}).config.payments.freeBudgetUsdPerMonth).toBe(0);
+    expect(loadConfig({ FREE_BUDGET_USD_PER_MONTH: '2.5' }).config.payments.freeBudgetUsdPerMonth).toBe(2.5);
+    for (const value of ['-1', 'five']) expect(() => loadConfig({ FREE_BUDGET_USD_PER_MONTH: value }), value).toThrow(/FREE_BUDGET_USD_PER_MONTH/);
+    expect(() => loadConfig({ FREE_BUDGET_USD_PER_MONTH: '5', FREE_GENERATIONS_PER_DAY: '10' })).toThrow(
+      /FREE_GENERATIONS_PER_DAY and FREE_BUDGET_USD_PER_MONTH cannot both be set: the monthly budget replaces the daily quota/,
+    );
+  });
 });

@@ -38,8 +38,13 @@ export interface GenerationsRepository {
   countLastDayWithRunning(userId: string, tx?: Tx): Promise<number>;
   /** The user's generations of this calendar month (UTC): how many, how many have a cost in USD, and its sum. */
   monthSpend(userId: string, tx?: Tx): Promise<{ month: string; generations: number; priced: number; usd: number }>;
+  /**
+   * What counts against the user's monthly free budget (USD): this UTC month's recorded costs in USD, its spent
+   * calls' costs, and what the user's running generations hold.
+   */
+  monthBudgetUsed(userId: string, tx?: Tx): Promise<number>;
   /** Records a model call of the user that recorded no generation (it counts for 24 hours); prunes old ones. */
-  recordSpentCall(userId: string, tx?: Tx): Promise<void>;
+  recordSpentCall(userId: string, tx?: Tx, costUsd?: number): Promise<void>;
   /** The project's canvas version now (`canvases.version`); null when it has no canvas row. */
   canvasVersion(projectId: string, tx?: Tx): Promise<number | null>;
   /**
@@ -108,6 +113,17 @@ WHERE user_id = ${userId} AND created_at >= (date_trunc('month', now() AT TIME Z
       const [row] = rows;
       return { month: row.month, generations: row.generations, priced: row.priced, usd: Number(row.usd) };
     },
+    async monthBudgetUsed(userId, tx) {
+      const { rows } = await on(tx).execute<{ used: string }>(sql`
+WITH month AS (SELECT date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start)
+SELECT (
+  coalesce((SELECT sum((cost->>'amount')::numeric) FROM generations, month
+    WHERE user_id = ${userId} AND created_at >= month.start AND cost->>'currency' = 'USD'), 0)
+  + coalesce((SELECT sum(cost_usd) FROM spent_model_calls, month WHERE user_id = ${userId} AND created_at >= month.start), 0)
+  + coalesce((SELECT sum(reserved_usd) FROM running_generations WHERE user_id = ${userId} AND expires_at > now()), 0)
+)::text AS used`);
+      return Number(rows[0].used);
+    },
     async countLastDayWithRunning(userId, tx) {
       const recorded = on(tx)
         .select({ n: sql`count(*)` })
@@ -124,11 +140,16 @@ WHERE user_id = ${userId} AND created_at >= (date_trunc('month', now() AT TIME Z
       const { rows } = await on(tx).execute<{ used: string }>(sql`SELECT (${recorded}) + (${spent}) + (${running}) AS used`);
       return Number(rows[0].used);
     },
-    async recordSpentCall(userId, tx) {
-      await on(tx).insert(spentModelCalls).values({ userId });
+    async recordSpentCall(userId, tx, costUsd) {
+      await on(tx)
+        .insert(spentModelCalls)
+        .values({ userId, costUsd: costUsd === undefined ? null : String(costUsd) });
+      // A call with a cost counts against its month's budget: it stays until that month is over.
       await on(tx).execute(sql`
         DELETE FROM spent_model_calls WHERE id IN (
-          SELECT id FROM spent_model_calls WHERE created_at <= now() - interval '1 day' LIMIT ${SPENT_PRUNE_BATCH})`);
+          SELECT id FROM spent_model_calls WHERE created_at <= now() - interval '1 day'
+            AND (cost_usd IS NULL OR created_at < date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+          LIMIT ${SPENT_PRUNE_BATCH})`);
     },
     async canvasVersion(projectId, tx) {
       const [row] = await on(tx).select({ version: canvases.version }).from(canvases).where(eq(canvases.projectId, projectId));

@@ -13,10 +13,13 @@ export interface GenerationNode {
 }
 
 export interface RunningGenerationsRepository {
-  /** Records generation `id` of the user (into `node`, if given) as running for `leaseMs`; false (nothing written) when there is no such user. */
-  start(id: string, userId: string, leaseMs: number, tx?: Tx, node?: GenerationNode): Promise<boolean>;
+  /**
+   * Records generation `id` of the user (into `node`, if given; holding `reservedUsd` of the monthly free budget,
+   * if given) as running for `leaseMs`; false (nothing written) when there is no such user.
+   */
+  start(id: string, userId: string, leaseMs: number, tx?: Tx, node?: GenerationNode, reservedUsd?: number): Promise<boolean>;
   /** Extends the lease to `leaseMs` from now, writing the row again if it was pruned meanwhile (not when the user is gone). */
-  renew(id: string, userId: string, leaseMs: number, tx?: Tx, node?: GenerationNode): Promise<void>;
+  renew(id: string, userId: string, leaseMs: number, tx?: Tx, node?: GenerationNode, reservedUsd?: number): Promise<void>;
   /** Deletes the row of generation `id`. */
   remove(id: string, tx?: Tx): Promise<void>;
   /** Deletes the row of generation `id` and every expired row (of instances that died) that names no node. */
@@ -32,9 +35,10 @@ export interface RunningGenerationsRepository {
 
 // INSERT … SELECT from users: the user check and the insert are one statement (drizzle's builder has no
 // insert from a select of expressions).
-const lease = (id: string, userId: string, leaseMs: number, node?: GenerationNode) => sql`
-  INSERT INTO running_generations (id, user_id, expires_at, project_id, node_id)
-  SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${leaseMs / 1000}::float8), ${node?.projectId ?? null}::uuid, ${node?.nodeId ?? null}::text
+const lease = (id: string, userId: string, leaseMs: number, node?: GenerationNode, reservedUsd?: number) => sql`
+  INSERT INTO running_generations (id, user_id, expires_at, project_id, node_id, reserved_usd)
+  SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${leaseMs / 1000}::float8), ${node?.projectId ?? null}::uuid, ${node?.nodeId ?? null}::text,
+    ${reservedUsd ?? null}::numeric
   FROM users u WHERE u.id = ${userId}::uuid`;
 
 // SKIP LOCKED: instances sweeping at once claim different rows.
@@ -47,12 +51,12 @@ const claimLapsed = (limit: number) => sql`
 export function createRunningGenerationsRepository(db: Db): RunningGenerationsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
   return {
-    async start(id, userId, leaseMs, tx, node) {
-      const { rows } = await on(tx).execute(sql`${lease(id, userId, leaseMs, node)} RETURNING id`);
+    async start(id, userId, leaseMs, tx, node, reservedUsd) {
+      const { rows } = await on(tx).execute(sql`${lease(id, userId, leaseMs, node, reservedUsd)} RETURNING id`);
       return rows.length > 0;
     },
-    async renew(id, userId, leaseMs, tx, node) {
-      await on(tx).execute(sql`${lease(id, userId, leaseMs, node)} ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at`);
+    async renew(id, userId, leaseMs, tx, node, reservedUsd) {
+      await on(tx).execute(sql`${lease(id, userId, leaseMs, node, reservedUsd)} ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at`);
     },
     async remove(id, tx) {
       await on(tx).delete(runningGenerations).where(eq(runningGenerations.id, id));

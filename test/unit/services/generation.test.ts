@@ -53,7 +53,7 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
     store,
     fetcher: noNetwork,
     // The one model of these tests is the default; any other name is one the deployment does not run.
-    models: { get: async (id?: string) => (id === undefined || id === model.id ? model : undefined), find: () => undefined },
+    models: { get: async (id?: string) => (id === undefined || id === model.id ? model : undefined), find: () => undefined, defaultId: model.id as never },
     maxBytes: 1024 * 1024,
     maxPixels: 40_000_000,
     maxTotalPixels: 100_000_000,

@@ -80,9 +80,12 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
   );
 }
 
-/** "This month: $0.21 (5 generations)"; its title says when some of them have no known price. */
+/**
+ * "This month: $0.21 (5 generations)", and with a monthly free budget "· $4.79 of $5.00 free left"; its title says
+ * when some of them have no known price.
+ */
 function SpendSummary({ spend }: { spend: MonthSpend }) {
-  const { usd, generations, priced } = spend;
+  const { usd, generations, priced, freeBudget } = spend;
   const title =
     priced < generations
       ? `${priced} of ${generations} ${generations === 1 ? 'generation has' : 'generations have'} a known price; the offline engine and some models have none`
@@ -90,6 +93,7 @@ function SpendSummary({ spend }: { spend: MonthSpend }) {
   return (
     <span className="muted month-spend" title={title}>
       This month: {formatUsd(usd)} ({generations} {generations === 1 ? 'generation' : 'generations'})
+      {freeBudget && ` · ${formatUsd(freeBudget.leftUsd)} of ${formatUsd(freeBudget.usd)} free left`}
     </span>
   );
 }

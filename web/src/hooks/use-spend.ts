@@ -11,6 +11,8 @@ export interface MonthSpend {
   usd: number;
   generations: number;
   priced: number;
+  /** With a monthly free budget, for a user without Pro (FREE_BUDGET_USD_PER_MONTH). */
+  freeBudget?: { usd: number; usedUsd: number; leftUsd: number };
 }
 
 const listeners = new Set<() => void>();
