@@ -3557,6 +3557,8 @@ export interface components {
                 };
                 /** @description the provider's latest log line */
                 message?: string;
+                /** @description the model's latest preview of the image (OpenAI's partial images), small: a data:image/webp URL */
+                preview?: string;
             } | null;
         };
         GenerationJobDetailInput: {
@@ -3593,6 +3595,8 @@ export interface components {
                 };
                 /** @description the provider's latest log line */
                 message?: string;
+                /** @description the model's latest preview of the image (OpenAI's partial images), small: a data:image/webp URL */
+                preview?: string;
             } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
@@ -3993,6 +3997,8 @@ export interface components {
                 };
                 /** @description the provider's latest log line */
                 message?: string;
+                /** @description the model's latest preview of the image (OpenAI's partial images), small: a data:image/webp URL */
+                preview?: string;
             } | null;
         };
         GenerationJobDetail: {
@@ -4029,6 +4035,8 @@ export interface components {
                 };
                 /** @description the provider's latest log line */
                 message?: string;
+                /** @description the model's latest preview of the image (OpenAI's partial images), small: a data:image/webp URL */
+                preview?: string;
             } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;

@@ -174,6 +174,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
     defaultModel: models.defaultId,
+    toPreview: imageWorkers.toPreview,
     log,
   });
   return {
@@ -200,7 +201,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
 function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
   const { model: cfg } = config;
   const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> =>
-    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow });
+    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;
   return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };

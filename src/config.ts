@@ -101,6 +101,7 @@ const envSchema = z.object({
   GEMINI_BASE_URL: text.pipe(z.url().optional()),
   OPENAI_API_KEY: text,
   OPENAI_BASE_URL: text.pipe(z.url().optional()),
+  OPENAI_PARTIAL_IMAGES: z.coerce.number().int().min(0).max(3).default(2),
   FAL_KEY: text,
   FAL_BASE_URL: text.pipe(z.url().optional()),
   REPLICATE_API_TOKEN: text,
@@ -255,6 +256,8 @@ export interface Config {
     comfyui?: { url: string; workflow: Workflow; images: number };
     timeoutMs: number;
     maxConcurrent: number;
+    /** OpenAI: partial images streamed as previews before the final image (OPENAI_PARTIAL_IMAGES, 0–3); 0: none. */
+    openaiPartialImages: number;
     /** How long a running generation's row counts without being renewed (renewed every third of it). */
     leaseMs: number;
     /** Generations one user may have running at once, on all instances together (0 = no limit); more get 429. */
@@ -492,6 +495,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       ...(e.COMFYUI_URL && comfyui ? { comfyui: { url: e.COMFYUI_URL, workflow: comfyui.workflow, images: comfyui.images } } : {}),
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
+      openaiPartialImages: e.OPENAI_PARTIAL_IMAGES,
       leaseMs: e.GENERATION_LEASE_MS,
       inFlightPerUser: e.GENERATIONS_IN_FLIGHT_PER_USER,
       imageWorkers: e.IMAGE_WORKERS,

@@ -461,6 +461,8 @@ export interface JobProgress {
   queuePosition?: number;
   step?: { done: number; total: number };
   message?: string;
+  /** The model's latest preview (OpenAI's partial images), made small: a `data:image/webp;base64,…` URL. */
+  preview?: string;
 }
 
 export const generationJobs = pgTable(

@@ -28,6 +28,8 @@ export interface ImageWorkers {
   renderSvg: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
   /** The image as PNG, or undefined when it cannot be read. */
   toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
+  /** A small preview of the image (convert.ts toPreview) as a data URL, or undefined when it cannot be read. */
+  toPreview: (image: { data: Buffer }, owner?: string) => Promise<string | undefined>;
   /** Tasks running on the workers, and tasks waiting their turn. */
   load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
@@ -149,6 +151,8 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       const png = await orElse<Uint8Array | undefined>('png', { data }, undefined, owner);
       return png && bytes(png);
     },
+
+    toPreview: (image, owner) => orElse<string | undefined>('preview', { data: image.data }, undefined, owner),
 
     load: () => turns.stats,
 

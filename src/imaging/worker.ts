@@ -4,7 +4,7 @@
 // own CPU priority, so request serving wins a busy core; libvips keeps no operation cache here.
 import { setPriority } from 'node:os';
 import sharp from 'sharp';
-import { asBuffer as bytes, toPng } from './convert.js';
+import { asBuffer as bytes, toPng, toPreview } from './convert.js';
 import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
 import { ModelFailedError, ModelInputError } from '../models/image-model.js';
 import { decodeProblem } from '../services/input-image-check.js';
@@ -64,6 +64,11 @@ export interface SvgTask {
 
 export function svg(task: SvgTask): Promise<SvgRender> {
   return renderSvg(bytes(task.svg), task.maxPixels);
+}
+
+/** A small preview of the image as a data URL, or undefined when it cannot be read. */
+export function preview(task: { data: Uint8Array }): Promise<string | undefined> {
+  return toPreview(bytes(task.data));
 }
 
 /** The image as PNG, or undefined when it cannot be read. */

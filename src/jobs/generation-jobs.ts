@@ -113,6 +113,11 @@ export interface GenerationJobsDeps {
   staleCheckMs: number;
   /** How long events are kept (hours, at least 24). */
   eventsRetentionHours: number;
+  /**
+   * A model's preview made small enough to travel in the job and its node (a `data:` URL of at most
+   * PREVIEW_SIZE pixels a side); undefined when it cannot be read. Absent: previews are not shown.
+   */
+  toPreview?: (image: { data: Buffer; mimeType: string }, owner?: string) => Promise<string | undefined>;
   /** Start the queue at boot (every instance runs jobs); false: on the first job this instance creates. */
   eagerStart: boolean;
   log: JobQueueOptions['log'] & { info(o: object, m: string): void };
@@ -215,11 +220,31 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       lastAt = Date.now();
       void write(p);
     };
+    // The latest preview stays in every later report until a newer one is made small (in order: one at a time).
+    let preview: string | undefined;
+    let previews = Promise.resolve();
+    /** The fields of the latest report (a preview made small later joins the latest ones, not its own report's). */
+    let fields: JobProgress = {};
+    const schedule = () => {
+      timer ??= setTimeout(flush, Math.max(0, lastAt + PROGRESS_EVERY_MS - Date.now()));
+    };
     return {
       report: (p: ModelProgress) => {
         if (stopped) return;
-        latest = { ...(p.queuePosition !== undefined ? { queuePosition: p.queuePosition } : {}), ...(p.step ? { step: p.step } : {}), ...(p.message ? { message: p.message } : {}) };
-        timer ??= setTimeout(flush, Math.max(0, lastAt + PROGRESS_EVERY_MS - Date.now()));
+        fields = { ...(p.queuePosition !== undefined ? { queuePosition: p.queuePosition } : {}), ...(p.step ? { step: p.step } : {}), ...(p.message ? { message: p.message } : {}) };
+        if (p.preview && deps.toPreview) {
+          const image = p.preview;
+          previews = previews.then(async () => {
+            const small = await deps.toPreview!(image, userId).catch(() => undefined);
+            if (stopped || small === undefined) return;
+            preview = small;
+            latest = { ...fields, preview };
+            schedule();
+          });
+          if (Object.keys(fields).length === 0) return; // only a preview: reported once it is made small
+        }
+        latest = { ...fields, ...(preview ? { preview } : {}) };
+        schedule();
       },
       stop: () => {
         stopped = true;

@@ -68,7 +68,7 @@ export const MODEL_INFO = {
     provider: 'openai',
     label: 'OpenAI GPT Image 1',
     maxInputs: 16,
-    progress: 'none',
+    progress: 'previews', // its partial images, when OPENAI_PARTIAL_IMAGES is not 0
     offline: false,
   },
   // fal's queue API (docs/research/model-providers.md): image-edit endpoints, ids as fal names them. Prices are fal's

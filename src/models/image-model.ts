@@ -29,6 +29,8 @@ export interface ModelProgress {
   step?: { done: number; total: number };
   /** A short line from the provider's log. */
   message?: string;
+  /** An early, rough version of the image (OpenAI's partial images). */
+  preview?: ModelImage;
 }
 
 export interface GenerateResult {

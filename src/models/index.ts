@@ -16,6 +16,8 @@ export interface ModelConfig {
   /** Provider base URL override, used by tests and proxies (OpenAI: including `/v1`). */
   baseUrl?: string;
   timeoutMs: number;
+  /** OpenAI: partial images streamed as previews before the final one (0–3; default 0, one plain request). */
+  partialImages?: number;
   /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
   offline?: Partial<OfflineLimits>;
   /** The ComfyUI workflow (`comfyui`, whose server is `baseUrl`). */
@@ -45,7 +47,7 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   }
   if (cfg.model === 'gpt-image-1') {
     const { OpenAIImageModel } = await import('./openai-image-model.js');
-    return new OpenAIImageModel({ apiKey, baseUrl, timeoutMs });
+    return new OpenAIImageModel({ apiKey, baseUrl, timeoutMs, partialImages: cfg.partialImages });
   }
   const { GeminiImageModel } = await import('./gemini-image-model.js');
   return new GeminiImageModel({ model: cfg.model, apiKey, baseUrl, timeoutMs });

@@ -1,6 +1,8 @@
-// gpt-image-1 through the openai SDK (REST `POST /images/edits`, multipart with `image[]` parts).
+// gpt-image-1 through the openai SDK (REST `POST /images/edits`, multipart with `image[]` parts). With partial
+// images asked for (OPENAI_PARTIAL_IMAGES, default 2), the edit is streamed: each `image_edit.partial_image` event is
+// reported as progress with its image (a preview), and `image_edit.completed` carries the final image.
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
-import type { ImagesResponse } from 'openai/resources/images';
+import type { ImageEditStreamEvent, ImagesResponse } from 'openai/resources/images';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { decodeBase64, extensionFor, isAbortError, networkReason, parseRetryAfter, shortReason } from './driver-support.js';
 
@@ -9,6 +11,8 @@ export interface OpenAIOptions {
   /** The SDK's baseURL, including the version path (default https://api.openai.com/v1). */
   baseUrl?: string;
   timeoutMs?: number;
+  /** Partial images to stream before the final one (0–3); 0: one plain request, no previews. */
+  partialImages?: number;
 }
 
 export class OpenAIImageModel implements ImageModel {
@@ -31,18 +35,52 @@ export class OpenAIImageModel implements ImageModel {
   }
 
   async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const partials = this.options.partialImages ?? 0;
+    if (partials > 0) return this.generateStreamed(req, partials);
     let response: ImagesResponse;
     try {
-      const image = await Promise.all(
-        req.images.map((img, i) => toFile(img.data, `image-${i + 1}.${extensionFor(img.mimeType)}`, { type: img.mimeType })),
-      );
-      response = await this.client.images.edit({ model: this.id, image, prompt: req.prompt }, { signal: req.signal });
+      response = await this.client.images.edit({ model: this.id, image: await files(req), prompt: req.prompt }, { signal: req.signal });
     } catch (err) {
       if (err instanceof SyntaxError || isRefusal(err)) req.onAnswered?.(); // the model was reached
       throw this.toModelError(err, req.signal);
     }
     req.onAnswered?.(); // whatever the answer holds: an image, only a revised prompt, nothing readable
     return { ...readResponse(response), model: this.id };
+  }
+
+  /** The edit as a stream of events: partial images as progress (previews), then the final image. */
+  private async generateStreamed(req: GenerateRequest, partials: number): Promise<GenerateResult> {
+    let answered = false;
+    const answer = () => {
+      if (!answered) req.onAnswered?.(); // the stream opened: the model took the call, whatever comes of it
+      answered = true;
+    };
+    try {
+      const events = await this.client.images.edit(
+        { model: this.id, image: await files(req), prompt: req.prompt, stream: true, partial_images: partials },
+        { signal: req.signal },
+      );
+      answer();
+      for await (const event of events as AsyncIterable<ImageEditStreamEvent>) {
+        if (event.type === 'image_edit.partial_image') {
+          const data = decodeBase64(event.b64_json);
+          if (!data) continue; // a preview that cannot be read is only a preview
+          const index = event.partial_image_index;
+          req.onProgress?.({ preview: { data, mimeType: `image/${event.output_format ?? 'png'}` }, message: `Preview ${index + 1} of ${partials}` });
+        } else if (event.type === 'image_edit.completed') {
+          if (!event.b64_json) return { text: 'The model returned no image.', model: this.id };
+          const data = decodeBase64(event.b64_json);
+          if (!data) throw new ModelFailedError('Image model sent a malformed answer (invalid base64 image)');
+          return { image: { data, mimeType: `image/${event.output_format ?? 'png'}` }, model: this.id };
+        }
+      }
+    } catch (err) {
+      if (err instanceof ModelFailedError) throw err;
+      if (err instanceof SyntaxError || isRefusal(err)) answer(); // the model was reached
+      throw this.toModelError(err, req.signal);
+    }
+    if (req.signal.aborted) throw new ModelFailedError('Image model call was aborted');
+    throw new ModelFailedError('Image model stream ended without the final image');
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {
@@ -67,6 +105,11 @@ export class OpenAIImageModel implements ImageModel {
     const cause = err instanceof APIError && err.cause ? err.cause : err;
     return new ModelFailedError(`Image model request failed: ${shortReason(networkReason(cause), key)}`);
   }
+}
+
+/** The request's images as the files of the multipart body (`image[]`). */
+function files(req: GenerateRequest) {
+  return Promise.all(req.images.map((img, i) => toFile(img.data, `image-${i + 1}.${extensionFor(img.mimeType)}`, { type: img.mimeType })));
 }
 
 function readResponse(response: ImagesResponse): Omit<GenerateResult, 'model'> {

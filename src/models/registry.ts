@@ -17,6 +17,8 @@ export interface ModelSettings {
   comfyui?: { url: string; images: number };
   timeoutMs: number;
   maxConcurrent: number;
+  /** OpenAI's partial images streamed as previews (OPENAI_PARTIAL_IMAGES); 0: gpt-image-1 shows no progress. */
+  openaiPartialImages?: number;
 }
 
 /** How to reach a hosted model: its key, and a base URL when one is configured. */
@@ -64,7 +66,8 @@ export function createModelRegistry(
   };
   const runnable = IMAGE_MODELS.filter((m) => access(m) !== null);
   const takes = (m: ImageModelName) => (m === 'comfyui' && settings.comfyui ? settings.comfyui.images : MODEL_INFO[m].maxInputs);
-  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(takes(m), maxImages), default: m === settings.model }));
+  const progress = (m: ImageModelName) => (m === 'gpt-image-1' && !settings.openaiPartialImages ? 'none' : MODEL_INFO[m].progress);
+  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(takes(m), maxImages), progress: progress(m), default: m === settings.model }));
   const byId = new Map(entries.map((e) => [e.id, e]));
 
   const limited = new Map<ImageModelName, Promise<ImageModel>>();

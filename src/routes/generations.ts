@@ -36,6 +36,7 @@ const GenerationJob = z
         queuePosition: z.number().int().optional().describe("in the provider's own queue: 1 = next to start"),
         step: z.object({ done: z.number().int(), total: z.number().int() }).optional().describe('steps done of a total'),
         message: z.string().optional().describe("the provider's latest log line"),
+        preview: z.string().optional().describe("the model's latest preview of the image (OpenAI's partial images), small: a data:image/webp URL"),
       })
       .nullable()
       .describe('While running: what the model last said of its progress (updated at most once a second); null otherwise'),

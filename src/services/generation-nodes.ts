@@ -27,7 +27,7 @@ export interface NodeJob {
   queuedAt: string;
   startedAt: string | null;
   /** While running: what the model last said of its progress (as the job's `progress`). */
-  progress?: { queuePosition?: number; step?: { done: number; total: number }; message?: string };
+  progress?: { queuePosition?: number; step?: { done: number; total: number }; message?: string; preview?: string };
 }
 
 /** A job that has ended, as its node is told: see GenerationNodes.showJob. */

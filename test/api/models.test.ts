@@ -81,8 +81,8 @@ describe('GET /api/models', () => {
     expect(json.models[6]).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
     expect(json.models[1]).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false });
-    // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image.
-    expect(json.models[4]).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'none', offline: false, default: false });
+    // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
+    expect(json.models[4]).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false });
   });
 
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
@@ -173,6 +173,31 @@ describe('a model per generation', () => {
     expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null });
     const after = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
     expect(after.json.nodes[0].data.job).toBeUndefined();
+  });
+
+  it("shows OpenAI's partial images as a small preview in the running job and its node, then the result", async () => {
+    const { client, id } = await several.user('gus@example.com');
+    const projectId = (await client.post('/api/user/project', { userId: id, name: 'Previews' })).json.id as string;
+    const node = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p' } };
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes: [node], edges: [] })).status).toBe(200);
+    const big = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#c63' } }).png().toBuffer();
+    let complete!: () => void;
+    openai.reply({ kind: 'image', image: big, partials: [big, big], completeAfter: new Promise<void>((r) => (complete = r)) });
+    const made = await client.post('/api/generations', { images: [image], prompt: 'warmer', model: 'gpt-image-1', projectId, nodeId: 'g' });
+    expect(made.status).toBe(202);
+    const previewOf = (j: Record<string, unknown>) => (j.progress as { preview?: string } | null)?.preview;
+    const running = await untilJob(client, made.json.id, (j) => (j.status !== 'running' && j.status !== 'queued') || (previewOf(j) !== undefined && (j.progress as { message?: string }).message === 'Preview 2 of 2'), { reads: 1000, pauseMs: 20 });
+    expect(running).toMatchObject({ status: 'running', progress: { message: 'Preview 2 of 2', preview: expect.stringMatching(/^data:image\/webp;base64,/) } });
+    // Made small: at most 256 pixels a side, the shape kept.
+    const preview = Buffer.from(previewOf(running)!.split(',')[1], 'base64');
+    expect(await sharp(preview).metadata()).toMatchObject({ format: 'webp', width: 256, height: 192 });
+    const canvas = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
+    expect(canvas.json.nodes[0].data.job.progress.preview).toBe(previewOf(running));
+    complete();
+    expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null, model: 'gpt-image-1' });
+    const after = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
+    expect(after.json.nodes[0].data.job).toBeUndefined();
+    expect(after.json.nodes[0].data.image).toMatch(/\.png$/);
   });
 
   it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {

@@ -8,8 +8,13 @@
 // our 2nd; repeated so the one-a-second progress writes show it before the log line replaces it), then "in
 // progress" with one log line, then holds the request in progress until the test releases it. fal reports no
 // steps: the step bar is covered by test/unit/job-progress.test.ts.
+//
+// OpenAI's partial images are played by the loopback fake of its Images API through the real `openai` SDK: the
+// edit streams two partial images, then holds its final event until the test releases it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
 import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
@@ -92,6 +97,57 @@ describeInBrowser('a running job’s provider progress in its node', () => {
     expect(await progress.count()).toBe(0);
     expect(await node.locator('.node-error').count()).toBe(0);
     await expect.poll(async () => (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'gen').data.job ?? null, { timeout: WAIT }).toBeNull();
+    expect(errors).toEqual([]);
+  });
+});
+
+describeInBrowser('a running job’s preview in its node (OpenAI partial images)', () => {
+  let openai: FakeOpenAI | undefined;
+  const env: Record<string, string> = { RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', OPENAI_API_KEY: 'sk-k' };
+  let release: () => void = () => undefined;
+  beforeAll(async () => {
+    openai = await startFakeOpenAI({ apiKey: 'sk-k' });
+    env.OPENAI_BASE_URL = openai.baseUrl;
+  });
+  afterAll(async () => {
+    await openai?.close();
+  });
+  const f = useBrowserFixture(env);
+  afterAll(() => release());
+
+  it('shows the latest partial image while the job runs, then the result in its place', async () => {
+    const ada = await f.app.user('ada@example.com');
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Preview' })).json.id as string;
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await solidPng(32, 32, [200, 100, 50]))], { type: 'image/png' }), 'dot.png');
+    const image = (await ada.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    const nodes = [
+      { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: 'warmer', model: 'gpt-image-1' } },
+    ];
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'in', target: 'gen' }] })).status).toBe(200);
+
+    const { page, errors } = await newPage(await f.newContext());
+    await f.signIn(page.context(), 'ada@example.com');
+    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+    const node = page.locator('.react-flow__node[data-id="gen"]');
+    await node.getByText('1 input').waitFor();
+
+    const final = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#2a6' } }).png().toBuffer();
+    const rough = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#777' } }).png().toBuffer();
+    openai!.reply({ kind: 'image', image: final, partials: [rough, rough], completeAfter: new Promise<void>((r) => (release = r)) });
+    await node.getByRole('button', { name: 'Generate', exact: true }).click();
+
+    // The preview, made small by the service, under the job's status with the line that says which it is.
+    const preview = node.getByAltText('Preview of the image being generated');
+    await preview.waitFor();
+    await node.locator('.provider-message').filter({ hasText: 'Preview 2 of 2' }).waitFor();
+    expect(await preview.evaluate((img: HTMLImageElement) => [img.src.startsWith('data:image/webp;base64,'), img.naturalWidth])).toEqual([true, 256]);
+    expect(openai!.requests.at(-1)!.fields).toMatchObject({ stream: 'true', partial_images: '2' });
+
+    release();
+    await node.getByAltText('Generated image').waitFor();
+    await expect.poll(() => preview.count(), { timeout: WAIT }).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -1,10 +1,23 @@
 // A loopback stand-in for the OpenAI Images API (`POST /v1/images/edits`, multipart/form-data with `image[]`
-// parts, bearer auth), as the openai SDK calls it. Records every request; answers what the test queued.
+// parts, bearer auth), as the openai SDK calls it. Records every request; answers what the test queued. A request
+// with `stream=true` is answered as the API streams: server-sent events `image_edit.partial_image` (one per
+// partial image asked for, `partial_images`) and then `image_edit.completed`.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
 export type OpenAIReply = { delayMs?: number } & (
-  | { kind: 'image'; image: Buffer; outputFormat?: 'png' | 'jpeg' | 'webp'; revisedPrompt?: string }
+  | {
+      kind: 'image';
+      image: Buffer;
+      outputFormat?: 'png' | 'jpeg' | 'webp';
+      revisedPrompt?: string;
+      /** Streamed: the partial images sent before the final one (default: the final image, as many as asked for). */
+      partials?: Buffer[];
+      /** Streamed: the final event waits for this (a test decides when, after it saw the partials arrive). */
+      completeAfter?: Promise<unknown>;
+      /** Streamed: the stream ends after the partials, without a final event. */
+      cutAfterPartials?: boolean;
+    }
   | { kind: 'text'; text: string }
   | { kind: 'quota'; retryAfterSeconds?: number }
   | { kind: 'error'; status?: number; message?: string }
@@ -62,6 +75,9 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     }
     const next = replies.next();
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (recorded.fields.stream === 'true' && (next.kind === 'image' || next.kind === 'text' || next.kind === 'malformed')) {
+      return stream(res, next, Number(recorded.fields.partial_images ?? 0));
+    }
     answer(res, next);
   });
 
@@ -111,6 +127,32 @@ function answer(res: ServerResponse, reply: OpenAIReply): void {
     case 'raw':
       return sendRaw(res, reply.status, reply.body, reply.contentType ?? 'application/json');
   }
+}
+
+/** The streamed answer: `event:` and `data:` lines as the API sends them. */
+async function stream(res: ServerResponse, reply: Extract<OpenAIReply, { kind: 'image' | 'text' | 'malformed' }>, partialImages: number): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+  const common = { background: 'opaque', created_at: 1_700_000_000, quality: 'high', size: '1024x1024' };
+  if (reply.kind === 'malformed') {
+    send('image_edit.completed', '{"type": "image_edit.completed", "b64_json": ');
+    return void res.end();
+  }
+  if (reply.kind === 'image') {
+    const format = reply.outputFormat ?? 'png';
+    const partials = reply.partials ?? Array.from({ length: partialImages }, () => reply.image);
+    for (const [i, partial] of partials.entries()) {
+      send('image_edit.partial_image', JSON.stringify({ type: 'image_edit.partial_image', b64_json: partial.toString('base64'), partial_image_index: i, output_format: format, ...common }));
+    }
+    if (reply.cutAfterPartials) return void res.end();
+    if (reply.completeAfter) await reply.completeAfter.catch(() => undefined);
+    const usage = { input_tokens: 50, input_tokens_details: { image_tokens: 40, text_tokens: 10 }, output_tokens: 4160, total_tokens: 4210 };
+    send('image_edit.completed', JSON.stringify({ type: 'image_edit.completed', b64_json: reply.image.toString('base64'), output_format: format, usage, ...common }));
+  } else {
+    // A final event without an image (the API's answer when it made none).
+    send('image_edit.completed', JSON.stringify({ type: 'image_edit.completed', output_format: 'png', ...common }));
+  }
+  res.end();
 }
 
 function sendError(res: ServerResponse, status: number, message: string, type: string, code: string | null = null): void {

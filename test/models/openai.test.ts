@@ -1,7 +1,7 @@
 // The OpenAI driver through the real openai SDK against a local fake of the Images REST API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createImageModel, withFallback, withTimeoutAndLimit } from '../../src/models/index.js';
-import { type ImageModel, ModelFailedError, ModelQuotaError } from '../../src/models/image-model.js';
+import { type ImageModel, ModelFailedError, type ModelProgress, ModelQuotaError } from '../../src/models/image-model.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { gradient, png, request, solid } from './images.js';
 
@@ -150,5 +150,61 @@ describe('OpenAI driver', () => {
     await expect(queued).rejects.toThrow(ModelFailedError);
     await expect(running).resolves.toMatchObject({ model: 'gpt-image-1' });
     expect(fake.requests.map((r) => r.prompt)).toEqual(['first']);
+  });
+});
+
+describe('OpenAI driver streaming partial images (OPENAI_PARTIAL_IMAGES)', () => {
+  let streamed: ImageModel;
+  beforeAll(async () => {
+    streamed = await createImageModel({ model: 'gpt-image-1', apiKey: API_KEY, baseUrl: fake.baseUrl, timeoutMs: 10_000, partialImages: 2 });
+  });
+
+  it('asks for the partial images, reports each as a preview with its place, and returns the final image', async () => {
+    const [rough, finer] = await Promise.all([solid(8, 8, 'gray'), solid(8, 8, 'silver')]);
+    fake.reply({ kind: 'image', image: answer, partials: [rough, finer] });
+    const seen: ModelProgress[] = [];
+    let answered = 0;
+    const result = await streamed.generate({ ...request([png(first)], 'Edit'), onProgress: (p) => seen.push(p), onAnswered: () => answered++ });
+    expect(result.image?.data.equals(answer)).toBe(true);
+    expect(result.image?.mimeType).toBe('image/png');
+    expect(answered).toBe(1);
+    expect(seen.map((p) => p.message)).toEqual(['Preview 1 of 2', 'Preview 2 of 2']);
+    expect(seen[0].preview?.data.equals(rough)).toBe(true);
+    expect(seen[1].preview?.data.equals(finer)).toBe(true);
+    expect(fake.requests[0].fields).toMatchObject({ stream: 'true', partial_images: '2', model: 'gpt-image-1', prompt: 'Edit' });
+  });
+
+  it('a stream that ends without the final image fails (the call was answered); a final event without an image is text', async () => {
+    fake.reply({ kind: 'image', image: answer, cutAfterPartials: true });
+    let answered = 0;
+    const cut = await streamed.generate({ ...request([png(first)], 'x'), onAnswered: () => answered++ }).catch((e: unknown) => e);
+    expect(cut).toEqual(new ModelFailedError('Image model stream ended without the final image'));
+    expect(answered).toBe(1);
+    fake.reply({ kind: 'text', text: 'unused' });
+    expect(await streamed.generate(request([png(first)], 'x'))).toEqual({ text: 'The model returned no image.', model: 'gpt-image-1' });
+  });
+
+  it('a malformed event is a malformed answer; HTTP errors before the stream map as without streaming', async () => {
+    fake.reply({ kind: 'malformed' });
+    await expect(streamed.generate(request([png(first)], 'x'))).rejects.toThrow(/malformed/);
+    fake.reply({ kind: 'quota', retryAfterSeconds: 4 });
+    const err = await streamed.generate(request([png(first)], 'x')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelQuotaError);
+    expect((err as ModelQuotaError).retryAfterSeconds).toBe(4);
+  });
+
+  it('an abort while the stream is open ends the call', async () => {
+    let release!: () => void;
+    fake.reply({ kind: 'image', image: answer, completeAfter: new Promise<void>((r) => (release = r)) });
+    const stop = new AbortController();
+    const previews: ModelProgress[] = [];
+    const call = streamed.generate({ ...request([png(first)], 'x', stop.signal), onProgress: (p) => {
+      previews.push(p);
+      if (previews.length === 2) stop.abort();
+    } }).catch((e: unknown) => e);
+    const err = await call;
+    release();
+    expect(err).toEqual(new ModelFailedError('Image model call was aborted'));
+    await expect.poll(() => fake.inFlight).toBe(0);
   });
 });

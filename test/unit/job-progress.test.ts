@@ -23,6 +23,14 @@ describe('documentProgress', () => {
     expect(documentProgress({ queuePosition: -1, step: { done: 2, total: 4 } })).toEqual({ step: { done: 2, total: 4 } });
   });
 
+  it('keeps a preview only as a small raster data URL', () => {
+    const webp = 'data:image/webp;base64,UklGRg==';
+    expect(documentProgress({ message: 'Preview 1 of 2', preview: webp })).toEqual({ message: 'Preview 1 of 2', preview: webp });
+    for (const preview of ['https://example.com/x.png', 'data:image/svg+xml;base64,PHN2Zz4=', 'data:image/webp;base64,<script>', `data:image/png;base64,${'A'.repeat(300_000)}`, 7]) {
+      expect(documentProgress({ message: 'm', preview }), String(preview).slice(0, 40)).toEqual({ message: 'm' });
+    }
+  });
+
   it('keeps a log line on one line, bounded', () => {
     expect(documentProgress({ message: '  loading\n  weights\t done ' })).toEqual({ message: 'loading weights done' });
     const long = documentProgress({ message: 'x'.repeat(10_000) })!.message!;

@@ -32,6 +32,13 @@ describe('model registry', () => {
     expect(registry.find('gpt-image-1')).toBeUndefined();
   });
 
+  it('says gpt-image-1 shows previews only while partial images are streamed (OPENAI_PARTIAL_IMAGES)', () => {
+    const { build } = builder();
+    const openai = { ...none, openai: { apiKey: 'k' } };
+    expect(createModelRegistry(settings({ providers: openai, openaiPartialImages: 2 }), build, 16).find('gpt-image-1')?.progress).toBe('previews');
+    expect(createModelRegistry(settings({ providers: openai, openaiPartialImages: 0 }), build, 16).find('gpt-image-1')?.progress).toBe('none');
+  });
+
   it("gives each provider its own key and base URL, and the default's provider IMAGE_MODEL_API_KEY", async () => {
     const { built, build } = builder();
     const registry = createModelRegistry(

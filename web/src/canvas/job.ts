@@ -22,7 +22,12 @@ export interface JobProgress {
   step?: { done: number; total: number };
   /** The provider's latest log line. */
   message?: string;
+  /** The model's latest preview of the image (OpenAI's partial images): a small `data:image/webp` URL. */
+  preview?: string;
 }
+
+/** Longest preview kept (a 256-pixel WebP is a few kilobytes; anything far larger is not the service's). */
+const PREVIEW_MAX = 200_000;
 
 /** Longest log line kept (the service shortens its own; anyone else's could be a page). */
 const MESSAGE_MAX = 500;
@@ -51,7 +56,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 /** A job's `progress`, keeping only its well-formed fields; undefined when none is. */
 export function documentProgress(value: unknown): JobProgress | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { queuePosition, step, message } = value as Record<string, unknown>;
+  const { queuePosition, step, message, preview } = value as Record<string, unknown>;
   const progress: JobProgress = {};
   if (isPosition(queuePosition)) progress.queuePosition = queuePosition;
   if (typeof step === 'object' && step !== null && !Array.isArray(step)) {
@@ -60,6 +65,8 @@ export function documentProgress(value: unknown): JobProgress | undefined {
   }
   const line = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim() : '';
   if (line) progress.message = line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+  // Only an image the service made small: a data URL of a raster type (never a link to fetch, never SVG).
+  if (typeof preview === 'string' && preview.length <= PREVIEW_MAX && /^data:image\/(webp|png|jpeg);base64,[A-Za-z0-9+/=]+$/.test(preview)) progress.preview = preview;
   return Object.keys(progress).length > 0 ? progress : undefined;
 }
 
