@@ -201,7 +201,11 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
 function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
   const { model: cfg } = config;
   const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> =>
-    model === 'local' ? imageWorkers.offlineModel(cfg.offline) : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
+    model === 'local'
+      ? imageWorkers.offlineModel(cfg.offline)
+      : model === 'esrgan-slim-2x' || model === 'esrgan-slim-4x'
+        ? imageWorkers.upscaler(model === 'esrgan-slim-2x' ? 2 : 4, { maxInputPixels: cfg.upscaleMaxInputPixels })
+        : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;
   return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };

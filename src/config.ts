@@ -102,6 +102,7 @@ const envSchema = z.object({
   OPENAI_API_KEY: text,
   OPENAI_BASE_URL: text.pipe(z.url().optional()),
   OPENAI_PARTIAL_IMAGES: z.coerce.number().int().min(0).max(3).default(2),
+  UPSCALE_MAX_INPUT_PIXELS: int(512 * 512, 1),
   FAL_KEY: text,
   FAL_BASE_URL: text.pipe(z.url().optional()),
   REPLICATE_API_TOKEN: text,
@@ -258,6 +259,8 @@ export interface Config {
     maxConcurrent: number;
     /** OpenAI: partial images streamed as previews before the final image (OPENAI_PARTIAL_IMAGES, 0–3); 0: none. */
     openaiPartialImages: number;
+    /** ESRGAN super-resolution (esrgan-slim-2x, -4x): the most input pixels (UPSCALE_MAX_INPUT_PIXELS). */
+    upscaleMaxInputPixels: number;
     /** How long a running generation's row counts without being renewed (renewed every third of it). */
     leaseMs: number;
     /** Generations one user may have running at once, on all instances together (0 = no limit); more get 429. */
@@ -496,6 +499,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
       openaiPartialImages: e.OPENAI_PARTIAL_IMAGES,
+      upscaleMaxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
       leaseMs: e.GENERATION_LEASE_MS,
       inFlightPerUser: e.GENERATIONS_IN_FLIGHT_PER_USER,
       imageWorkers: e.IMAGE_WORKERS,

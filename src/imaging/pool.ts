@@ -17,11 +17,16 @@ import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from '../services/svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
-import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask } from './worker.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, UpscaleTask } from './worker.js';
+import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
+
+const images = (req: GenerateRequest) => req.images.map(({ data, mimeType }) => ({ data, mimeType }));
 
 export interface ImageWorkers {
   /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */
   offlineModel: (limits: Partial<OfflineLimits>) => ImageModel;
+  /** ESRGAN super-resolution by `scale` (esrgan-slim-2x / -4x), run in the workers; cancelling ends its process. */
+  upscaler: (scale: UpscaleFactor, limits: UpscaleLimits) => ImageModel;
   /** Decodes an input image to the end: the problem (worded to follow `Invalid image: `), or undefined. */
   decodeProblem: (data: Buffer, mimeType: string, maxPixels: number, owner?: string) => Promise<string | undefined>;
   /** Draws an SVG at its declared size, up to `maxPixels`. */
@@ -114,26 +119,28 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     }
   };
 
-  return {
-    offlineModel: (limits) => {
-      return {
-        id: 'local',
-        async generate(req: GenerateRequest): Promise<GenerateResult> {
-          const task: GenerateTask = { images: req.images.map(({ data, mimeType }) => ({ data, mimeType })), prompt: req.prompt, limits };
-          let answer: GenerateAnswer;
-          try {
-            answer = await run<GenerateAnswer>('generate', task, { owner: req.owner, signal: req.signal });
-          } catch (err) {
-            if (isAbort(err) || req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
-            log.warn({ err }, 'the offline image engine process failed');
-            throw new ModelFailedError('the offline image engine stopped unexpectedly');
-          }
-          if (answer.ok) return { image: { data: bytes(answer.data), mimeType: answer.mimeType }, text: answer.text, model: answer.model };
-          if (answer.kind === 'input') throw new ModelInputError(answer.index, answer.message);
-          throw new ModelFailedError(answer.message);
-        },
-      };
+  /** A model whose every call is one task of the workers (`task` names the worker's export). */
+  const workerModel = (id: string, task: string, input: (req: GenerateRequest) => object): ImageModel => ({
+    id,
+    async generate(req: GenerateRequest): Promise<GenerateResult> {
+      let answer: GenerateAnswer;
+      try {
+        answer = await run<GenerateAnswer>(task, input(req), { owner: req.owner, signal: req.signal });
+      } catch (err) {
+        if (isAbort(err) || req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
+        log.warn({ err, task }, 'an offline model process failed');
+        throw new ModelFailedError('the offline image engine stopped unexpectedly');
+      }
+      if (answer.ok) return { image: { data: bytes(answer.data), mimeType: answer.mimeType }, text: answer.text, model: answer.model };
+      if (answer.kind === 'input') throw new ModelInputError(answer.index, answer.message);
+      throw new ModelFailedError(answer.message);
     },
+  });
+
+  return {
+    offlineModel: (limits) => workerModel('local', 'generate', (req) => ({ images: images(req), prompt: req.prompt, limits }) satisfies GenerateTask),
+
+    upscaler: (scale, limits) => workerModel(upscalerId(scale), 'upscale', (req) => ({ images: images(req), scale, limits }) satisfies UpscaleTask),
 
     decodeProblem: (data, mimeType, maxPixels, owner) => {
       const task: DecodeTask = { data, mimeType, maxPixels };

@@ -6,6 +6,7 @@ import { setPriority } from 'node:os';
 import sharp from 'sharp';
 import { asBuffer as bytes, toPng, toPreview } from './convert.js';
 import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
+import { upscale as esrgan, upscaleText, upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 import { ModelFailedError, ModelInputError } from '../models/image-model.js';
 import { decodeProblem } from '../services/input-image-check.js';
 import { renderSvg, type SvgRender } from '../services/svg.js';
@@ -44,6 +45,25 @@ export async function generate(task: GenerateTask): Promise<GenerateAnswer> {
   } catch (err) {
     if (err instanceof ModelInputError) return { ok: false, kind: 'input', index: err.index, message: err.message };
     return { ok: false, kind: 'failed', message: err instanceof ModelFailedError ? err.message : 'the offline image engine failed' };
+  }
+}
+
+export interface UpscaleTask {
+  images: Array<{ data: Uint8Array; mimeType: string }>;
+  scale: UpscaleFactor;
+  limits: UpscaleLimits;
+}
+
+/** ESRGAN super-resolution of the first image (../models/esrgan-upscaler.ts). */
+export async function upscale(task: UpscaleTask): Promise<GenerateAnswer> {
+  const [first] = task.images;
+  if (!first) return { ok: false, kind: 'input', index: 0, message: 'super-resolution needs an image' };
+  try {
+    const made = await esrgan(bytes(first.data), task.scale, task.limits);
+    return { ok: true, data: made.png, mimeType: 'image/png', text: upscaleText(task.scale, made, task.images.length), model: upscalerId(task.scale) };
+  } catch (err) {
+    if (err instanceof ModelInputError) return { ok: false, kind: 'input', index: err.index, message: err.message };
+    return { ok: false, kind: 'failed', message: 'the offline upscaler failed' };
   }
 }
 

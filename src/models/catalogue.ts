@@ -36,6 +36,24 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
   },
+  // Offline super-resolution (src/models/esrgan-upscaler.ts): machine learning, run in the image workers; one image,
+  // the prompt is not used.
+  'esrgan-slim-2x': {
+    id: 'esrgan-slim-2x',
+    provider: 'offline',
+    label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+  },
+  'esrgan-slim-4x': {
+    id: 'esrgan-slim-4x',
+    provider: 'offline',
+    label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+  },
   'gemini-2.5-flash-image': {
     id: 'gemini-2.5-flash-image',
     provider: 'gemini',

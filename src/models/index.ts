@@ -10,12 +10,17 @@ export * from './image-model.js';
 export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, type ImageModelName, type ModelInfo, type ProgressKind, type Provider } from './catalogue.js';
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
 
+/** The default of UPSCALE_MAX_INPUT_PIXELS: 512×512, upscaled 4× to 2048×2048 in 16 tiles. */
+export const DEFAULT_UPSCALE_MAX_INPUT_PIXELS = 512 * 512;
+
 export interface ModelConfig {
   model: ImageModelName;
   apiKey?: string;
   /** Provider base URL override, used by tests and proxies (OpenAI: including `/v1`). */
   baseUrl?: string;
   timeoutMs: number;
+  /** ESRGAN super-resolution: the most input pixels (UPSCALE_MAX_INPUT_PIXELS). */
+  upscaleMaxInputPixels?: number;
   /** OpenAI: partial images streamed as previews before the final one (0–3; default 0, one plain request). */
   partialImages?: number;
   /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
@@ -30,6 +35,10 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
     return new LocalImageModel(cfg.offline);
   }
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
+  if (cfg.model === 'esrgan-slim-2x' || cfg.model === 'esrgan-slim-4x') {
+    const { EsrganUpscaler } = await import('./esrgan-upscaler.js');
+    return new EsrganUpscaler(cfg.model === 'esrgan-slim-2x' ? 2 : 4, { maxInputPixels: cfg.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS });
+  }
   if (cfg.model === 'comfyui') {
     if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');
     const { ComfyUIImageModel } = await import('./comfyui-image-model.js');

@@ -47,14 +47,31 @@ afterAll(async () => {
 
 const ids = (json: { models: { id: string }[] }) => json.models.map((m) => m.id);
 
+/**
+ * The project's first node once its job has left it: the job's end and the node's are two writes (the job's row,
+ * then the live document), so a read just after the job ended may still show it. Bounded by the number of reads.
+ */
+async function untilNodeSettled(client: HttpClient, projectId: string) {
+  for (let i = 0; i < 400; i++) {
+    const node = (await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0];
+    if (node.data.job === undefined) return node;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the node never left its job');
+}
+
 describe('GET /api/models', () => {
-  it('lists only the offline engine without provider keys, as the default; needs sign-in', async () => {
+  it('lists only the offline models without provider keys (the engine as the default, and the upscalers); needs sign-in', async () => {
     expect((await new HttpClient(plain.baseUrl).get('/api/models')).status).toBe(401);
     const { client } = await plain.user('ada@example.com');
     const read = await client.get('/api/models');
     expect(read.status).toBe(200);
     expect(read.json).toEqual({
-      models: [{ id: 'local', provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 8, progress: 'none', offline: true, default: true }],
+      models: [
+        { id: 'local', provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 8, progress: 'none', offline: true, default: true },
+        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
+        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
+      ],
     });
   });
 
@@ -63,6 +80,8 @@ describe('GET /api/models', () => {
     const { json } = await client.get('/api/models');
     expect(ids(json)).toEqual([
       'local',
+      'esrgan-slim-2x',
+      'esrgan-slim-4x',
       'gemini-2.5-flash-image',
       'gemini-3-pro-image-preview',
       'gemini-2.5-flash-image-preview',
@@ -75,20 +94,21 @@ describe('GET /api/models', () => {
       'qwen/qwen-image-edit',
       'comfyui',
     ]);
+    const byId = (id: string) => json.models.find((m: { id: string }) => m.id === id);
     // The shipped workflow takes one image.
-    expect(json.models[11]).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
-    expect(json.models[10]).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
-    expect(json.models[6]).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false });
+    expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
+    expect(byId('qwen/qwen-image-edit')).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
+    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
-    expect(json.models[1]).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false });
+    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false });
     // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
-    expect(json.models[4]).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false });
+    expect(byId('gpt-image-1')).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false });
   });
 
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
     const { client } = await geminiDefault.user('ada@example.com');
     const { json } = await client.get('/api/models');
-    expect(ids(json)).toEqual(['local', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
+    expect(ids(json)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
     expect(json.models.find((m: { default: boolean }) => m.default).id).toBe('gemini-2.5-flash-image');
   });
 });
@@ -171,8 +191,7 @@ describe('a model per generation', () => {
     expect(canvas.json.nodes[0].data.job).toMatchObject({ id: made.json.id, status: 'running', progress: { message: 'step 3/20' } });
     fal.release();
     expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null });
-    const after = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
-    expect(after.json.nodes[0].data.job).toBeUndefined();
+    expect((await untilNodeSettled(client, projectId)).data.job).toBeUndefined();
   });
 
   it("shows OpenAI's partial images as a small preview in the running job and its node, then the result", async () => {
@@ -195,9 +214,25 @@ describe('a model per generation', () => {
     expect(canvas.json.nodes[0].data.job.progress.preview).toBe(previewOf(running));
     complete();
     expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null, model: 'gpt-image-1' });
-    const after = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
-    expect(after.json.nodes[0].data.job).toBeUndefined();
-    expect(after.json.nodes[0].data.image).toMatch(/\.png$/);
+    const after = await untilNodeSettled(client, projectId);
+    expect(after.data.job).toBeUndefined();
+    expect(after.data.image).toMatch(/\.png$/);
+  });
+
+  it('upscales with ESRGAN offline, in the image workers, and refuses an image over UPSCALE_MAX_INPUT_PIXELS as invalid', async () => {
+    const { client } = await plain.user('hal@example.com');
+    const made = await client.post('/api/generations', { images: [image], prompt: 'sharper', model: 'esrgan-slim-4x' });
+    expect(made.status).toBe(202);
+    // The workers load TensorFlow.js and the model on first use: read until it ends, bounded by the number of reads.
+    const slowly = { reads: 3000, pauseMs: 50 };
+    const job = await untilJob(client, made.json.id, undefined, slowly);
+    expect(job).toMatchObject({ status: 'succeeded', model: 'esrgan-slim-4x' });
+    const output = (job.output as { imageUrl: string }).imageUrl;
+    const png = Buffer.from(await (await fetch(output)).arrayBuffer());
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 32, height: 32 }); // 8×8, 4×
+    const big = `data:image/png;base64,${(await sharp({ create: { width: 600, height: 500, channels: 3, background: '#36c' } }).png().toBuffer()).toString('base64')}`;
+    const refused = await client.post('/api/generations', { images: [big], prompt: 'x', model: 'esrgan-slim-2x' });
+    expect(await untilJob(client, refused.json.id, undefined, slowly)).toMatchObject({ status: 'failed', error: { status: 400, error: expect.stringContaining('super-resolution takes at most 262144 (UPSCALE_MAX_INPUT_PIXELS)') } });
   });
 
   it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {

@@ -103,6 +103,15 @@ describe('configuration', () => {
     }
   });
 
+  it('upscales at most 512×512 input pixels by default; UPSCALE_MAX_INPUT_PIXELS sets it; OPENAI_PARTIAL_IMAGES is 2 by default, 0–3', () => {
+    expect(loadConfig({}).config.model.upscaleMaxInputPixels).toBe(262_144);
+    expect(loadConfig({ UPSCALE_MAX_INPUT_PIXELS: '1000000' }).config.model.upscaleMaxInputPixels).toBe(1_000_000);
+    expect(() => loadConfig({ UPSCALE_MAX_INPUT_PIXELS: '0' })).toThrow(/UPSCALE_MAX_INPUT_PIXELS/);
+    expect(loadConfig({}).config.model.openaiPartialImages).toBe(2);
+    expect(loadConfig({ OPENAI_PARTIAL_IMAGES: '0' }).config.model.openaiPartialImages).toBe(0);
+    expect(() => loadConfig({ OPENAI_PARTIAL_IMAGES: '4' })).toThrow(/OPENAI_PARTIAL_IMAGES/);
+  });
+
   it('has no free budget by default; FREE_BUDGET_USD_PER_MONTH sets one in dollars, and replaces the daily quota (both set is an error)', () => {
     expect(loadConfig({}).config.payments.freeBudgetUsdPerMonth).toBe(0);
     expect(loadConfig({ FREE_BUDGET_USD_PER_MONTH: '2.5' }).config.payments.freeBudgetUsdPerMonth).toBe(2.5);

@@ -25,10 +25,14 @@ function builder(failing: string[] = []) {
 }
 
 describe('model registry', () => {
-  it('offers the offline engine alone without keys, capped to the service’s image limit', () => {
+  it('offers the offline models alone without keys (the engine capped to the service’s image limit, and the upscalers)', () => {
     const { build } = builder();
     const registry = createModelRegistry(settings({}), build, 4);
-    expect(registry.list()).toEqual([expect.objectContaining({ id: 'local', provider: 'offline', maxInputs: 4, default: true })]);
+    expect(registry.list()).toEqual([
+      expect.objectContaining({ id: 'local', provider: 'offline', maxInputs: 4, default: true }),
+      expect.objectContaining({ id: 'esrgan-slim-2x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
+      expect.objectContaining({ id: 'esrgan-slim-4x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
+    ]);
     expect(registry.find('gpt-image-1')).toBeUndefined();
   });
 
@@ -46,7 +50,7 @@ describe('model registry', () => {
       build,
       16,
     );
-    expect(registry.list().map((m) => m.id)).toEqual(['local', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
+    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
     expect(registry.list().filter((m) => m.default).map((m) => m.id)).toEqual(['gemini-2.5-flash-image']);
     await registry.get('gemini-3-pro-image-preview');
     await registry.get('gpt-image-1');
@@ -62,7 +66,7 @@ describe('model registry', () => {
     expect(await registry.get('flux-9')).toBeUndefined();
     expect(await registry.get('gemini-2.5-flash-image')).toBeUndefined();
     expect(await registry.get()).toBeNull();
-    expect(registry.list().map((m) => m.id)).toEqual(['local']);
+    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x']);
   });
 
   it('tries the fallback for the default only (named or not); another model named explicitly runs alone; each model is built once', async () => {
