@@ -92,7 +92,7 @@ describeInBrowser('canvas conventions', () => {
     return { ...watched, projectId };
   }
 
-  it('selects with Shift-click, Ctrl+A (not the page’s text) and a drag on empty canvas; Space+drag moves the view', async () => {
+  it('selects with Shift-click, Ctrl+A (not the page’s text) and a drag on empty canvas; Space-, middle- and right-drags move the view', async () => {
     const { page, errors } = await openSeeded('select@example.com', 'Select', [upload('a', 0, 0), upload('b', 400, 0), generation('g', 800, 0, 'sepia')]);
     await node(page, 'a').click({ position: { x: 40, y: 10 } });
     await node(page, 'b').click({ position: { x: 40, y: 10 }, modifiers: ['Shift'] });

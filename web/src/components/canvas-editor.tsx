@@ -1,6 +1,8 @@
 // The canvas editor on the live document: xyflow with upload and generation nodes, file drop and paste, undo/redo
 // of this tab's own changes, everyone else's pointers and selections, the history of versions. Every action is a
-// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole.
+// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole. The canvas's
+// shortcuts, context menus and clipboard are hooks/use-canvas-{shortcuts,menus,commands}.ts; new nodes are placed
+// in view by hooks/use-placement.ts; the view is remembered per project by hooks/use-viewport-memory.ts.
 import { Background, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
