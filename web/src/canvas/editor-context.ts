@@ -11,7 +11,7 @@ export interface EditorActions {
   projectId?: string;
   /** A canvas shown read-only (a viewer, a read-only link): nodes offer no edits, only downloads. */
   readOnly?: boolean;
-  /** Uploads files: into the node `nodeId` (its first file), or as new nodes near `at` (flow coordinates). */
+  /** Uploads files: into the node `nodeId` (its first file), or as a column of new nodes with its top-left at `at` (flow coordinates). */
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
   setPrompt: (nodeId: string, prompt: string) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */

@@ -132,24 +132,3 @@ export function inputImages(nodeId: string, nodes: CanvasNode[], edges: CanvasEd
     .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
   return { sources, images: sources.map((n) => n.data.image).filter((url): url is string => !!url) };
 }
-
-/** The size a node is drawn at (measured once shown; a typical size before that). */
-const sizeOf = (node: CanvasNode) => ({ width: node.measured?.width ?? 260, height: node.measured?.height ?? 300 });
-
-/** The first spot at or to the right of `at` where a node of `size` overlaps no other node (with a margin). */
-export function freeSpot(at: XYPosition, nodes: CanvasNode[], size = { width: 260, height: 300 }): XYPosition {
-  const margin = 40;
-  const overlaps = (spot: XYPosition) =>
-    nodes.some((n) => {
-      const { width, height } = sizeOf(n);
-      return (
-        spot.x < n.position.x + width + margin &&
-        n.position.x < spot.x + size.width + margin &&
-        spot.y < n.position.y + height + margin &&
-        n.position.y < spot.y + size.height + margin
-      );
-    });
-  let spot = { ...at };
-  for (let i = 0; i < 200 && overlaps(spot); i++) spot = { x: spot.x + 60, y: spot.y };
-  return spot;
-}

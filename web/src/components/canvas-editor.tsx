@@ -1,13 +1,21 @@
 // The canvas editor on the live document: xyflow with upload and generation nodes, file drop and paste, undo/redo
 // of this tab's own changes, everyone else's pointers and selections, the history of versions. Every action is a
-// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole.
-import { Background, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
+// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole. The canvas's
+// shortcuts, context menus and clipboard are hooks/use-canvas-{shortcuts,menus,commands}.ts; new nodes are placed
+// in view by hooks/use-placement.ts; the view is remembered per project by hooks/use-viewport-memory.ts.
+import { Background, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
-import { createNode, freeSpot, newId, toDoc, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
+import { newId, toDoc, type CanvasEdge, type CanvasNode } from '../canvas/model';
+import { columnSize } from '../canvas/placement';
+import { FIT_OPTIONS, useCanvasCommands } from '../hooks/use-canvas-commands';
+import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
+import { useCanvasMenus } from '../hooks/use-canvas-menus';
+import { usePlacement } from '../hooks/use-placement';
+import { useViewportMemory } from '../hooks/use-viewport-memory';
 import { useGeneration } from '../hooks/use-generation';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
@@ -20,9 +28,11 @@ import { EditorToolbar } from './editor-toolbar';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { nodeTypes } from './node-types';
+import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
 import { SaveTemplateDialog } from './save-template-dialog';
 import { ShareDialog } from './share-dialog';
+import { ShortcutSheet } from './shortcut-sheet';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
@@ -34,16 +44,15 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const flow = useReactFlow<CanvasNode, CanvasEdge>();
   const pane = useRef<HTMLDivElement>(null);
   const [initiallyEmpty] = useState(() => nodes.length === 0);
+  const view = useViewportMemory(project.id, pane, !initiallyEmpty);
+  const placement = usePlacement(pane, latest);
+  const commands = useCanvasCommands(session, latest, select, placement, view.touched);
+  const [showingShortcuts, setShowingShortcuts] = useState(false);
+  useCanvasShortcuts(commands, () => setShowingShortcuts(true));
+  const menus = useCanvasMenus(select, commands);
 
   const uploadFiles = useUploads(session, latest, activity);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
-
-  /** The flow position at the middle of the visible canvas. */
-  const viewCenter = useCallback(() => {
-    const rect = pane.current?.getBoundingClientRect();
-    if (!rect) return { x: 0, y: 0 };
-    return flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
-  }, [flow]);
 
   const actions = useMemo<EditorActions>(
     () => ({
@@ -76,18 +85,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     [latest],
   );
 
-  const addGeneration = () => {
-    const center = viewCenter();
-    const node = createNode('generation', freeSpot({ x: center.x - 130, y: center.y - 200 }, latest.current.nodes, { width: 260, height: 400 }));
-    session.step();
-    session.add({ nodes: [toSavedNode(node)] });
-    select([node.id]);
-  };
-
-  const addImages = (files: File[]) => {
-    const center = viewCenter();
-    uploadFiles(files, { at: { x: center.x - 420, y: center.y - 150 * files.length }, source: 'file-picker' });
-  };
+  // New nodes land in view: at the cursor when the action came from it, else in the middle of the view.
+  const addImages = (files: File[]) => uploadFiles(files, { at: placement.place(columnSize(files.length)), source: 'file-picker' });
 
   const selectedNodes = nodes.filter((n) => n.selected);
   const selectedTargets = selectedNodes.filter((n) => n.type === 'generation');
@@ -128,7 +127,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const names = useMemo(() => new Map([...peers.map((p) => [p.user.id, p.user.name] as const), [me.id, 'you'] as const]), [peers, me.id]);
 
   useUndoShortcuts(session.undo, session.redo);
-  usePasteImages((files) => uploadFiles(files, { at: viewCenter(), source: 'paste' }));
+  usePasteImages((files) => uploadFiles(files, { at: placement.place(columnSize(files.length), placement.cursor() ?? undefined), source: 'paste' }));
 
   const onDragOver = (event: DragEvent) => {
     if (!hasFiles(event)) return;
@@ -138,14 +137,15 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const onDrop = (event: DragEvent) => {
     if (!hasFiles(event)) return;
     event.preventDefault();
-    uploadFiles([...event.dataTransfer.files], { at: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }), source: 'drop' });
+    const files = [...event.dataTransfer.files];
+    uploadFiles(files, { at: placement.place(columnSize(files.length), flow.screenToFlowPosition({ x: event.clientX, y: event.clientY })), source: 'drop' });
   };
 
   return (
     <EditorContext.Provider value={actions}>
       <EditorToolbar
         onAddImages={addImages}
-        onAddGeneration={addGeneration}
+        onAddGeneration={() => commands.addGeneration()}
         onConnectSelected={connectSelected}
         canConnect={canConnect}
         onDeleteSelected={deleteSelected}
@@ -174,7 +174,19 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           }}
         />
       )}
-      <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} {...live.pointer}>
+      {showingShortcuts && <ShortcutSheet onClose={() => setShowingShortcuts(false)} />}
+      {menus.menu && (
+        <CanvasMenu
+          menu={menus.menu}
+          nodes={nodes}
+          commands={commands}
+          placement={placement}
+          toFlow={(client) => flow.screenToFlowPosition(client, { snapToGrid: false })}
+          addImages={(files, at) => uploadFiles(files, { at, source: 'file-picker' })}
+          onClose={menus.close}
+        />
+      )}
+      <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} onDoubleClick={menus.onDoubleClick} {...live.pointer}>
         <ReactFlow<CanvasNode, CanvasEdge>
           nodes={nodes}
           edges={edges}
@@ -188,17 +200,31 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           onSelectionDragStart={live.onDragStart}
           onSelectionDragStop={live.onDragStop}
           deleteKeyCode={['Backspace', 'Delete']}
-          multiSelectionKeyCode={['Meta', 'Control']}
+          multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+          selectionOnDrag
+          panOnDrag={[1, 2]}
+          panOnScroll
+          zoomOnDoubleClick={false}
+          onConnectEnd={menus.onConnectEnd}
+          onNodeContextMenu={menus.onNodeContextMenu}
+          onSelectionContextMenu={menus.onSelectionContextMenu}
+          onPaneContextMenu={menus.onPaneContextMenu}
+          defaultViewport={view.defaultViewport}
+          onMoveStart={view.onMoveStart}
+          onMoveEnd={view.onMoveEnd}
           colorMode="system"
-          fitView={!initiallyEmpty}
-          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          fitViewOptions={FIT_OPTIONS}
           minZoom={0.1}
           defaultEdgeOptions={{ animated: false }}
           aria-label="Canvas"
         >
           <Background gap={24} />
-          <Controls />
-          <MiniMap pannable zoomable ariaLabel="Canvas overview" />
+          <Controls>
+            <ControlButton onClick={() => setShowingShortcuts(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-keyshortcuts="?">
+              ?
+            </ControlButton>
+          </Controls>
+          <MiniMap pannable zoomable ariaLabel="Canvas overview" onClick={menus.onMiniMapClick} />
           <RemotePresence session={session} nodes={nodes} />
           {nodes.length === 0 && (
             <Panel position="top-center" className="empty-canvas">

@@ -8,7 +8,7 @@ import { track } from '../analytics';
 import type { ActivityStore } from '../canvas/activity';
 import type { EditorActions, UploadSource } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
-import { createNode, freeSpot, toSavedNode } from '../canvas/model';
+import { createNode, toSavedNode } from '../canvas/model';
 import type { FlowState } from './use-live-canvas';
 
 /** Vertical distance between images added together. */
@@ -39,9 +39,8 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
         if (node) void upload(node.id, files[0], target.source, !!node.data.image);
         return;
       }
-      // Files added together form a column, placed where it overlaps nothing.
-      const at = target.at ?? { x: 0, y: 0 };
-      const column = freeSpot(at, latest.current.nodes, { width: 260, height: files.length * STACK_GAP - 40 });
+      // Files added together form a column, its top-left at `at` (the editor placed it in view, clear of other nodes).
+      const column = target.at ?? { x: 0, y: 0 };
       const created = files.map((_, i) => createNode('upload', { x: column.x, y: column.y + i * STACK_GAP }));
       session.step();
       session.add({ nodes: created.map(toSavedNode) });

@@ -1,0 +1,149 @@
+// Copying nodes (issue 19, point 1): the selected nodes and the edges between them, as a JSON text with a marker
+// on the system clipboard (as Excalidraw does), so that they paste into this canvas, another project's or another
+// tab's. A node keeps what it is — its kind, image, prompt and model — never the state of a run (`isGenerating`,
+// `job`, `error`): a pasted generation node is idle. Text that is not ours, or is malformed, is not a clip. Pasted
+// nodes and edges get new ids. No React and no DOM: unit-tested in test/unit/clipboard.test.ts.
+import { nodeRect, type PlacedNode, type Rect, type XY } from './placement.js';
+
+type NodeKind = 'upload' | 'generation';
+
+/** What copying needs of a canvas node and edge (xyflow's, canvas/model.ts). */
+export interface CopiedNode extends PlacedNode {
+  id: string;
+  data: Record<string, unknown>;
+}
+export interface CopiedEdge {
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
+
+/** The marker of a clip's JSON text. */
+export const CLIP_TYPE = 'image-canvas/nodes';
+const VERSION = 1;
+/** The `data` keys a copy keeps; everything else (a run's state, anything unknown) stays behind. */
+const KEPT_DATA = ['image', 'prompt', 'model'] as const;
+const KINDS: readonly string[] = ['upload', 'generation'] satisfies NodeKind[];
+/** Bounds on what a paste accepts (the clipboard may hold anyone's text). */
+const MAX_TEXT = 1_000_000;
+const MAX_NODES = 500;
+const MAX_EDGES = 2_000;
+
+export interface ClipNode {
+  id: string;
+  type: NodeKind;
+  /** The node's rectangle where it was copied (its size as drawn then). */
+  rect: Rect;
+  data: Partial<Record<(typeof KEPT_DATA)[number], string>>;
+}
+
+export interface ClipEdge {
+  source: string;
+  target: string;
+  sourceHandle?: string;
+  targetHandle?: string;
+}
+
+export interface Clip {
+  nodes: ClipNode[];
+  edges: ClipEdge[];
+}
+
+/** What a paste writes into the document: new nodes and edges (plain JSON, as `LiveSession.add` takes them). */
+export interface Pasted {
+  nodes: Array<{ id: string; type: NodeKind; position: XY; data: Record<string, unknown> }>;
+  edges: Array<{ id: string; source: string; target: string; sourceHandle?: string; targetHandle?: string }>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The nodes `ids` and the edges between them; null when none of them is on the canvas. */
+export function copyNodes(nodes: CopiedNode[], edges: CopiedEdge[], ids: ReadonlySet<string>): Clip | null {
+  const chosen = nodes.filter((n) => ids.has(n.id));
+  if (chosen.length === 0) return null;
+  const kept = new Set(chosen.map((n) => n.id));
+  return {
+    nodes: chosen.map((n) => {
+      const data: ClipNode['data'] = {};
+      for (const key of KEPT_DATA) {
+        const value = n.data[key];
+        if (typeof value === 'string' && value !== '') data[key] = value;
+      }
+      return { id: n.id, type: n.type === 'generation' ? 'generation' : 'upload', rect: nodeRect(n), data };
+    }),
+    edges: edges
+      .filter((e) => kept.has(e.source) && kept.has(e.target))
+      .map((e) => ({
+        source: e.source,
+        target: e.target,
+        ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}),
+        ...(e.targetHandle ? { targetHandle: e.targetHandle } : {}),
+      })),
+  };
+}
+
+export function clipToText(clip: Clip): string {
+  return JSON.stringify({ type: CLIP_TYPE, version: VERSION, nodes: clip.nodes, edges: clip.edges });
+}
+
+/** The clip in a clipboard text; null for any other text (an ordinary paste). */
+export function clipFromText(text: string): Clip | null {
+  if (text.length > MAX_TEXT || !text.includes(CLIP_TYPE)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || value.type !== CLIP_TYPE || value.version !== VERSION) return null;
+  if (!Array.isArray(value.nodes) || !Array.isArray(value.edges) || value.nodes.length > MAX_NODES || value.edges.length > MAX_EDGES) return null;
+  const nodes: ClipNode[] = [];
+  const ids = new Set<string>();
+  for (const n of value.nodes as unknown[]) {
+    if (!isRecord(n) || typeof n.id !== 'string' || ids.has(n.id) || !KINDS.includes(n.type as string) || !isRecord(n.rect) || !isRecord(n.data)) continue;
+    const { x, y, width, height } = n.rect;
+    if (!finite(x) || !finite(y) || !finite(width) || !finite(height) || width < 0 || height < 0) continue;
+    const data: ClipNode['data'] = {};
+    for (const key of KEPT_DATA) if (typeof n.data[key] === 'string' && n.data[key] !== '') data[key] = n.data[key];
+    ids.add(n.id);
+    nodes.push({ id: n.id, type: n.type as NodeKind, rect: { x, y, width, height }, data });
+  }
+  if (nodes.length === 0) return null;
+  const edges: ClipEdge[] = [];
+  for (const e of value.edges as unknown[]) {
+    if (!isRecord(e) || typeof e.source !== 'string' || typeof e.target !== 'string' || !ids.has(e.source) || !ids.has(e.target)) continue;
+    edges.push({
+      source: e.source,
+      target: e.target,
+      ...(typeof e.sourceHandle === 'string' ? { sourceHandle: e.sourceHandle } : {}),
+      ...(typeof e.targetHandle === 'string' ? { targetHandle: e.targetHandle } : {}),
+    });
+  }
+  return { nodes, edges };
+}
+
+/** The rectangle around a clip's nodes, where they were copied. */
+export function clipBounds(clip: Clip): Rect {
+  const left = Math.min(...clip.nodes.map((n) => n.rect.x));
+  const top = Math.min(...clip.nodes.map((n) => n.rect.y));
+  const right = Math.max(...clip.nodes.map((n) => n.rect.x + n.rect.width));
+  const bottom = Math.max(...clip.nodes.map((n) => n.rect.y + n.rect.height));
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/** The clip as new nodes and edges (new ids, from `newId(prefix)`) with the top-left corner of its bounds at `topLeft`. */
+export function pasteClip(clip: Clip, topLeft: XY, newId: (prefix: string) => string): Pasted {
+  const bounds = clipBounds(clip);
+  const ids = new Map(clip.nodes.map((n) => [n.id, newId(n.type)]));
+  return {
+    nodes: clip.nodes.map((n) => ({
+      id: ids.get(n.id)!,
+      type: n.type,
+      position: { x: topLeft.x + n.rect.x - bounds.x, y: topLeft.y + n.rect.y - bounds.y },
+      data: { type: n.type, ...n.data },
+    })),
+    edges: clip.edges.map((e) => ({ ...e, id: newId('edge'), source: ids.get(e.source)!, target: ids.get(e.target)! })),
+  };
+}

@@ -1,0 +1,155 @@
+// What the canvas's shortcuts and context menus do (issue 19, point 1): select all; copy, cut, paste and duplicate
+// nodes (canvas/clipboard.ts); delete; add a generation node at a spot, connected from nodes or not; zoom, fit and
+// zoom to the selection. Every edit is one undo step, and new nodes land in view (hooks/use-placement.ts) and are
+// selected.
+import { useReactFlow } from '@xyflow/react';
+import { useCallback, useMemo, useRef, type RefObject } from 'react';
+import { clipBounds, clipFromText, clipToText, copyNodes, pasteClip, type Clip } from '../canvas/clipboard';
+import type { LiveSession } from '../canvas/live-session';
+import { createNode, newId, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
+import { centeredAt, NODE_SIZE, nodeRect, type XY } from '../canvas/placement';
+import type { FlowState } from './use-live-canvas';
+import type { Placement } from './use-placement';
+
+/** How far a duplicate lands from its original (flow units, down and to the right). */
+const DUPLICATE_OFFSET = 40;
+/** Space between nodes and a generation node made for them. */
+const GAP = 80;
+export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1 };
+
+export interface CanvasCommands {
+  /** The nodes a command acts on: `ids` when given, else the selected nodes. */
+  selectedIds: () => string[];
+  selectAll: () => void;
+  /** The clip text of the nodes (and the edges between them), remembered for the menu's Paste; null when there are none. */
+  copy: (ids?: string[]) => string | null;
+  /** Copies the nodes to the system clipboard (from a menu, outside a copy event). */
+  copyToClipboard: (ids?: string[]) => void;
+  /** Pastes a clip centred at `at` (flow), else at the pointer when it is on the canvas, else in the middle of the view. */
+  paste: (clip: Clip, at?: XY) => void;
+  /** Pastes what the system clipboard holds (when the browser lets us read it), else what this tab copied last. */
+  pasteFromClipboard: (at?: XY) => Promise<void>;
+  duplicate: (ids?: string[]) => void;
+  remove: (ids?: string[]) => void;
+  /** Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources`. */
+  addGeneration: (at?: XY, sources?: string[]) => void;
+  /** Adds a generation node to the right of `sources`, connected from each. */
+  connectToNewGeneration: (sources: string[]) => void;
+  zoomIn: () => void;
+  zoomOut: () => void;
+  zoomTo100: () => void;
+  fit: () => void;
+  zoomToSelection: () => void;
+  /** Moves the view so that `at` (flow) is in its middle, at the same zoom (a click on the minimap). */
+  centerOn: (at: XY) => void;
+}
+
+const duration = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : 200);
+
+export function useCanvasCommands(
+  session: LiveSession,
+  latest: RefObject<FlowState>,
+  select: (ids: string[]) => void,
+  placement: Placement,
+  /** Told when a command moves the view (the first fit then leaves it alone). */
+  onViewMoved: () => void,
+): CanvasCommands {
+  const flow = useReactFlow<CanvasNode, CanvasEdge>();
+  const lastCopied = useRef<Clip | null>(null);
+
+  const selectedIds = useCallback(() => latest.current.nodes.filter((n) => n.selected).map((n) => n.id), [latest]);
+  const chosen = useCallback((ids?: string[]) => ids ?? selectedIds(), [selectedIds]);
+
+  const clipOf = useCallback(
+    (ids?: string[]) => copyNodes(latest.current.nodes, latest.current.edges, new Set(chosen(ids))),
+    [latest, chosen],
+  );
+
+  const pasteAt = useCallback(
+    (clip: Clip, topLeft: XY) => {
+      const bounds = clipBounds(clip);
+      const pasted = pasteClip(clip, placement.placeGroup(bounds, topLeft), newId);
+      session.step();
+      session.add(pasted);
+      select(pasted.nodes.map((n) => n.id));
+    },
+    [placement, session, select],
+  );
+
+  const addGeneration = useCallback(
+    (at?: XY, sources: string[] = []) => {
+      const node = createNode('generation', placement.place(NODE_SIZE.generation, at));
+      session.step();
+      session.add({
+        nodes: [toSavedNode(node)],
+        edges: sources.filter((id) => id !== node.id).map((source) => ({ id: newId('edge'), source, target: node.id })),
+      });
+      select([node.id]);
+    },
+    [placement, session, select],
+  );
+
+  return useMemo<CanvasCommands>(() => {
+    const copy = (ids?: string[]) => {
+      const clip = clipOf(ids);
+      if (!clip) return null;
+      lastCopied.current = clip;
+      return clipToText(clip);
+    };
+    const paste = (clip: Clip, at?: XY) => {
+      const bounds = clipBounds(clip);
+      pasteAt(clip, centeredAt(at ?? placement.cursor() ?? placement.center(), bounds));
+    };
+    return {
+      selectedIds,
+      selectAll: () => select(latest.current.nodes.map((n) => n.id)),
+      copy,
+      copyToClipboard: (ids) => {
+        const text = copy(ids);
+        if (text) void navigator.clipboard?.writeText(text).catch(() => undefined); // this tab remembers it anyway
+      },
+      paste,
+      pasteFromClipboard: async (at) => {
+        let clip: Clip | null = null;
+        try {
+          clip = clipFromText(await navigator.clipboard.readText());
+        } catch {
+          // Not allowed to read the clipboard: what this tab copied last.
+        }
+        clip ??= lastCopied.current;
+        if (clip) paste(clip, at);
+      },
+      duplicate: (ids) => {
+        const clip = clipOf(ids);
+        if (!clip) return;
+        const bounds = clipBounds(clip);
+        pasteAt(clip, { x: bounds.x + DUPLICATE_OFFSET, y: bounds.y + DUPLICATE_OFFSET });
+      },
+      remove: (ids) => {
+        const nodes = chosen(ids);
+        const edges = ids ? [] : latest.current.edges.filter((e) => e.selected).map((e) => e.id);
+        if (nodes.length === 0 && edges.length === 0) return;
+        void flow.deleteElements({ nodes: nodes.map((id) => ({ id })), edges: edges.map((id) => ({ id })) });
+      },
+      addGeneration,
+      connectToNewGeneration: (sources) => {
+        const rects = latest.current.nodes.filter((n) => sources.includes(n.id)).map(nodeRect);
+        if (rects.length === 0) return;
+        const right = Math.max(...rects.map((r) => r.x + r.width));
+        const top = Math.min(...rects.map((r) => r.y));
+        const bottom = Math.max(...rects.map((r) => r.y + r.height));
+        addGeneration({ x: right + GAP + NODE_SIZE.generation.width / 2, y: (top + bottom) / 2 }, sources);
+      },
+      zoomIn: () => (onViewMoved(), void flow.zoomIn({ duration: duration() })),
+      zoomOut: () => (onViewMoved(), void flow.zoomOut({ duration: duration() })),
+      centerOn: (at) => (onViewMoved(), void flow.setCenter(at.x, at.y, { zoom: flow.getZoom(), duration: duration() })),
+      zoomTo100: () => (onViewMoved(), void flow.zoomTo(1, { duration: duration() })),
+      fit: () => (onViewMoved(), void flow.fitView({ ...FIT_OPTIONS, duration: duration() })),
+      zoomToSelection: () => {
+        onViewMoved();
+        const ids = selectedIds();
+        void flow.fitView(ids.length > 0 ? { nodes: ids.map((id) => ({ id })), padding: 0.2, maxZoom: 2, duration: duration() } : { ...FIT_OPTIONS, duration: duration() });
+      },
+    };
+  }, [clipOf, pasteAt, placement, selectedIds, select, latest, chosen, flow, addGeneration, onViewMoved]);
+}

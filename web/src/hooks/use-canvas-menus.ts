@@ -1,0 +1,73 @@
+// The pointer gestures of the canvas beyond xyflow's own (issue 19, point 1): which context menu is open
+// (components/canvas-menu.tsx) — a node's (or the selection's), the canvas's, or the one offered where a
+// connection dragged from an output was let go on empty canvas —, a double-click on empty canvas adding a
+// generation node there, and a click on the minimap moving the view there.
+import { useReactFlow, type FinalConnectionState } from '@xyflow/react';
+import { useCallback, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import type { CanvasEdge, CanvasNode } from '../canvas/model';
+import type { XY } from '../canvas/placement';
+import type { CanvasMenuState } from '../components/canvas-menu';
+import type { CanvasCommands } from './use-canvas-commands';
+
+const isEmptyCanvas = (target: EventTarget | null) => target instanceof Element && target.classList.contains('react-flow__pane');
+
+/**
+ * Where a menu opened by a pointer or the keyboard goes: the pointer, or for the keyboard (Shift+F10, the menu key:
+ * a point outside the element, often 0,0) the top-left corner of the element it is about.
+ */
+function menuPoint(event: ReactMouseEvent | MouseEvent, element: Element | null): XY {
+  const rect = element?.getBoundingClientRect();
+  const inside = rect && event.clientX >= rect.left && event.clientX <= rect.right && event.clientY >= rect.top && event.clientY <= rect.bottom;
+  if (!rect || inside || (event.clientX !== 0 && event.clientY !== 0 && event.button === 2)) return { x: event.clientX, y: event.clientY };
+  return { x: rect.left + 16, y: rect.top + 16 };
+}
+
+export function useCanvasMenus(select: (ids: string[]) => void, commands: CanvasCommands) {
+  const flow = useReactFlow<CanvasNode, CanvasEdge>();
+  const [menu, setMenu] = useState<CanvasMenuState>(null);
+
+  const close = useCallback(() => setMenu(null), []);
+
+  const onNodeContextMenu = useCallback(
+    (event: ReactMouseEvent, node: CanvasNode) => {
+      event.preventDefault();
+      // A node outside the selection becomes the selection (the menu acts on what is selected).
+      if (!node.selected) select([node.id]);
+      setMenu({ kind: 'node', nodeId: node.id, at: menuPoint(event, event.currentTarget) });
+    },
+    [select],
+  );
+
+  const onSelectionContextMenu = useCallback((event: ReactMouseEvent, nodes: CanvasNode[]) => {
+    event.preventDefault();
+    if (nodes.length > 0) setMenu({ kind: 'node', nodeId: nodes[0].id, at: { x: event.clientX, y: event.clientY } });
+  }, []);
+
+  const onPaneContextMenu = useCallback((event: ReactMouseEvent | MouseEvent) => {
+    event.preventDefault();
+    setMenu({ kind: 'pane', at: { x: event.clientX, y: event.clientY } });
+  }, []);
+
+  // A connection from an output let go on empty canvas: offer a generation node there.
+  const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    if (state.isValid || state.toNode || !state.fromNode || state.fromHandle?.type !== 'source') return;
+    const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+    if (!point || !isEmptyCanvas(document.elementFromPoint(point.clientX, point.clientY))) return;
+    setMenu({ kind: 'connection', fromNodeId: state.fromNode.id, at: { x: point.clientX, y: point.clientY } });
+  }, []);
+
+  const onDoubleClick = useCallback(
+    (event: ReactMouseEvent) => {
+      if (!isEmptyCanvas(event.target)) return;
+      commands.addGeneration(flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }, { snapToGrid: false }));
+    },
+    [commands, flow],
+  );
+
+  const onMiniMapClick = useCallback((_event: ReactMouseEvent, position: XY) => commands.centerOn(position), [commands]);
+
+  return useMemo(
+    () => ({ menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick }),
+    [menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick],
+  );
+}
