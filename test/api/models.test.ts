@@ -54,7 +54,19 @@ describe('GET /api/models', () => {
     const read = await client.get('/api/models');
     expect(read.status).toBe(200);
     expect(read.json).toEqual({
-      models: [{ id: 'local', provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 8, progress: 'none', offline: true, default: true }],
+      models: [
+        {
+          id: 'local',
+          provider: 'offline',
+          label: expect.stringContaining('not AI'),
+          maxInputs: 8,
+          progress: 'none',
+          offline: true,
+          // The words it understands, one operation each, for the web client's prompt chips.
+          promptHints: expect.arrayContaining(['grayscale', 'sepia', 'blur 4', 'side by side', 'grid']),
+          default: true,
+        },
+      ],
     });
   });
 
