@@ -141,9 +141,13 @@ describeInBrowser('pages and errors in a browser', () => {
     await tabTo((el) => el.tagName === 'TEXTAREA', 'the prompt');
     await page.keyboard.type('invert');
     expect(await page.getByLabel('Prompt').inputValue()).toBe('invert');
-    await tabTo((el) => el.textContent === 'Generate', 'Generate');
+    // No image connected: Generate waits, saying why; the prompt's chips are reachable and work from the keyboard.
+    await page.locator('.generate-hint').getByText('Connect an image', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Generate', exact: true }).isDisabled()).toBe(true);
+    await tabTo((el) => el.textContent === 'sepia', 'the “sepia” chip');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'No images provided' }).waitFor();
+    await expect.poll(() => page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('invert, sepia');
   });
 
   it('sends feature events with no prompt, image URL or email', async () => {

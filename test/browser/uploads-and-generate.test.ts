@@ -1,11 +1,12 @@
 // Uploads that explain and a generation node that guides (issue 19, points 3 and 4), in Chromium against the real
-// service with a low upload limit (UPLOAD_MAX_BYTES = 20 KB) and one generation a minute per user, so that a 429 is
-// the service's own. A refused file says why (the accepted types, the limit) in the upload tray, before sending or
-// after the service refused it; an image over the limit is offered a downscale in the browser and sent again; a
-// failed or offline upload leaves no node behind, and Try again sends it; a drop zone shows while files are
-// dragged over the canvas. Generate waits, saying so, for an image and a prompt; an error goes when the prompt
-// changes; a 429 counts down to when to try again; the offline engine's words are chips that add to the prompt, a
-// hosted model's presets replace it; Ctrl+Z in the prompt undoes a typed run, and Ctrl+Shift+Z redoes it.
+// service with a low upload limit (UPLOAD_MAX_BYTES = 20 KB), two uploads and one generation a minute per user, so
+// that a 429 is the service's own. A refused file says why (the accepted types, the limit) in the upload tray,
+// before sending or after the service refused it; an image over the limit is offered a downscale in the browser
+// and sent again; a failed, offline or rate-limited upload leaves no node behind, and Try again sends it; a drop
+// zone shows while files are dragged over the canvas. Generate waits, saying so, for an image and a prompt; an
+// error goes when the prompt changes; a 429 counts down to when to try again; the offline engine's words are chips
+// that add to the prompt, a hosted model's presets replace it; Ctrl+Z in the prompt undoes a typed run, and
+// Ctrl+Shift+Z redoes it.
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
@@ -27,6 +28,7 @@ describeInBrowser('uploads that explain and a generation node that guides', () =
   const f = useBrowserFixture({
     UPLOAD_MAX_BYTES: String(LIMIT),
     RATE_LIMIT_GENERATIONS_PER_MINUTE: '1',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '2',
     // A hosted model in the catalogue (never called: nothing here generates with it), for its presets.
     GEMINI_API_KEY: 'never-used',
     GEMINI_BASE_URL: UNREACHABLE,
@@ -143,6 +145,18 @@ describeInBrowser('uploads that explain and a generation node that guides', () =
     expect(unexpected(errors)).toEqual([]);
   });
 
+  it('says when to try again after too many uploads, adding only the files that were stored', async () => {
+    const { page, errors } = await canvas('many@example.com', 'Many');
+    const png = await solidPng(12, 12, [120, 40, 160]);
+    await page.getByLabel('Add images').setInputFiles(['a.png', 'b.png', 'c.png'].map((name) => ({ name, mimeType: 'image/png', buffer: png })));
+    const alert = tray(page).getByRole('alert').filter({ hasText: /^Too many uploads: [abc]\.png was not uploaded — try again in \d+ s\.$/ });
+    await alert.waitFor();
+    await page.getByAltText('Uploaded image').nth(1).waitFor();
+    expect(await uploadNodes(page).count()).toBe(2);
+    expect(await tray(page).getByRole('button', { name: 'Try again' }).isEnabled()).toBe(true);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
   it('highlights the canvas while files are dragged over it, only for files, and takes the drop', async () => {
     const { page, errors } = await canvas('drop@example.com', 'Drop');
     const png = await solidPng(20, 20, [30, 30, 200]);
@@ -230,7 +244,7 @@ describeInBrowser('uploads that explain and a generation node that guides', () =
     expect(retryAfter).toBeGreaterThan(0);
     const alert = generation.getByRole('alert').filter({ hasText: 'Too many requests' });
     await alert.waitFor();
-    const seconds = async () => Number(/Try again in (\d+) s\./.exec((await alert.textContent()) ?? '')?.[1]);
+    const seconds = async () => Number(/try again in (\d+) s\./.exec((await alert.textContent()) ?? '')?.[1]);
     const first = await seconds();
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThanOrEqual(retryAfter);
@@ -256,6 +270,8 @@ describeInBrowser('uploads that explain and a generation node that guides', () =
     await generation.getByRole('button', { name: 'More words' }).click();
     await generation.getByRole('button', { name: 'Add “grid”' }).waitFor();
     await screenshot(page, 'prompt-chips');
+    await generation.getByRole('button', { name: 'Fewer' }).click();
+    await generation.getByRole('button', { name: 'Add “grid”' }).waitFor({ state: 'detached' });
 
     // The prompt the chips made is the one sent, and the engine runs it.
     const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/generations');
@@ -296,6 +312,8 @@ describeInBrowser('uploads that explain and a generation node that guides', () =
 
     await page.keyboard.press('Control+z');
     await expect.poll(() => prompt.inputValue(), { timeout: WAIT }).toBe('grayscale, sepia');
+    // The canvas's undo, not the text box's own: the canvas has a step to redo.
+    expect(await page.getByRole('button', { name: 'Redo' }).isEnabled()).toBe(true);
     await page.keyboard.press('Control+z');
     await expect.poll(() => prompt.inputValue(), { timeout: WAIT }).toBe('grayscale');
     await page.keyboard.press('Control+z');

@@ -16,5 +16,5 @@ export function useSecondsUntil(at: number | undefined): number | undefined {
   return at === undefined ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** "Try again in 42 s" while there is time left, then "You can try again now". */
-export const retryText = (seconds: number): string => (seconds > 0 ? `Try again in ${seconds} s.` : 'You can try again now.');
+/** "try again in 42 s." while there is time left, then "you can try again now." (after a dash, behind a message). */
+export const retryText = (seconds: number): string => (seconds > 0 ? `try again in ${seconds} s.` : 'you can try again now.');

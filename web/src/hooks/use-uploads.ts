@@ -58,7 +58,7 @@ function outcome(err: unknown, file: File, rules: UploadRules): Outcome {
     case 429:
       return {
         state: 'failed',
-        message: `Too many uploads: ${name} was not uploaded.`,
+        message: `Too many uploads: ${name} was not uploaded`,
         retryAt: Date.now() + (err.retryAfterSeconds ?? 60) * 1000,
         offer: 'retry',
       };
