@@ -3438,6 +3438,17 @@ export interface components {
                 /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
                 enabled: boolean;
             };
+            /** @description What POST /api/upload accepts, so a client can say why it refuses a file before sending it */
+            uploads: {
+                /** @description The largest file POST /api/upload takes (UPLOAD_MAX_BYTES); larger: 413 File too large */
+                maxBytes: number;
+                /** @description The image types an upload may be (detected from its bytes; anything else: 400 Unsupported file type), with their usual names and file extensions */
+                types: {
+                    type: string;
+                    name: string;
+                    extensions: string[];
+                }[];
+            };
         };
         LineageInput: {
             generationId: string;
@@ -3621,6 +3632,8 @@ export interface components {
             costPerImageUsd?: number;
             /** @description Runs on this service, with no key and nothing sent to a provider */
             offline: boolean;
+            /** @description Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt */
+            readonly promptHints?: string[];
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
         };
@@ -3878,6 +3891,17 @@ export interface components {
                 /** @description true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription */
                 enabled: boolean;
             };
+            /** @description What POST /api/upload accepts, so a client can say why it refuses a file before sending it */
+            uploads: {
+                /** @description The largest file POST /api/upload takes (UPLOAD_MAX_BYTES); larger: 413 File too large */
+                maxBytes: number;
+                /** @description The image types an upload may be (detected from its bytes; anything else: 400 Unsupported file type), with their usual names and file extensions */
+                types: {
+                    type: string;
+                    name: string;
+                    extensions: string[];
+                }[];
+            };
         };
         Lineage: {
             generationId: string;
@@ -4061,6 +4085,8 @@ export interface components {
             costPerImageUsd?: number;
             /** @description Runs on this service, with no key and nothing sent to a provider */
             offline: boolean;
+            /** @description Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt */
+            readonly promptHints?: string[];
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
         };

@@ -1,5 +1,6 @@
 // What each model we can drive is (docs/api.md "Models"): the facts GET /api/models publishes, before any SDK
 // is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
+import { PROMPT_HINTS } from './local-operations.js';
 
 /** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
 export const PROVIDERS = ['offline', 'gemini', 'openai', 'fal', 'replicate', 'comfyui'] as const;
@@ -19,6 +20,8 @@ export interface ModelInfo {
   costPerImageUsd?: number;
   /** Runs on this machine, without sending anything anywhere (and without a key). */
   offline: boolean;
+  /** Short prompts the model is known to understand, when it understands only some words (the offline engine). */
+  promptHints?: readonly string[];
 }
 
 /**
@@ -35,6 +38,7 @@ export const MODEL_INFO = {
     maxInputs: 16,
     progress: 'none',
     offline: true,
+    promptHints: PROMPT_HINTS,
   },
   // Offline super-resolution (src/models/esrgan-upscaler.ts): machine learning, run in the image workers; one image,
   // the prompt is not used.

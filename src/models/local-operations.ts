@@ -20,6 +20,16 @@ export const UNDERSTOOD_WORDS =
   'flip (vertical), mirror (horizontal), resize to N or NxM, scale by N%, square crop, brighten, darken, ' +
   'more/less contrast, tint <colour or #rrggbb>; with several images: side by side, stack (vertically), grid';
 
+/**
+ * One short prompt for each operation the engine knows, as GET /api/models offers them (`promptHints` of the
+ * offline engine) and the web client shows them as chips under a prompt: each is recognised as exactly that one
+ * operation (the unit test parses every one).
+ */
+export const PROMPT_HINTS: readonly string[] = Object.freeze([
+  'grayscale', 'sepia', 'invert', 'blur 4', 'sharpen', 'rotate 90', 'flip', 'mirror', 'resize to 512', 'scale by 50%',
+  'square crop', 'brighten', 'darken', 'more contrast', 'less contrast', 'tint blue', 'side by side', 'stack', 'grid',
+]);
+
 const COLOURS: Record<string, Rgb> = {
   red: [255, 0, 0], green: [0, 128, 0], blue: [0, 0, 255], yellow: [255, 255, 0], orange: [255, 165, 0],
   purple: [128, 0, 128], pink: [255, 192, 203], cyan: [0, 255, 255], magenta: [255, 0, 255],

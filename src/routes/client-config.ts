@@ -1,9 +1,10 @@
 // GET /api/client-config (public): what the web client needs to know at start-up. Only values meant for
 // the browser (the analytics project token, which is meant to be exposed to the client; whether
-// payments are configured, never their keys).
+// payments are configured, never their keys; the upload limit and the image types an upload may be).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { UPLOAD_TYPES } from '../services/object-names.js';
 
 const DEFAULT_ANALYTICS_HOST = 'https://us.i.posthog.com';
 
@@ -15,6 +16,14 @@ const ClientConfig = z
       .describe('null when analytics is not configured'),
     payments: z
       .object({ enabled: z.boolean().describe('true when payments are configured (access token and product id): the client offers Upgrade and Manage subscription') }),
+    uploads: z
+      .object({
+        maxBytes: z.number().int().describe('The largest file POST /api/upload takes (UPLOAD_MAX_BYTES); larger: 413 File too large'),
+        types: z
+          .array(z.object({ type: z.string(), name: z.string(), extensions: z.array(z.string()) }))
+          .describe('The image types an upload may be (detected from its bytes; anything else: 400 Unsupported file type), with their usual names and file extensions'),
+      })
+      .describe('What POST /api/upload accepts, so a client can say why it refuses a file before sending it'),
   })
   .meta({ id: 'ClientConfig' });
 
@@ -23,13 +32,14 @@ export function analyticsHost(analytics: Config['analytics']): string | undefine
   return analytics.token ? (analytics.proxyApi ?? DEFAULT_ANALYTICS_HOST).replace(/\/+$/, '') : undefined;
 }
 
-export const clientConfigRoutes: FastifyPluginAsyncZod<{ analytics: Config['analytics']; payments: { enabled: boolean } }> = async (
+export const clientConfigRoutes: FastifyPluginAsyncZod<{ analytics: Config['analytics']; payments: { enabled: boolean }; uploadMaxBytes: number }> = async (
   app,
-  { analytics, payments },
+  { analytics, payments, uploadMaxBytes },
 ) => {
   const body: z.infer<typeof ClientConfig> = {
     analytics: analytics.token ? { token: analytics.token, apiHost: analyticsHost(analytics)! } : null,
     payments: { enabled: payments.enabled },
+    uploads: { maxBytes: uploadMaxBytes, types: UPLOAD_TYPES.map((t) => ({ ...t, extensions: [...t.extensions] })) },
   };
   app.get('/api/client-config', {
     schema: { tags: ['client'], summary: 'Public configuration of the web client (no session needed)', response: { 200: ClientConfig } },

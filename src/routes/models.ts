@@ -15,6 +15,11 @@ const Model = z
     progress: z.enum(['none', 'steps', 'previews']).describe('What it reports while it works: nothing, steps done of a total, or preview images'),
     costPerImageUsd: z.number().optional().describe("The provider's list price of one image in US dollars, when it publishes one"),
     offline: z.boolean().describe('Runs on this service, with no key and nothing sent to a provider'),
+    promptHints: z
+      .array(z.string())
+      .readonly()
+      .optional()
+      .describe('Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt'),
     default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
   })
   .meta({ id: 'Model' });

@@ -18,6 +18,24 @@ const EXTENSIONS: Record<string, string> = {
 /** Raster image types we store (detected from the bytes, never taken from the client). */
 export const ACCEPTED_IMAGE_TYPES = new Set(Object.keys(EXTENSIONS));
 
+/**
+ * What an upload may be, as people know the types: each accepted type (detected from the bytes), its usual name
+ * and the file extensions it comes with. SVG is accepted too, and stored as the PNG it draws (./svg.ts). The web
+ * client reads this list (GET /api/client-config) to say which files it takes before sending one.
+ */
+export const UPLOAD_TYPES: ReadonlyArray<{ type: string; name: string; extensions: string[] }> = Object.freeze([
+  { type: 'image/png', name: 'PNG', extensions: ['png'] },
+  { type: 'image/jpeg', name: 'JPEG', extensions: ['jpg', 'jpeg', 'jfif'] },
+  { type: 'image/webp', name: 'WebP', extensions: ['webp'] },
+  { type: 'image/gif', name: 'GIF', extensions: ['gif'] },
+  { type: 'image/avif', name: 'AVIF', extensions: ['avif'] },
+  { type: 'image/heic', name: 'HEIC', extensions: ['heic'] },
+  { type: 'image/heif', name: 'HEIF', extensions: ['heif'] },
+  { type: 'image/bmp', name: 'BMP', extensions: ['bmp'] },
+  { type: 'image/tiff', name: 'TIFF', extensions: ['tif', 'tiff'] },
+  { type: 'image/svg+xml', name: 'SVG', extensions: ['svg'] },
+]);
+
 /** The file extension of a stored type (`bin` for one we do not store). */
 export const extensionOf = (contentType: string): string => EXTENSIONS[contentType] ?? 'bin';
 

@@ -68,7 +68,17 @@ describe('GET /api/models', () => {
     expect(read.status).toBe(200);
     expect(read.json).toEqual({
       models: [
-        { id: 'local', provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 8, progress: 'none', offline: true, default: true },
+        {
+          id: 'local',
+          provider: 'offline',
+          label: expect.stringContaining('not AI'),
+          maxInputs: 8,
+          progress: 'none',
+          offline: true,
+          // The words it understands, one operation each, for the web client's prompt chips.
+          promptHints: expect.arrayContaining(['grayscale', 'sepia', 'blur 4', 'side by side', 'grid']),
+          default: true,
+        },
         { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
         { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
       ],

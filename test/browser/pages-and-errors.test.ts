@@ -102,22 +102,21 @@ describeInBrowser('pages and errors in a browser', () => {
     expect(await page.locator('.project-name').allTextContents()).toEqual(['Second']);
   });
 
-  it('shows the service’s message when an upload is not an image', async () => {
+  it('says why an upload is not taken, and adds no node for it', async () => {
     const page = await f.onNewCanvas(await f.newContext(), 'uploads@example.com', 'Uploads');
     await page.getByLabel('Add images').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some text\n') });
-    const node = page.locator('.react-flow__node-upload');
-    await node.getByRole('alert').filter({ hasText: 'Unsupported file type' }).waitFor();
-    expect(await node.getByAltText('Uploaded image').count()).toBe(0);
+    await page.getByRole('region', { name: 'Uploads' }).getByRole('alert').filter({ hasText: 'notes.txt is not an accepted image (PNG, JPEG' }).waitFor();
+    expect(await page.locator('.react-flow__node-upload').count()).toBe(0);
     await screenshot(page, 'upload-error');
   });
 
   it('shows the service’s message when a generation fails, and is ready to try again', async () => {
     const page = await f.onNewCanvas(await f.newContext(), 'failing@example.com', 'Failing');
-    await page.getByRole('button', { name: 'Add generation' }).click();
-    const node = page.locator('.react-flow__node-generation');
-    await node.getByLabel('Prompt').fill('grayscale');
+    const node = await connectOneImageToGeneration(page);
+    // Longer than PROMPT_MAX_CHARS (10,000): the service refuses it.
+    await node.getByLabel('Prompt').fill('grayscale '.repeat(1001));
     await node.getByRole('button', { name: 'Generate', exact: true }).click();
-    await node.getByRole('alert').filter({ hasText: 'No images provided' }).waitFor();
+    await node.getByRole('alert').filter({ hasText: 'Prompt too long' }).waitFor();
     expect(await node.getByRole('button', { name: 'Generate', exact: true }).isEnabled()).toBe(true);
     await saved(page);
     await page.reload();
@@ -142,9 +141,13 @@ describeInBrowser('pages and errors in a browser', () => {
     await tabTo((el) => el.tagName === 'TEXTAREA', 'the prompt');
     await page.keyboard.type('invert');
     expect(await page.getByLabel('Prompt').inputValue()).toBe('invert');
-    await tabTo((el) => el.textContent === 'Generate', 'Generate');
+    // No image connected: Generate waits, saying why; the prompt's chips are reachable and work from the keyboard.
+    await page.locator('.generate-hint').getByText('Connect an image', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Generate', exact: true }).isDisabled()).toBe(true);
+    await tabTo((el) => el.textContent === 'sepia', 'the “sepia” chip');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'No images provided' }).waitFor();
+    await expect.poll(() => page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('invert, sepia');
   });
 
   it('sends feature events with no prompt, image URL or email', async () => {

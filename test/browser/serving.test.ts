@@ -76,7 +76,11 @@ describe('the web client over HTTP', () => {
   it('gives the client its public configuration without a session', async () => {
     const res = await t.client().get('/api/client-config');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ analytics: { token: 'phc_public_token', apiHost: 'https://eu.example.com/ingest' }, payments: { enabled: false } });
+    expect(res.json).toEqual({
+      analytics: { token: 'phc_public_token', apiHost: 'https://eu.example.com/ingest' },
+      payments: { enabled: false },
+      uploads: { maxBytes: 4 * 1024 * 1024, types: expect.arrayContaining([{ type: 'image/png', name: 'PNG', extensions: ['png'] }]) },
+    });
   });
 
   it('keeps a working sign-in form for browsers without JavaScript', async () => {

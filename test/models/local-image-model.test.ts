@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ModelFailedError } from '../../src/models/image-model.js';
 import { createImageModel } from '../../src/models/index.js';
 import { DEFAULT_OFFLINE_LIMITS, LocalImageModel } from '../../src/models/local-image-model.js';
-import { parsePrompt } from '../../src/models/local-operations.js';
+import { parsePrompt, PROMPT_HINTS } from '../../src/models/local-operations.js';
 import { channelMeans, checkerboard, difference, gradient, meanStdev, pixelAt, pixels, png, request, solid } from './images.js';
 
 const model = new LocalImageModel();
@@ -191,6 +191,15 @@ describe('local image engine: text, determinism, limits', () => {
     const combined = await run('something artistic', grad, grad);
     expect(combined).toMatchObject({ width: 200, height: 80 });
     expect(combined.text).toContain('no operation was recognised');
+  });
+
+  it('offers prompt hints that are each one distinct operation it recognises', () => {
+    const kinds = PROMPT_HINTS.map((hint) => {
+      const ops = parsePrompt(hint);
+      expect(ops, hint).toHaveLength(1);
+      return JSON.stringify(ops[0]);
+    });
+    expect(new Set(kinds).size).toBe(PROMPT_HINTS.length);
   });
 
   it('does not mistake words inside other words', () => {

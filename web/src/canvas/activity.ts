@@ -13,7 +13,6 @@ export interface LocalJob {
 
 export interface NodeActivity {
   uploadProgress?: number;
-  uploadError?: string;
   /** This tab is asking the service for a job (POST /api/generations has not answered yet). */
   starting?: boolean;
   /** The job this tab started for the node, until it ends. */
@@ -22,7 +21,8 @@ export interface NodeActivity {
   canceling?: boolean;
   /** Why the last cancel of job `jobId` was refused (shown while that job is). */
   cancelError?: { jobId: string; message: string };
-  generationError?: { error: string; details?: string; status?: number };
+  /** Why the last generation this tab asked for was refused or failed; `retryAt` (epoch ms): a 429's Retry-After. */
+  generationError?: { error: string; details?: string; status?: number; retryAt?: number };
 }
 
 const NONE: NodeActivity = Object.freeze({});

@@ -13,7 +13,8 @@ export interface EditorActions {
   readOnly?: boolean;
   /** Uploads files: into the node `nodeId` (its first file), or as a column of new nodes with its top-left at `at` (flow coordinates). */
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
-  setPrompt: (nodeId: string, prompt: string) => void;
+  /** Sets a generation node's prompt; typing coalesces into one undo step until a pause, or `newRun` (focus came back, a chip). */
+  setPrompt: (nodeId: string, prompt: string, newRun?: boolean) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */
   setModel: (nodeId: string, model: string | undefined) => void;
   generate: (nodeId: string) => void;

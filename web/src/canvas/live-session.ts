@@ -143,13 +143,13 @@ export class LiveSession {
 
   /**
    * Starts a new undo step, before a change of this tab's own. Several calls in one event (a node and its edges
-   * deleted together) make one step, and calls with the same `key` close together (typing a prompt, nudging a
-   * node with the keyboard) coalesce into one.
+   * deleted together) make one step, and calls with the same `key` less than `within` ms apart (typing a prompt,
+   * nudging a node with the keyboard) coalesce into one, unless `fresh` starts a new one (typing after a focus change).
    */
-  step(key = ''): void {
+  step(key = '', { within = COALESCE_MS, fresh = false }: { within?: number; fresh?: boolean } = {}): void {
     const now = Date.now();
     if (this.lastStep.sameEvent) return;
-    if (key && key === this.lastStep.key && now - this.lastStep.at < COALESCE_MS) {
+    if (key && !fresh && key === this.lastStep.key && now - this.lastStep.at < within) {
       this.lastStep.at = now;
       return;
     }

@@ -22,8 +22,8 @@ export const NODE_SIZE: Record<'upload' | 'generation', Size> = {
   generation: { width: 260, height: 400 },
 };
 
-/** How far apart image nodes added together are stacked (hooks/use-uploads.ts). */
-const STACK_GAP = 300;
+/** How far apart image nodes added together are stacked (hooks/use-uploads.ts): an image node is ~330 tall. */
+export const STACK_GAP = 340;
 
 /** The size of a column of `count` new image nodes. */
 export const columnSize = (count: number): Size => ({ width: NODE_SIZE.upload.width, height: (Math.max(1, count) - 1) * STACK_GAP + NODE_SIZE.upload.height });

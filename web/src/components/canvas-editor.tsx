@@ -24,6 +24,8 @@ import { publishTemplate } from '../hooks/use-templates';
 import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
+import { useFileDrag } from '../hooks/use-file-drag';
+import { DropHighlight, UploadTrayPanel } from './upload-tray';
 import { EditorToolbar } from './editor-toolbar';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
@@ -35,6 +37,8 @@ import { ShareDialog } from './share-dialog';
 import { ShortcutSheet } from './shortcut-sheet';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
+/** Typing in a prompt with no pause this long (and no focus change) is one undo step. */
+const TYPING_PAUSE_MS = 1000;
 
 export function CanvasEditor({ project, session, canShare }: { project: Project; session: LiveSession; canShare: boolean }) {
   const activity = useMemo(() => new ActivityStore(), []);
@@ -51,7 +55,9 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   useCanvasShortcuts(commands, () => setShowingShortcuts(true));
   const menus = useCanvasMenus(select, commands);
 
-  const uploadFiles = useUploads(session, latest, activity);
+  const uploads = useUploads(session, latest, activity);
+  const { uploadFiles } = uploads;
+  const draggingFiles = useFileDrag(pane);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
 
   const actions = useMemo<EditorActions>(
@@ -65,8 +71,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step();
         session.setData(nodeId, { image });
       },
-      setPrompt: (nodeId, prompt) => {
-        session.step(`prompt:${nodeId}`);
+      setPrompt: (nodeId, prompt, newRun) => {
+        session.step(`prompt:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
         session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
       },
       setModel: (nodeId, model) => {
@@ -235,6 +241,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
             </Panel>
           )}
         </ReactFlow>
+        <UploadTrayPanel uploads={uploads} />
+        {draggingFiles && <DropHighlight rules={uploads.rules} />}
       </div>
     </EditorContext.Provider>
   );

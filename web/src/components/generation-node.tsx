@@ -5,27 +5,35 @@
 // (this tab's full answer, or the one the service wrote), the result, and under it the node's variants (every
 // result it has had: enlarge, compare, make one current).
 // The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
-// disabled, with a title saying why, for a model the service does not run or more input images than it accepts.
+// disabled, with a title saying why, for a model the service does not run or more input images than it accepts,
+// and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's
+// presets (prompt-field.tsx). An error shown stays until the prompt, the inputs or the model change; a 429 says
+// when to try again, counting down.
 // Read-only: the prompt and the model cannot be edited, inputs cannot be disconnected and there is no Generate,
 // Cancel or "Use this".
 import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
-import { useId } from 'react';
+import { useId, useRef } from 'react';
+import type { NodeActivity } from '../canvas/activity';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import { documentError, documentJob } from '../canvas/job';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
+import { promptPresets } from '../canvas/prompt-presets';
 import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
 import { useModels } from '../hooks/use-models';
 import { JobStatus } from './job-status';
 import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
+import { PromptField } from './prompt-field';
+import { RetryHint } from './retry-hint';
+import './canvas-feedback.css';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
 import { VariantStrip } from './variant-strip';
 
 export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
   const activity = useNodeActivity(id);
-  const promptId = useId();
+  const hintId = useId();
   const connections = useNodeConnections({ handleType: 'target' });
   const sources = useNodesData<CanvasNode>([...new Set(connections.map((c) => c.source))]);
   // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
@@ -37,24 +45,16 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const job = documentJob(data.job) ?? activity.job;
   const ours = activity.starting === true || activity.job !== undefined;
   const generating = ours || job !== undefined || data.isGenerating === true;
-  const error = activity.generationError ?? (generating ? undefined : documentError(data.error));
+  // What a run would send: an error shown is about the prompt, inputs and model it was made with.
+  const inputs = JSON.stringify([data.prompt ?? '', sources.map((s) => s.data.image ?? null), model.chosenId ?? null]);
+  const error = useUntilChanged<NodeActivity['generationError']>(activity.generationError ?? (generating ? undefined : documentError(data.error)), inputs);
   const payments = usePaymentsEnabled();
+  const waiting = readiness(connections.length, inputCount, data.prompt);
 
   return (
     <NodeFrame nodeId={id} title="Generate" kind="generation" busy={generating}>
       <Handle type="target" position={Position.Left} aria-label="Inputs: connect images here" />
-      <label className="field" htmlFor={promptId}>
-        <span>Prompt</span>
-        <textarea
-          id={promptId}
-          className="input nodrag nowheel"
-          rows={3}
-          placeholder={readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”'}
-          value={data.prompt ?? ''}
-          readOnly={readOnly}
-          onChange={(event) => setPrompt(id, event.target.value)}
-        />
-      </label>
+      <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
       <div className="inputs" aria-label="Input images">
         {connections.length === 0 ? (
           <span className="muted small">No inputs yet: connect images into the left handle.</span>
@@ -87,11 +87,17 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
           type="button"
           className="button primary nodrag"
           onClick={() => generate(id)}
-          disabled={ours || model.blocked !== undefined}
-          title={ours ? undefined : model.blocked}
+          disabled={ours || model.blocked !== undefined || waiting !== undefined}
+          title={ours ? undefined : (model.blocked ?? waiting)}
+          aria-describedby={!ours && waiting ? hintId : undefined}
         >
           {ours ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
         </button>
+      )}
+      {!readOnly && !ours && waiting && (
+        <p className="generate-hint" id={hintId}>
+          {waiting}
+        </p>
       )}
       {generating && (
         <JobStatus
@@ -118,7 +124,10 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
               )}
             </p>
           ) : (
-            <p>{error.error}</p>
+            <p>
+              {error.error}
+              {error.retryAt !== undefined && <RetryHint at={error.retryAt} />}
+            </p>
           )}
           {error.details && <p className="small">{error.details}</p>}
         </div>
@@ -136,4 +145,28 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
       <Handle type="source" position={Position.Right} aria-label="Output: connect to another generation node" />
     </NodeFrame>
   );
+}
+
+/** Why Generate waits for the person: no image connected (or none with an image yet), no prompt; undefined: ready. */
+function readiness(connections: number, images: number, prompt: string | undefined): string | undefined {
+  const image = connections === 0 ? 'Connect an image' : images === 0 ? 'Wait for the connected image' : undefined;
+  const noPrompt = (prompt ?? '').trim() === '';
+  if (image && noPrompt) return `${image} and write a prompt`;
+  return image ?? (noPrompt ? 'Write a prompt' : undefined);
+}
+
+/**
+ * `error` until `inputs` change from what they were when it was first shown (then undefined until another error):
+ * an error says what went wrong with that prompt and those images, not with the ones now in the node.
+ */
+function useUntilChanged<E>(error: E | undefined, inputs: string): E | undefined {
+  const shown = useRef<{ error: string; inputs: string; stale: boolean } | undefined>(undefined);
+  if (error === undefined) {
+    shown.current = undefined;
+    return undefined;
+  }
+  const key = JSON.stringify(error);
+  if (shown.current?.error !== key) shown.current = { error: key, inputs, stale: false };
+  else if (shown.current.inputs !== inputs) shown.current.stale = true;
+  return shown.current.stale ? undefined : error;
 }

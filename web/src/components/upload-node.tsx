@@ -1,5 +1,6 @@
-// An image node (type `upload`): pick, drop or paste a file; shows progress, the service's error, the
-// image and a Download link. Its output handle feeds generation nodes. Read-only: the image and Download only.
+// An image node (type `upload`): pick, drop or paste a file; shows its progress, the image and a Download link
+// (a refused or failed file is said in the canvas's upload tray, components/upload-tray.tsx). Its output handle
+// feeds generation nodes. Read-only: the image and Download only.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
@@ -22,11 +23,6 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
         <div className="drop-zone">{readOnly ? 'No image yet.' : uploading ? 'Uploading…' : 'Drop an image here, or choose a file.'}</div>
       )}
       {uploading && <ProgressBar value={activity.uploadProgress!} label="Uploading" />}
-      {activity.uploadError && (
-        <p className="node-error" role="alert">
-          {activity.uploadError}
-        </p>
-      )}
       <div className="node-actions">
         {!readOnly && (
           <label className="button small file-button nodrag" htmlFor={inputId}>

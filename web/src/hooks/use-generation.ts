@@ -163,9 +163,17 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
           body: { images, prompt, projectId: session.projectId, nodeId, ...(model !== undefined ? { model } : {}) },
         });
         if (!data) {
+          // A 429 (too many requests, too many generations at once, the model busy) says when to try again.
+          const retryAfter = Number(response.headers.get('retry-after'));
+          const retryAt = response.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0 ? Date.now() + retryAfter * 1000 : undefined;
           activity.update(nodeId, {
             starting: undefined,
-            generationError: { error: errorMessage(error, `Generation failed (HTTP ${response.status})`), details: errorDetails(error), status: response.status },
+            generationError: {
+              error: errorMessage(error, `Generation failed (HTTP ${response.status})`),
+              details: errorDetails(error),
+              status: response.status,
+              ...(retryAt !== undefined ? { retryAt } : {}),
+            },
           });
           track('generation_failed', { inputs: images.length, seconds: Math.round((Date.now() - started) / 1000), status: response.status, reason: 'server' });
           return;

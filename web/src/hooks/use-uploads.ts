@@ -1,51 +1,164 @@
-// Uploading files into the canvas: into an existing upload node, or as new upload nodes. Progress and
-// errors go to the node's activity; the node's `image` becomes the permanent URL the service returns, written
-// into the live document. Adding nodes is an undo step; a new node's first image is part of that step (undoing
-// removes the node), while replacing the image of a node that had one is a step of its own.
-import { useCallback, type RefObject } from 'react';
-import { uploadImage } from '../api/upload';
+// Uploading files into the canvas: into an existing upload node (its image replaced), or as new upload nodes.
+//
+// A new node is added only once its file is stored, with the image: one undo step, and a failed, refused or
+// offline upload leaves no empty node behind (nothing was written, so nothing needs taking back). Until then the
+// file is shown in the upload tray (canvas/upload-tray.ts) with its progress; a node whose image is being replaced
+// shows its progress itself. Before sending, a file is checked against what the service takes (its type and the
+// size limit, GET /api/client-config): a refusal says why in words, and an image over the limit is offered a
+// downscale in the browser (canvas/downscale.ts) and sent again. The service's own refusals are said the same
+// way; a failure (offline, the service busy: with the time to try again) offers to try again.
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { UploadError, uploadImage } from '../api/upload';
 import { track } from '../analytics';
 import type { ActivityStore } from '../canvas/activity';
-import type { EditorActions, UploadSource } from '../canvas/editor-context';
+import { downscaleImage } from '../canvas/downscale';
+import type { EditorActions } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
 import { createNode, toSavedNode } from '../canvas/model';
+import { STACK_GAP } from '../canvas/placement';
+import { UploadTray, type TrayEntry } from '../canvas/upload-tray';
+import {
+  acceptedType,
+  canDownscale,
+  DEFAULT_UPLOAD_RULES,
+  fileName,
+  notAcceptedMessage,
+  tooLargeMessage,
+  type UploadRules,
+} from '../canvas/upload-rules';
+import { useClientConfig } from './use-client-config';
 import type { FlowState } from './use-live-canvas';
 
-/** Vertical distance between images added together. */
-const STACK_GAP = 300;
 
-export function useUploads(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore): EditorActions['uploadFiles'] {
-  const upload = useCallback(
-    async (nodeId: string, file: File, source: UploadSource, replacing: boolean) => {
-      activity.update(nodeId, { uploadProgress: 0, uploadError: undefined });
+export interface Uploads {
+  uploadFiles: EditorActions['uploadFiles'];
+  tray: UploadTray;
+  rules: UploadRules;
+  /** Makes the image of a refused entry smaller, then sends it again. */
+  downscale: (id: string) => void;
+  /** Sends a failed entry again. */
+  retry: (id: string) => void;
+  dismiss: (id: string) => void;
+}
+
+type Outcome = Partial<Omit<TrayEntry, 'id'>>;
+
+/** What a refusal or a failure of the service means for the person, and what they can do. */
+function outcome(err: unknown, file: File, rules: UploadRules): Outcome {
+  const name = fileName(file);
+  if (!(err instanceof UploadError)) return { state: 'failed', message: `${name} was not uploaded: ${(err as Error).message}`, offer: 'retry' };
+  switch (err.status) {
+    case 413:
+      return { state: 'refused', message: tooLargeMessage(file, rules), offer: canDownscale(file) ? 'downscale' : undefined };
+    case 400:
+      if (err.message === 'Unsupported file type') return { state: 'refused', message: notAcceptedMessage(file, rules), offer: undefined };
+      return { state: 'refused', message: `${name} was refused: ${err.message}${err.details ? ` (${err.details})` : ''}`, offer: undefined };
+    case 429:
+      return {
+        state: 'failed',
+        message: `Too many uploads: ${name} was not uploaded`,
+        retryAt: Date.now() + (err.retryAfterSeconds ?? 60) * 1000,
+        offer: 'retry',
+      };
+    case 401:
+      return { state: 'failed', message: `${name} was not uploaded: you are signed out.`, offer: undefined };
+    case 0:
+      return {
+        state: 'failed',
+        message: navigator.onLine ? `${name} was not uploaded: the server could not be reached.` : `${name} was not uploaded: you are offline.`,
+        offer: 'retry',
+      };
+    default:
+      return { state: 'failed', message: `${name} was not uploaded: ${err.message}`, offer: 'retry' };
+  }
+}
+
+export function useUploads(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore): Uploads {
+  const tray = useMemo(() => new UploadTray(), []);
+  const rules = useClientConfig()?.uploads ?? DEFAULT_UPLOAD_RULES;
+  const rulesNow = useRef(rules);
+  useEffect(() => {
+    rulesNow.current = rules;
+  }, [rules]);
+
+  /** Checks the entry's file, sends it, and puts the stored image where it goes. */
+  const send = useCallback(
+    async (id: string) => {
+      const entry = tray.find(id);
+      if (!entry) return;
+      const { file, destination, source } = entry;
+      const limits = rulesNow.current;
+      if (acceptedType(file, limits) === false) return tray.update(id, { state: 'refused', message: notAcceptedMessage(file, limits), offer: undefined });
+      if (file.size > limits.maxBytes) {
+        return tray.update(id, { state: 'refused', message: tooLargeMessage(file, limits), offer: canDownscale(file) ? 'downscale' : undefined });
+      }
+      const into = 'nodeId' in destination ? destination.nodeId : undefined;
+      tray.update(id, { state: 'uploading', progress: 0, message: undefined, offer: undefined, retryAt: undefined });
+      if (into) activity.update(into, { uploadProgress: 0 });
       try {
-        const { url } = await uploadImage(file, (fraction) => activity.update(nodeId, { uploadProgress: fraction }));
-        activity.update(nodeId, { uploadProgress: undefined });
-        if (replacing) session.step();
-        if (!session.setData(nodeId, { image: url }, replacing)) return; // removed meanwhile (by anyone)
+        const { url } = await uploadImage(file, (fraction) => {
+          tray.update(id, { progress: fraction });
+          if (into) activity.update(into, { uploadProgress: fraction });
+        });
+        tray.remove(id);
+        if ('nodeId' in destination) {
+          activity.update(destination.nodeId, { uploadProgress: undefined });
+          if (!latest.current.nodes.some((n) => n.id === destination.nodeId)) return; // removed meanwhile (by anyone)
+          session.step();
+          session.setData(destination.nodeId, { image: url });
+        } else {
+          // Where the editor placed it when the file was added (in view, clear of the nodes there then).
+          const node = createNode('upload', destination.position);
+          node.data.image = url;
+          session.step();
+          session.add({ nodes: [toSavedNode(node)] });
+        }
         track('image_uploaded', { source, bytes: file.size });
       } catch (err) {
-        activity.update(nodeId, { uploadProgress: undefined, uploadError: (err as Error).message });
+        if (into) activity.update(into, { uploadProgress: undefined });
+        tray.update(id, outcome(err, file, rulesNow.current));
       }
     },
-    [activity, session],
+    [activity, latest, session, tray],
   );
 
-  return useCallback(
+  const uploadFiles = useCallback<EditorActions['uploadFiles']>(
     (files, target) => {
       if (files.length === 0) return;
       if (target.nodeId) {
-        const node = latest.current.nodes.find((n) => n.id === target.nodeId);
-        if (node) void upload(node.id, files[0], target.source, !!node.data.image);
+        if (!latest.current.nodes.some((n) => n.id === target.nodeId)) return;
+        void send(tray.add({ file: files[0], destination: { nodeId: target.nodeId }, source: target.source, state: 'uploading' }));
         return;
       }
-      // Files added together form a column, its top-left at `at` (the editor placed it in view, clear of other nodes).
+      // Files added together form a column, its top-left at `at` (the editor placed it in view, clear of other nodes);
+      // each node appears once its file is stored.
       const column = target.at ?? { x: 0, y: 0 };
-      const created = files.map((_, i) => createNode('upload', { x: column.x, y: column.y + i * STACK_GAP }));
-      session.step();
-      session.add({ nodes: created.map(toSavedNode) });
-      created.forEach((node, i) => void upload(node.id, files[i], target.source, false));
+      files.forEach((file, i) => {
+        const position = { x: column.x, y: column.y + i * STACK_GAP };
+        void send(tray.add({ file, destination: { position }, source: target.source, state: 'uploading' }));
+      });
     },
-    [latest, session, upload],
+    [latest, send, tray],
   );
+
+  const downscale = useCallback(
+    (id: string) => {
+      const entry = tray.find(id);
+      if (!entry) return;
+      tray.update(id, { state: 'downscaling', offer: undefined, message: undefined });
+      downscaleImage(entry.file, rulesNow.current.maxBytes).then(
+        (smaller) => {
+          tray.update(id, { file: smaller });
+          void send(id);
+        },
+        (err: Error) => tray.update(id, { state: 'refused', message: `${fileName(entry.file)} could not be made smaller: ${err.message}.`, offer: undefined }),
+      );
+    },
+    [send, tray],
+  );
+
+  const retry = useCallback((id: string) => void send(id), [send]);
+  const dismiss = useCallback((id: string) => tray.remove(id), [tray]);
+
+  return { uploadFiles, tray, rules, downscale, retry, dismiss };
 }

@@ -1,0 +1,83 @@
+// A generation node's prompt: the text box and, under it, the presets of the node's model (canvas/prompt-presets.ts):
+// the words the offline engine understands, each added to the prompt, or a few whole prompts for a hosted model.
+//
+// Undo: the box carries `data-canvas-undo`, so Ctrl/Cmd+Z in it undoes the canvas's last step (hooks/
+// use-undo-shortcuts.ts) rather than one character of the browser's own text undo, and Ctrl/Cmd+Shift+Z or Ctrl+Y
+// redo it. Typing is one step until a pause of about a second (the editor's setPrompt) or until the box loses and
+// regains focus; a preset is a step of its own.
+import { useId, useRef, useState } from 'react';
+import { applyPreset, type PromptPresets } from '../canvas/prompt-presets';
+
+/** Presets shown before "More words". */
+const FIRST = 8;
+
+interface Props {
+  value: string;
+  readOnly?: boolean;
+  presets?: PromptPresets;
+  /** The new prompt; `newRun`: the first change since the box was focused, or a preset (a new undo step). */
+  onChange: (value: string, newRun: boolean) => void;
+}
+
+export function PromptField({ value, readOnly, presets, onChange }: Props) {
+  const promptId = useId();
+  const presetsId = useId();
+  /** The next change starts a new undo step. */
+  const newRun = useRef(true);
+  const [all, setAll] = useState(false);
+  const items = presets ? (all ? presets.items : presets.items.slice(0, FIRST)) : [];
+
+  return (
+    <>
+      <label className="field" htmlFor={promptId}>
+        <span>Prompt</span>
+        <textarea
+          id={promptId}
+          className="input nodrag nowheel"
+          rows={3}
+          placeholder={readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”'}
+          value={value}
+          readOnly={readOnly}
+          data-canvas-undo=""
+          onFocus={() => (newRun.current = true)}
+          onBlur={() => (newRun.current = true)}
+          onChange={(event) => {
+            onChange(event.target.value, newRun.current);
+            newRun.current = false;
+          }}
+        />
+      </label>
+      {!readOnly && presets && (
+        <div className="prompt-presets">
+          <span className="visually-hidden" id={presetsId}>
+            {presets.kind === 'words' ? 'Words the offline engine understands' : 'Presets'}
+          </span>
+          <ul className="prompt-chips" aria-labelledby={presetsId}>
+            {items.map((item) => (
+              <li key={item}>
+                <button
+                  type="button"
+                  className="prompt-chip nodrag"
+                  aria-label={presets.kind === 'words' ? `Add “${item}”` : `Use “${item}”`}
+                  onClick={() => {
+                    onChange(applyPreset(value, item, presets.kind), true);
+                    newRun.current = true;
+                  }}
+                >
+                  {item}
+                </button>
+              </li>
+            ))}
+            {presets.items.length > FIRST && (
+              <li>
+                <button type="button" className="link-button small nodrag" aria-expanded={all} onClick={() => setAll(!all)}>
+                  {all ? 'Fewer' : presets.kind === 'words' ? 'More words' : 'More'}
+                </button>
+              </li>
+            )}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}
