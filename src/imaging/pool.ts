@@ -1,5 +1,6 @@
 // The image workers: a pool of child processes (tinypool) that does this instance's heavy image work — the
-// offline engine, decoding input images to check them, drawing SVG uploads, converting model output to PNG.
+// offline engine, decoding input images to check them, drawing SVG uploads, converting model output to PNG,
+// drawing canvas thumbnails.
 // Why processes and not threads: sharp's work runs on libuv's thread pool, which is shared by every thread of a
 // process and also serves file reads, so image work in the service's process (or in its worker threads) made
 // `GET /files/…` wait behind it. A process of its own has its own pool, its own memory (a huge decode cannot
@@ -17,7 +18,8 @@ import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from '../services/svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
-import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask } from './worker.js';
+import type { ThumbnailPlan } from './thumbnail.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask } from './worker.js';
 
 export interface ImageWorkers {
   /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */
@@ -28,6 +30,8 @@ export interface ImageWorkers {
   renderSvg: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
   /** The image as PNG, or undefined when it cannot be read. */
   toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
+  /** A canvas thumbnail (./thumbnail.ts) as PNG; throws when its process failed or ran past the task deadline. */
+  drawThumbnail: (plan: ThumbnailPlan, images: Uint8Array[], owner?: string) => Promise<Buffer>;
   /** Tasks running on the workers, and tasks waiting their turn. */
   load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
@@ -148,6 +152,11 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     toPng: async (data, owner) => {
       const png = await orElse<Uint8Array | undefined>('png', { data }, undefined, owner);
       return png && bytes(png);
+    },
+
+    drawThumbnail: async (plan, images, owner) => {
+      const task: ThumbnailTask = { plan, images };
+      return bytes(await run<Uint8Array>('thumbnail', task, { owner, deadlineMs: taskTimeoutMs }));
     },
 
     load: () => turns.stats,
