@@ -17,6 +17,7 @@ import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
 import { EditorToolbar } from './editor-toolbar';
+import { ExampleNote } from './example-note';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { nodeTypes } from './node-types';
@@ -200,6 +201,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           <Controls />
           <MiniMap pannable zoomable ariaLabel="Canvas overview" />
           <RemotePresence session={session} nodes={nodes} />
+          <ExampleNote session={session} nodes={nodes} />
           {nodes.length === 0 && (
             <Panel position="top-center" className="empty-canvas">
               <p>
