@@ -40,6 +40,8 @@ import { apiTokenRoutes } from './routes/api-tokens.js';
 import { generationRoutes } from './routes/generations.js';
 import { modelRoutes } from './routes/models.js';
 import { projectGenerationRoutes } from './routes/project-generations.js';
+import { thumbnailRoutes } from './routes/thumbnails.js';
+import { exampleCanvasRoutes } from './routes/example-canvas.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -200,6 +202,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(versionRoutes, { versions, limits: config.limits });
     await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
     await api.register(projectGenerationRoutes, { gallery: composition.services.projectGenerations });
+    await api.register(thumbnailRoutes, { thumbnails: composition.services.thumbnails, projects });
+    await api.register(exampleCanvasRoutes, { example: composition.services.exampleCanvas });
   });
   return securityHeaders;
 }

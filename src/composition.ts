@@ -20,7 +20,10 @@ import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
 import { createGenerationNodes } from './services/generation-nodes.js';
 import { createProjectGenerationsService, type ProjectGenerationsService } from './services/project-generations.js';
+import { loadExampleImages } from './assets/example-canvas.js';
+import { createExampleCanvasService, type ExampleCanvasService } from './services/example-canvas.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
+import { createThumbnailsService, type ThumbnailsService } from './services/thumbnails.js';
 import { createSharingService, type SharingService } from './services/sharing.js';
 import { createTemplatesService, type TemplatesService } from './services/templates.js';
 import { createUploadsService, type UploadsService } from './services/uploads.js';
@@ -51,6 +54,8 @@ export interface Services {
   versions: VersionsService;
   apiTokens: ApiTokensService;
   projectGenerations: ProjectGenerationsService;
+  thumbnails: ThumbnailsService;
+  exampleCanvas: ExampleCanvasService;
 }
 
 export interface Composition {
@@ -156,6 +161,16 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
     projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, sharing: repositories.sharing, store }),
+    thumbnails: createThumbnailsService({
+      canvases,
+      live,
+      store,
+      draw: imageWorkers.drawThumbnail,
+      cacheEntries: config.limits.thumbnailCacheEntries,
+      maxImagePixels: config.limits.inputImagePixels,
+      log,
+    }),
+    exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.url, events: jobsRepository, log });

@@ -139,6 +139,7 @@ const envSchema = z.object({
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
   RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
   TEMPLATES_LIST_MAX: int(200, 1),
+  THUMBNAIL_CACHE_ENTRIES: int(500, 0),
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   PROJECT_MAX_MEMBERS: int(50, 1),
   RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
@@ -304,6 +305,8 @@ export interface Config {
     uploadsPerMinute: number;
     /** At most this many templates are listed (the newest). */
     templatesListMax: number;
+    /** Canvas thumbnails kept in memory (the newest rendering of each project, by version); 0 keeps none. */
+    thumbnailCacheEntries: number;
     /** Template lists per client address per minute (0 = no limit). */
     templateListsPerMinute: number;
     /** Members a project may have (its owner not counted). */
@@ -527,6 +530,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       templatesListMax: e.TEMPLATES_LIST_MAX,
+      thumbnailCacheEntries: e.THUMBNAIL_CACHE_ENTRIES,
       templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
       projectMembers: e.PROJECT_MAX_MEMBERS,
       sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,

@@ -1,5 +1,5 @@
 // Rows become API shapes here, and only here.
-import type { ApiToken, ListedTemplate, Member, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
+import type { ApiToken, ListedTemplate, Member, ProjectActivity, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
 export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
@@ -8,6 +8,9 @@ export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 
   name: row.name,
   createdDate: row.createdAt.toISOString(),
 });
+
+/** When a project's canvas last changed, and its version (GET /api/user/project/activity). */
+export const presentProjectActivity = (row: ProjectActivity) => ({ projectId: row.projectId, version: row.version, lastEditedAt: row.editedAt.toISOString() });
 
 /** A project member: the email they were invited with (lower-cased), their role, when they were first invited. */
 export const presentMember = (row: Member) => ({ email: row.email, role: row.role, createdAt: row.createdAt.toISOString() });

@@ -1,5 +1,6 @@
 // The image workers: a pool of child processes (tinypool) that does this instance's heavy image work — the
-// offline engine, decoding input images to check them, drawing SVG uploads, converting model output to PNG.
+// offline engine, decoding input images to check them, drawing SVG uploads, converting model output to PNG,
+// drawing canvas thumbnails.
 // Why processes and not threads: sharp's work runs on libuv's thread pool, which is shared by every thread of a
 // process and also serves file reads, so image work in the service's process (or in its worker threads) made
 // `GET /files/…` wait behind it. A process of its own has its own pool, its own memory (a huge decode cannot
@@ -17,10 +18,11 @@ import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from '../services/svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
-import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, UpscaleTask } from './worker.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 
 const images = (req: GenerateRequest) => req.images.map(({ data, mimeType }) => ({ data, mimeType }));
+import type { ThumbnailPlan } from './thumbnail.js';
 
 export interface ImageWorkers {
   /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */
@@ -35,6 +37,8 @@ export interface ImageWorkers {
   toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
   /** A small preview of the image (convert.ts toPreview) as a data URL, or undefined when it cannot be read. */
   toPreview: (image: { data: Buffer }, owner?: string) => Promise<string | undefined>;
+  /** A canvas thumbnail (./thumbnail.ts) as PNG; throws when its process failed or ran past the task deadline. */
+  drawThumbnail: (plan: ThumbnailPlan, images: Uint8Array[], owner?: string) => Promise<Buffer>;
   /** Tasks running on the workers, and tasks waiting their turn. */
   load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
@@ -160,6 +164,10 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     },
 
     toPreview: (image, owner) => orElse<string | undefined>('preview', { data: image.data }, undefined, owner),
+    drawThumbnail: async (plan, images, owner) => {
+      const task: ThumbnailTask = { plan, images };
+      return bytes(await run<Uint8Array>('thumbnail', task, { owner, deadlineMs: taskTimeoutMs }));
+    },
 
     load: () => turns.stats,
 

@@ -1,4 +1,5 @@
-// An image worker process (./pool.ts): the offline engine, input decode checks, SVG drawing and PNG conversion
+// An image worker process (./pool.ts): the offline engine, input decode checks, SVG drawing, PNG conversion and
+// canvas thumbnails
 // run here, each task a named export called with plain data and answering plain data (expected failures are
 // answers, not exceptions, so that nothing depends on how an error crosses processes). The process lowers its
 // own CPU priority, so request serving wins a busy core; libvips keeps no operation cache here.
@@ -10,6 +11,7 @@ import { upscale as esrgan, upscaleText, upscalerId, type UpscaleFactor, type Up
 import { ModelFailedError, ModelInputError } from '../models/image-model.js';
 import { decodeProblem } from '../services/input-image-check.js';
 import { renderSvg, type SvgRender } from '../services/svg.js';
+import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */
 const NICENESS = 10;
@@ -94,4 +96,14 @@ export function preview(task: { data: Uint8Array }): Promise<string | undefined>
 /** The image as PNG, or undefined when it cannot be read. */
 export function png(task: { data: Uint8Array }): Promise<Uint8Array | undefined> {
   return toPng(bytes(task.data));
+}
+
+export interface ThumbnailTask {
+  plan: ThumbnailPlan;
+  images: Uint8Array[];
+}
+
+/** A canvas thumbnail as PNG (./thumbnail.ts). */
+export function thumbnail(task: ThumbnailTask): Promise<Uint8Array> {
+  return drawThumbnail(task.plan, task.images.map(bytes));
 }

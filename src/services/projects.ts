@@ -1,7 +1,7 @@
 // Projects belong to one user. Every read and write is scoped by owner, so another user's project and one
 // that does not exist get the same answer (404 Project not found): whether a project id exists never leaks.
 // A member of a project (docs/api.md "Sharing") knows it exists: renaming or deleting it is 403 for them.
-import type { ProjectsRepository, SharingRepository } from '../db/repositories/index.js';
+import type { ProjectActivity, ProjectsRepository, SharingRepository } from '../db/repositories/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, projectNotFound, unauthorized } from '../errors.js';
 import { isUuid } from './ids.js';
@@ -11,10 +11,12 @@ export interface ProjectsService {
   list(userId: string): Promise<ProjectRow[]>;
   rename(userId: string, projectId: string, name: string): Promise<ProjectRow>;
   remove(userId: string, projectId: string): Promise<void>;
+  /** When each project the user may open (own or shared) last changed, and its canvas version. */
+  activity(userId: string): Promise<ProjectActivity[]>;
 }
 
 export interface ProjectsDeps {
-  projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned'>;
+  projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned' | 'listActivity'>;
   /** Roles, read only when an owner-only change found no project of the user. */
   roles: Pick<SharingRepository, 'access'>;
   /** Called after a project was deleted: live connections to its document are closed. */
@@ -48,6 +50,9 @@ export function createProjectsService({ projects, roles, accessChanged = async (
       // The canvas goes with it (foreign key ON DELETE CASCADE).
       if (!(await projects.deleteOwned(userId, projectId))) throw await refusal(userId, projectId);
       await accessChanged(projectId);
+    },
+    activity(userId) {
+      return projects.listActivity(userId);
     },
   };
 }

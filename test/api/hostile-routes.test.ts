@@ -284,6 +284,10 @@ function templates(): Record<string, Request> {
     'POST /api/upload/templates': { method: 'POST', path: '/api/upload/templates', ...json({ templateName: 'Hostile', canvas: { nodes: [node('n1')], edges: [] } }) },
     'DELETE /api/upload/templates/{id}': { method: 'DELETE', path: `/api/upload/templates/${NO_TEMPLATE}` },
     'GET /api/user/project/shared': { method: 'GET', path: '/api/user/project/shared' },
+    'GET /api/user/project/activity': { method: 'GET', path: '/api/user/project/activity' },
+    'GET /api/user/project/{projectId}/thumbnail': { method: 'GET', path: `/api/user/project/${P}/thumbnail` },
+    // P's canvas is not empty: accepted, the example changes nothing.
+    'POST /api/user/project/{projectId}/example': { method: 'POST', path: `/api/user/project/${P}/example` },
     'GET /api/user/project/{projectId}/members': { method: 'GET', path: `/api/user/project/${P}/members` },
     'POST /api/user/project/{projectId}/members': { method: 'POST', path: `/api/user/project/${P}/members`, ...json({ email: 'carol@example.com', role: 'viewer' }) },
     'DELETE /api/user/project/{projectId}/members/{email}': { method: 'DELETE', path: `/api/user/project/${P}/members/${encodeURIComponent(NO_MEMBER)}` },
@@ -420,8 +424,8 @@ describe('hostile input on every route', () => {
       if (p === '/dev-idp/{*}') continue; // oidc-provider answers every method itself (checked in the dev-idp cases)
       const allowed = new Set(declared.includes('GET') ? [...declared, 'HEAD'] : declared);
       for (const method of all.filter((m) => !allowed.has(m))) {
-        // PATCH/DELETE /api/user/project/canvas (and …/shared) are the rename/delete of a project whose id is "canvas".
-        const sibling = /^\/api\/user\/project\/(canvas|shared)$/.test(p) && (method === 'PATCH' || method === 'DELETE');
+        // PATCH/DELETE /api/user/project/canvas (and …/shared, …/activity) are the rename/delete of a project whose id is "canvas".
+        const sibling = /^\/api\/user\/project\/(canvas|shared|activity)$/.test(p) && (method === 'PATCH' || method === 'DELETE');
         cases.push({ name: `${method} ${p}`, method, path: filled(p), status: sibling ? [400, 404] : [404, 405] });
       }
     }

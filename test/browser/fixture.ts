@@ -57,13 +57,25 @@ export function useBrowserFixture(env: Record<string, string> = {}, build: Omit<
       const { page } = await newPage(context);
       await fixture.signIn(context, email);
       await page.goto(`${app!.baseUrl}/projects`);
-      await page.getByLabel('New project name').fill(projectName);
-      await page.getByRole('button', { name: 'Create project' }).click();
+      await createProject(page, projectName);
       await page.getByText('Your canvas is empty.').waitFor();
       return page;
     },
   };
   return fixture;
+}
+
+/**
+ * On the projects page, once its list has loaded: creates a project named `name` with the create form and opens it
+ * ("Create and open"; `open: false`: "Create", staying on the page). A first project is offered the example
+ * canvas: left out unless `example` is true, so a test's canvas starts empty.
+ */
+export async function createProject(page: Page, name: string, opts: { open?: boolean; example?: boolean } = {}): Promise<void> {
+  await page.getByRole('heading', { name: 'No projects yet' }).or(page.getByRole('list', { name: 'Your projects' })).waitFor();
+  const example = page.getByLabel('Start with an example canvas');
+  if (await example.isVisible()) await example.setChecked(opts.example ?? false);
+  await page.getByLabel('New project name').fill(name);
+  await page.getByRole('button', { name: opts.open === false ? 'Create' : 'Create and open', exact: true }).click();
 }
 
 /**

@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { afterAll, expect, it } from 'vitest';
 import { heldModel } from '../helpers/held-model.js';
 import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
-import { connectOneImageToGeneration, restCanvas, saved, useBrowserFixture } from './fixture.js';
+import { connectOneImageToGeneration, createProject, restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 /** A model answering a new colour per call: at once, or, while held, once released (an abort ends the call). */
 const held = heldModel(async (_req, n) => {
@@ -30,8 +30,7 @@ describeInBrowser('generation jobs in the canvas', () => {
     const ada = await newPage(await f.newContext());
     await f.signIn(ada.page.context(), 'ada@example.com');
     await ada.page.goto(`${f.app.baseUrl}/projects`);
-    await ada.page.getByLabel('New project name').fill(name);
-    await ada.page.getByRole('button', { name: 'Create project' }).click();
+    await createProject(ada.page, name);
     await ada.page.getByText('Your canvas is empty.').waitFor();
     const projectId = ada.page.url().split('/').at(-1)!;
     const generation = await connectOneImageToGeneration(ada.page);

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot, signInThroughUi, solidPng, WAIT } from './browser.js';
-import { connectOneImageToGeneration, saved, useBrowserFixture } from './fixture.js';
+import { connectOneImageToGeneration, createProject, saved, useBrowserFixture } from './fixture.js';
 
 const ANALYTICS = 'http://analytics.invalid';
 
@@ -33,8 +33,7 @@ describeInBrowser('pages and errors in a browser', () => {
     // Signed in, then the session goes away: the next page the client shows notices and goes to /login.
     await signInThroughUi(page, f.app.baseUrl, 'leaving@example.com', 'Leaving');
     await page.getByText('No projects yet').waitFor();
-    await page.getByLabel('New project name').fill('Short-lived');
-    await page.getByRole('button', { name: 'Create project' }).click();
+    await createProject(page, 'Short-lived');
     await page.getByText('Your canvas is empty.').waitFor();
     await context.clearCookies();
     await page.getByRole('link', { name: 'Projects', exact: true }).click();

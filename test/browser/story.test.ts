@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { describeInBrowser, launchBrowser, newPage, publishScreenshot, screenshot, signInThroughUi, solidPng, WAIT, type WatchedPage } from './browser.js';
-import { heldOfflineEngine } from './fixture.js';
+import { createProject, heldOfflineEngine } from './fixture.js';
 
 const engine = heldOfflineEngine();
 let t: TestApp | undefined;
@@ -60,9 +60,8 @@ describeInBrowser('the whole story in a browser', () => {
     await page.getByText('No projects yet').waitFor();
     await page.getByText('Ada Lovelace').waitFor();
 
-    // A new project opens its (empty) canvas.
-    await page.getByLabel('New project name').fill('Holiday');
-    await page.getByRole('button', { name: 'Create project' }).click();
+    // A new project opens its (empty) canvas: this story builds its own, without the example.
+    await createProject(page, 'Holiday');
     await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
     const canvasUrl = page.url();
     await page.getByText('Your canvas is empty.').waitFor();

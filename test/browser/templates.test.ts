@@ -2,7 +2,7 @@
 // user too), start a project from it — its canvas has the template's nodes — and delete it as its author.
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot } from './browser.js';
-import { connectOneImageToGeneration, saved, useBrowserFixture } from './fixture.js';
+import { connectOneImageToGeneration, createProject, saved, useBrowserFixture } from './fixture.js';
 
 describeInBrowser('templates in a browser', () => {
   const f = useBrowserFixture();
@@ -14,8 +14,7 @@ describeInBrowser('templates in a browser', () => {
     await f.signIn(page.context(), 'author@example.com');
     await page.goto(`${f.app.baseUrl}/projects`);
     expect(await page.getByRole('heading', { name: 'Start from a template' }).count()).toBe(0); // none yet
-    await page.getByLabel('New project name').fill('Sunset');
-    await page.getByRole('button', { name: 'Create project' }).click();
+    await createProject(page, 'Sunset');
     await page.getByText('Your canvas is empty.').waitFor();
     expect(await page.getByRole('button', { name: 'Save as template' }).isDisabled()).toBe(true);
     const generation = await connectOneImageToGeneration(page);

@@ -31,6 +31,8 @@ interface CanvasRecord {
   id: string;
   projectId: string;
   version: number;
+  /** The last change (canvases.updated_at); unset: when the row was made. */
+  updatedAt?: Date;
   /** A canvas saved before live documents (migration 0011), not yet moved into its document. */
   legacy?: { nodes: unknown[]; edges: unknown[] } | null;
 }
@@ -220,6 +222,14 @@ export function createFakeRepositories(): FakeRepositories {
       state.links.delete(projectId);
       return true;
     },
+    async listActivity(userId) {
+      return [...state.projects.values()]
+        .filter((p) => roleOn(userId, p.id))
+        .map((p) => {
+          const c = state.canvases.get(p.id);
+          return { projectId: p.id, version: c?.version ?? 0, editedAt: c?.updatedAt ?? p.createdAt };
+        });
+    },
   };
 
   const userRunning = (userId: string) => [...state.running.values()].some((r) => r.userId === userId && r.expiresAt > Date.now());
@@ -264,8 +274,8 @@ export function createFakeRepositories(): FakeRepositories {
       const versions = new Map<string, number>();
       for (const [projectId, n] of counts) {
         const c = state.canvases.get(projectId);
-        if (c) c.version += n;
-        else state.canvases.set(projectId, { id: randomUUID(), projectId, version: n });
+        if (c) Object.assign(c, { version: c.version + n, updatedAt: new Date() });
+        else state.canvases.set(projectId, { id: randomUUID(), projectId, version: n, updatedAt: new Date() });
         versions.set(projectId, state.canvases.get(projectId)!.version);
       }
       return versions;

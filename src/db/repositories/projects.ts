@@ -1,8 +1,8 @@
 // Projects: every statement that reads or changes one project is scoped by its owner in the same statement,
 // so another user's project and a missing one look the same.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { projects, type ProjectRow } from '../schema.js';
+import { canvases, projectMembers, projects, type ProjectRow } from '../schema.js';
 
 export interface ProjectsRepository {
   /** The new project; null when the owner does not exist (anymore). */
@@ -13,6 +13,15 @@ export interface ProjectsRepository {
   renameOwned(userId: string, projectId: string, name: string, tx?: Tx): Promise<ProjectRow | null>;
   /** Deletes the project (its canvas goes with it: ON DELETE CASCADE); false when the user owns no such project. */
   deleteOwned(userId: string, projectId: string, tx?: Tx): Promise<boolean>;
+  /** Each project the user owns or is a member of: its canvas version (0 without a canvas) and when it last changed. */
+  listActivity(userId: string, tx?: Tx): Promise<ProjectActivity[]>;
+}
+
+export interface ProjectActivity {
+  projectId: string;
+  version: number;
+  /** The canvas's last change; the project's creation when it has no canvas yet. */
+  editedAt: Date;
 }
 
 /** PostgreSQL's foreign_key_violation (drizzle wraps the driver's error in `cause`). */
@@ -44,6 +53,20 @@ export function createProjectsRepository(db: Db): ProjectsRepository {
     async deleteOwned(userId, projectId, tx) {
       const deleted = await on(tx).delete(projects).where(owned(userId, projectId)).returning({ id: projects.id });
       return deleted.length > 0;
+    },
+    async listActivity(userId, tx) {
+      const fields = { projectId: projects.id, version: canvases.version, updatedAt: canvases.updatedAt, createdAt: projects.createdAt };
+      // Two statements, each on its own index (owner; member email), rather than one OR over every project.
+      const [owned, shared] = await Promise.all([
+        on(tx).select(fields).from(projects).leftJoin(canvases, eq(canvases.projectId, projects.id)).where(eq(projects.userId, userId)),
+        on(tx)
+          .select(fields)
+          .from(projectMembers)
+          .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+          .leftJoin(canvases, eq(canvases.projectId, projects.id))
+          .where(eq(projectMembers.email, sql`(SELECT lower(u.email) FROM users u WHERE u.id = ${userId})`)),
+      ]);
+      return [...owned, ...shared].map((r) => ({ projectId: r.projectId, version: r.version ?? 0, editedAt: r.updatedAt ?? r.createdAt }));
     },
   };
 }

@@ -27,6 +27,7 @@ import { useUploads } from '../hooks/use-uploads';
 import { useFileDrag } from '../hooks/use-file-drag';
 import { DropHighlight, UploadTrayPanel } from './upload-tray';
 import { EditorToolbar } from './editor-toolbar';
+import { ExampleNote } from './example-note';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { nodeTypes } from './node-types';
@@ -232,6 +233,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           </Controls>
           <MiniMap pannable zoomable ariaLabel="Canvas overview" onClick={menus.onMiniMapClick} />
           <RemotePresence session={session} nodes={nodes} />
+          <ExampleNote session={session} nodes={nodes} />
           {nodes.length === 0 && (
             <Panel position="top-center" className="empty-canvas">
               <p>

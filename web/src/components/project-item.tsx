@@ -1,19 +1,37 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Project } from '../api/client';
 import { useAction } from '../hooks/use-action';
 import { Link } from '../router';
 import { ConfirmDialog } from './confirm-dialog';
+import { LastEdited } from './last-edited';
+import { ProjectThumbnail } from './project-thumbnail';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 interface Props {
   project: Project;
+  /** When it was last edited (ISO 8601). */
+  editedAt: string;
+  /** The canvas version, for its thumbnail (undefined: not known); `thumbnailReady`: the versions were asked for. */
+  version: number | undefined;
+  thumbnailReady: boolean;
+  /** Just created on this page: marked, and scrolled into view. */
+  highlighted?: boolean;
   onRename: (id: string, name: string) => Promise<void>;
   onDelete: (id: string) => Promise<void>;
 }
 
-export function ProjectItem({ project, onRename, onDelete }: Props) {
+export function ProjectItem({ project, editedAt, version, thumbnailReady, highlighted = false, onRename, onDelete }: Props) {
   const [editing, setEditing] = useState(false);
+  const nameField = useRef<HTMLInputElement>(null);
+  const item = useRef<HTMLLIElement>(null);
+  // Rename starts with the whole name selected: typing replaces it.
+  useEffect(() => {
+    if (editing) nameField.current?.select();
+  }, [editing]);
+  useEffect(() => {
+    if (highlighted) item.current?.scrollIntoView({ block: 'nearest' });
+  }, [highlighted]);
   const [name, setName] = useState(project.name);
   const [confirming, setConfirming] = useState(false);
   const { busy, error, run } = useAction<'rename' | 'delete'>();
@@ -30,13 +48,23 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
   };
 
   return (
-    <li className="project-item">
+    <li ref={item} className={highlighted ? 'project-item with-thumbnail just-created' : 'project-item with-thumbnail'} data-project-id={project.id}>
+      <ProjectThumbnail projectId={project.id} href={href} version={version} ready={thumbnailReady} />
       {editing ? (
         <form className="rename-form" onSubmit={(event) => void save(event)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}>
           <label htmlFor={`rename-${project.id}`} className="visually-hidden">
             Project name
           </label>
-          <input id={`rename-${project.id}`} className="input" value={name} maxLength={200} autoFocus onChange={(e) => setName(e.target.value)} />
+          <input
+            ref={nameField}
+            id={`rename-${project.id}`}
+            className="input"
+            value={name}
+            maxLength={200}
+            required
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
           <button type="submit" className="button primary" disabled={busy !== null}>
             Save
           </button>
@@ -50,6 +78,8 @@ export function ProjectItem({ project, onRename, onDelete }: Props) {
             <Link className="project-name" href={href}>
               {project.name}
             </Link>
+            {highlighted && <span className="badge new-badge">New</span>}
+            <LastEdited at={editedAt} />
             <span className="muted small">Created {dateFormat.format(new Date(project.createdDate))}</span>
           </div>
           <div className="row">
