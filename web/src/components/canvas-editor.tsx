@@ -1,6 +1,8 @@
 // The canvas editor on the live document: xyflow with upload and generation nodes, file drop and paste, undo/redo
 // of this tab's own changes, everyone else's pointers and selections, the history of versions. Every action is a
-// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole.
+// small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole. Nodes and edges carry
+// names people read (canvas/names.ts), a node added from the toolbar takes the focus, the canvas is a Tab stop
+// whose arrow keys pan; on a phone-sized screen the minimap is off unless shown from the toolbar's More menu.
 import { Background, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
@@ -8,6 +10,11 @@ import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
 import { createNode, freeSpot, newId, toDoc, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
+import { useFocusNewNodes } from '../hooks/use-focus-new-nodes';
+import { useKeyboardPan } from '../hooks/use-keyboard-pan';
+import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
+import { useNamedElements } from '../hooks/use-named-elements';
+import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
 import { useGeneration } from '../hooks/use-generation';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
@@ -16,6 +23,8 @@ import { publishTemplate } from '../hooks/use-templates';
 import { usePasteImages } from '../hooks/use-paste-images';
 import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
+import './canvas-extras.css';
+import { ConnectHint } from './connect-hint';
 import { EditorToolbar } from './editor-toolbar';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
@@ -34,6 +43,13 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const flow = useReactFlow<CanvasNode, CanvasEdge>();
   const pane = useRef<HTMLDivElement>(null);
   const [initiallyEmpty] = useState(() => nodes.length === 0);
+  const named = useNamedElements(nodes, edges);
+  const withFocus = useFocusNewNodes(session, pane);
+  const keyboardPan = useKeyboardPan();
+  usePinchOverNodes(pane);
+  const small = useMediaQuery(SMALL_SCREEN);
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const showMinimap = minimapChoice ?? !small;
 
   const uploadFiles = useUploads(session, latest, activity);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
@@ -76,18 +92,20 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     [latest],
   );
 
-  const addGeneration = () => {
-    const center = viewCenter();
-    const node = createNode('generation', freeSpot({ x: center.x - 130, y: center.y - 200 }, latest.current.nodes, { width: 260, height: 400 }));
-    session.step();
-    session.add({ nodes: [toSavedNode(node)] });
-    select([node.id]);
-  };
+  const addGeneration = () =>
+    withFocus(() => {
+      const center = viewCenter();
+      const node = createNode('generation', freeSpot({ x: center.x - 130, y: center.y - 200 }, latest.current.nodes, { width: 260, height: 400 }));
+      session.step();
+      session.add({ nodes: [toSavedNode(node)] });
+      select([node.id]);
+    });
 
-  const addImages = (files: File[]) => {
-    const center = viewCenter();
-    uploadFiles(files, { at: { x: center.x - 420, y: center.y - 150 * files.length }, source: 'file-picker' });
-  };
+  const addImages = (files: File[]) =>
+    withFocus(() => {
+      const center = viewCenter();
+      uploadFiles(files, { at: { x: center.x - 420, y: center.y - 150 * files.length }, source: 'file-picker' });
+    });
 
   const selectedNodes = nodes.filter((n) => n.selected);
   const selectedTargets = selectedNodes.filter((n) => n.type === 'generation');
@@ -160,6 +178,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         galleryHref={galleryPath(project.id)}
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
+        minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}
       />
       {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
       {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
@@ -176,8 +195,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
       )}
       <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} {...live.pointer}>
         <ReactFlow<CanvasNode, CanvasEdge>
-          nodes={nodes}
-          edges={edges}
+          nodes={named.nodes}
+          edges={named.edges}
           nodeTypes={nodeTypes}
           onNodesChange={live.onNodesChange}
           onEdgesChange={live.onEdgesChange}
@@ -195,10 +214,13 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           minZoom={0.1}
           defaultEdgeOptions={{ animated: false }}
           aria-label="Canvas"
+          tabIndex={0}
+          onKeyDown={keyboardPan}
         >
           <Background gap={24} />
           <Controls />
-          <MiniMap pannable zoomable ariaLabel="Canvas overview" />
+          {showMinimap && <MiniMap pannable zoomable ariaLabel="Canvas overview" />}
+          <ConnectHint />
           <RemotePresence session={session} nodes={nodes} />
           {nodes.length === 0 && (
             <Panel position="top-center" className="empty-canvas">

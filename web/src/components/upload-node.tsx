@@ -1,9 +1,10 @@
 // An image node (type `upload`): pick, drop or paste a file; shows progress, the service's error, the
 // image and a Download link. Its output handle feeds generation nodes. Read-only: the image and Download only.
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import type { NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import type { CanvasNode } from '../canvas/model';
+import { ConnectHandle } from './connect-handle';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, NodeImage } from './node-image';
 import { ProgressBar } from './progress-bar';
@@ -47,7 +48,7 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
         )}
         {data.image && <DownloadLink src={data.image} label="Download image" />}
       </div>
-      <Handle type="source" position={Position.Right} aria-label="Output: connect to a generation node" />
+      <ConnectHandle nodeId={id} type="source" hint="connect to a generation node" />
     </NodeFrame>
   );
 }
