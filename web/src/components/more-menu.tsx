@@ -83,7 +83,18 @@ export function MoreMenu({ label = 'More', actions, children }: { label?: string
         <div ref={menu} id={menuId} role="menu" aria-label={label} className="more-menu-list" onKeyDown={onKeyDown}>
           {actions.map((action) =>
             action.href ? (
-              <a key={action.label} role="menuitem" tabIndex={-1} href={action.href} title={action.title} onClick={(event) => (event.preventDefault(), choose(action))}>
+              <a
+                key={action.label}
+                role="menuitem"
+                tabIndex={-1}
+                href={action.href}
+                title={action.title}
+                onClick={(event) => {
+                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab, as any link
+                  event.preventDefault();
+                  choose(action);
+                }}
+              >
                 {action.label}
               </a>
             ) : (
