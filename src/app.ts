@@ -22,7 +22,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { trustProxyOption } from './http/trusted-proxies.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
-import { webClient } from './http/web-client.js';
+import { createWebClientShell, notFoundPage, webClient } from './http/web-client.js';
 import { clientConfigRoutes } from './routes/client-config.js';
 import { projectRoutes } from './routes/projects.js';
 import { imageRoutes } from './routes/image.js';
@@ -112,7 +112,9 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   const secret = config.auth.secret!;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  // The web client's pages; an unknown address opened in a browser gets its "Page not found" (a 404 still).
+  const webShell = createWebClientShell(config);
+  registerErrorHandler(app, { notFoundPage: notFoundPage(webShell) });
   registerCrossSiteGuard(app, config.baseUrl);
   const securityHeaders = await registerSecurityHeaders(app, { production: config.production }); // helmet + API CSP (src/http/security-headers.ts)
 
@@ -166,7 +168,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   const authConfig = createAuthConfig({ baseUrl: config.baseUrl, secret, secureCookies: config.auth.secureCookies, provider, users, log, revocations });
   await app.register(authRoutes, { config: authConfig, baseUrl: config.baseUrl, log: app.log });
   // Web client: the React app's pages and assets, and its public configuration.
-  await app.register(webClient, { config, authConfig, sessions });
+  await app.register(webClient, { config, authConfig, sessions, shell: webShell });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) }, uploadMaxBytes: config.limits.uploadBytes });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });

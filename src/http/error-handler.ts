@@ -174,7 +174,13 @@ function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.code(statusOf(err.code)).send({ error: err.message, ...(err.details ? { details: err.details } : {}), ...err.extra });
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * The answer to a not-found request that is a person's browser asking for a page (the web client's 404 page,
+ * src/http/web-client.ts); undefined for anything else, which gets the JSON 404.
+ */
+export type NotFoundPage = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+export function registerErrorHandler(app: FastifyInstance, opts: { notFoundPage?: NotFoundPage } = {}): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     // A request out of time was answered 408 on its socket (answerOnSocket): whatever its route meets after
     // that (the body stream cut short) is that same timeout, not a failure of ours or of a backing service.
@@ -190,7 +196,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return sendError(reply, appError);
   });
 
-  app.setNotFoundHandler((_req, reply) => sendError(reply, notFound()));
+  app.setNotFoundHandler(async (req, reply) => (await opts.notFoundPage?.(req, reply)) ?? sendError(reply, notFound()));
 }
 
 /**

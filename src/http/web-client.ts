@@ -1,18 +1,21 @@
 // Serves the built React client (web/dist, see scripts/build-web.ts): content-hashed files under /assets/*
 // cached for a year, and index.html for the client's routes (src/routes/pages.ts), never cached, under a
-// strict Content-Security-Policy. Only those paths: /api/*, /files/* and /dev-idp/* are never shadowed, and
-// any other path keeps the JSON 404.
+// strict Content-Security-Policy. Only those paths: /api/*, /files/* and /dev-idp/* are never shadowed. Any
+// other path is a 404: a browser asking for a page there (Accept: text/html) gets the client, which shows its
+// "Page not found" page with a way back (notFoundPage); everything else, and always /api/*, /files/*,
+// /assets/* and /dev-idp/*, keeps the JSON 404.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuthConfig } from '@auth/core';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionVerifier } from '../auth/session.js';
 import type { Config } from '../config.js';
 import { invalidPath } from '../errors.js';
 import { analyticsHost } from '../routes/client-config.js';
 import { pageRoutes, type ClientShell } from '../routes/pages.js';
+import type { NotFoundPage } from './error-handler.js';
 import { page } from './html.js';
 
 const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -125,7 +128,35 @@ function climbs(path: string): boolean {
   return true; // encoded more deeply than any file name of ours: refused as well
 }
 
-export async function webClient(app: FastifyInstance, opts: { config: Config; authConfig: AuthConfig; sessions: SessionVerifier; distDir?: string }) {
+/** The client's pages as `config` serves them (from web/dist, or `distDir`): shared by the pages and the 404 page. */
+export function createWebClientShell(config: Config, distDir = WEB_DIST_DIR): ClientShell {
+  const csp = (inlineStyles: boolean) =>
+    contentSecurityPolicy({ imageOrigins: imageOrigins(config), analyticsHost: analyticsHost(config.analytics), formTargets: formTargets(config), inlineStyles });
+  return createClientShell({ distDir, csp });
+}
+
+/** Paths that are never a page: their 404 is always the JSON one (SPEC §7), whoever asks. */
+const NEVER_PAGES = ['/api', '/files', '/assets', '/dev-idp'];
+
+/**
+ * The 404 of an unknown address opened in a browser: a GET or HEAD that accepts HTML, outside NEVER_PAGES, is
+ * answered 404 with the client (its router shows "Page not found" with links back), and without JavaScript a
+ * plain page with the same links. Anything else: undefined (the caller answers the JSON 404).
+ */
+export function notFoundPage(shell: ClientShell): NotFoundPage {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+    if (!/\btext\/html\b/i.test(req.headers.accept ?? '')) return undefined;
+    const path = req.url.split('?')[0];
+    if (NEVER_PAGES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return undefined;
+    const { html, headers } = await shell.render(
+      '<main class="card fallback"><h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/projects">Go to your projects</a> · <a href="/">Home</a></p></main>',
+    );
+    return reply.code(404).headers(headers).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  };
+}
+
+export async function webClient(app: FastifyInstance, opts: { config: Config; authConfig: AuthConfig; sessions: SessionVerifier; shell: ClientShell; distDir?: string }) {
   const distDir = opts.distDir ?? WEB_DIST_DIR;
   // A path that would climb out of /assets answers 400 `Invalid path`, before any file is looked for.
   app.addHook('onRequest', async (req) => {
@@ -145,8 +176,5 @@ export async function webClient(app: FastifyInstance, opts: { config: Config; au
     immutable: true,
     setHeaders: (reply: { header(name: string, value: string): unknown }) => reply.header('x-content-type-options', 'nosniff'),
   });
-  const csp = (inlineStyles: boolean) =>
-    contentSecurityPolicy({ imageOrigins: imageOrigins(opts.config), analyticsHost: analyticsHost(opts.config.analytics), formTargets: formTargets(opts.config), inlineStyles });
-  const shell = createClientShell({ distDir, csp });
-  await app.register(pageRoutes, { authConfig: opts.authConfig, baseUrl: opts.config.baseUrl, sessions: opts.sessions, shell });
+  await app.register(pageRoutes, { authConfig: opts.authConfig, baseUrl: opts.config.baseUrl, sessions: opts.sessions, shell: opts.shell });
 }

@@ -1,4 +1,5 @@
-// The states around the story: anonymous visitors sent to sign-in, sign-in errors, files dropped or pasted,
+// The states around the story: anonymous visitors sent to sign-in, unknown addresses and the editor's error
+// screen (each with a way back), sign-in errors, files dropped or pasted,
 // renaming and deleting projects, upload and generation errors in the service's words, the keyboard, and
 // analytics that carry no prompt, image URL or email. The service runs with analytics on, pointed at a
 // stand-in host that the browser never really reaches (the test answers for it).
@@ -39,6 +40,65 @@ describeInBrowser('pages and errors in a browser', () => {
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.waitForURL(`${f.app.baseUrl}/login`);
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+  });
+
+  it('shows a page with a way back at an unknown address, while API paths keep their JSON 404', async () => {
+    const context = await f.newContext();
+    const { page, errors } = await newPage(context);
+    const response = await page.goto(`${f.app.baseUrl}/no/such/page?from=a-typo`);
+    expect(response!.status()).toBe(404);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await page.title()).toContain('Not found');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL(`${f.app.baseUrl}/`);
+
+    // Signed in, a deep unknown path under a client route: the way back leads to the projects.
+    await f.signIn(context, 'lost@example.com');
+    expect((await page.goto(`${f.app.baseUrl}/projects/some-id/and/more`))!.status()).toBe(404);
+    await page.getByRole('link', { name: 'Go to your projects' }).click();
+    await page.waitForURL(`${f.app.baseUrl}/projects`);
+    await page.getByText('No projects yet').waitFor();
+
+    // The API answers a browser in JSON, exactly as any client.
+    const api = await page.goto(`${f.app.baseUrl}/api/no/such/route`);
+    expect(api!.status()).toBe(404);
+    expect(await api!.json()).toEqual({ error: 'Not found' });
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+  });
+
+  it('offers Reload and Back to projects when the editor cannot be shown', async () => {
+    const context = await f.newContext();
+    const { page } = await newPage(context);
+    await f.signIn(context, 'broken@example.com');
+    const created = await page.request.post(`${f.app.baseUrl}/api/user/project`, { data: { userId: 'broken@example.com', name: 'Unlucky' } });
+    const { id } = (await created.json()) as { id: string };
+
+    // The editor's code cannot be loaded (offline, or a deployment replaced it): the error screen, not a blank page.
+    const editorCode = '**/assets/canvas-page-*.js';
+    await context.route(editorCode, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${f.app.baseUrl}/projects/${id}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+    await alert.waitFor();
+    await screenshot(page, 'editor-error');
+    await alert.getByRole('link', { name: 'Back to projects' }).click();
+    await page.waitForURL(`${f.app.baseUrl}/projects`);
+    await page.getByRole('link', { name: 'Unlucky', exact: true }).waitFor();
+
+    await page.goto(`${f.app.baseUrl}/projects/${id}`);
+    await alert.waitFor();
+    await context.unroute(editorCode);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await page.getByText('Your canvas is empty.').waitFor();
+
+    // The project list cannot be read: the reason, Try again, and the way back.
+    await context.route('**/api/user/project?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }));
+    await page.reload();
+    const failed = page.getByRole('alert').filter({ hasText: 'Internal server error' });
+    await failed.waitFor();
+    await failed.getByRole('link', { name: 'Back to projects' }).waitFor();
+    await context.unroute('**/api/user/project?*');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('Your canvas is empty.').waitFor();
   });
 
   it('shows readable sign-in errors on /login', async () => {

@@ -1,5 +1,6 @@
 // How the service serves the web client, over plain HTTP (no browser needed): the client's routes and
-// nothing else, caching, the Content-Security-Policy, the public client config, the no-JavaScript fallback.
+// nothing else (and a browser's page not found), caching, the Content-Security-Policy, the public client config,
+// the no-JavaScript fallback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -55,6 +56,31 @@ describe('the web client over HTTP', () => {
     expect((await client.get('/api/docs')).status).toBe(200);
     expect((await client.get('/api/user')).status).toBe(401);
     expect((await client.get('/dev-idp/.well-known/openid-configuration')).json.issuer).toBe(`${t.baseUrl}/dev-idp`);
+  });
+
+  it("answers a browser's request for an unknown page 404 with the client (its page not found), and keeps /api, /files and /assets JSON", async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const client = t.client();
+    for (const path of ['/nope', '/projects/a/b', '/deep/unknown/path?x=1', '/index.html', '/apiary', '/shared/a/b']) {
+      const res = await client.get(path, browser);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self';");
+      expect(res.text, path).toContain('<div id="root"></div>');
+      const fallback = /<noscript>([\s\S]*)<\/noscript>/.exec(res.text)?.[1] ?? '';
+      expect(fallback, path).toContain('Page not found');
+      expect(fallback, path).toContain('<a href="/projects">');
+    }
+    expect((await client.request('/nope', { method: 'HEAD', headers: browser })).status).toBe(404);
+    for (const path of ['/api/nope', '/api', '/api/user/project/x/y', '/files/missing.png', '/assets/missing.js']) {
+      const res = await client.get(path, browser);
+      expect(res.status, path).toBe(404);
+      expect(res.json, path).toEqual({ error: 'Not found' });
+    }
+    // Not a page request: another method, or a client that does not ask for HTML.
+    expect((await client.request('/nope', { method: 'POST', json: {}, headers: browser })).json).toEqual({ error: 'Not found' });
+    expect((await client.get('/nope', { accept: 'application/json' })).json).toEqual({ error: 'Not found' });
   });
 
   it('sends anonymous visitors of the signed-in pages to /login before any client code loads', async () => {

@@ -3,10 +3,12 @@ import { signOut, signOutEverywhere } from '../api/auth';
 import { resetAnalytics } from '../analytics';
 import { CHECKOUT_URL, PORTAL_URL, usePaymentsEnabled } from '../hooks/use-client-config';
 import { formatUsd } from '../hooks/use-models';
+import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useIsPro } from '../hooks/use-plan';
 import { useSession } from '../hooks/use-session';
 import { useMonthSpend, type MonthSpend } from '../hooks/use-spend';
-import { Link } from '../router';
+import { Link, navigate } from '../router';
+import { MoreMenu } from './more-menu';
 import logoUrl from '../favicon.svg';
 
 /**
@@ -14,7 +16,8 @@ import logoUrl from '../favicon.svg';
  * devices (or Sign in); beside the name, what the user's generations cost this month as far as it is known (hidden
  * while unknown). A Pro badge for
  * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
- * links, the service answers them with a redirect to the payment provider.
+ * links, the service answers them with a redirect to the payment provider. On a phone-sized screen the brand is
+ * its logo and the user's links and buttons are in one Account menu.
  */
 export function AppHeader({ children, signInLink = true }: { children?: ReactNode; signInLink?: boolean }) {
   const session = useSession();
@@ -22,6 +25,7 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
   const isPro = useIsPro();
   const payments = usePaymentsEnabled();
   const spend = useMonthSpend();
+  const compact = useMediaQuery(SMALL_SCREEN);
 
   const onSignOut = async (everywhere: boolean) => {
     setLeaving(true);
@@ -37,10 +41,21 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
     <header className="app-header">
       <Link className="brand" href={session.status === 'authenticated' ? '/projects' : '/'}>
         <img src={logoUrl} alt="" width="24" height="24" />
-        Image Canvas
+        <span className="brand-text">Image Canvas</span>
       </Link>
       <div className="app-header-middle">{children}</div>
-      {session.status === 'authenticated' ? (
+      {session.status === 'authenticated' && compact ? (
+        <MoreMenu
+          label="Account"
+          actions={[
+            ...(payments && isPro === false ? [{ label: 'Upgrade', onSelect: () => window.location.assign(CHECKOUT_URL), href: CHECKOUT_URL }] : []),
+            ...(payments && isPro ? [{ label: 'Manage subscription', onSelect: () => window.location.assign(PORTAL_URL), href: PORTAL_URL }] : []),
+            { label: 'API tokens', onSelect: () => navigate('/settings/tokens'), href: '/settings/tokens' },
+            { label: leaving ? 'Signing out…' : 'Sign out', onSelect: () => void onSignOut(false), disabled: leaving },
+            { label: 'Sign out of all devices', onSelect: () => void onSignOut(true), disabled: leaving, title: 'End every session of yours, on every device' },
+          ]}
+        />
+      ) : session.status === 'authenticated' ? (
         <div className="row">
           {isPro && (
             <span className="badge pro" title="Pro plan">

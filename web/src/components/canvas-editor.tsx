@@ -2,7 +2,9 @@
 // of this tab's own changes, everyone else's pointers and selections, the history of versions. Every action is a
 // small write to the document (hooks/use-live-canvas.ts); nothing is ever saved as a whole. The canvas's
 // shortcuts, context menus and clipboard are hooks/use-canvas-{shortcuts,menus,commands}.ts; new nodes are placed
-// in view by hooks/use-placement.ts; the view is remembered per project by hooks/use-viewport-memory.ts.
+// in view by hooks/use-placement.ts; the view is remembered per project by hooks/use-viewport-memory.ts. Nodes and
+// edges carry names people read (canvas/names.ts), a node added from the toolbar takes the focus, the canvas is a
+// Tab stop whose arrow keys pan; on a phone-sized screen the minimap is off unless shown from the toolbar's More menu.
 import { Background, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { Project } from '../api/client';
@@ -16,6 +18,11 @@ import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
 import { useCanvasMenus } from '../hooks/use-canvas-menus';
 import { usePlacement } from '../hooks/use-placement';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
+import { useFocusNewNodes } from '../hooks/use-focus-new-nodes';
+import { useKeyboardPan } from '../hooks/use-keyboard-pan';
+import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
+import { useNamedElements } from '../hooks/use-named-elements';
+import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
 import { useGeneration } from '../hooks/use-generation';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
@@ -26,6 +33,8 @@ import { useUndoShortcuts } from '../hooks/use-undo-shortcuts';
 import { useUploads } from '../hooks/use-uploads';
 import { useFileDrag } from '../hooks/use-file-drag';
 import { DropHighlight, UploadTrayPanel } from './upload-tray';
+import './canvas-extras.css';
+import { ConnectHint } from './connect-hint';
 import { EditorToolbar } from './editor-toolbar';
 import { ExampleNote } from './example-note';
 import { galleryPath } from '../paths';
@@ -55,6 +64,13 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const [showingShortcuts, setShowingShortcuts] = useState(false);
   useCanvasShortcuts(commands, () => setShowingShortcuts(true));
   const menus = useCanvasMenus(select, commands);
+  const named = useNamedElements(nodes, edges);
+  const withFocus = useFocusNewNodes(session, pane);
+  const keyboardPan = useKeyboardPan();
+  usePinchOverNodes(pane);
+  const small = useMediaQuery(SMALL_SCREEN);
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const showMinimap = minimapChoice ?? !small;
 
   const uploads = useUploads(session, latest, activity);
   const { uploadFiles } = uploads;
@@ -93,7 +109,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   );
 
   // New nodes land in view: at the cursor when the action came from it, else in the middle of the view.
-  const addImages = (files: File[]) => uploadFiles(files, { at: placement.place(columnSize(files.length)), source: 'file-picker' });
+  const addImages = (files: File[]) => withFocus(() => uploadFiles(files, { at: placement.place(columnSize(files.length)), source: 'file-picker' }));
 
   const selectedNodes = nodes.filter((n) => n.selected);
   const selectedTargets = selectedNodes.filter((n) => n.type === 'generation');
@@ -152,7 +168,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     <EditorContext.Provider value={actions}>
       <EditorToolbar
         onAddImages={addImages}
-        onAddGeneration={() => commands.addGeneration()}
+        onAddGeneration={() => withFocus(() => commands.addGeneration())}
         onConnectSelected={connectSelected}
         canConnect={canConnect}
         onDeleteSelected={deleteSelected}
@@ -167,6 +183,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         galleryHref={galleryPath(project.id)}
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
+        minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}
       />
       {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
       {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
@@ -195,8 +212,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
       )}
       <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} onDoubleClick={menus.onDoubleClick} {...live.pointer}>
         <ReactFlow<CanvasNode, CanvasEdge>
-          nodes={nodes}
-          edges={edges}
+          nodes={named.nodes}
+          edges={named.edges}
           nodeTypes={nodeTypes}
           onNodesChange={live.onNodesChange}
           onEdgesChange={live.onEdgesChange}
@@ -224,6 +241,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           minZoom={0.1}
           defaultEdgeOptions={{ animated: false }}
           aria-label="Canvas"
+          tabIndex={0}
+          onKeyDown={keyboardPan}
         >
           <Background gap={24} />
           <Controls>
@@ -231,7 +250,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
               ?
             </ControlButton>
           </Controls>
-          <MiniMap pannable zoomable ariaLabel="Canvas overview" onClick={menus.onMiniMapClick} />
+          {showMinimap && <MiniMap pannable zoomable ariaLabel="Canvas overview" onClick={menus.onMiniMapClick} />}
+          <ConnectHint />
           <RemotePresence session={session} nodes={nodes} />
           <ExampleNote session={session} nodes={nodes} />
           {nodes.length === 0 && (

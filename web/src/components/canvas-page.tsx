@@ -40,7 +40,16 @@ export default function CanvasPage({ projectId }: { projectId: string }) {
       {state.status === 'loading' && <PageStatus busy>Loading the canvas…</PageStatus>}
       {state.status === 'not-found' && <PageStatus actions={backToProjects}>{NOT_FOUND}</PageStatus>}
       {state.status === 'error' && (
-        <PageStatus actions={<button type="button" className="button" onClick={() => void reload()}>Try again</button>}>
+        <PageStatus
+          actions={
+            <>
+              <button type="button" className="button" onClick={() => void reload()}>
+                Try again
+              </button>
+              {backToProjects}
+            </>
+          }
+        >
           {state.message}
         </PageStatus>
       )}

@@ -6,6 +6,9 @@ import { useMemo, type ReactNode } from 'react';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
+import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
+import { useNamedElements } from '../hooks/use-named-elements';
+import './canvas-extras.css';
 import { nodeTypes } from './node-types';
 
 const ignore = () => undefined;
@@ -42,12 +45,14 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
     }),
     [activity, projectId],
   );
+  const named = useNamedElements(nodes, edges);
+  const small = useMediaQuery(SMALL_SCREEN);
 
   return (
     <EditorContext.Provider value={actions}>
       <ReactFlow<CanvasNode, CanvasEdge>
-        nodes={nodes}
-        edges={edges}
+        nodes={named.nodes}
+        edges={named.edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -67,7 +72,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
-        {overview && <MiniMap pannable zoomable ariaLabel="Canvas overview" />}
+        {overview && !small && <MiniMap pannable zoomable ariaLabel="Canvas overview" />}
         {children}
         {nodes.length === 0 && (
           <Panel position="top-center" className="empty-canvas">

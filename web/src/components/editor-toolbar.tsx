@@ -1,8 +1,11 @@
 // The canvas toolbar: add images or a generation node, connect or delete the selection, undo and redo (this
 // tab's own changes), the history of versions, the project's gallery of generations, save the canvas as a template,
-// share the project (its owner only).
+// share the project (its owner only). On a phone-sized screen (SMALL_SCREEN) it is one row: adding images and
+// a generation node, Undo, and a More menu with the rest (and the minimap, hidden there unless shown).
 import { useId } from 'react';
-import { Link } from '../router';
+import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
+import { Link, navigate } from '../router';
+import { MoreMenu } from './more-menu';
 
 interface Props {
   onAddImages: (files: File[]) => void;
@@ -25,30 +28,40 @@ interface Props {
   note?: string | null;
   /** Opens the share dialog; absent (no Share button) for anyone but the owner. */
   onShare?: () => void;
+  /** Whether the minimap shows, and the way to change it (the compact toolbar's More menu offers it). */
+  minimap?: { shown: boolean; toggle: () => void };
 }
 
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = mac ? '⌘' : 'Ctrl+';
 
-export function EditorToolbar(props: Props) {
+function AddImages({ onAddImages }: Pick<Props, 'onAddImages'>) {
   const inputId = useId();
   return (
+    <label className="button file-button" htmlFor={inputId}>
+      Add images
+      <input
+        id={inputId}
+        className="visually-hidden"
+        type="file"
+        accept="image/*"
+        multiple
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = '';
+          onAddImages(files);
+        }}
+      />
+    </label>
+  );
+}
+
+export function EditorToolbar(props: Props) {
+  const compact = useMediaQuery(SMALL_SCREEN);
+  if (compact) return <CompactToolbar {...props} />;
+  return (
     <div className="editor-toolbar" role="toolbar" aria-label="Canvas tools">
-      <label className="button file-button" htmlFor={inputId}>
-        Add images
-        <input
-          id={inputId}
-          className="visually-hidden"
-          type="file"
-          accept="image/*"
-          multiple
-          onChange={(event) => {
-            const files = [...(event.target.files ?? [])];
-            event.target.value = '';
-            props.onAddImages(files);
-          }}
-        />
-      </label>
+      <AddImages onAddImages={props.onAddImages} />
       <button type="button" className="button" onClick={props.onAddGeneration}>
         Add generation
       </button>
@@ -81,6 +94,35 @@ export function EditorToolbar(props: Props) {
           Share
         </button>
       )}
+      <span className="toolbar-note" role="status">
+        {props.note}
+      </span>
+    </div>
+  );
+}
+
+/** The phone's toolbar: one row, the rest in More. */
+function CompactToolbar(props: Props) {
+  const actions = [
+    { label: 'Connect selected', onSelect: props.onConnectSelected, disabled: !props.canConnect, title: 'Connect the selected images into the selected generation node' },
+    { label: 'Delete selected', onSelect: props.onDeleteSelected, disabled: !props.canDelete },
+    { label: 'Redo', onSelect: props.onRedo, disabled: !props.canRedo },
+    { label: 'History', onSelect: props.onShowHistory },
+    { label: 'Gallery', onSelect: () => navigate(props.galleryHref), href: props.galleryHref },
+    { label: 'Save as template', onSelect: props.onSaveTemplate, disabled: !props.canSaveTemplate },
+    ...(props.onShare ? [{ label: 'Share', onSelect: props.onShare }] : []),
+    ...(props.minimap ? [{ label: props.minimap.shown ? 'Hide minimap' : 'Show minimap', onSelect: props.minimap.toggle }] : []),
+  ];
+  return (
+    <div className="editor-toolbar compact" role="toolbar" aria-label="Canvas tools">
+      <AddImages onAddImages={props.onAddImages} />
+      <button type="button" className="button" onClick={props.onAddGeneration}>
+        Add generation
+      </button>
+      <button type="button" className="button ghost" onClick={props.onUndo} disabled={!props.canUndo} aria-label="Undo" title="Undo your last change" aria-keyshortcuts="Control+Z Meta+Z">
+        <span aria-hidden="true">↶</span>
+      </button>
+      <MoreMenu actions={actions} />
       <span className="toolbar-note" role="status">
         {props.note}
       </span>

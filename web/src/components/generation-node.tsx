@@ -11,16 +11,18 @@
 // when to try again, counting down.
 // Read-only: the prompt and the model cannot be edited, inputs cannot be disconnected and there is no Generate,
 // Cancel or "Use this".
-import { Handle, Position, useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
+import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId, useRef } from 'react';
 import type { NodeActivity } from '../canvas/activity';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
+import { useNodeNameList } from '../canvas/names';
 import { documentError, documentJob } from '../canvas/job';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
 import { promptPresets } from '../canvas/prompt-presets';
 import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
 import { useModels } from '../hooks/use-models';
+import { ConnectHandle } from './connect-handle';
 import { JobStatus } from './job-status';
 import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
@@ -36,6 +38,7 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const hintId = useId();
   const connections = useNodeConnections({ handleType: 'target' });
   const sources = useNodesData<CanvasNode>([...new Set(connections.map((c) => c.source))]);
+  const inputNames = useNodeNameList(connections.map((c) => c.source));
   // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
   const inputCount = sources.filter((s) => s.data.image).length;
   const catalogue = useModels();
@@ -53,7 +56,7 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
 
   return (
     <NodeFrame nodeId={id} title="Generate" kind="generation" busy={generating}>
-      <Handle type="target" position={Position.Left} aria-label="Inputs: connect images here" />
+      <ConnectHandle nodeId={id} type="target" hint="connect images here" />
       <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
       <div className="inputs" aria-label="Input images">
         {connections.length === 0 ? (
@@ -70,7 +73,7 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
                   <li key={connection.edgeId} className="input-chip">
                     {image && isWebUrl(image) ? <img src={image} alt="" /> : <span className="chip-placeholder" aria-hidden="true" />}
                     {!readOnly && (
-                      <button type="button" className="icon-button nodrag" aria-label={`Disconnect input ${i + 1}`} title="Disconnect" onClick={() => removeEdge(connection.edgeId)}>
+                      <button type="button" className="icon-button nodrag" aria-label={`Disconnect ${inputNames[i] ?? `input ${i + 1}`}`} title="Disconnect" onClick={() => removeEdge(connection.edgeId)}>
                         ×
                       </button>
                     )}
@@ -142,7 +145,7 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
         </div>
       )}
       {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} />}
-      <Handle type="source" position={Position.Right} aria-label="Output: connect to another generation node" />
+      <ConnectHandle nodeId={id} type="source" hint="connect to another generation node" />
     </NodeFrame>
   );
 }

@@ -1,7 +1,9 @@
-// The card every canvas node is drawn in: a title bar with a delete button (none when read-only), then the
+// The card every canvas node is drawn in: a title bar with the node's name ("Image 2", canvas/names.ts; the
+// same name its xyflow wrapper gives screen readers) and a delete button (none when read-only), then the
 // node's content.
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
+import { useNodeName } from '../canvas/names';
 
 interface Props {
   nodeId: string;
@@ -16,6 +18,7 @@ const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('F
 
 export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: Props) {
   const { removeNode, readOnly } = useEditor();
+  const name = useNodeName(nodeId) ?? title;
   const drop = onFileDrop && !readOnly && {
     onDragOver: (event: DragEvent) => {
       if (!hasFiles(event)) return;
@@ -31,9 +34,9 @@ export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: P
     },
   };
   return (
-    <section className={`canvas-node ${kind}${busy ? ' busy' : ''}`} aria-label={title} {...drop}>
+    <section className={`canvas-node ${kind}${busy ? ' busy' : ''}`} {...drop}>
       <header className="canvas-node-title">
-        <span>{title}</span>
+        <span>{name}</span>
         {!readOnly && (
           <button type="button" className="icon-button nodrag" aria-label={kind === 'upload' ? 'Delete image node' : 'Delete generation node'} title="Delete node" onClick={() => removeNode(nodeId)}>
             ×

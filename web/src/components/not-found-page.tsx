@@ -1,3 +1,5 @@
+// An address the client has no page for (the service answers such a browser request 404 with the client,
+// src/http/web-client.ts): says so, with the ways back.
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { Link } from '../router';
 
@@ -7,10 +9,15 @@ export function NotFoundPage() {
     <main className="centered">
       <div className="card">
         <h1>Page not found</h1>
-        <p className="muted">There is nothing at this address.</p>
-        <Link className="button primary" href="/projects">
-          Go to your projects
-        </Link>
+        <p className="muted">There is nothing at this address. It may have been mistyped, or the page has moved.</p>
+        <div className="row">
+          <Link className="button primary" href="/projects">
+            Go to your projects
+          </Link>
+          <Link className="button" href="/">
+            Home
+          </Link>
+        </div>
       </div>
     </main>
   );

@@ -1,10 +1,11 @@
 // An image node (type `upload`): pick, drop or paste a file; shows its progress, the image and a Download link
 // (a refused or failed file is said in the canvas's upload tray, components/upload-tray.tsx). Its output handle
 // feeds generation nodes. Read-only: the image and Download only.
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import type { NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import type { CanvasNode } from '../canvas/model';
+import { ConnectHandle } from './connect-handle';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, NodeImage } from './node-image';
 import { ProgressBar } from './progress-bar';
@@ -43,7 +44,7 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
         )}
         {data.image && <DownloadLink src={data.image} label="Download image" />}
       </div>
-      <Handle type="source" position={Position.Right} aria-label="Output: connect to a generation node" />
+      <ConnectHandle nodeId={id} type="source" hint="connect to a generation node" />
     </NodeFrame>
   );
 }

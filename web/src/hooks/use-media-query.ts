@@ -1,0 +1,17 @@
+// Whether a CSS media query matches now, following changes (a rotated phone, a resized window).
+import { useCallback, useSyncExternalStore } from 'react';
+
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+}
+
+/** A phone-sized screen: the editor's compact toolbar, no minimap unless asked for. */
+export const SMALL_SCREEN = '(max-width: 640px)';
