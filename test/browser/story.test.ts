@@ -159,6 +159,12 @@ describeInBrowser('the whole story in a browser', () => {
     await page.getByRole('link', { name: 'Product shots', exact: true }).waitFor();
     const names = await page.locator('.project-name').allTextContents();
     expect(names).toEqual(['Product shots', 'Portraits', 'Holiday']);
+    // Every thumbnail drawn and shown (the service draws each from its canvas) before the picture is taken.
+    const thumbnails = page.locator('.project-thumbnail img');
+    await expect.poll(() => thumbnails.count(), { timeout: WAIT }).toBe(3);
+    await expect
+      .poll(() => thumbnails.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)), { timeout: WAIT })
+      .toBe(true);
     await publishScreenshot(await screenshot(page, 'projects'), 'projects');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'projects-narrow');
