@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { axeContext, placeholderContrasts, seriousViolations } from './a11y.js';
-import { describeInBrowser, newPage, screenshot, solidPng } from './browser.js';
+import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 /** What has the focus: a short description, for order checks and failure messages. */
@@ -70,6 +70,11 @@ describeInBrowser('keyboard and screen readers', () => {
       await page.getByRole('button', { name: 'Add generation' }).click();
       await page.getByRole('group', { name: 'Generate 2' }).waitFor();
       await saved(page);
+      // At the canvas's own 100 % (Shift+0): the view's zoom scales every control on it (fitting a canvas may zoom
+      // out), and the person chooses it; target sizes are checked at the size the controls are made.
+      await page.locator('.react-flow').focus();
+      await page.keyboard.press('Shift+Digit0');
+      await expect.poll(() => page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform), { timeout: WAIT }).toMatch(/^matrix\(1, 0, 0, 1,/);
       expect(await seriousViolations(page), 'canvas').toEqual([]);
       for (const field of await placeholderContrasts(page)) expect(field.ratio, `${field.field}: ${field.color} on ${field.background}`).toBeGreaterThanOrEqual(4.5);
       await screenshot(page, `a11y-canvas-${colorScheme}`);

@@ -18,7 +18,7 @@ import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
 import { useCanvasMenus } from '../hooks/use-canvas-menus';
 import { usePlacement } from '../hooks/use-placement';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
-import { useFocusNewNodes } from '../hooks/use-focus-new-nodes';
+import { focusWhenShown, useFocusNewNodes } from '../hooks/use-focus-new-nodes';
 import { useKeyboardPan } from '../hooks/use-keyboard-pan';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
@@ -72,7 +72,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
   const showMinimap = minimapChoice ?? !small;
 
-  const uploads = useUploads(session, latest, activity);
+  // An image added from the toolbar's file picker takes the focus once its file is stored and its node added.
+  const uploads = useUploads(session, latest, activity, (nodeId, source) => {
+    if (source === 'file-picker' && pane.current) focusWhenShown(pane.current, nodeId);
+  });
   const { uploadFiles } = uploads;
   const draggingFiles = useFileDrag(pane);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);

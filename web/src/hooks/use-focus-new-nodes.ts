@@ -1,4 +1,5 @@
-// A node this tab adds (a toolbar button) takes the keyboard focus once xyflow has drawn it: a keyboard or
+// A node this tab adds (a toolbar button; an image from the toolbar's file picker once its file is stored, through
+// focusWhenShown) takes the keyboard focus once xyflow has drawn it: a keyboard or
 // screen-reader user lands on it ("Generate 2, node") and can go on into it with Tab.
 import { useCallback, type RefObject } from 'react';
 import type { LiveSession } from '../canvas/live-session';
@@ -9,7 +10,7 @@ const ids = (session: LiveSession) => session.canvas.get().nodes.map((n) => n.id
  * Focuses the node wrapper of `id` under `root` as soon as it can take the focus: xyflow draws a node a render
  * later, hidden until it has measured it.
  */
-function focusWhenShown(root: HTMLElement, id: string): void {
+export function focusWhenShown(root: HTMLElement, id: string): void {
   const tryFocus = () => {
     const el = root.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
     if (!el || getComputedStyle(el).visibility === 'hidden') return false;

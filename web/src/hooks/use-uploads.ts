@@ -12,7 +12,7 @@ import { UploadError, uploadImage } from '../api/upload';
 import { track } from '../analytics';
 import type { ActivityStore } from '../canvas/activity';
 import { downscaleImage } from '../canvas/downscale';
-import type { EditorActions } from '../canvas/editor-context';
+import type { EditorActions, UploadSource } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
 import { createNode, toSavedNode } from '../canvas/model';
 import { STACK_GAP } from '../canvas/placement';
@@ -73,7 +73,13 @@ function outcome(err: unknown, file: File, rules: UploadRules): Outcome {
   }
 }
 
-export function useUploads(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore): Uploads {
+/**
+ * `onAdded(nodeId, source)`: a new image node was added to the document for a stored file (the editor focuses one
+ * added from the toolbar's file picker).
+ */
+export function useUploads(session: LiveSession, latest: RefObject<FlowState>, activity: ActivityStore, onAdded?: (nodeId: string, source: UploadSource) => void): Uploads {
+  const added = useRef(onAdded);
+  added.current = onAdded;
   const tray = useMemo(() => new UploadTray(), []);
   const rules = useClientConfig()?.uploads ?? DEFAULT_UPLOAD_RULES;
   const rulesNow = useRef(rules);
@@ -112,6 +118,7 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
           node.data.image = url;
           session.step();
           session.add({ nodes: [toSavedNode(node)] });
+          added.current?.(node.id, source);
         }
         track('image_uploaded', { source, bytes: file.size });
       } catch (err) {
