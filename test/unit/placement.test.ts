@@ -46,6 +46,6 @@ describe('placing new nodes in view', () => {
 
   it('sizes a column of new images', () => {
     expect(columnSize(1)).toEqual({ width: 260, height: 330 });
-    expect(columnSize(3)).toEqual({ width: 260, height: 930 });
+    expect(columnSize(3)).toEqual({ width: 260, height: 1010 });
   });
 });

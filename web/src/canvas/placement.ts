@@ -19,7 +19,7 @@ export interface Rect extends XY, Size {}
 /** The sizes new nodes are planned with (a node is measured once shown): an image node with its image, a new generation node. */
 export const NODE_SIZE: Record<'upload' | 'generation', Size> = {
   upload: { width: 260, height: 330 },
-  generation: { width: 260, height: 400 },
+  generation: { width: 260, height: 500 }, // with its prompt chips, model and hint
 };
 
 /** How far apart image nodes added together are stacked (hooks/use-uploads.ts): an image node is ~330 tall. */
