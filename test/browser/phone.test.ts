@@ -92,6 +92,9 @@ describeInBrowser('the editor on a phone', () => {
     await page.getByRole('button', { name: 'Add generation' }).tap();
     const generation = page.locator('.react-flow__node-generation');
     await generation.waitFor();
+    // Zoomed out first, as on a phone one would: a screen this small holds one node at 100 %, and a new node goes
+    // where the view has room for it (it overlaps others only when the view has none, canvas/placement.ts).
+    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom Out' }).tap();
     await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
     const image = page.locator('.react-flow__node-upload');
     await image.getByAltText('Uploaded image').waitFor();
