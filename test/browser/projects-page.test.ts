@@ -128,7 +128,7 @@ describeInBrowser('the projects page', () => {
     await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/, { timeout: WAIT });
     await page.getByText('Your canvas is empty.').waitFor();
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
-    expect(await listed(page)).toEqual(['Go there', 'Stay here']);
+    await expect.poll(() => listed(page), { timeout: WAIT }).toEqual(['Go there', 'Stay here']); // once the list has loaded
   });
 
   it('Rename opens with the whole name selected, so typing replaces it', async () => {
