@@ -16,9 +16,34 @@ import sharp from 'sharp';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
 import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
-import { restCanvas, saved, useBrowserFixture } from './fixture.js';
+import { restCanvas, saved, useBrowserFixture, type BrowserFixture } from './fixture.js';
 
 const MODEL = 'fal-ai/nano-banana/edit';
+
+/**
+ * Ada's canvas, saved over REST (an uploaded image connected into the generation node `gen`, with `data`), opened
+ * in a signed-in page once the node shows its input.
+ */
+async function openImageIntoGeneration(f: BrowserFixture, name: string, data: { prompt: string; model?: string }) {
+  const ada = await f.app.user('ada@example.com');
+  const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name })).json.id as string;
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(await solidPng(32, 32, [200, 100, 50]))], { type: 'image/png' }), 'dot.png');
+  const image = (await ada.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+  const nodes = [
+    { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+    { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', ...data } },
+  ];
+  expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'in', target: 'gen' }] })).status).toBe(200);
+
+  const { page, errors } = await newPage(await f.newContext());
+  await f.signIn(page.context(), 'ada@example.com');
+  await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+  const node = page.locator('.react-flow__node[data-id="gen"]');
+  await node.getByText('1 input').waitFor();
+  return { page, errors, node, projectId };
+}
+
 const LOG_LINE = 'step 3/20 sampling';
 
 describeInBrowser('a running job’s provider progress in its node', () => {
@@ -37,23 +62,7 @@ describeInBrowser('a running job’s provider progress in its node', () => {
   afterAll(() => fal?.release());
 
   it('shows the provider’s queue, then its log line, while the job runs; then the result, without them', async () => {
-    // Ada's canvas, saved over REST: an uploaded image connected into the generation node `gen`.
-    const ada = await f.app.user('ada@example.com');
-    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Progress' })).json.id as string;
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await solidPng(32, 32, [200, 100, 50]))], { type: 'image/png' }), 'dot.png');
-    const image = (await ada.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
-    const nodes = [
-      { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
-      { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: 'grayscale' } },
-    ];
-    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'in', target: 'gen' }] })).status).toBe(200);
-
-    const { page, errors } = await newPage(await f.newContext());
-    await f.signIn(page.context(), 'ada@example.com');
-    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
-    const node = page.locator('.react-flow__node[data-id="gen"]');
-    await node.getByText('1 input').waitFor();
+    const { page, errors, node, projectId } = await openImageIntoGeneration(f, 'Progress', { prompt: 'grayscale' });
     await node.getByLabel('Model', { exact: true }).selectOption(MODEL);
     await saved(page);
 
@@ -116,22 +125,7 @@ describeInBrowser('a running job’s preview in its node (OpenAI partial images)
   afterAll(() => release());
 
   it('shows the latest partial image while the job runs, then the result in its place', async () => {
-    const ada = await f.app.user('ada@example.com');
-    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Preview' })).json.id as string;
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await solidPng(32, 32, [200, 100, 50]))], { type: 'image/png' }), 'dot.png');
-    const image = (await ada.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
-    const nodes = [
-      { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
-      { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: 'warmer', model: 'gpt-image-1' } },
-    ];
-    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'in', target: 'gen' }] })).status).toBe(200);
-
-    const { page, errors } = await newPage(await f.newContext());
-    await f.signIn(page.context(), 'ada@example.com');
-    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
-    const node = page.locator('.react-flow__node[data-id="gen"]');
-    await node.getByText('1 input').waitFor();
+    const { errors, node } = await openImageIntoGeneration(f, 'Preview', { prompt: 'warmer', model: 'gpt-image-1' });
 
     const final = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#2a6' } }).png().toBuffer();
     const rough = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#777' } }).png().toBuffer();
