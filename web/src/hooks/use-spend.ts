@@ -3,17 +3,11 @@
 // may have generated meanwhile), and when a generation job of this tab ends (`spendMayHaveChanged`, called by
 // use-generation). `undefined` while unknown (signed out, loading, or the request failed): nothing is shown then.
 import { useEffect, useState } from 'react';
-import { api } from '../api/client';
+import { api, type paths } from '../api/client';
 import { useSession } from './use-session';
 
-export interface MonthSpend {
-  month: string;
-  usd: number;
-  generations: number;
-  priced: number;
-  /** With a monthly free budget, for a user without Pro (FREE_BUDGET_USD_PER_MONTH). */
-  freeBudget?: { usd: number; usedUsd: number; leftUsd: number };
-}
+/** GET /api/user/spend's answer, as the service's schema gives it (docs/openapi.json). */
+export type MonthSpend = paths['/api/user/spend']['get']['responses'][200]['content']['application/json'];
 
 const listeners = new Set<() => void>();
 
