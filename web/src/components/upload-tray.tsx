@@ -33,7 +33,7 @@ function Entry({ entry, uploads }: { entry: TrayEntry; uploads: Uploads }) {
     );
   }
   return (
-    <li className="upload-entry problem">
+    <li className="upload-entry problem node-error">
       <p role="alert">
         {entry.message}
         {entry.retryAt !== undefined && <RetryHint at={entry.retryAt} />}
