@@ -20,9 +20,10 @@ import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
-
-const images = (req: GenerateRequest) => req.images.map(({ data, mimeType }) => ({ data, mimeType }));
 import type { ThumbnailPlan } from './thumbnail.js';
+
+/** A request's images as a task carries them (plain data across the process boundary). */
+const images = (req: GenerateRequest) => req.images.map(({ data, mimeType }) => ({ data, mimeType }));
 
 export interface ImageWorkers {
   /** The offline engine (IMAGE_MODEL=local) with these limits, run in the workers; cancelling ends its process. */

@@ -225,7 +225,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     let previews = Promise.resolve();
     /** The fields of the latest report (a preview made small later joins the latest ones, not its own report's). */
     let fields: JobProgress = {};
-    const schedule = () => {
+    /** The latest report's fields with the latest preview, stored at the next turn of the once-a-second writes. */
+    const show = () => {
+      latest = { ...fields, ...(preview ? { preview } : {}) };
       timer ??= setTimeout(flush, Math.max(0, lastAt + PROGRESS_EVERY_MS - Date.now()));
     };
     return {
@@ -238,13 +240,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
             const small = await deps.toPreview!(image, userId).catch(() => undefined);
             if (stopped || small === undefined) return;
             preview = small;
-            latest = { ...fields, preview };
-            schedule();
+            show();
           });
           if (Object.keys(fields).length === 0) return; // only a preview: reported once it is made small
         }
-        latest = { ...fields, ...(preview ? { preview } : {}) };
-        schedule();
+        show();
       },
       stop: () => {
         stopped = true;

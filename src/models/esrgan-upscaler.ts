@@ -133,10 +133,10 @@ export async function upscale(
         });
         const values = await result.data();
         result.dispose();
-        const tileWidth = column.length * scale;
+        // Row by row into the result (the values are whole numbers in 0–255 already).
+        const rowLength = column.length * scale * 3;
         for (let y = 0; y < row.length * scale; y++) {
-          const target = ((row.start * scale + y) * outWidth + column.start * scale) * 3;
-          for (let k = 0; k < tileWidth * 3; k++) out[target + k] = values[y * tileWidth * 3 + k];
+          out.set(values.subarray(y * rowLength, (y + 1) * rowLength), ((row.start * scale + y) * outWidth + column.start * scale) * 3);
         }
         onTile?.(++done, total);
       }
