@@ -10,6 +10,7 @@ import { createGenerationJobsRepository, createRepositories, type RateLimitsRepo
 import type { Metrics } from './metrics.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
+import { upscaleFactorOf } from './models/esrgan-upscaler.js';
 import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
@@ -215,12 +216,12 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
  */
 function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
   const { model: cfg } = config;
-  const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> =>
-    model === 'local'
-      ? imageWorkers.offlineModel(cfg.offline)
-      : model === 'esrgan-slim-2x' || model === 'esrgan-slim-4x'
-        ? imageWorkers.upscaler(model === 'esrgan-slim-2x' ? 2 : 4, { maxInputPixels: cfg.upscaleMaxInputPixels })
-        : createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
+  const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> => {
+    if (model === 'local') return imageWorkers.offlineModel(cfg.offline);
+    const scale = upscaleFactorOf(model);
+    if (scale) return imageWorkers.upscaler(scale, { maxInputPixels: cfg.upscaleMaxInputPixels });
+    return createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
+  };
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;
   return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };

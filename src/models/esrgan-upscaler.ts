@@ -156,6 +156,11 @@ export async function upscale(
 /** The catalogue's id of the upscaler of one factor. */
 export const upscalerId = (scale: UpscaleFactor) => `esrgan-slim-${scale}x` as const;
 
+/** The factor of an upscaler's catalogue id; undefined for any other model. */
+export function upscaleFactorOf(model: string): UpscaleFactor | undefined {
+  return model === upscalerId(2) ? 2 : model === upscalerId(4) ? 4 : undefined;
+}
+
 /** The upscaler as a model, in this process (tests; the service runs it in its image workers, src/imaging/pool.ts). */
 export class EsrganUpscaler implements ImageModel {
   readonly id: string;

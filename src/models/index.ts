@@ -2,6 +2,7 @@
 import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
 import type { Workflow } from './comfyui-workflow.js';
+import { upscaleFactorOf } from './esrgan-upscaler.js';
 import type { FalEndpoint } from './fal-image-model.js';
 import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
@@ -35,9 +36,10 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
     return new LocalImageModel(cfg.offline);
   }
   if (!isImageModelName(cfg.model)) throw new ModelConfigError(`Unknown image model: ${String(cfg.model)}`);
-  if (cfg.model === 'esrgan-slim-2x' || cfg.model === 'esrgan-slim-4x') {
+  const scale = upscaleFactorOf(cfg.model);
+  if (scale) {
     const { EsrganUpscaler } = await import('./esrgan-upscaler.js');
-    return new EsrganUpscaler(cfg.model === 'esrgan-slim-2x' ? 2 : 4, { maxInputPixels: cfg.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS });
+    return new EsrganUpscaler(scale, { maxInputPixels: cfg.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS });
   }
   if (cfg.model === 'comfyui') {
     if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');
