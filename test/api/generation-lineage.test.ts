@@ -10,7 +10,7 @@ import { createGenerationsGalleryRepository } from '../../src/db/repositories/in
 import { presentLineage } from '../../src/routes/lineage.js';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
 import type { HttpClient } from '../helpers/http-client.js';
-import { settled, untilJob } from '../helpers/jobs.js';
+import { untilJob } from '../helpers/jobs.js';
 import { migrateUpTo } from '../helpers/migrations.js';
 import { createOwnDatabase, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -184,7 +184,7 @@ describe('lineage of a generation', () => {
 
   it('a job: GET /api/generations/{id} answers its lineage once it succeeded; promptInMetadata puts the prompt in the PNG, only when true', async () => {
     const projectId = await project(ada, 'Job lineage');
-    const settle = (id: string) => untilJob(ada.client, id, settled, { reads: 2_000, pauseMs: 10 });
+    const settle = (id: string) => untilJob(ada.client, id);
     const queue = async (body: Record<string, unknown>, output: Buffer) => {
       gemini.reply({ kind: 'image', image: output });
       const made = await ada.client.post('/api/generations', body);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
 import type { HttpClient } from '../helpers/http-client.js';
-import { settled, untilJob } from '../helpers/jobs.js';
+import { untilJob } from '../helpers/jobs.js';
 import { countRows, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type User = { client: HttpClient; id: string; email: string };
@@ -255,7 +255,7 @@ describe('a model that never answers', () => {
     const cy = await t.user('cy@example.com');
     const made = await cy.client.post('/api/generations', { images: [dataUrl(await solid(1, 1, 1))], prompt: 'x' });
     expect(made.status, made.text).toBe(202);
-    const job = await untilJob(cy.client, made.json.id, settled, { reads: 2_000, pauseMs: 10 });
+    const job = await untilJob(cy.client, made.json.id);
     expect(job).toMatchObject({ status: 'failed', output: null, lineage: null, error: { status: 500, error: 'Failed to generate image', details: expect.stringMatching(/timed out/) } });
     expect(await countRows(t, 'generations')).toBe(0);
   });

@@ -3,7 +3,9 @@
 // IMAGE_MODEL_API_KEY for the default model's provider) — and a generation job runs the model it names, through that
 // provider's SDK against a local fake that speaks its protocol, and records it.
 import sharp from 'sharp';
+import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import { startFakeComfyUI, type FakeComfyUI } from '../fakes/comfyui-server.js';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.js';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini-server.js';
@@ -11,6 +13,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server.js';
 import { startFakeReplicate, type FakeReplicate } from '../fakes/replicate-server.js';
 import { HttpClient } from '../helpers/http-client.js';
 import { untilJob } from '../helpers/jobs.js';
+import { connectLive, docWhere } from '../helpers/live-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let gemini: FakeGemini;
@@ -48,16 +51,21 @@ afterAll(async () => {
 const ids = (json: { models: { id: string }[] }) => json.models.map((m) => m.id);
 
 /**
- * The project's first node once its job has left it: the job's end and the node's are two writes (the job's row,
- * then the live document), so a read just after the job ended may still show it. Bounded by the number of reads.
+ * The project's node `g` once its job has left it: the job's end and the node's are two writes (the job's row, then
+ * the live document), so a read just after the job ended may still show it. Watched on the live document, as an
+ * editor sees it, then read over REST.
  */
 async function untilNodeSettled(client: HttpClient, projectId: string) {
-  for (let i = 0; i < 400; i++) {
-    const node = (await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0];
-    if (node.data.job === undefined) return node;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  const live = await connectLive({ baseUrl: client.baseUrl, as: client, projectId });
+  try {
+    await docWhere(live.doc, (doc) => {
+      const data = (canvasMaps(doc).nodes.get('g') as Y.Map<unknown> | undefined)?.get('data');
+      return data instanceof Y.Map && !data.has('job');
+    });
+  } finally {
+    live.close();
   }
-  throw new Error('the node never left its job');
+  return ((await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes as Array<{ id: string; data: Record<string, unknown> }>).find((n) => n.id === 'g')!;
 }
 
 describe('GET /api/models', () => {
@@ -194,8 +202,8 @@ describe('a model per generation', () => {
     const made = await client.post('/api/generations', { images: [image], prompt: 'moody', model: 'fal-ai/nano-banana/edit', projectId, nodeId: 'g' });
     expect(made.status).toBe(202);
     await held;
-    // The latest report is stored (at most once a second): read until it shows, bounded by the number of reads.
-    const running = await untilJob(client, made.json.id, (j) => (j.progress as { message?: string } | null)?.message === 'step 3/20', { reads: 1000, pauseMs: 20 });
+    // The latest report is stored (at most once a second), each an event of the job: read again on each until it shows.
+    const running = await untilJob(client, made.json.id, (j) => (j.progress as { message?: string } | null)?.message === 'step 3/20');
     expect(running).toMatchObject({ status: 'running', progress: { message: 'step 3/20' } });
     const canvas = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
     expect(canvas.json.nodes[0].data.job).toMatchObject({ id: made.json.id, status: 'running', progress: { message: 'step 3/20' } });
@@ -215,7 +223,7 @@ describe('a model per generation', () => {
     const made = await client.post('/api/generations', { images: [image], prompt: 'warmer', model: 'gpt-image-1', projectId, nodeId: 'g' });
     expect(made.status).toBe(202);
     const previewOf = (j: Record<string, unknown>) => (j.progress as { preview?: string } | null)?.preview;
-    const running = await untilJob(client, made.json.id, (j) => (j.status !== 'running' && j.status !== 'queued') || (previewOf(j) !== undefined && (j.progress as { message?: string }).message === 'Preview 2 of 2'), { reads: 1000, pauseMs: 20 });
+    const running = await untilJob(client, made.json.id, (j) => (j.status !== 'running' && j.status !== 'queued') || (previewOf(j) !== undefined && (j.progress as { message?: string }).message === 'Preview 2 of 2'));
     expect(running).toMatchObject({ status: 'running', progress: { message: 'Preview 2 of 2', preview: expect.stringMatching(/^data:image\/webp;base64,/) } });
     // Made small: at most 256 pixels a side, the shape kept.
     const preview = Buffer.from(previewOf(running)!.split(',')[1], 'base64');
@@ -233,16 +241,15 @@ describe('a model per generation', () => {
     const { client } = await plain.user('hal@example.com');
     const made = await client.post('/api/generations', { images: [image], prompt: 'sharper', model: 'esrgan-slim-4x' });
     expect(made.status).toBe(202);
-    // The workers load TensorFlow.js and the model on first use: read until it ends, bounded by the number of reads.
-    const slowly = { reads: 3000, pauseMs: 50 };
-    const job = await untilJob(client, made.json.id, undefined, slowly);
+    // The workers load TensorFlow.js and the model on first use: the job's events say when it ends.
+    const job = await untilJob(client, made.json.id);
     expect(job).toMatchObject({ status: 'succeeded', model: 'esrgan-slim-4x' });
     const output = (job.output as { imageUrl: string }).imageUrl;
     const png = Buffer.from(await (await fetch(output)).arrayBuffer());
     expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 32, height: 32 }); // 8×8, 4×
     const big = `data:image/png;base64,${(await sharp({ create: { width: 600, height: 500, channels: 3, background: '#36c' } }).png().toBuffer()).toString('base64')}`;
     const refused = await client.post('/api/generations', { images: [big], prompt: 'x', model: 'esrgan-slim-2x' });
-    expect(await untilJob(client, refused.json.id, undefined, slowly)).toMatchObject({ status: 'failed', error: { status: 400, error: expect.stringContaining('super-resolution takes at most 262144 (UPSCALE_MAX_INPUT_PIXELS)') } });
+    expect(await untilJob(client, refused.json.id)).toMatchObject({ status: 'failed', error: { status: 400, error: expect.stringContaining('super-resolution takes at most 262144 (UPSCALE_MAX_INPUT_PIXELS)') } });
   });
 
   it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {
