@@ -20,12 +20,80 @@ interface ProfileNode {
   id: number;
   callFrame: CallFrame;
   hitCount?: number;
+  children?: number[];
 }
 
 interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;
+  /** The node sampled at each tick, and the microseconds since the tick before. */
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** A run of samples without `(idle)` this long (ms) is a hold-up of the event loop. */
+const HELD_MS = 50;
+/** A gap this long (ms) between two samples of a 1 ms sampler: the thread did not run (descheduled, or a safepoint). */
+const GAP_MS = 20;
+
+/**
+ * Where the event loop's hold-ups went: each run of consecutive busy samples spanning at least HELD_MS, and what its
+ * time was spent in inclusively (a function and all it called), so the one call that held the loop shows whole. Gaps
+ * between samples are listed apart: a thread that was not running at all points at the machine, not at our code.
+ */
+function holdUps(profile: CpuProfile): string[] {
+  const { samples, timeDeltas } = profile;
+  if (!samples || !timeDeltas || samples.length === 0) return [];
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const idle = (id: number) => byId.get(id)?.callFrame.functionName === '(idle)';
+  const times: number[] = [];
+  let t = profile.startTime;
+  for (const d of timeDeltas) times.push((t += d));
+  const runs: Array<{ from: number; to: number }> = [];
+  let start = -1;
+  for (let i = 0; i <= samples.length; i++) {
+    const busy = i < samples.length && !idle(samples[i]);
+    if (busy && start < 0) start = i;
+    if (!busy && start >= 0) {
+      const end = i < samples.length ? i : samples.length - 1;
+      if ((times[end] - times[start]) / 1000 >= HELD_MS) runs.push({ from: start, to: end });
+      start = -1;
+    }
+  }
+  const gaps = timeDeltas.map((d, i) => ({ i, ms: d / 1000 })).filter((g) => g.ms >= GAP_MS);
+  const lines: string[] = [];
+  const at = (i: number) => ((times[i] - profile.startTime) / 1e6).toFixed(1);
+  lines.push(
+    `  gaps ≥ ${GAP_MS} ms between samples (thread not running): ${gaps.length === 0 ? 'none' : gaps.map((g) => `${at(g.i)} s ${g.ms.toFixed(0)} ms`).slice(0, 20).join(', ')}`,
+  );
+  if (runs.length === 0) return [...lines, `  event loop busy ≥ ${HELD_MS} ms at a stretch: never`];
+  const inclusive = tally();
+  for (const run of runs) {
+    const seen = new Map<string, number>();
+    for (let i = run.from; i < run.to; i++) {
+      const weight = timeDeltas[i + 1] ?? 0;
+      // Each function on the sample's stack, once per sample however deep its recursion.
+      const onStack = new Set<string>();
+      for (let id: number | undefined = samples[i]; id !== undefined; id = parent.get(id)) {
+        const frame = byId.get(id)!.callFrame;
+        if (frame.functionName === '(root)') continue;
+        onStack.add(label(frame));
+      }
+      for (const f of onStack) seen.set(f, (seen.get(f) ?? 0) + weight);
+    }
+    for (const [f, us] of seen) {
+      inclusive.byFunction.set(f, (inclusive.byFunction.get(f) ?? 0) + us);
+    }
+    inclusive.total += times[run.to] - times[run.from];
+  }
+  return [
+    ...lines,
+    `  event loop busy ≥ ${HELD_MS} ms at a stretch: ${runs.length} times (${runs.map((r) => `${at(r.from)} s ${((times[r.to] - times[r.from]) / 1000).toFixed(0)} ms`).slice(0, 20).join(', ')})`,
+    `  in those stretches, inclusive: ${top(inclusive.byFunction, inclusive.total, 25)}`,
+  ];
 }
 
 /** Where a frame's code lives: a package, a file of this project, Node itself, or V8's own buckets. */
@@ -135,6 +203,7 @@ export async function startProfile(name: string, whose = 'Service thread'): Prom
     return [
       `${whose} profile (${name}): busy in ${total ? ((100 * busy.total) / total).toFixed(0) : 0} % of the samples; of the busy time, by owner: ${top(busy.byOwner, busy.total, 12)}.`,
       `  hottest functions (self time): ${top(busy.byFunction, busy.total, 12)}. Profile: ${file} (while profiling, the "server thread busy" column overstates).`,
+      ...holdUps(profile),
     ];
   };
 }
