@@ -45,7 +45,7 @@ export class LiveClients {
 
   async ready(timeoutMs: number): Promise<void> {
     await Promise.all(this.all.map((c) => c.wait('ready', timeoutMs)));
-    if (this.policy === 'batch') for (const pid of this.pids) execFileSync('chrt', ['--all-tasks', '--batch', '--pid', '0', String(pid)], { stdio: 'ignore' });
+    if (this.policy === 'batch') for (const pid of this.pids) batch(pid);
   }
 
   /** New rooms go to the clients in turn; each editor to the client of its room. */
@@ -142,4 +142,19 @@ export function mergeResults(parts: LiveStepResult[]): LiveStepResult {
     },
     samples,
   };
+}
+
+/**
+ * Puts every thread of a process under SCHED_BATCH. chrt walks the process's threads and fails when one ends while it
+ * does (a worker thread of the client finishing its start-up): tried again a few times, as the next walk sees it gone.
+ */
+function batch(pid: number, attempts = 5): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('chrt', ['--all-tasks', '--batch', '--pid', '0', String(pid)], { stdio: 'ignore' });
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+    }
+  }
 }
