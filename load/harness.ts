@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { PgWatch } from './postgres.js';
 import { startProfile } from './profile.js';
 import type { StepResources } from './report.js';
-import { machineCpu, treeCpu } from './resources.js';
+import { machineCpu, treeCpu, writeCalls } from './resources.js';
 import { watchStalls } from './stalls.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -188,6 +188,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
     at: performance.now(),
     elu: performance.eventLoopUtilization(),
     server: process.cpuUsage(),
+    writes: writeCalls(),
     postgres: treeCpu(postmasterPid),
     client: clientCpu(),
     machine: machineCpu(),
@@ -203,6 +204,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
     const wallS = (performance.now() - start.at) / 1000;
     const server = process.cpuUsage(start.server);
     const serverCpu = (server.user + server.system) / 1e6 / wallS;
+    const serverWritesPerS = (writeCalls() - start.writes) / wallS;
     const postgresCpu = (treeCpu(postmasterPid) - start.postgres) / wallS;
     const clientCores = (clientCpu() - start.client) / wallS;
     const machineBusy = (machineCpu().busy - start.machine.busy) / wallS;
@@ -218,6 +220,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
           wallS,
           serverElu,
           serverCpu,
+          serverWritesPerS,
           postgresCpu,
           clientCpu: clientCores,
           otherCpu: Math.max(0, machineBusy - serverCpu - postgresCpu - clientCores),

@@ -450,6 +450,7 @@ export async function main(): Promise<number> {
     notes.push(
       `Resource columns cover each step's editing and drain (not connecting or the checks): "server thread busy" is the event-loop utilisation of the service's thread; CPU columns are from /proc ` +
         `(service = its whole process, PostgreSQL = postmaster and backends, other = the rest of the machine); RSS is the service's process (it runs in the orchestrator, which adds little) at the end of the window and its peak; ` +
+        `"service writes/s" its write system calls (syscw of /proc/self/io: each socket write, to an editor or to PostgreSQL, is one); ` +
         `WAL is PostgreSQL's pg_stat_wal over the window. "Loop delay" is how late a 10 ms timer fired on the service's and on the load client's event loop (beyond 10 ms), "GC max" the longest garbage-collection pause: ` +
         `a p99 spike that matches one of them is that process stalling, not the work of an edit.`,
     );
@@ -585,7 +586,7 @@ export async function main(): Promise<number> {
         process.stderr.write(
           `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
             `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}; ` +
-            `server thread ${(resources.serverElu * 100).toFixed(0)} % busy, service ${resources.serverCpu.toFixed(2)} cores / RSS ${resources.serverRssMiB.toFixed(0)} MiB, PostgreSQL ${resources.postgresCpu.toFixed(2)} cores / WAL ${resources.walMiBPerS.toFixed(2)} MiB/s, ` +
+            `server thread ${(resources.serverElu * 100).toFixed(0)} % busy, service ${resources.serverCpu.toFixed(2)} cores / ${resources.serverWritesPerS.toFixed(0)} writes/s / RSS ${resources.serverRssMiB.toFixed(0)} MiB, PostgreSQL ${resources.postgresCpu.toFixed(2)} cores / WAL ${resources.walMiBPerS.toFixed(2)} MiB/s, ` +
             `client ${resources.clientCpu.toFixed(2)} (its thread ${(result.clientElu * 100).toFixed(0)} % busy) / other ${resources.otherCpu.toFixed(2)} cores; loop delay max service ${resources.serverStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${resources.serverStalls.gcMaxMs.toFixed(0)}) / client ${result.clientStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${result.clientStalls.gcMaxMs.toFixed(0)}); connect ${(result.connectMs / 1000).toFixed(1)} s, leave ${(result.disconnectMs / 1000).toFixed(1)} s, checks ${(result.verifyMs / 1000).toFixed(1)} s ${pass ? '✓' : '✗'}\n`,
         );
         for (const e of result.firstErrors) process.stderr.write(`    ${e}\n`);

@@ -10,6 +10,8 @@ export interface StepResources {
   serverElu: number;
   /** The service's process, all threads (event loop, libuv pool, GC helpers). */
   serverCpu: number;
+  /** The service's write system calls per second (socket writes: a frame, or a turn's frames to one socket, each). */
+  serverWritesPerS: number;
   postgresCpu: number;
   clientCpu: number;
   /** Everything busy on the machine minus the three above (kernel networking lands partly here). */

@@ -48,6 +48,16 @@ export function treeCpu(rootPid: number): number {
   return total;
 }
 
+/** Write system calls a process has made so far (`syscw` of /proc/<pid>/io: each socket write is one); NaN if unreadable. */
+export function writeCalls(pid: number | 'self' = 'self'): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('syscw:'));
+    return line ? Number(line.slice(6).trim()) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Busy and total CPU seconds of the whole machine, all cores (from the first line of /proc/stat). */
 export function machineCpu(): { busy: number; total: number } {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
