@@ -53,16 +53,8 @@ export interface GatedSocket extends WebSocketLike {
   hold(address: string, stored: Promise<unknown>): void;
 }
 
-export function gatedSocket(
-  ws: { send(data: Uint8Array): void; close(code?: number, reason?: string): void; readonly readyState: number },
-  /** Called before each frame is written (./corkPerTurn). */
-  beforeWrite: () => void = () => {},
-): GatedSocket {
+export function gatedSocket(ws: { send(data: Uint8Array): void; close(code?: number, reason?: string): void; readonly readyState: number }): GatedSocket {
   let last: Promise<unknown> = Promise.resolve();
-  const write = (frame: Uint8Array) => {
-    beforeWrite();
-    ws.send(frame);
-  };
   const held = new Map<string, Promise<unknown>>();
   return {
     get readyState() {
@@ -76,7 +68,7 @@ export function gatedSocket(
     send(data) {
       const frame = data as Uint8Array;
       const address = ackAddress(frame);
-      if (address === null) return write(frame);
+      if (address === null) return ws.send(frame);
       const stored = held.get(address);
       held.delete(address);
       const previous = last;
@@ -88,35 +80,8 @@ export function gatedSocket(
           if (ws.readyState === 1) ws.close(1011, 'not saved');
           return;
         }
-        if (ws.readyState === 1) write(frame);
+        if (ws.readyState === 1) ws.send(frame);
       })();
     },
-  };
-}
-
-/**
- * Holds a socket's writes back until the end of the event loop's turn, so that every frame it gets in one turn (a
- * peer's edit, an acknowledgement, presence) leaves in one write: one system call and one TCP segment instead of one
- * per frame. Most of the service's time under load goes into those writes, and a burst (after a pause, a group
- * commit acknowledging hundreds of edits) is where frames for one socket pile up. The hold ends in the same turn
- * (setImmediate, after the poll phase that produced the frames): it adds no timer delay.
- */
-export function corkPerTurn(): (socket: { cork(): void; uncork(): void }) => void {
-  const corked = new Set<{ cork(): void; uncork(): void }>();
-  let scheduled = false;
-  const release = () => {
-    scheduled = false;
-    const sockets = [...corked];
-    corked.clear();
-    for (const socket of sockets) socket.uncork();
-  };
-  return (socket) => {
-    if (corked.has(socket)) return;
-    socket.cork();
-    corked.add(socket);
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(release);
-    }
   };
 }

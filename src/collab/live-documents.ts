@@ -27,7 +27,7 @@ import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../aut
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import { isUuid } from '../services/ids.js';
 import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
-import { corkPerTurn, frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
+import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
 export const COLLAB_PATH = '/api/collab';
@@ -402,7 +402,6 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes });
-  const cork = corkPerTurn();
 
   async function accept(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const from = req.headers.origin;
@@ -423,12 +422,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
         deadline.unref();
         ws.once('close', () => clearTimeout(deadline));
       }
-      // `socket` is the connection ws writes its frames to: held back per turn (./frames.ts corkPerTurn).
-      const client = hocuspocus.handleConnection(
-        gatedSocket(ws, () => cork(socket)),
-        request,
-        context,
-      );
+      const client = hocuspocus.handleConnection(gatedSocket(ws), request, context);
       ws.on('message', (data: Buffer, isBinary) => {
         if (!isBinary) return ws.close(1003, 'binary frames only');
         const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);

@@ -1,6 +1,5 @@
 // Hocuspocus frames as the live canvas reads them (src/collab/frames.ts): the update a client frame carries, and
-// the gated socket that holds each acknowledgement (SyncStatus) until the change it acknowledges is stored, and the
-// per-turn cork that sends a socket's frames of one turn in one write.
+// the gated socket that holds each acknowledgement (SyncStatus) until the change it acknowledges is stored.
 // Frames are built as hocuspocus builds them: varString(address), varUint(message type), then y-protocols' sync
 // message or the message's own payload.
 import { MessageType } from '@hocuspocus/server';
@@ -8,8 +7,7 @@ import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { Writable } from 'node:stream';
-import { corkPerTurn, frameUpdate, gatedSocket } from '../../src/collab/frames.js';
+import { frameUpdate, gatedSocket } from '../../src/collab/frames.js';
 
 function frame(address: string, type: MessageType, write: (e: encoding.Encoder) => void): Uint8Array {
   const e = encoding.createEncoder();
@@ -163,62 +161,5 @@ describe('gatedSocket', () => {
     expect(ws.closed).toEqual({ code: 1011, reason: 'not saved' });
     expect(ws.sent).toEqual([]);
     expect(gate.readyState).toBe(3);
-  });
-});
-
-describe('corkPerTurn', () => {
-  /** A real Writable (Node's own cork and uncork) that records each write it is asked to do: how many frames in it. */
-  function recordingSocket() {
-    const writes: number[] = [];
-    const socket = new Writable({
-      write(_chunk, _encoding, done) {
-        writes.push(1);
-        done();
-      },
-      writev(chunks, done) {
-        writes.push(chunks.length);
-        done();
-      },
-    });
-    return { socket, writes };
-  }
-
-  it("sends a socket's frames of one turn in one write, and those of the next turn in another", async () => {
-    const cork = corkPerTurn();
-    const a = recordingSocket();
-    const b = recordingSocket();
-    for (const frame of ['1', '2', '3']) {
-      cork(a.socket);
-      a.socket.write(frame);
-    }
-    cork(b.socket);
-    b.socket.write('x');
-    expect(a.writes).toEqual([]);
-    await turn();
-    expect(a.writes).toEqual([3]);
-    expect(b.writes).toEqual([1]);
-    cork(a.socket);
-    a.socket.write('4');
-    cork(a.socket);
-    a.socket.write('5');
-    await turn();
-    expect(a.writes).toEqual([3, 2]);
-  });
-
-  it('holds an acknowledgement sent later through the gated socket in the turn it leaves, with the frames beside it', async () => {
-    const cork = corkPerTurn();
-    const { socket, writes } = recordingSocket();
-    const ws = { readyState: 1, send: (data: Uint8Array) => void socket.write(data), close() {} };
-    const gate = gatedSocket(ws, () => cork(socket));
-    const stored = deferred();
-    gate.hold('doc', stored.promise);
-    gate.send(syncStatus('doc'));
-    gate.send(awareness('doc'));
-    await turn();
-    expect(writes).toEqual([1]);
-    stored.resolve();
-    gate.send(syncUpdate('doc', someUpdate()));
-    await turn();
-    expect(writes).toEqual([1, 2]);
   });
 });
