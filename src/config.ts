@@ -153,6 +153,7 @@ const envSchema = z.object({
   COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
   COLLAB_COMPACT_MAX_MS: int(60_000, 0),
   COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
+  COLLAB_COMPACT_LOG_RATIO: z.coerce.number().min(0).max(100).default(0.1),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
@@ -331,6 +332,7 @@ export interface Config {
     storeDebounceMs: number;
     storeMaxDebounceMs: number;
     storeSpreadMs: number;
+    compactLogRatio: number;
     authTimeoutMs: number;
   };
   payments: {
@@ -547,6 +549,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
       storeMaxDebounceMs: compactMaxMs,
       storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
+      compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
     },
     payments: {

@@ -51,6 +51,13 @@ export interface LiveLimits {
    * this first, so documents opened together are not all compacted together (0: at once).
    */
   storeSpreadMs: number;
+  /**
+   * While people edit an open document, a compaction that comes due runs only once its log holds at least this
+   * fraction of the document's bytes, or a restore point is due (`restorePointMs` since the last compaction here): a
+   * compaction costs the whole document, so on a large canvas it would otherwise cost far more than the edits it
+   * merges. The last person leaving and shutdown always compact. 0: every due compaction runs (default 0.1).
+   */
+  compactLogRatio?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
 }
@@ -205,12 +212,18 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
   /** The origin of changes read back from the database: already stored, never stored again. */
   const FROM_DATABASE = { source: 'database' };
   /** Queues a change and counts it in the document's version once stored. */
-  const append = (projectId: string, update: Uint8Array | null) =>
-    queue.append(projectId, update).then((version) => {
+  const append = (projectId: string, update: Uint8Array | null) => {
+    const size = sizes.get(projectId);
+    if (size && update) {
+      size.doc += update.byteLength;
+      size.log += update.byteLength;
+    }
+    return queue.append(projectId, update).then((version) => {
       const now = held.get(projectId);
       if (now !== undefined) held.set(projectId, now + 1);
       return version;
     });
+  };
   /**
    * Compactions run a few at a time: each holds a database connection for its transaction, and documents opened
    * together come due together (a storm would take the whole pool from requests and appends).
@@ -220,12 +233,34 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
   const changedAt = new Map<string, number>();
   /** Compactions put off by their spread (./compactLater), by document. */
   const later = new Map<string, NodeJS.Timeout>();
+  /**
+   * Per open document, for ./compactionDue: its bytes as stored (snapshot and log when loaded, plus every change
+   * stored from here since: an upper bound, as compaction drops what was deleted), the log's bytes not yet merged,
+   * and when it was last compacted (or loaded) here.
+   */
+  const sizes = new Map<string, { doc: number; log: number; compactedAt: number }>();
+  const logRatio = limits.compactLogRatio ?? 0.1;
+
+  /** Whether an open document being edited is worth compacting now (LiveLimits.compactLogRatio). */
+  function compactionDue(documentName: string): boolean {
+    const size = sizes.get(documentName);
+    if (!size || logRatio === 0) return true;
+    if (performance.now() - size.compactedAt >= limits.restorePointMs) return true;
+    return size.log >= logRatio * Math.max(0, size.doc - size.log);
+  }
 
   async function compactNow(documentName: string): Promise<void> {
+    const size = sizes.get(documentName);
+    const merging = size?.log ?? 0;
     const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
     compactions.add(compaction);
     try {
       await compaction;
+      // What was queued before the compaction is merged; what came while it ran may not be (counted still).
+      if (size) {
+        size.log = Math.max(0, size.log - merging);
+        size.compactedAt = performance.now();
+      }
     } finally {
       compactions.delete(compaction);
     }
@@ -267,6 +302,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       if (await collab.migrateLegacy(projectId, state)) {
         Y.applyUpdate(document, state, FROM_DATABASE);
         held.set(projectId, stored.version);
+        sizes.set(projectId, { doc: state.byteLength, log: 0, compactedAt: performance.now() });
         return;
       }
       if (attempt < 3) return loadInto(projectId, document, attempt + 1);
@@ -275,6 +311,8 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
     if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
     held.set(projectId, stored.version);
+    const log = stored.updates.reduce((n, u) => n + u.byteLength, 0);
+    sizes.set(projectId, { doc: (stored.snapshot?.byteLength ?? 0) + log, log, compactedAt: performance.now() });
   }
 
   /** Stores every change applied to `document` that arrived here (not those relayed from another instance). */
@@ -389,9 +427,13 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     async afterUnloadDocument({ documentName }) {
       held.delete(documentName);
       changedAt.delete(documentName);
+      sizes.delete(documentName);
     },
     async onStoreDocument({ documentName, document }) {
       if (finished) return;
+      // While people are here, a log small against the document waits (LiveLimits.compactLogRatio): it stays in the
+      // log, which loads as well as a snapshot; the next store looks again.
+      if (!closed && document.getConnectionsCount() > 0 && !compactionDue(documentName)) return;
       // Due while editing goes on (hocuspocus's maxDebounce, run from within a change): put off (./compactLater).
       const editing = performance.now() - (changedAt.get(documentName) ?? -Infinity) < limits.storeDebounceMs;
       if (editing && !closed && limits.storeSpreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);

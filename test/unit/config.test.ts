@@ -74,6 +74,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ COLLAB_COMPACT_SPREAD_MS: '-1' })).toThrow(/COLLAB_COMPACT_SPREAD_MS/);
   });
 
+  it('leaves a live log under 10 % of its document for later while people edit, unless COLLAB_COMPACT_LOG_RATIO says otherwise', () => {
+    expect(loadConfig({}).config.collab.compactLogRatio).toBe(0.1);
+    expect(loadConfig({ COLLAB_COMPACT_LOG_RATIO: '0' }).config.collab.compactLogRatio).toBe(0);
+    expect(loadConfig({ COLLAB_COMPACT_LOG_RATIO: '0.25' }).config.collab.compactLogRatio).toBe(0.25);
+    expect(() => loadConfig({ COLLAB_COMPACT_LOG_RATIO: '-0.1' })).toThrow(/COLLAB_COMPACT_LOG_RATIO/);
+    expect(() => loadConfig({ COLLAB_COMPACT_LOG_RATIO: 'lots' })).toThrow(/COLLAB_COMPACT_LOG_RATIO/);
+  });
+
   it('takes canvas bodies with inline images up to CANVAS_MAX_BODY_BYTES (32 MB, never below CANVAS_MAX_BYTES) and rasterizes SVGs up to SVG_MAX_PIXELS', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.limits).toMatchObject({ canvasBytes: 16 * MB, canvasBodyBytes: 32 * MB, svgPixels: 4096 * 4096 });

@@ -1,9 +1,11 @@
 // When live documents are compacted (src/collab/live-documents.ts): a compaction that comes due while a document is
 // being edited waits a random part of COLLAB_COMPACT_SPREAD_MS, so documents opened together are not compacted in one
-// burst; the wait never holds up shutdown, and a spread of 0 compacts at once. In-memory repositories, the real module.
+// burst; the wait never holds up shutdown, and a spread of 0 compacts at once. While people edit, a log small against
+// the document is left for later (COLLAB_COMPACT_LOG_RATIO) unless a restore point is due. In-memory repositories, the
+// real module.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveDocuments } from '../../src/collab/live-documents.js';
+import type { LiveDocuments, LiveLimits } from '../../src/collab/live-documents.js';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import * as Y from 'yjs';
 import { createFakeRepositories, type FakeRepositories } from '../fakes/repositories.js';
@@ -16,7 +18,7 @@ afterEach(async () => {
 });
 
 /** A project with a document; `compactions` counts the repository's compactions that merged something. */
-async function setUp(spreadMs: number) {
+async function setUp(spreadMs: number, limits: Partial<LiveLimits> = {}) {
   const repos: FakeRepositories = createFakeRepositories();
   const owner = repos.addUser({ email: 'ada@example.com' }).id;
   const projectId = (await repos.projects.insert({ userId: owner, name: 'P' }))!.id;
@@ -29,7 +31,7 @@ async function setUp(spreadMs: number) {
   };
   // Every change is "due" at once (maxDebounce 0) and counts as editing (the debounce is long): each one starts a
   // compaction that waits its spread.
-  live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: spreadMs });
+  live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: spreadMs, ...limits });
   return { projectId, merged, log: () => repos.collab.load(projectId) };
 }
 
@@ -79,5 +81,83 @@ describe('compacting a document while it is edited', () => {
     live = undefined;
     expect((await log()).updates).toHaveLength(0);
     expect(merged).toEqual([1]);
+  });
+});
+
+describe('compacting a large document while it is edited (COLLAB_COMPACT_LOG_RATIO)', () => {
+  /** A canvas of `n` nodes with some text each: a document of a few tens of kilobytes. */
+  const addNodes = (n: number) => (doc: Y.Doc) => {
+    for (let i = 0; i < n; i++) {
+      const node = new Y.Map<unknown>();
+      node.set('type', 'generation');
+      node.set('prompt', `a prompt of some length for node ${i}, so that the document is large against one edit`);
+      canvasMaps(doc).nodes.set(`n${i}`, node);
+    }
+  };
+  const move = (i: number) => (doc: Y.Doc) => (canvasMaps(doc).nodes.get('n0') as Y.Map<unknown>).set('position', { x: i, y: i });
+  /** Lets the compaction a stored change may have started run (a few turns; it needs no timer with no spread). */
+  const turns = async () => {
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('leaves a small log while people edit, merges it once it reaches the ratio, and when the last one leaves', async () => {
+    const { projectId, merged, log } = await setUp(0, { compactLogRatio: 0.05 });
+    const document = await live!.open(projectId);
+    await document.change(addNodes(200)); // the whole document is log: merged
+    await live!.settled(projectId);
+    await turns();
+    expect(merged).toEqual([1]);
+    const size = (await log()).snapshot!.byteLength;
+    // One move is far below 5 % of the document: it stays in the log.
+    await document.change(move(1));
+    await live!.settled(projectId);
+    await turns();
+    expect(merged).toEqual([1]);
+    expect((await log()).updates).toHaveLength(1);
+    // Moves until the log comes to 5 % of the document: then it is merged, and not before.
+    const perMove = (await log()).updates[0].byteLength;
+    let moves = 1;
+    while (merged.length === 1 && moves < 5_000) {
+      await document.change(move(++moves));
+      await live!.settled(projectId);
+      await turns();
+    }
+    expect(merged).toEqual([1, moves]);
+    expect((await log()).updates).toHaveLength(0);
+    expect(moves * perMove).toBeGreaterThanOrEqual(0.05 * size * 0.9);
+    expect((moves - 1) * perMove).toBeLessThan(0.05 * size * 1.1);
+    // A small log again, merged at once when the last connection leaves.
+    await document.change(move(0));
+    await live!.settled(projectId);
+    await document.close();
+    expect(merged).toEqual([1, moves, 1]);
+    expect((await log()).updates).toHaveLength(0);
+  });
+
+  it('merges even a small log when a restore point is due (COLLAB_RESTORE_POINT_MINUTES since the last compaction)', async () => {
+    const { projectId, merged, log } = await setUp(0, { compactLogRatio: 0.05, restorePointMs: 0 });
+    const document = await live!.open(projectId);
+    await document.change(addNodes(200));
+    await live!.settled(projectId);
+    await turns();
+    await document.change(move(1));
+    await live!.settled(projectId);
+    await turns();
+    expect(merged).toEqual([1, 1]);
+    expect((await log()).updates).toHaveLength(0);
+    await document.close();
+  });
+
+  it('with a ratio of 0, every compaction that comes due runs', async () => {
+    const { projectId, merged } = await setUp(0, { compactLogRatio: 0 });
+    const document = await live!.open(projectId);
+    await document.change(addNodes(200));
+    await live!.settled(projectId);
+    await turns();
+    await document.change(move(1));
+    await live!.settled(projectId);
+    await turns();
+    expect(merged).toEqual([1, 1]);
+    await document.close();
   });
 });
