@@ -120,7 +120,9 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
     log,
     extensions,
+    metrics,
   });
+  metrics?.watchLive(() => live.gauges());
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
   const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });

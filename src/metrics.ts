@@ -14,6 +14,21 @@ export type GenerationResult = 'ok' | 'no_image' | 'model_error' | 'quota' | 'in
  */
 export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'invalid_image' | 'interrupted' | 'error';
 
+/** How a compaction of a live document that came due ended: `skipped` while people edit and its log was small. */
+export type CompactionResult = 'merged' | 'skipped' | 'failed';
+
+/** The live canvas as it is right now, read at each scrape. */
+export interface LiveGauges {
+  /** Documents held in memory by this instance. */
+  openDocuments: number;
+  /** Live connections (a browser tab's document, or the service's own). */
+  connections: number;
+  /** Changes applied in memory and not yet stored in PostgreSQL, in bytes. */
+  unsavedBytes: number;
+  /** Whether storing changes works (false while PostgreSQL refuses them and they are retried). */
+  saving: boolean;
+}
+
 export interface Metrics {
   /** One generation request handled by the service, and how long it took. */
   generation(result: GenerationResult, seconds: number): void;
@@ -21,6 +36,10 @@ export interface Metrics {
   modelError(model: string): void;
   /** One upload handled by the service; `bytes` stored (0 when it failed). */
   upload(result: UploadResult, bytes: number): void;
+  /** A compaction of a live document came due and ended so. */
+  compaction(result: CompactionResult, seconds: number): void;
+  /** Where the live canvas's gauges are read from (once the live documents exist). */
+  watchLive(read: () => LiveGauges): void;
 }
 
 /** The result label of a failed generation, from the error's code. */

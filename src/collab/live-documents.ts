@@ -25,6 +25,7 @@ import * as Y from 'yjs';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
+import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../services/ids.js';
 import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
@@ -77,6 +78,8 @@ export interface LiveDeps {
   extensions?: Extension[];
   /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
   relayed?: boolean;
+  /** Where compactions are counted (metrics on). */
+  metrics?: Pick<Metrics, 'compaction'>;
 }
 
 /** The service's own connection to a document: changes are stored before `change` resolves. */
@@ -120,6 +123,8 @@ export interface LiveDocuments {
   close(): Promise<void>;
   /** Open documents (tests, metrics). */
   openCount(): number;
+  /** This instance's live canvas right now (metrics). */
+  gauges(): LiveGauges;
 }
 
 interface SocketContext {
@@ -188,7 +193,7 @@ function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map
   return keys.size;
 }
 
-export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, limits, log, extensions = [], relayed = extensions.length > 0 }: LiveDeps): LiveDocuments {
+export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, limits, log, extensions = [], relayed = extensions.length > 0, metrics }: LiveDeps): LiveDocuments {
   let closed = false;
   /** After close: nothing touches the database any more. */
   let finished = false;
@@ -254,8 +259,13 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     const merging = size?.log ?? 0;
     const compaction = queue.settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, limits.restorePointMs)));
     compactions.add(compaction);
+    const started = performance.now();
     try {
-      await compaction;
+      await compaction.catch((err: unknown) => {
+        metrics?.compaction('failed', (performance.now() - started) / 1000);
+        throw err;
+      });
+      metrics?.compaction('merged', (performance.now() - started) / 1000);
       // What was queued before the compaction is merged; what came while it ran may not be (counted still).
       if (size) {
         size.log = Math.max(0, size.log - merging);
@@ -433,7 +443,7 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       if (finished) return;
       // While people are here, a log small against the document waits (LiveLimits.compactLogRatio): it stays in the
       // log, which loads as well as a snapshot; the next store looks again.
-      if (!closed && document.getConnectionsCount() > 0 && !compactionDue(documentName)) return;
+      if (!closed && document.getConnectionsCount() > 0 && !compactionDue(documentName)) return metrics?.compaction('skipped', 0);
       // Due while editing goes on (hocuspocus's maxDebounce, run from within a change): put off (./compactLater).
       const editing = performance.now() - (changedAt.get(documentName) ?? -Infinity) < limits.storeDebounceMs;
       if (editing && !closed && limits.storeSpreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);
@@ -582,5 +592,6 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       wss.close();
     },
     openCount: () => hocuspocus.documents.size,
+    gauges: () => ({ openDocuments: hocuspocus.documents.size, connections: hocuspocus.getConnectionsCount(), unsavedBytes: queue.heldBytes(), saving }),
   };
 }

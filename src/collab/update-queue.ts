@@ -56,6 +56,8 @@ export interface UpdateQueue {
   seq(projectId: string): number;
   /** Whether the queue holds its maximum of bytes (refuse more edits until it drains). */
   full(): boolean;
+  /** Update bytes queued or being stored. */
+  heldBytes(): number;
   /** Whether the last statement failed (and is being retried). */
   failing(): boolean;
   /** Stores what is queued, retrying until done or `stop` is called; resolves when the queue is empty. */
@@ -178,6 +180,7 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
     pending: (projectId) => projects.get(projectId)?.pending ?? 0,
     seq: (projectId) => projects.get(projectId)?.seq ?? 0,
     full: () => heldBytes >= maxHeldBytes,
+    heldBytes: () => heldBytes,
     failing: () => failures > 0,
     drain() {
       if (queue.length === 0 && !running) return Promise.resolve();

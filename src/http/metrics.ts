@@ -5,9 +5,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from '../errors.js';
-import type { Metrics } from '../metrics.js';
+import type { LiveGauges, Metrics } from '../metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +33,22 @@ function createMetrics(): Metrics & {
   const modelErrors = new Counter({ name: 'image_canvas_model_errors_total', help: 'Failed image model calls by model id', labelNames: ['model'], registers: [registry] });
   const uploads = new Counter({ name: 'image_canvas_uploads_total', help: 'Uploads by result', labelNames: ['result'], registers: [registry] });
   const uploadBytes = new Counter({ name: 'image_canvas_upload_bytes_total', help: 'Bytes stored by successful uploads', registers: [registry] });
+  const compactions = new Counter({ name: 'image_canvas_live_compactions_total', help: 'Compactions of live documents that came due, by result (skipped: people were editing and the log was small)', labelNames: ['result'], registers: [registry] });
+  const compactionSeconds = new Histogram({ name: 'image_canvas_live_compaction_duration_seconds', help: 'Duration of live-document compactions that ran', buckets: SECONDS, registers: [registry] });
+  let live: (() => LiveGauges) | undefined;
+  const gauge = (name: string, help: string, value: (g: LiveGauges) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        if (live) this.set(value(live()));
+      },
+    });
+  gauge('image_canvas_live_open_documents', 'Live documents held in memory by this instance', (g) => g.openDocuments);
+  gauge('image_canvas_live_connections', 'Live-document connections to this instance', (g) => g.connections);
+  gauge('image_canvas_live_unsaved_bytes', 'Live changes applied in memory and not yet stored in PostgreSQL, in bytes', (g) => g.unsavedBytes);
+  gauge('image_canvas_live_saving', '1 while storing live changes works, 0 while PostgreSQL refuses them and they are retried', (g) => (g.saving ? 1 : 0));
 
   return {
     registry,
@@ -49,6 +65,13 @@ function createMetrics(): Metrics & {
     upload(result, bytes) {
       uploads.inc({ result });
       if (bytes > 0) uploadBytes.inc(bytes);
+    },
+    compaction(result, seconds) {
+      compactions.inc({ result });
+      if (result !== 'skipped') compactionSeconds.observe(seconds);
+    },
+    watchLive(read) {
+      live = read;
     },
   };
 }

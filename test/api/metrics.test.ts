@@ -1,10 +1,13 @@
 // GET /api/metrics (Prometheus text exposition) guarded by METRICS_TOKEN; route metrics by pattern; generation
 // and upload metrics recorded by the services.
 import sharp from 'sharp';
+import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ModelFailedError, ModelQuotaError, type ImageModel } from '../../src/models/index.js';
+import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
+import { connectLive } from '../helpers/live-client.js';
 import { dbMode, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -121,6 +124,30 @@ describe('metrics on', () => {
     expect(sample(text, 'image_canvas_generation_duration_seconds_count', { result: 'ok' })).toBe(1);
     expect(sample(text, 'image_canvas_generation_duration_seconds_sum', { result: 'ok' })).toBeGreaterThan(0);
     expect(sample(text, 'image_canvas_model_errors_total')).toBeUndefined();
+  });
+
+  it('shows the live canvas: documents in memory, connections, changes not yet stored, and whether storing works', async () => {
+    const before = await scrape();
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Live' })).json.id as string;
+    const editor = await connectLive({ baseUrl: t.baseUrl, as: ada.client, projectId });
+    try {
+      await editor.event('synced');
+      editor.doc.transact(() => {
+        const node = new Y.Map<unknown>();
+        node.set('type', 'upload');
+        canvasMaps(editor.doc).nodes.set('a', node);
+      });
+      await editor.saved();
+      const text = await scrape();
+      expect(sample(text, 'image_canvas_live_open_documents')).toBe(sample(before, 'image_canvas_live_open_documents')! + 1);
+      expect(sample(text, 'image_canvas_live_connections')).toBe(sample(before, 'image_canvas_live_connections')! + 1);
+      expect(sample(text, 'image_canvas_live_unsaved_bytes')).toBe(0);
+      expect(sample(text, 'image_canvas_live_saving')).toBe(1);
+      expect(text).toContain('# TYPE image_canvas_live_compactions_total counter');
+      expect(text).toContain('# TYPE image_canvas_live_compaction_duration_seconds histogram');
+    } finally {
+      editor.close();
+    }
   });
 
   it('keeps one registry per app: another app counts only its own requests', async () => {

@@ -1,12 +1,13 @@
 // The live documents (src/collab/live-documents.ts) of a test that uses the services without the app: the real
 // module over the given collab repository (in memory, or PostgreSQL), roles from the given sharing repository,
 // never mounted (no socket: the session verifier knows nobody). Close it after each test.
-import { createLiveDocuments, type LiveDocuments, type LiveLimits } from '../../src/collab/live-documents.js';
+import { createLiveDocuments, type LiveDeps, type LiveDocuments, type LiveLimits } from '../../src/collab/live-documents.js';
 import type { CollabRepository, SharingRepository } from '../../src/db/repositories/index.js';
 
 export function createUnitLiveDocuments(
   repos: { collab: CollabRepository; sharing: Pick<SharingRepository, 'access'> },
   limits: Partial<LiveLimits> = {},
+  metrics?: LiveDeps['metrics'],
 ): LiveDocuments {
   return createLiveDocuments({
     collab: repos.collab,
@@ -26,5 +27,6 @@ export function createUnitLiveDocuments(
       ...limits,
     },
     log: { warn: () => undefined, error: () => undefined },
+    metrics,
   });
 }

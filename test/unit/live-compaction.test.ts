@@ -10,6 +10,7 @@ import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import * as Y from 'yjs';
 import { createFakeRepositories, type FakeRepositories } from '../fakes/repositories.js';
 import { createUnitLiveDocuments } from '../helpers/unit-live.js';
+import type { CompactionResult } from '../../src/metrics.js';
 
 let live: LiveDocuments | undefined;
 afterEach(async () => {
@@ -146,6 +147,23 @@ describe('compacting a large document while it is edited (COLLAB_COMPACT_LOG_RAT
     expect(merged).toEqual([1, 1]);
     expect((await log()).updates).toHaveLength(0);
     await document.close();
+  });
+
+  it('counts each compaction that came due in the metrics: merged, or skipped while the log was small', async () => {
+    const repos: FakeRepositories = createFakeRepositories();
+    const projectId = (await repos.projects.insert({ userId: repos.addUser({ email: 'ada@example.com' }).id, name: 'P' }))!.id;
+    const results: CompactionResult[] = [];
+    live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: 0, compactLogRatio: 0.05 }, { compaction: (result) => results.push(result) });
+    const document = await live.open(projectId);
+    await document.change(addNodes(200));
+    await live.settled(projectId);
+    await turns();
+    await document.change(move(1));
+    await live.settled(projectId);
+    await turns();
+    expect(results).toEqual(['merged', 'skipped']);
+    await document.close();
+    expect(results).toEqual(['merged', 'skipped', 'merged']);
   });
 
   it('with a ratio of 0, every compaction that comes due runs', async () => {
