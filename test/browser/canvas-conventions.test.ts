@@ -271,6 +271,45 @@ describeInBrowser('canvas conventions', () => {
     expect(errors).toEqual([]);
   });
 
+  it("offers images or a generation node to feed a generation node when a connection is dragged back from its input", async () => {
+    const { page, errors, projectId } = await openSeeded('back@example.com', 'Back', [generation('g', 0, 0)]);
+    const pane = await paneBox(page);
+    /** Drags from g's input to the left, onto empty canvas, and answers the menu offered there. */
+    const dragBack = async (dx: number, dy: number) => {
+      const handle = await box(node(page, 'g').locator('.react-flow__handle.target'));
+      const drop = await emptyPoint(page, { x: Math.max(handle.x - dx, pane.x + 40), y: Math.min(handle.y + dy, pane.y + pane.height - 60) });
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(drop.x, drop.y, { steps: 12 });
+      await page.mouse.up();
+      const menu = page.getByRole('menu', { name: 'New input' });
+      await menu.waitFor();
+      expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Add images here…', 'Add generation node here']);
+      return menu;
+    };
+
+    // Images: the file chooser, then each image there, connected into g.
+    const images = await dragBack(260, 0);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), images.getByRole('menuitem', { name: 'Add images here…' }).click()]);
+    await chooser.setFiles({ name: 'back.png', mimeType: 'image/png', buffer: await solidPng(20, 20, [200, 0, 0]) });
+    await node(page, 'g').getByText('1 input').waitFor();
+    await page.getByAltText('Uploaded image').waitFor();
+    await expectInView(page, page.locator('.react-flow__node-upload'));
+
+    // A generation node there, whose output feeds g.
+    const chain = await dragBack(200, 160);
+    await chain.getByRole('menuitem', { name: 'Add generation node here' }).click();
+    await node(page, 'g').getByText('2 inputs').waitFor();
+    await saved(page);
+    const canvas = (await restCanvas(page, projectId))!;
+    const added = canvas.nodes.filter((n) => n.id !== 'g');
+    expect(added.map((n) => n.type).sort()).toEqual(['generation', 'upload']);
+    expect(canvas.edges.map((e) => ({ source: e.source, target: e.target })).sort((a, b) => a.source.localeCompare(b.source))).toEqual(
+      added.map((n) => ({ source: n.id, target: 'g' })).sort((a, b) => a.source.localeCompare(b.source)),
+    );
+    expect(errors).toEqual([]);
+  });
+
   it('offers a generation node where a connection is let go on empty canvas, and adds one on a double-click there', async () => {
     const { page, errors, projectId } = await openSeeded('connect@example.com', 'Connect', [upload('u', 0, 0)]);
     const pane = await paneBox(page);

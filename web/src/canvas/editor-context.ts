@@ -11,8 +11,11 @@ export interface EditorActions {
   projectId?: string;
   /** A canvas shown read-only (a viewer, a read-only link): nodes offer no edits, only downloads. */
   readOnly?: boolean;
-  /** Uploads files: into the node `nodeId` (its first file), or as a column of new nodes with its top-left at `at` (flow coordinates). */
-  uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; source: UploadSource }) => void;
+  /**
+   * Uploads files: into the node `nodeId` (its first file), or as a column of new nodes with its top-left at `at` (flow
+   * coordinates), each connected into the generation node `feeds` when given.
+   */
+  uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; feeds?: string; source: UploadSource }) => void;
   /** Sets a generation node's prompt; typing coalesces into one undo step until a pause, or `newRun` (focus came back, a chip). */
   setPrompt: (nodeId: string, prompt: string, newRun?: boolean) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */

@@ -6,7 +6,8 @@ import type { XY } from './live-doc';
 import type { UploadSource } from './editor-context';
 
 /** Where a stored file goes: into an existing node (its image replaced), or a new node at `position`. */
-export type UploadDestination = { nodeId: string } | { position: XY };
+/** Into an existing node; or a new node at `position`, its output connected into the node `feeds` (if still there). */
+export type UploadDestination = { nodeId: string } | { position: XY; feeds?: string };
 
 export interface TrayEntry {
   id: string;

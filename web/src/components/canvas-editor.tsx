@@ -209,7 +209,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           commands={commands}
           placement={placement}
           toFlow={(client) => flow.screenToFlowPosition(client, { snapToGrid: false })}
-          addImages={(files, at) => uploadFiles(files, { at, source: 'file-picker' })}
+          addImages={(files, at, feeds) => uploadFiles(files, { at, feeds, source: 'file-picker' })}
           onClose={menus.close}
         />
       )}

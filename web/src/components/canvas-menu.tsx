@@ -1,7 +1,8 @@
 // The canvas's context menus (issue 19, point 1): on a node (or the selection it is part of) — Duplicate, Copy,
 // Connect to new generation, Open image, Delete —; on empty canvas — Add generation node here, Add images here…,
-// Paste, Select all, Fit view —; and where a connection dragged from an output was let go on empty canvas — a new
-// generation node there, connected. Right-click opens them (Shift+F10 or the menu key on a focused node too).
+// Paste, Select all, Fit view —; where a connection dragged from an output was let go on empty canvas — a new
+// generation node there, connected —; and where one dragged back from a generation node's input was — images, or a
+// generation node, there, feeding it. Right-click opens them (Shift+F10 or the menu key on a focused node too).
 import type { CanvasNode } from '../canvas/model';
 import { columnSize, NODE_SIZE, type XY } from '../canvas/placement';
 import { MOD } from '../canvas/shortcuts';
@@ -14,6 +15,7 @@ export type CanvasMenuState =
   | { kind: 'node'; nodeId: string; at: XY }
   | { kind: 'pane'; at: XY }
   | { kind: 'connection'; fromNodeId: string; at: XY }
+  | { kind: 'input'; toNodeId: string; at: XY }
   | null;
 
 interface Props {
@@ -23,8 +25,8 @@ interface Props {
   placement: Placement;
   /** Turns a client point into a flow position. */
   toFlow: (client: XY) => XY;
-  /** Uploads files as new image nodes, their column's top-left at `at` (flow). */
-  addImages: (files: File[], at: XY) => void;
+  /** Uploads files as new image nodes, their column's top-left at `at` (flow), each feeding the node `feeds` if given. */
+  addImages: (files: File[], at: XY, feeds?: string) => void;
   onClose: () => void;
 }
 
@@ -70,6 +72,22 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
       { label: 'Paste', shortcut: `${MOD}+V`, onSelect: () => void commands.pasteFromClipboard(point) },
       { label: 'Select all', shortcut: `${MOD}+A`, disabled: nodes.length === 0, onSelect: commands.selectAll },
       { label: 'Fit view', shortcut: 'Shift+1', disabled: nodes.length === 0, onSelect: commands.fit },
+    ];
+  } else if (menu.kind === 'input') {
+    label = 'New input';
+    // The new nodes' outputs (their right edges, halfway down) where the connection was let go.
+    const toNode = menu.toNodeId;
+    items = [
+      {
+        label: 'Add images here…',
+        onSelect: () =>
+          chooseImages((files) => {
+            if (files.length === 0) return;
+            const size = columnSize(files.length);
+            addImages(files, placement.place(size, { x: point.x - size.width / 2, y: point.y }), toNode);
+          }),
+      },
+      { label: 'Add generation node here', onSelect: () => commands.addGeneration({ x: point.x - NODE_SIZE.generation.width / 2, y: point.y }, [], [toNode]) },
     ];
   } else {
     label = 'New connection';

@@ -32,7 +32,8 @@ export interface CanvasCommands {
   duplicate: (ids?: string[]) => void;
   remove: (ids?: string[]) => void;
   /** Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources`. */
-  addGeneration: (at?: XY, sources?: string[]) => void;
+  /** A generation node at `at`, fed by the nodes `sources` and feeding the generation nodes `targets`. */
+  addGeneration: (at?: XY, sources?: string[], targets?: string[]) => void;
   /** Adds a generation node to the right of `sources`, connected from each. */
   connectToNewGeneration: (sources: string[]) => void;
   zoomIn: () => void;
@@ -77,12 +78,15 @@ export function useCanvasCommands(
   );
 
   const addGeneration = useCallback(
-    (at?: XY, sources: string[] = []) => {
+    (at?: XY, sources: string[] = [], targets: string[] = []) => {
       const node = createNode('generation', placement.place(NODE_SIZE.generation, at));
       session.step();
       session.add({
         nodes: [toSavedNode(node)],
-        edges: sources.filter((id) => id !== node.id).map((source) => ({ id: newId('edge'), source, target: node.id })),
+        edges: [
+          ...sources.filter((id) => id !== node.id).map((source) => ({ id: newId('edge'), source, target: node.id })),
+          ...targets.filter((id) => id !== node.id).map((target) => ({ id: newId('edge'), source: node.id, target })),
+        ],
       });
       select([node.id]);
     },

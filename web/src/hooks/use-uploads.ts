@@ -14,7 +14,7 @@ import type { ActivityStore } from '../canvas/activity';
 import { downscaleImage } from '../canvas/downscale';
 import type { EditorActions, UploadSource } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
-import { createNode, toSavedNode } from '../canvas/model';
+import { createNode, newId, toSavedNode } from '../canvas/model';
 import { STACK_GAP } from '../canvas/placement';
 import { UploadTray, type TrayEntry } from '../canvas/upload-tray';
 import {
@@ -116,8 +116,10 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
           // Where the editor placed it when the file was added (in view, clear of the nodes there then).
           const node = createNode('upload', destination.position);
           node.data.image = url;
+          const feeds = destination.feeds;
+          const stillThere = feeds !== undefined && latest.current.nodes.some((n) => n.id === feeds);
           session.step();
-          session.add({ nodes: [toSavedNode(node)] });
+          session.add({ nodes: [toSavedNode(node)], ...(stillThere ? { edges: [{ id: newId('edge'), source: node.id, target: feeds }] } : {}) });
           added.current?.(node.id, source);
         }
         track('image_uploaded', { source, bytes: file.size });
@@ -142,7 +144,7 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
       const column = target.at ?? { x: 0, y: 0 };
       files.forEach((file, i) => {
         const position = { x: column.x, y: column.y + i * STACK_GAP };
-        void send(tray.add({ file, destination: { position }, source: target.source, state: 'uploading' }));
+        void send(tray.add({ file, destination: { position, ...(target.feeds ? { feeds: target.feeds } : {}) }, source: target.source, state: 'uploading' }));
       });
     },
     [latest, send, tray],
