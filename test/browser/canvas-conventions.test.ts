@@ -271,6 +271,28 @@ describeInBrowser('canvas conventions', () => {
     expect(errors).toEqual([]);
   });
 
+  it("pastes an image from the system clipboard with the canvas menu's Paste, as Ctrl/Cmd+V does", async () => {
+    const { page, errors, projectId } = await openSeeded('menu-paste@example.com', 'Menu paste', [generation('g', 0, 0)]);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.app.baseUrl });
+    const png = (await solidPng(30, 20, [0, 90, 200])).toString('base64');
+    await page.evaluate(async (data) => {
+      const blob = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })]);
+    }, png);
+    const pane = await paneBox(page);
+    const spot = await emptyPoint(page, { x: pane.x + 120, y: pane.y + pane.height - 160 });
+    await page.mouse.click(spot.x, spot.y, { button: 'right' });
+    await page.getByRole('menu', { name: 'Canvas' }).getByRole('menuitem', { name: 'Paste' }).click();
+    await page.getByAltText('Uploaded image').waitFor();
+    const pasted = page.locator('.react-flow__node-upload');
+    await expectInView(page, pasted);
+    expect(Math.hypot(centre(await box(pasted)).x - spot.x, centre(await box(pasted)).y - spot.y)).toBeLessThan(300);
+    await saved(page);
+    const canvas = (await restCanvas(page, projectId))!;
+    expect(canvas.nodes.find((n) => n.type === 'upload')?.data.image).toMatch(/^\/api\/images\/|^https?:|\.png$/);
+    expect(errors).toEqual([]);
+  });
+
   it("offers images or a generation node to feed a generation node when a connection is dragged back from its input", async () => {
     const { page, errors, projectId } = await openSeeded('back@example.com', 'Back', [generation('g', 0, 0)]);
     const pane = await paneBox(page);

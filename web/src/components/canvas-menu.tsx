@@ -69,7 +69,12 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
             addImages(files, placement.place(columnSize(files.length), point));
           }),
       },
-      { label: 'Paste', shortcut: `${MOD}+V`, onSelect: () => void commands.pasteFromClipboard(point) },
+      {
+        label: 'Paste',
+        shortcut: `${MOD}+V`,
+        // Images on the clipboard become image nodes there, as Ctrl/Cmd+V does; else copied nodes are pasted.
+        onSelect: () => void commands.pasteFromClipboard(point, (files) => addImages(files, placement.place(columnSize(files.length), point))),
+      },
       { label: 'Select all', shortcut: `${MOD}+A`, disabled: nodes.length === 0, onSelect: commands.selectAll },
       { label: 'Fit view', shortcut: 'Shift+1', disabled: nodes.length === 0, onSelect: commands.fit },
     ];

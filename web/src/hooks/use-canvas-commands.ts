@@ -28,7 +28,11 @@ export interface CanvasCommands {
   /** Pastes a clip centred at `at` (flow), else at the pointer when it is on the canvas, else in the middle of the view. */
   paste: (clip: Clip, at?: XY) => void;
   /** Pastes what the system clipboard holds (when the browser lets us read it), else what this tab copied last. */
-  pasteFromClipboard: (at?: XY) => Promise<void>;
+  /**
+   * Pastes what the system clipboard holds at `at`: images (given to `images`, when the clipboard lets this page read
+   * them), else copied nodes; what this tab copied last when the clipboard cannot be read.
+   */
+  pasteFromClipboard: (at?: XY, images?: (files: File[]) => void) => Promise<void>;
   duplicate: (ids?: string[]) => void;
   remove: (ids?: string[]) => void;
   /** Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources`. */
@@ -43,6 +47,20 @@ export interface CanvasCommands {
   zoomToSelection: () => void;
   /** Moves the view so that `at` (flow) is in its middle, at the same zoom (a click on the minimap). */
   centerOn: (at: XY) => void;
+}
+
+/** The images the system clipboard holds, as files; none when it holds none or this page may not read it. */
+async function clipboardImages(): Promise<File[]> {
+  try {
+    const files: File[] = [];
+    for (const item of await navigator.clipboard.read()) {
+      const type = item.types.find((t) => t.startsWith('image/'));
+      if (type) files.push(new File([await item.getType(type)], `pasted-image.${type.slice(6).replace(/[^a-z0-9]+/g, '') || 'png'}`, { type }));
+    }
+    return files;
+  } catch {
+    return []; // not allowed, or not supported: the text is tried next
+  }
 }
 
 const duration = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : 200);
@@ -113,7 +131,11 @@ export function useCanvasCommands(
         if (text) void navigator.clipboard?.writeText(text).catch(() => undefined); // this tab remembers it anyway
       },
       paste,
-      pasteFromClipboard: async (at) => {
+      pasteFromClipboard: async (at, images) => {
+        if (images) {
+          const files = await clipboardImages();
+          if (files.length > 0) return images(files);
+        }
         let clip: Clip | null = null;
         try {
           clip = clipFromText(await navigator.clipboard.readText());
