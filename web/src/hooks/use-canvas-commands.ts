@@ -35,8 +35,10 @@ export interface CanvasCommands {
   pasteFromClipboard: (at?: XY, images?: (files: File[]) => void) => Promise<void>;
   duplicate: (ids?: string[]) => void;
   remove: (ids?: string[]) => void;
-  /** Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources`. */
-  /** A generation node at `at`, fed by the nodes `sources` and feeding the generation nodes `targets`. */
+  /**
+   * Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources` and
+   * from it into the generation nodes `targets`.
+   */
   addGeneration: (at?: XY, sources?: string[], targets?: string[]) => void;
   /** Adds a generation node to the right of `sources`, connected from each. */
   connectToNewGeneration: (sources: string[]) => void;
