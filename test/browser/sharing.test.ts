@@ -8,6 +8,27 @@ import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot } from './browser.js';
 import { connectOneImageToGeneration, saved, useBrowserFixture } from './fixture.js';
 
+/** The canvas's pan and zoom, as xyflow applies them. */
+const viewOf = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);
+
+/** Zooms the view with the wheel, reloads the page, and expects the same view once its nodes are back. */
+async function rememberedAcrossReload(page: Page) {
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  const before = await viewOf(page);
+  await page.mouse.move(pane.x + 20, pane.y + 20); // clear of the nodes (the fit leaves a margin)
+  await page.mouse.wheel(0, -300);
+  await expect.poll(() => viewOf(page)).not.toBe(before);
+  // The view is stored when the move ends (xyflow's onMoveEnd, after the wheel's zoom settles).
+  const zoomed = await viewOf(page);
+  const zoom = Number(/scale\(([\d.]+)\)/.exec(zoomed)![1]);
+  const stored = () => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('image-canvas:viewport:')).map(([, v]) => (JSON.parse(v) as { zoom: number }).zoom));
+  // (The transform shows the zoom to 5 decimals.)
+  await expect.poll(async () => (await stored()).some((z) => Math.abs(z - zoom) < 1e-4)).toBe(true);
+  await page.reload();
+  await page.getByAltText('Uploaded image').waitFor();
+  expect(await viewOf(page)).toBe(zoomed);
+}
+
 describeInBrowser('sharing in a browser', () => {
   const f = useBrowserFixture();
 
@@ -102,6 +123,8 @@ describeInBrowser('sharing in a browser', () => {
     expect(saves).toEqual([]);
     expect((await ownerApi.get(`/api/user/project/canvas?projectId=${projectId}`)).json).toEqual(canvasBefore);
     await screenshot(viewer.page, 'shared-view-only');
+    // The view is remembered in this browser, as in the editor: zoomed, then opened again, it is where it was left.
+    await rememberedAcrossReload(viewer.page);
     expect(viewer.errors).toEqual([]);
 
     // The link, signed out: the project's name and its nodes, read-only.
@@ -113,6 +136,7 @@ describeInBrowser('sharing in a browser', () => {
     expect(await anonymous.page.locator('.react-flow__node').count()).toBe(2);
     expect(await anonymous.page.getByRole('link', { name: 'Sign in' }).count()).toBe(1);
     expect(await anonymous.page.getByRole('button', { name: 'Generate' }).count()).toBe(0);
+    await rememberedAcrossReload(anonymous.page);
     expect(anonymous.errors).toEqual([]);
 
     // The owner revokes the link: its page now says so.

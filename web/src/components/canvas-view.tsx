@@ -1,13 +1,15 @@
 // A canvas shown read-only: the editor's own nodes, which may be panned and zoomed but not moved, selected,
-// connected, deleted or edited. `StaticCanvasView` is a canvas read once over REST (a read-only link's page, a
+// connected, deleted or edited. Its view is remembered as the editor's is (hooks/use-viewport-memory.ts) under the
+// key it is given, and fitted once its images have loaded when nothing is remembered. `StaticCanvasView` is a canvas read once over REST (a read-only link's page, a
 // version's preview); a viewer's live canvas is live-canvas-view.tsx.
 import { Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, type OnEdgesChange, type OnNodesChange } from '@xyflow/react';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
+import { useViewportMemory } from '../hooks/use-viewport-memory';
 import './canvas-extras.css';
 import { nodeTypes } from './node-types';
 
@@ -21,13 +23,18 @@ interface Props {
   /** Only what xyflow measures (node sizes) changes: dragging, selection and deletion are off. */
   onNodesChange: OnNodesChange<CanvasNode>;
   onEdgesChange: OnEdgesChange<CanvasEdge>;
+  /** Whether there is something to fit the view to (the canvas opened with nodes). */
   fitView: boolean;
+  /** The key the view is remembered under in this browser (a project's id, `shared:<token>`); none: not remembered. */
+  memory?: string;
   /** The minimap (off in a small preview). */
   overview?: boolean;
   children?: ReactNode;
 }
 
-export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChange, fitView, overview = true, children }: Props) {
+export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChange, fitView, memory, overview = true, children }: Props) {
+  const pane = useRef<HTMLDivElement>(null);
+  const view = useViewportMemory(memory ?? null, pane, fitView);
   const activity = useMemo(() => new ActivityStore(), []);
   const actions = useMemo<EditorActions>(
     () => ({
@@ -51,6 +58,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
   return (
     <EditorContext.Provider value={actions}>
       <ReactFlow<CanvasNode, CanvasEdge>
+        ref={pane}
         nodes={named.nodes}
         edges={named.edges}
         nodeTypes={nodeTypes}
@@ -65,8 +73,9 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
         deleteKeyCode={null}
         onNodeClick={ignore} // keeps the nodes' own links (Download) and scrolling usable: xyflow turns off pointer events of inert nodes
         colorMode="system"
-        fitView={fitView}
-        fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+        defaultViewport={view.defaultViewport}
+        onMoveStart={view.onMoveStart}
+        onMoveEnd={view.onMoveEnd}
         minZoom={0.1}
         aria-label="Canvas (view only)"
       >
@@ -91,6 +100,8 @@ interface StaticProps {
   nodes: CanvasNode[];
   edges: CanvasEdge[];
   overview?: boolean;
+  /** See CanvasView's `memory`. */
+  memory?: string;
 }
 
 export function StaticCanvasView(props: StaticProps) {
@@ -101,12 +112,12 @@ export function StaticCanvasView(props: StaticProps) {
   );
 }
 
-function StaticCanvas({ nodes: initialNodes, edges: initialEdges, overview }: StaticProps) {
+function StaticCanvas({ nodes: initialNodes, edges: initialEdges, overview, memory }: StaticProps) {
   const [nodes, , onNodesChange] = useNodesState(initialNodes);
   const [edges, , onEdgesChange] = useEdgesState(initialEdges);
   return (
     <div className="editor-canvas">
-      <CanvasView nodes={nodes} edges={edges} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} fitView={initialNodes.length > 0} overview={overview} />
+      <CanvasView nodes={nodes} edges={edges} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} fitView={initialNodes.length > 0} memory={memory} overview={overview} />
     </div>
   );
 }

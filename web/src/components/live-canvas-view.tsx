@@ -11,7 +11,7 @@ export function LiveCanvasView({ session }: { session: LiveSession }) {
   const [initiallyEmpty] = useState(() => live.nodes.length === 0);
   return (
     <div className="editor-canvas" {...live.pointer}>
-      <CanvasView projectId={session.projectId} nodes={live.nodes} edges={live.edges} onNodesChange={live.onNodesChange} onEdgesChange={live.onEdgesChange} fitView={!initiallyEmpty}>
+      <CanvasView projectId={session.projectId} nodes={live.nodes} edges={live.edges} onNodesChange={live.onNodesChange} onEdgesChange={live.onEdgesChange} fitView={!initiallyEmpty} memory={session.projectId}>
         <RemotePresence session={session} nodes={live.nodes} />
       </CanvasView>
     </div>

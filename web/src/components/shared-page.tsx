@@ -48,7 +48,7 @@ export default function SharedPage({ token }: { token: string }) {
           <h1 className="shared-title">{state.name}</h1>
           <ViewOnlyBadge />
         </AppHeader>
-        <StaticCanvasView nodes={state.nodes} edges={state.edges} />
+        <StaticCanvasView nodes={state.nodes} edges={state.edges} memory={`shared:${token}`} />
       </div>
     );
   }

@@ -1,5 +1,6 @@
 // The view of a canvas (issue 19, point 2): zoom and pan are remembered per project in this browser
-// (localStorage, keyed by the project's id) and restored when the project opens again. Only a canvas with
+// (localStorage, keyed by the project's id — the editor's and a viewer's page share it —, or by a read-only link's
+// token; a version's preview remembers nothing) and restored when the canvas opens again. Only a canvas with
 // nothing remembered is fitted, and that fit waits for the nodes' images: an image that loads makes its node
 // taller, so the view is fitted once the nodes are measured and again when their images have loaded (or failed),
 // unless someone moved the view meanwhile.
@@ -13,7 +14,8 @@ const keyOf = (projectId: string) => `image-canvas:viewport:${projectId}`;
 const IMAGE_WAIT_MS = 15_000;
 
 /** The remembered view of a project, if any (anything unreadable counts as nothing). */
-export function rememberedViewport(projectId: string): Viewport | null {
+export function rememberedViewport(projectId: string | null): Viewport | null {
+  if (projectId === null) return null;
   try {
     const value = JSON.parse(localStorage.getItem(keyOf(projectId)) ?? 'null') as Partial<Viewport> | null;
     if (!value || ![value.x, value.y, value.zoom].every((n) => typeof n === 'number' && Number.isFinite(n)) || value.zoom! <= 0) return null;
@@ -36,7 +38,8 @@ function imagesSettled(root: HTMLElement | null): Promise<void> {
 /** Two frames: a loaded image changes its node's size, which xyflow measures before the next paint. */
 const afterLayout = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 
-export function useViewportMemory(projectId: string, pane: RefObject<HTMLElement | null>, hasNodes: boolean) {
+/** `projectId`: the key the view is remembered under (null: not remembered, only fitted). */
+export function useViewportMemory(projectId: string | null, pane: RefObject<HTMLElement | null>, hasNodes: boolean) {
   const flow = useReactFlow<CanvasNode, CanvasEdge>();
   const [remembered] = useState(() => rememberedViewport(projectId));
   const [needsFit] = useState(() => remembered === null && hasNodes);
@@ -76,6 +79,7 @@ export function useViewportMemory(projectId: string, pane: RefObject<HTMLElement
 
   const onMoveEnd = useCallback(
     (_event: unknown, viewport: Viewport) => {
+      if (projectId === null) return;
       try {
         localStorage.setItem(keyOf(projectId), JSON.stringify({ x: viewport.x, y: viewport.y, zoom: viewport.zoom }));
       } catch {
