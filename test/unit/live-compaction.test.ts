@@ -5,7 +5,7 @@
 // real module.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveDocuments, LiveLimits } from '../../src/collab/live-documents.js';
+import type { LiveDocuments, LiveLimits, OpenDocument } from '../../src/collab/live-documents.js';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import * as Y from 'yjs';
 import { createFakeRepositories, type FakeRepositories } from '../fakes/repositories.js';
@@ -18,8 +18,11 @@ afterEach(async () => {
   live = undefined;
 });
 
-/** A project with a document; `compactions` counts the repository's compactions that merged something. */
-async function setUp(spreadMs: number, limits: Partial<LiveLimits> = {}) {
+/**
+ * A project with a document; `merged` counts the repository's compactions that merged something; `metrics`, when
+ * given, is told of every compaction that came due.
+ */
+async function setUp(spreadMs: number, limits: Partial<LiveLimits> = {}, metrics?: Parameters<typeof createUnitLiveDocuments>[2]) {
   const repos: FakeRepositories = createFakeRepositories();
   const owner = repos.addUser({ email: 'ada@example.com' }).id;
   const projectId = (await repos.projects.insert({ userId: owner, name: 'P' }))!.id;
@@ -32,7 +35,7 @@ async function setUp(spreadMs: number, limits: Partial<LiveLimits> = {}) {
   };
   // Every change is "due" at once (maxDebounce 0) and counts as editing (the debounce is long): each one starts a
   // compaction that waits its spread.
-  live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: spreadMs, ...limits });
+  live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: spreadMs, ...limits }, metrics);
   return { projectId, merged, log: () => repos.collab.load(projectId) };
 }
 
@@ -96,32 +99,28 @@ describe('compacting a large document while it is edited (COLLAB_COMPACT_LOG_RAT
     }
   };
   const move = (i: number) => (doc: Y.Doc) => (canvasMaps(doc).nodes.get('n0') as Y.Map<unknown>).set('position', { x: i, y: i });
-  /** Lets the compaction a stored change may have started run (a few turns; it needs no timer with no spread). */
-  const turns = async () => {
+  /** Makes a change and lets the compaction its store may have started run (a few turns: no timer with no spread). */
+  const changed = async (document: OpenDocument, projectId: string, fn: (doc: Y.Doc) => void) => {
+    await document.change(fn);
+    await live!.settled(projectId);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
   };
 
   it('leaves a small log while people edit, merges it once it reaches the ratio, and when the last one leaves', async () => {
     const { projectId, merged, log } = await setUp(0, { compactLogRatio: 0.05 });
     const document = await live!.open(projectId);
-    await document.change(addNodes(200)); // the whole document is log: merged
-    await live!.settled(projectId);
-    await turns();
+    await changed(document, projectId, addNodes(200)); // the whole document is log: merged
     expect(merged).toEqual([1]);
     const size = (await log()).snapshot!.byteLength;
     // One move is far below 5 % of the document: it stays in the log.
-    await document.change(move(1));
-    await live!.settled(projectId);
-    await turns();
+    await changed(document, projectId, move(1));
     expect(merged).toEqual([1]);
     expect((await log()).updates).toHaveLength(1);
     // Moves until the log comes to 5 % of the document: then it is merged, and not before.
     const perMove = (await log()).updates[0].byteLength;
     let moves = 1;
     while (merged.length === 1 && moves < 5_000) {
-      await document.change(move(++moves));
-      await live!.settled(projectId);
-      await turns();
+      await changed(document, projectId, move(++moves));
     }
     expect(merged).toEqual([1, moves]);
     expect((await log()).updates).toHaveLength(0);
@@ -138,29 +137,19 @@ describe('compacting a large document while it is edited (COLLAB_COMPACT_LOG_RAT
   it('merges even a small log when a restore point is due (COLLAB_RESTORE_POINT_MINUTES since the last compaction)', async () => {
     const { projectId, merged, log } = await setUp(0, { compactLogRatio: 0.05, restorePointMs: 0 });
     const document = await live!.open(projectId);
-    await document.change(addNodes(200));
-    await live!.settled(projectId);
-    await turns();
-    await document.change(move(1));
-    await live!.settled(projectId);
-    await turns();
+    await changed(document, projectId, addNodes(200));
+    await changed(document, projectId, move(1));
     expect(merged).toEqual([1, 1]);
     expect((await log()).updates).toHaveLength(0);
     await document.close();
   });
 
   it('counts each compaction that came due in the metrics: merged, or skipped while the log was small', async () => {
-    const repos: FakeRepositories = createFakeRepositories();
-    const projectId = (await repos.projects.insert({ userId: repos.addUser({ email: 'ada@example.com' }).id, name: 'P' }))!.id;
     const results: CompactionResult[] = [];
-    live = createUnitLiveDocuments(repos, { storeDebounceMs: 3_600_000, storeMaxDebounceMs: 0, storeSpreadMs: 0, compactLogRatio: 0.05 }, { compaction: (result) => results.push(result) });
-    const document = await live.open(projectId);
-    await document.change(addNodes(200));
-    await live.settled(projectId);
-    await turns();
-    await document.change(move(1));
-    await live.settled(projectId);
-    await turns();
+    const { projectId } = await setUp(0, { compactLogRatio: 0.05 }, { compaction: (result) => results.push(result) });
+    const document = await live!.open(projectId);
+    await changed(document, projectId, addNodes(200));
+    await changed(document, projectId, move(1));
     expect(results).toEqual(['merged', 'skipped']);
     await document.close();
     expect(results).toEqual(['merged', 'skipped', 'merged']);
@@ -169,12 +158,8 @@ describe('compacting a large document while it is edited (COLLAB_COMPACT_LOG_RAT
   it('with a ratio of 0, every compaction that comes due runs', async () => {
     const { projectId, merged } = await setUp(0, { compactLogRatio: 0 });
     const document = await live!.open(projectId);
-    await document.change(addNodes(200));
-    await live!.settled(projectId);
-    await turns();
-    await document.change(move(1));
-    await live!.settled(projectId);
-    await turns();
+    await changed(document, projectId, addNodes(200));
+    await changed(document, projectId, move(1));
     expect(merged).toEqual([1, 1]);
     await document.close();
   });
