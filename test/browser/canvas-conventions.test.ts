@@ -8,7 +8,7 @@
 import type { Locator, Page, Route } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { describeInBrowser, newPage, solidPng, WAIT } from './browser.js';
-import { heldOfflineEngine, restCanvas, saved, useBrowserFixture } from './fixture.js';
+import { heldOfflineEngine, pasteImage, restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 interface Box {
   x: number;
@@ -212,12 +212,7 @@ describeInBrowser('canvas conventions', () => {
 
     // An image in the clipboard still becomes an image node.
     const png = (await solidPng(40, 40, [10, 200, 10])).toString('base64');
-    await page.evaluate((base64) => {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      const clipboard = new DataTransfer();
-      clipboard.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
-      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
-    }, png);
+    await pasteImage(page, png);
     await expect.poll(() => page.locator('.react-flow__node-upload').count()).toBe(2);
     await expectInView(page, page.locator('.react-flow__node-upload').nth(1));
     await saved(page);

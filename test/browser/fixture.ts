@@ -91,6 +91,16 @@ export async function restCanvas(page: Page, projectId: string): Promise<{ nodes
   return res.json();
 }
 
+/** Pastes a PNG (base64) into the page as the browser does for Ctrl/Cmd+V: a paste event whose clipboard holds the file. */
+export async function pasteImage(page: Page, base64: string): Promise<void> {
+  await page.evaluate((data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const clipboard = new DataTransfer();
+    clipboard.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+  }, base64);
+}
+
 /** On an open canvas: add one image, add a generation node, and connect the image into it. Returns the node. */
 export async function connectOneImageToGeneration(page: Page) {
   await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });

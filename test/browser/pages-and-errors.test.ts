@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot, signInThroughUi, solidPng, WAIT } from './browser.js';
-import { connectOneImageToGeneration, createProject, saved, useBrowserFixture } from './fixture.js';
+import { connectOneImageToGeneration, createProject, pasteImage, saved, useBrowserFixture } from './fixture.js';
 
 const ANALYTICS = 'http://analytics.invalid';
 
@@ -120,12 +120,7 @@ describeInBrowser('pages and errors in a browser', () => {
     await page.dispatchEvent('.react-flow__pane', 'drop', { dataTransfer: files });
     await page.getByAltText('Uploaded image').waitFor();
 
-    await page.evaluate((base64) => {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      const clipboard = new DataTransfer();
-      clipboard.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
-      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
-    }, png);
+    await pasteImage(page, png);
     await page.getByAltText('Uploaded image').nth(1).waitFor();
     expect(await page.locator('.react-flow__node-upload').count()).toBe(2);
     await saved(page);
