@@ -5,8 +5,10 @@
 import type { XY } from './live-doc';
 import type { UploadSource } from './editor-context';
 
-/** Where a stored file goes: into an existing node (its image replaced), or a new node at `position`. */
-/** Into an existing node; or a new node at `position`, its output connected into the node `feeds` (if still there). */
+/**
+ * Where a stored file goes: into an existing node (its image replaced), or a new node at `position`, its output
+ * connected into the node `feeds` (if still there).
+ */
 export type UploadDestination = { nodeId: string } | { position: XY; feeds?: string };
 
 export interface TrayEntry {

@@ -42,6 +42,11 @@ function chooseImages(onFiles: (files: File[]) => void): void {
 
 export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages, onClose }: Props) {
   const point = toFlow(menu.at);
+  /** Files as a column of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds`. */
+  const imagesAt = (files: File[], centre: XY, feeds?: string) => {
+    if (files.length > 0) addImages(files, placement.place(columnSize(files.length), centre), feeds);
+  };
+  const addImagesItem = (centre: XY, feeds?: string): MenuItem => ({ label: 'Add images here…', onSelect: () => chooseImages((files) => imagesAt(files, centre, feeds)) });
   let label: string;
   let items: MenuItem[];
   if (menu.kind === 'node') {
@@ -61,19 +66,12 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
     label = 'Canvas';
     items = [
       { label: 'Add generation node here', onSelect: () => commands.addGeneration(point) },
-      {
-        label: 'Add images here…',
-        onSelect: () =>
-          chooseImages((files) => {
-            if (files.length === 0) return;
-            addImages(files, placement.place(columnSize(files.length), point));
-          }),
-      },
+      addImagesItem(point),
       {
         label: 'Paste',
         shortcut: `${MOD}+V`,
         // Images on the clipboard become image nodes there, as Ctrl/Cmd+V does; else copied nodes are pasted.
-        onSelect: () => void commands.pasteFromClipboard(point, (files) => addImages(files, placement.place(columnSize(files.length), point))),
+        onSelect: () => void commands.pasteFromClipboard(point, (files) => imagesAt(files, point)),
       },
       { label: 'Select all', shortcut: `${MOD}+A`, disabled: nodes.length === 0, onSelect: commands.selectAll },
       { label: 'Fit view', shortcut: 'Shift+1', disabled: nodes.length === 0, onSelect: commands.fit },
@@ -83,15 +81,7 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
     // The new nodes' outputs (their right edges, halfway down) where the connection was let go.
     const toNode = menu.toNodeId;
     items = [
-      {
-        label: 'Add images here…',
-        onSelect: () =>
-          chooseImages((files) => {
-            if (files.length === 0) return;
-            const size = columnSize(files.length);
-            addImages(files, placement.place(size, { x: point.x - size.width / 2, y: point.y }), toNode);
-          }),
-      },
+      addImagesItem({ x: point.x - NODE_SIZE.upload.width / 2, y: point.y }, toNode),
       { label: 'Add generation node here', onSelect: () => commands.addGeneration({ x: point.x - NODE_SIZE.generation.width / 2, y: point.y }, [], [toNode]) },
     ];
   } else {

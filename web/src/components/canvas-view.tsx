@@ -1,7 +1,7 @@
 // A canvas shown read-only: the editor's own nodes, which may be panned and zoomed but not moved, selected,
 // connected, deleted or edited. Its view is remembered as the editor's is (hooks/use-viewport-memory.ts) under the
-// key it is given, and fitted once its images have loaded when nothing is remembered. `StaticCanvasView` is a canvas read once over REST (a read-only link's page, a
-// version's preview); a viewer's live canvas is live-canvas-view.tsx.
+// key it is given, and fitted once its images have loaded when nothing is remembered. `StaticCanvasView` is a canvas
+// read once over REST (a read-only link's page, a version's preview); a viewer's live canvas is live-canvas-view.tsx.
 import { Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, type OnEdgesChange, type OnNodesChange } from '@xyflow/react';
 import { useMemo, useRef, type ReactNode } from 'react';
 import { ActivityStore } from '../canvas/activity';
