@@ -2138,7 +2138,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start a checkout of the Pro plan for the signed-in user (the customer is the session's user, never the query's) */
+        /**
+         * Start a checkout of the Pro plan for the signed-in user (the customer is the session's user, never the query's)
+         * @description Starts only on a navigation from this site (`Sec-Fetch-Site: same-origin` or `none`, and no Origin or Referer of another origin) or with an API token with the `billing` scope; otherwise answers a page whose button posts to `POST /api/checkout`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2151,7 +2154,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The hosted checkout URL (with `format=json` or `Accept: application/json`) */
+                /** @description The hosted checkout URL (with `format=json` or `Accept: application/json`), or — when the request is not a navigation from this site nor made with an API token — a page whose button POSTs to the same path; nothing is created then */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2160,6 +2163,7 @@ export interface paths {
                         "application/json": {
                             url: string;
                         };
+                        "text/html": string;
                     };
                 };
                 /** @description Redirect to the hosted checkout (Location header) */
@@ -2189,6 +2193,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A token without the billing scope; a GET asking for JSON that is not a navigation from this site; a cross-site POST */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Default Response */
                 429: {
                     headers: {
@@ -2219,7 +2232,95 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Start a checkout of the Pro plan for the signed-in user (the customer is the session's user, never the query's); a form's POST is redirected (303), `format=json` or `Accept: application/json` answers `{ url }` */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description `json` answers `{ url }` instead of redirecting (as does `Accept: application/json`) */
+                    format?: "json";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The hosted checkout URL (with `format=json` or `Accept: application/json`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Redirect to the hosted checkout (Location header) */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A token without the billing scope; a GET asking for JSON that is not a navigation from this site; a cross-site POST */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2233,7 +2334,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open the payment provider's customer portal for the signed-in user (400 when the user has never paid) */
+        /**
+         * Open the payment provider's customer portal for the signed-in user (400 when the user has never paid)
+         * @description Starts only on a navigation from this site (`Sec-Fetch-Site: same-origin` or `none`, and no Origin or Referer of another origin) or with an API token with the `billing` scope; otherwise answers a page whose button posts to `POST /api/portal`.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2246,7 +2350,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The customer portal URL (with `format=json` or `Accept: application/json`) */
+                /** @description The customer portal URL (with `format=json` or `Accept: application/json`), or — when the request is not a navigation from this site nor made with an API token — a page whose button POSTs to the same path; nothing is created then */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2255,6 +2359,7 @@ export interface paths {
                         "application/json": {
                             url: string;
                         };
+                        "text/html": string;
                     };
                 };
                 /** @description Redirect to the customer portal (Location header) */
@@ -2284,6 +2389,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A token without the billing scope; a GET asking for JSON that is not a navigation from this site; a cross-site POST */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Default Response */
                 429: {
                     headers: {
@@ -2314,7 +2428,95 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Open the payment provider's customer portal for the signed-in user (400 when the user has never paid); a form's POST is redirected (303), `format=json` or `Accept: application/json` answers `{ url }` */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description `json` answers `{ url }` instead of redirecting (as does `Accept: application/json`) */
+                    format?: "json";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The customer portal URL (with `format=json` or `Accept: application/json`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Redirect to the customer portal (Location header) */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A token without the billing scope; a GET asking for JSON that is not a navigation from this site; a cross-site POST */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3141,7 +3343,7 @@ export interface paths {
                         /** @description to recognise the token by */
                         name: string;
                         /** @description `read`: GET and HEAD of the API; `write`: the other methods, except generation; `generate`: POST /api/image */
-                        scopes: ("read" | "write" | "generate")[];
+                        scopes: ("read" | "write" | "generate" | "billing")[];
                         /** @description days until the token stops working (1–365); omitted or null: it never expires */
                         expiresInDays?: number | null;
                     };
@@ -4033,7 +4235,7 @@ export interface components {
             name: string;
             /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
             prefix: string;
-            scopes: ("read" | "write" | "generate")[];
+            scopes: ("read" | "write" | "generate" | "billing")[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601; null: never expires */
@@ -4047,7 +4249,7 @@ export interface components {
             name: string;
             /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
             prefix: string;
-            scopes: ("read" | "write" | "generate")[];
+            scopes: ("read" | "write" | "generate" | "billing")[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601; null: never expires */
@@ -4494,7 +4696,7 @@ export interface components {
             name: string;
             /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
             prefix: string;
-            scopes: ("read" | "write" | "generate")[];
+            scopes: ("read" | "write" | "generate" | "billing")[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601; null: never expires */
@@ -4508,7 +4710,7 @@ export interface components {
             name: string;
             /** @description the first characters of the secret (`ic_` and 6 more), to recognise it by */
             prefix: string;
-            scopes: ("read" | "write" | "generate")[];
+            scopes: ("read" | "write" | "generate" | "billing")[];
             /** @description ISO 8601 */
             createdAt: string;
             /** @description ISO 8601; null: never expires */

@@ -198,7 +198,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(modelRoutes, { models: composition.models });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
-    await api.register(billingPlugin, { billing, rateLimit: perUserPerMinute('checkout', 10) });
+    await api.register(billingPlugin, { billing, origin: new URL(config.baseUrl).origin, rateLimit: perUserPerMinute('checkout', config.payments.startsPerMinute) });
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
     await api.register(versionRoutes, { versions, limits: config.limits });

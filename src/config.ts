@@ -167,6 +167,7 @@ const envSchema = z.object({
   PAYMENTS_PRODUCT_ID: text,
   PAYMENTS_API_URL: text.pipe(z.url().optional()),
   PAYMENTS_WEBHOOK_RETENTION_DAYS: int(7, 1),
+  RATE_LIMIT_CHECKOUTS_PER_MINUTE: int(10, 0),
   FREE_GENERATIONS_PER_DAY: int(0, 0),
   FREE_BUDGET_USD_PER_MONTH: z.coerce.number().min(0).max(1_000_000).default(0),
   VIDEO_TOKEN_ID: text,
@@ -347,6 +348,8 @@ export interface Config {
     apiUrl?: string;
     /** How long received webhook ids are kept (replay and redelivery detection) before they are pruned. */
     webhookRetentionDays: number;
+    /** Checkout and portal requests per user per minute (each may create a session at the provider); 0 = no limit. */
+    startsPerMinute: number;
     /** Generations a day for users who are not Pro; 0 = no quota. */
     freeGenerationsPerDay: number;
     /** USD of priced model calls a UTC month for users who are not Pro (replaces the daily quota); 0 = no budget. */
@@ -561,6 +564,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       productId: e.PAYMENTS_PRODUCT_ID,
       apiUrl: e.PAYMENTS_API_URL,
       webhookRetentionDays: e.PAYMENTS_WEBHOOK_RETENTION_DAYS,
+      startsPerMinute: e.RATE_LIMIT_CHECKOUTS_PER_MINUTE,
       freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
       freeBudgetUsdPerMonth: e.FREE_BUDGET_USD_PER_MONTH,
     },

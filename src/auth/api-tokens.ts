@@ -11,7 +11,7 @@ import type { SessionUser } from './session.js';
 
 export type { ApiTokenScope };
 
-export const API_TOKEN_SCOPES = ['read', 'write', 'generate'] as const satisfies readonly ApiTokenScope[];
+export const API_TOKEN_SCOPES = ['read', 'write', 'generate', 'billing'] as const satisfies readonly ApiTokenScope[];
 
 const PREFIX = 'ic_';
 /** What a token we made looks like: the prefix and 32 bytes in base64url, no padding. */
@@ -44,13 +44,19 @@ export type Requirement = ApiTokenScope | 'session';
 
 /**
  * Routes that need more than their method says, by `METHOD route-pattern` (Fastify's `routeOptions.url`). One line
- * per route: generation (and, later, the generation jobs) needs `generate`; token management and signing out
- * everywhere need a session, so a token can neither mint nor revoke tokens.
+ * per route: generation (and, later, the generation jobs) needs `generate`; starting a checkout or opening the
+ * customer portal needs `billing` (each creates a session at the payment provider: `read` is not enough, whatever
+ * the method); token management and signing out everywhere need a session, so a token can neither mint nor revoke
+ * tokens.
  */
 const ROUTE_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   'POST /api/image': 'generate',
   'POST /api/generations': 'generate',
   'POST /api/generations/:id/cancel': 'generate',
+  'GET /api/checkout': 'billing',
+  'POST /api/checkout': 'billing',
+  'GET /api/portal': 'billing',
+  'POST /api/portal': 'billing',
   'GET /api/user/tokens': 'session',
   'POST /api/user/tokens': 'session',
   'DELETE /api/user/tokens/:id': 'session',
@@ -59,10 +65,12 @@ const ROUTE_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** What a token needs for `method` on the route `route` (its pattern): the listed need, else `read` for safe methods, `write` for the rest. */
+/** What a token needs for `method` on the route `route` (its pattern): the listed need (HEAD: GET's), else `read` for safe methods, `write` for the rest. */
 export function requiredScope(method: string, route: string | undefined): Requirement {
   const path = (route ?? '').replace(/\/+$/, '') || '/';
-  const listed = ROUTE_REQUIREMENTS[`${method.toUpperCase()} ${path}`];
+  // HEAD runs the GET handler (Fastify): it needs what GET needs.
+  const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  const listed = ROUTE_REQUIREMENTS[`${verb} ${path}`];
   if (listed) return listed;
   return SAFE_METHODS.has(method.toUpperCase()) ? 'read' : 'write';
 }

@@ -412,7 +412,7 @@ export const collabVersions = pgTable(
 );
 
 /** What a personal API token may do (docs/api.md "API tokens"; src/auth/api-tokens.ts maps routes to them). */
-export type ApiTokenScope = 'read' | 'write' | 'generate';
+export type ApiTokenScope = 'read' | 'write' | 'generate' | 'billing';
 
 /**
  * Personal API tokens (docs/api.md "API tokens"): a script sends one as `Authorization: Bearer ic_…` and acts as
@@ -441,7 +441,7 @@ export const apiTokens = pgTable(
   (t) => [
     uniqueIndex('api_tokens_hash_key').on(t.tokenHash),
     index('api_tokens_user_created_idx').on(t.userId, t.createdAt),
-    check('api_tokens_scopes_check', sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['read', 'write', 'generate']::text[]`),
+    check('api_tokens_scopes_check', sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['read', 'write', 'generate', 'billing']::text[]`),
   ],
 );
 

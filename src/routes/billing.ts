@@ -1,9 +1,17 @@
-// Payments (docs/api.md "Paid plans and video"): GET /api/checkout and GET /api/portal (session required: register
-// `billingPlugin` among the protected routes) and POST /api/webhook/payments (no session: register
+// Payments (docs/api.md "Paid plans and video"): checkout and customer portal (session or a `billing`-scoped token:
+// register `billingPlugin` among the protected routes) and POST /api/webhook/payments (no session: register
 // `paymentsWebhookPlugin` among the public ones).
+//
+// Starting a checkout or opening the portal creates a session at the provider. POST does it (the cross-site guard
+// refuses other sites' POSTs); GET, SPEC's route that the original client navigates to, does it only for a
+// navigation from our own origin or with an API token, and otherwise answers a page whose button POSTs
+// (src/http/navigation.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import { sessionUser } from '../http/guards.js';
+import { confirmationPage, isOwnNavigation } from '../http/navigation.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
 import type { BillingService } from '../services/billing.js';
@@ -12,47 +20,104 @@ const RedirectQuery = z.object({
   format: z.enum(['json']).optional().describe('`json` answers `{ url }` instead of redirecting (as does `Accept: application/json`)'),
 });
 const UrlBody = z.object({ url: z.string() });
-const redirectResponses = (to: string) => ({
-  200: UrlBody.describe(`The ${to} URL (with \`format=json\` or \`Accept: application/json\`)`),
-  302: z.void().describe(`Redirect to the ${to} (Location header)`),
+const errorResponses = {
   400: ErrorBody,
   401: ErrorBody,
+  403: ErrorBody.describe('A token without the billing scope; a GET asking for JSON that is not a navigation from this site; a cross-site POST'),
   429: ErrorBody,
   502: ErrorBody,
   503: ErrorBody,
+};
+const getResponses = (to: string) => ({
+  200: {
+    description:
+      `The ${to} URL (with \`format=json\` or \`Accept: application/json\`), or — when the request is not a navigation ` +
+      'from this site nor made with an API token — a page whose button POSTs to the same path; nothing is created then',
+    content: { 'application/json': { schema: UrlBody }, 'text/html': { schema: z.string() } },
+  },
+  302: z.void().describe(`Redirect to the ${to} (Location header)`),
+  ...errorResponses,
+});
+const postResponses = (to: string) => ({
+  200: UrlBody.describe(`The ${to} URL (with \`format=json\` or \`Accept: application/json\`)`),
+  303: z.void().describe(`Redirect to the ${to} (Location header)`),
+  ...errorResponses,
 });
 
 const wantsJson = (format: 'json' | undefined, accept: string | undefined) =>
   format === 'json' || /\bapplication\/json\b/i.test(accept ?? '');
 
-export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; rateLimit?: RouteRateLimit }> = async (app, { billing, rateLimit }) => {
-  app.get('/api/checkout', {
-    // Each call creates a checkout session at the provider: bounded per user.
-    config: rateLimit ? { rateLimit } : {},
-    schema: {
-      tags: ['payments'],
-      summary: "Start a checkout of the Pro plan for the signed-in user (the customer is the session's user, never the query's)",
-      querystring: RedirectQuery,
-      response: redirectResponses('hosted checkout'),
-    },
-  }, async (req, reply) => {
-    const { url } = await billing.checkout(sessionUser(req).id);
-    reply.header('cache-control', 'no-store');
-    return wantsJson(req.query.format, req.headers.accept) ? { url } : reply.redirect(url, 302);
-  });
+/** What each route starts, and the words of its confirmation page. */
+const ROUTES = {
+  checkout: {
+    path: '/api/checkout',
+    to: 'hosted checkout',
+    page: { title: 'Upgrade to Pro', text: "You are about to go to the payment provider's checkout for the Pro plan.", button: 'Continue to checkout' },
+  },
+  portal: {
+    path: '/api/portal',
+    to: 'customer portal',
+    page: { title: 'Manage your subscription', text: "You are about to open the payment provider's customer portal.", button: 'Open the customer portal' },
+  },
+} as const;
 
-  app.get('/api/portal', {
-    schema: {
-      tags: ['payments'],
-      summary: "Open the payment provider's customer portal for the signed-in user (400 when the user has never paid)",
-      querystring: RedirectQuery,
-      response: redirectResponses('customer portal'),
-    },
-  }, async (req, reply) => {
-    const { url } = await billing.portal(sessionUser(req).id);
+/** A GET asking for JSON that may not start anything: there is no page to show, so it is refused, saying what to do. */
+const notFromThisSite = (path: string) =>
+  new AppError('forbidden', 'Forbidden', { details: `a GET starts this only on a navigation from this site or with an API token; use POST ${path}` });
+
+export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; origin: string; rateLimit?: RouteRateLimit }> = async (app, { billing, origin, rateLimit }) => {
+  // The confirmation page's form posts an empty urlencoded body; nothing in it is read (this plugin only).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, undefined));
+
+  const answer = (reply: FastifyReply, url: string, json: boolean, status: 302 | 303) => {
     reply.header('cache-control', 'no-store');
-    return wantsJson(req.query.format, req.headers.accept) ? { url } : reply.redirect(url, 302);
-  });
+    return json ? { url } : reply.redirect(url, status);
+  };
+
+  for (const kind of ['checkout', 'portal'] as const) {
+    const route = ROUTES[kind];
+    const start = (req: FastifyRequest) => (kind === 'checkout' ? billing.checkout(sessionUser(req).id) : billing.portal(sessionUser(req).id));
+    const summary =
+      kind === 'checkout'
+        ? "Start a checkout of the Pro plan for the signed-in user (the customer is the session's user, never the query's)"
+        : "Open the payment provider's customer portal for the signed-in user (400 when the user has never paid)";
+
+    app.get(route.path, {
+      // Each start creates a session at the provider: bounded per user (the pages count too).
+      config: rateLimit ? { rateLimit } : {},
+      schema: {
+        tags: ['payments'],
+        summary,
+        description:
+          'Starts only on a navigation from this site (`Sec-Fetch-Site: same-origin` or `none`, and no Origin or Referer of ' +
+          `another origin) or with an API token with the \`billing\` scope; otherwise answers a page whose button posts to \`POST ${route.path}\`.`,
+        querystring: RedirectQuery,
+        response: getResponses(route.to),
+      },
+    }, async (req, reply) => {
+      const json = wantsJson(req.query.format, req.headers.accept);
+      // HEAD (which Fastify answers with this handler) never starts anything.
+      const starts = req.method === 'GET' && (sessionUser(req).token !== undefined || isOwnNavigation(req, origin));
+      if (!starts) {
+        if (json) throw notFromThisSite(route.path);
+        const { html, headers } = confirmationPage({ ...route.page, action: route.path });
+        // Over the service's defaults (helmet set them on the raw response already).
+        for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+        return reply.send(html);
+      }
+      return answer(reply, (await start(req)).url, json, 302);
+    });
+
+    app.post(route.path, {
+      config: rateLimit ? { rateLimit } : {},
+      schema: {
+        tags: ['payments'],
+        summary: `${summary}; a form's POST is redirected (303), \`format=json\` or \`Accept: application/json\` answers \`{ url }\``,
+        querystring: RedirectQuery,
+        response: postResponses(route.to),
+      },
+    }, async (req, reply) => answer(reply, (await start(req)).url, wantsJson(req.query.format, req.headers.accept), 303));
+  }
 };
 
 /** Webhook bodies are at most this large (Polar's subscription events are a few KB). */

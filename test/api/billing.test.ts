@@ -15,6 +15,11 @@ import { countRows, createOwnDatabase, startTestApp, type TestApp } from '../hel
 
 type User = { client: HttpClient; id: string; email: string };
 
+/** What a browser sends when it follows one of our pages' links (SPEC's client navigates so to GET /api/checkout). */
+const NAVIGATION = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+/** A same-site navigation as our own pages make it, not following redirects. */
+const navigate = (who: User, path: string) => who.client.request(path, { follow: false, headers: NAVIGATION });
+
 const PRODUCT = 'b6f1f5d4-6d1c-4b0e-9a55-7f2c1e0d9a11';
 const TOKENS = { production: 'polar_oat_production_token', sandbox: 'polar_oat_sandbox_token' };
 const SECRETS = { production: 'polar_whs_production_secret_0123456789', sandbox: 'polar_whs_sandbox_secret_9876543210' };
@@ -142,7 +147,7 @@ describe('payments, production setup', () => {
   it('checkout: redirects the session user to the hosted checkout, the customer taken from the session only', async () => {
     const before = polar.to('/v1/checkouts/').length;
     const evil = encodeURIComponent(bob.email);
-    const res = await ada.client.request(`/api/checkout?customerId=${bob.id}&email=${evil}&externalCustomerId=${bob.id}`, { follow: false });
+    const res = await navigate(ada, `/api/checkout?customerId=${bob.id}&email=${evil}&externalCustomerId=${bob.id}`);
     expect(res.status).toBe(302);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const sent = polar.to('/v1/checkouts/');
@@ -155,27 +160,31 @@ describe('payments, production setup', () => {
     expect(res.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/checkout/polar_c_[0-9a-f]{32}$`));
   });
 
-  it('checkout: answers { url } with format=json or Accept: application/json', async () => {
-    const json = await ada.client.get('/api/checkout?format=json');
+  it('checkout: answers { url } with format=json or Accept: application/json (POST, or GET on a navigation from our pages)', async () => {
+    const json = await ada.client.request('/api/checkout?format=json', { method: 'POST' });
     expect(json.status).toBe(200);
     expect(json.json).toEqual({ url: expect.stringMatching(new RegExp(`^${polar.baseUrl}/checkout/`)) });
-    const accepted = await ada.client.get('/api/checkout', { accept: 'application/json' });
+    const accepted = await ada.client.request('/api/checkout', { method: 'POST', headers: { accept: 'application/json' } });
     expect(accepted.status).toBe(200);
     expect(accepted.json.url).toMatch(new RegExp(`^${polar.baseUrl}/checkout/`));
     expect(polar.to('/v1/checkouts/').at(-1)!.body.external_customer_id).toBe(ada.id);
-    expect((await ada.client.get('/api/checkout?format=xml')).status).toBe(400);
+    const got = await ada.client.get('/api/checkout?format=json', NAVIGATION);
+    expect(got).toMatchObject({ status: 200, json: { url: expect.stringMatching(new RegExp(`^${polar.baseUrl}/checkout/`)) } });
+    expect((await ada.client.get('/api/checkout?format=xml', NAVIGATION)).status).toBe(400);
+    expect((await ada.client.request('/api/checkout?format=xml', { method: 'POST' })).status).toBe(400);
   });
 
   it('checkout and portal need a session', async () => {
     for (const path of ['/api/checkout', '/api/portal']) {
-      expect(await t.client().request(path, { follow: false })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
+      expect(await t.client().request(path, { follow: false, headers: NAVIGATION })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
+      expect(await t.client().request(path, { method: 'POST', follow: false })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
     }
   });
 
   it('answers 502 Payment provider unavailable when the provider fails, without internals', async () => {
     polar.failWith(500);
     try {
-      const res = await ada.client.request('/api/checkout', { follow: false });
+      const res = await navigate(ada, '/api/checkout');
       expect(res.status).toBe(502);
       expect(res.json).toEqual({ error: 'Payment provider unavailable' });
     } finally {
@@ -184,7 +193,7 @@ describe('payments, production setup', () => {
   });
 
   it('portal: 400 before paying; after subscription.active, the user (only) is Pro and the portal opens', async () => {
-    expect(await ada.client.request('/api/portal', { follow: false })).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
+    expect(await navigate(ada, '/api/portal')).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
 
     const res = await deliver(t, signed(secret, subscriptionEvent('subscription.active', { externalId: ada.id, customerId: adaCustomer })));
     expect(res).toMatchObject({ status: 200, json: { received: true } });
@@ -197,15 +206,15 @@ describe('payments, production setup', () => {
     expect((await bob.client.get('/api/user')).json).toMatchObject({ isPro: false });
     expect((await bob.client.get('/api/user')).json.paymentsCustomerId).toBeUndefined();
     expect((await bob.client.get('/api/auth/session')).json.user).toMatchObject({ id: bob.id, isPro: false });
-    expect(await bob.client.request('/api/portal', { follow: false })).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
+    expect(await navigate(bob, '/api/portal')).toMatchObject({ status: 400, json: { error: 'No subscription found' } });
 
-    const portal = await ada.client.request('/api/portal?customerId=someone-else', { follow: false });
+    const portal = await navigate(ada, '/api/portal?customerId=someone-else');
     expect(portal.status).toBe(302);
     expect(portal.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/portal\\?customer_session_token=polar_cst_`));
     const call = polar.to('/v1/customer-sessions/').at(-1)!;
     expect(call.token).toBe(TOKENS.production);
     expect(call.body).toEqual({ customer_id: adaCustomer, return_url: `${t.baseUrl}/projects` });
-    expect((await ada.client.get('/api/portal?format=json')).json).toEqual({ url: expect.stringMatching(/customer_session_token=polar_cst_/) });
+    expect((await ada.client.request('/api/portal?format=json', { method: 'POST' })).json).toEqual({ url: expect.stringMatching(/customer_session_token=polar_cst_/) });
   });
 
   it('refuses forged, tampered, stale and unsigned webhooks with 403, changing nothing', async () => {
@@ -533,6 +542,128 @@ describe('payments, production setup', () => {
   });
 });
 
+describe('payments: who may start a checkout or open the portal, and from where (issue 31)', () => {
+  let t: TestApp;
+  let polar: FakePolar;
+  let ada: User;
+  let pro: User;
+  /** Calls that create something at the provider: checkouts and customer sessions. */
+  const providerCalls = () => polar.to('/v1/checkouts/').length + polar.to('/v1/customer-sessions/').length;
+  const bearer = (secret: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}) =>
+    t.client().request(path, { follow: false, ...init, headers: { authorization: `Bearer ${secret}`, ...init.headers } });
+  async function tokenOf(who: User, scopes: string[]): Promise<string> {
+    const res = await who.client.post('/api/user/tokens', { name: scopes.join('+'), scopes });
+    expect(res.status).toBe(201);
+    return res.json.token as string;
+  }
+
+  beforeAll(async () => {
+    polar = await startFakePolar({ accessToken: TOKENS.production });
+    t = await startTestApp({ ...paymentsEnv(polar, 'production'), RATE_LIMIT_CHECKOUTS_PER_MINUTE: '1000' });
+    [ada, pro] = await Promise.all([t.user('ada@example.com'), t.user('pro@example.com')]);
+    const res = await deliver(t, signed(SECRETS.production, subscriptionEvent('subscription.active', { externalId: pro.id, customerId: 'cus_pro' })));
+    expect(res.status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await polar?.close();
+  });
+
+  it('a token without the billing scope gets 403 naming it, and nothing is created at the provider', async () => {
+    const secret = await tokenOf(pro, ['read', 'write', 'generate']);
+    const before = providerCalls();
+    for (const path of ['/api/checkout', '/api/portal', '/api/checkout?format=json', '/api/portal?format=json']) {
+      for (const method of ['GET', 'POST', 'HEAD']) {
+        const res = await bearer(secret, path, { method });
+        expect(res.status, `${method} ${path}`).toBe(403);
+        if (method !== 'HEAD') expect(res.json, `${method} ${path}`).toEqual({ error: 'Token lacks the billing scope' });
+      }
+    }
+    expect(providerCalls()).toBe(before);
+  });
+
+  it('a token with the billing scope starts a checkout and opens the portal (GET redirects, POST answers { url })', async () => {
+    const secret = await tokenOf(pro, ['billing']);
+    const checkout = await bearer(secret, '/api/checkout');
+    expect(checkout.status).toBe(302);
+    expect(checkout.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/checkout/`));
+    expect(polar.to('/v1/checkouts/').at(-1)!.body).toMatchObject({ external_customer_id: pro.id });
+    const portal = await bearer(secret, '/api/portal', { method: 'POST', headers: { accept: 'application/json' } });
+    expect(portal).toMatchObject({ status: 200, json: { url: expect.stringMatching(/customer_session_token=polar_cst_/) } });
+    expect(polar.to('/v1/customer-sessions/').at(-1)!.body).toMatchObject({ customer_id: 'cus_pro' });
+    // billing alone reads nothing else.
+    expect(await bearer(secret, '/api/user')).toMatchObject({ status: 403, json: { error: 'Token lacks the read scope' } });
+  });
+
+  it('a GET another site can trigger creates nothing: it answers a confirmation page (or 403 when JSON is asked for)', async () => {
+    const other = 'https://evil.example';
+    const variants: Record<string, Record<string, string>> = {
+      'Sec-Fetch-Site cross-site': { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      'Sec-Fetch-Site same-site': { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' },
+      'same-origin, Origin of another site': { ...NAVIGATION, origin: other },
+      'same-origin, Referer of another site': { ...NAVIGATION, referer: `${other}/page` },
+      'none, Referer of another site': { 'sec-fetch-site': 'none', referer: `${other}/` },
+      'no Sec-Fetch-Site (old browser, Referer stripped)': {},
+      'no Sec-Fetch-Site, Referer of another site': { referer: `${other}/` },
+    };
+    const before = providerCalls();
+    for (const [name, headers] of Object.entries(variants)) {
+      for (const who of [ada, pro]) {
+        for (const path of ['/api/checkout', '/api/portal']) {
+          const page = await who.client.request(path, { follow: false, headers });
+          expect(page.status, `${name} ${path}`).toBe(200);
+          expect(page.headers.get('content-type'), name).toMatch(/^text\/html/);
+          expect(page.text, name).toContain(`<form method="post" action="${path}">`);
+          expect(page.headers.get('content-security-policy'), name).toContain("default-src 'none'");
+          expect(page.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'");
+          expect(page.headers.get('x-frame-options'), name).toBe('DENY');
+          expect(page.headers.get('cache-control'), name).toBe('no-store');
+          const json = await who.client.request(`${path}?format=json`, { follow: false, headers });
+          expect(json, `${name} ${path} json`).toMatchObject({ status: 403, json: { error: 'Forbidden', details: expect.stringContaining(`POST ${path}`) } });
+        }
+      }
+    }
+    expect(providerCalls()).toBe(before);
+  });
+
+  it('a POST from another site is refused (403) before anything is created', async () => {
+    const before = providerCalls();
+    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site', origin: 'https://app.evil.example' }];
+    for (const headers of crossSite) {
+      for (const path of ['/api/checkout', '/api/portal']) {
+        const res = await pro.client.request(path, { method: 'POST', follow: false, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+        expect(res, `${path} ${JSON.stringify(headers)}`).toMatchObject({ status: 403, json: { error: 'Forbidden' } });
+      }
+    }
+    expect(providerCalls()).toBe(before);
+  });
+
+  it("the confirmation page's button (a same-origin form POST) goes on to the provider: 303", async () => {
+    const page = await ada.client.request('/api/checkout', { follow: false, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(page.headers.get('referrer-policy')).toBe('same-origin'); // so the form's POST carries our Origin
+    const origin = new URL(t.baseUrl).origin;
+    const form = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', origin, referer: `${t.baseUrl}/api/checkout`, 'content-type': 'application/x-www-form-urlencoded' };
+    const checkout = await ada.client.request('/api/checkout', { method: 'POST', follow: false, headers: form, body: '' });
+    expect(checkout.status).toBe(303);
+    expect(checkout.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/checkout/`));
+    expect(polar.to('/v1/checkouts/').at(-1)!.body).toMatchObject({ external_customer_id: ada.id });
+    const portal = await pro.client.request('/api/portal', { method: 'POST', follow: false, headers: form, body: '' });
+    expect(portal.status).toBe(303);
+    expect(portal.headers.get('location')).toMatch(/customer_session_token=polar_cst_/);
+  });
+
+  it("SPEC's client still navigates to GET /api/checkout and lands on the hosted checkout (same-origin, typed address)", async () => {
+    const origin = new URL(t.baseUrl).origin;
+    for (const headers of [NAVIGATION, { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }, { ...NAVIGATION, referer: `${t.baseUrl}/projects` }, { ...NAVIGATION, origin }]) {
+      const before = polar.to('/v1/checkouts/').length;
+      const res = await ada.client.request('/api/checkout', { follow: false, headers });
+      expect(res.status, JSON.stringify(headers)).toBe(302);
+      expect(res.headers.get('location')).toMatch(new RegExp(`^${polar.baseUrl}/checkout/`));
+      expect(polar.to('/v1/checkouts/')).toHaveLength(before + 1);
+    }
+  });
+});
+
 describe('payments, upgrade from the per-user state (migration 0006)', () => {
   // A database as the previous release left it (migrations up to 0005, the Pro state on the user row only),
   // then the service started on it, which applies 0006.
@@ -659,7 +790,7 @@ describe('payments, sandbox setup (PUBLIC_SETUP=local)', () => {
   });
 
   it('uses the sandbox access token', async () => {
-    const res = await ada.client.request('/api/checkout', { follow: false });
+    const res = await navigate(ada, '/api/checkout');
     expect(res.status).toBe(302);
     expect(polar.to('/v1/checkouts/').at(-1)!.token).toBe(TOKENS.sandbox);
   });
@@ -699,8 +830,10 @@ describe('payments not configured', () => {
 
   it('answers 503 Payments are not configured on every payment route', async () => {
     const notConfigured = { status: 503, json: { error: 'Payments are not configured' } };
-    expect(await ada.client.request('/api/checkout', { follow: false })).toMatchObject(notConfigured);
-    expect(await ada.client.request('/api/portal', { follow: false })).toMatchObject(notConfigured);
+    expect(await navigate(ada, '/api/checkout')).toMatchObject(notConfigured);
+    expect(await navigate(ada, '/api/portal')).toMatchObject(notConfigured);
+    expect(await ada.client.request('/api/checkout', { method: 'POST' })).toMatchObject(notConfigured);
+    expect(await ada.client.request('/api/portal', { method: 'POST' })).toMatchObject(notConfigured);
     const event = subscriptionEvent('subscription.active', { externalId: ada.id, customerId: 'cus_x' });
     expect(await deliver(t, signed(SECRETS.production, event))).toMatchObject(notConfigured);
     expect(await userRow(t, ada.id)).toMatchObject({ is_pro: false });
@@ -723,7 +856,7 @@ describe('payments without a webhook secret', () => {
 
   it('opens checkouts but answers 503 on the webhook route', async () => {
     const ada = await t.user('ada@example.com');
-    expect((await ada.client.request('/api/checkout', { follow: false })).status).toBe(302);
+    expect((await navigate(ada, '/api/checkout')).status).toBe(302);
     const event = subscriptionEvent('subscription.active', { externalId: ada.id, customerId: 'cus_x' });
     expect(await deliver(t, signed(SECRETS.production, event))).toMatchObject({ status: 503, json: { error: 'Payments are not configured' } });
   });

@@ -134,8 +134,11 @@ describeInBrowser('plans in a browser, payments configured', () => {
     expect(await page.getByRole('link', { name: 'Manage subscription' }).count()).toBe(0);
     expect(errors).toEqual([]);
 
-    // Following it is a full-page navigation: the service redirects to the provider's hosted checkout.
+    // Clicking it starts the checkout with a POST (no other site can make one in this user's name) and goes on to
+    // the provider's hosted checkout.
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/checkout');
     await upgrade.click();
+    await posted;
     await page.waitForURL((url) => url.href.startsWith(`${polar!.baseUrl}/checkout/`));
     expect(polar!.to('/v1/checkouts/').at(-1)!.body).toMatchObject({ products: [PRODUCT], external_customer_id: id });
 
@@ -153,6 +156,27 @@ describeInBrowser('plans in a browser, payments configured', () => {
     await manage.waitFor();
     await header(page).getByText('Pro', { exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    // (The fake provider's hosted pages answer 401: they are not ours, so the page's errors are not read after this.)
+    await manage.click();
+    await page.waitForURL((url) => url.href.startsWith(`${polar!.baseUrl}/portal?customer_session_token=`));
+  });
+
+  it('a link from another site to GET /api/checkout shows a page that asks first; its button goes on to the checkout', async () => {
+    const email = 'asked@example.com';
+    const { id } = await f.app.user(email);
+    const context = await f.newContext();
+    const { page } = await newPage(context);
+    await f.signIn(context, email);
+    // Another site's page (a data: URL is an opaque origin: the navigation is cross-site) links to the checkout.
+    const before = polar!.to('/v1/checkouts/').length;
+    await page.goto(`data:text/html,<a href="${f.app.baseUrl}/api/checkout">Win a prize</a>`);
+    await page.getByRole('link', { name: 'Win a prize' }).click();
+    const button = page.getByRole('button', { name: 'Continue to checkout' });
+    await button.waitFor();
+    expect(polar!.to('/v1/checkouts/')).toHaveLength(before);
+    await button.click();
+    await page.waitForURL((url) => url.href.startsWith(`${polar!.baseUrl}/checkout/`));
+    expect(polar!.to('/v1/checkouts/').at(-1)!.body).toMatchObject({ external_customer_id: id });
   });
 
   it('shows the quota message with an Upgrade link when the second generation of the day answers 402', async () => {

@@ -14,6 +14,7 @@ const SCOPES: Array<{ scope: ApiTokenScope; label: string; hint: string }> = [
   { scope: 'read', label: 'Read', hint: 'list and read projects, canvases and generations' },
   { scope: 'write', label: 'Write', hint: 'create, change and delete projects and canvases, upload images' },
   { scope: 'generate', label: 'Generate', hint: 'generate images' },
+  { scope: 'billing', label: 'Billing', hint: 'start a checkout of the Pro plan, open the customer portal' },
 ];
 
 const when = (iso: string | null, never: string) => (iso ? new Date(iso).toLocaleString() : never);

@@ -1,7 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { signOut, signOutEverywhere } from '../api/auth';
 import { resetAnalytics } from '../analytics';
-import { CHECKOUT_URL, PORTAL_URL, usePaymentsEnabled } from '../hooks/use-client-config';
+import { openPaymentPage, PAYMENT_URLS, type PaymentPage } from '../api/billing';
+import { usePaymentsEnabled } from '../hooks/use-client-config';
 import { formatUsd } from '../hooks/use-models';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useIsPro } from '../hooks/use-plan';
@@ -15,8 +16,9 @@ import logoUrl from '../favicon.svg';
  * The top bar: brand, an optional middle part, and the user's name with API tokens, Sign out and Sign out of all
  * devices (or Sign in); beside the name, what the user's generations cost this month as far as it is known (hidden
  * while unknown). A Pro badge for
- * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): plain
- * links, the service answers them with a redirect to the payment provider. On a phone-sized screen the brand is
+ * Pro users; when payments are configured, Upgrade (free users) or Manage subscription (Pro users): links whose
+ * click POSTs to the service and goes on to the payment provider's page (../api/billing.ts); the service's refusal is
+ * shown beside them. On a phone-sized screen the brand is
  * its logo and the user's links and buttons are in one Account menu.
  */
 export function AppHeader({ children, signInLink = true }: { children?: ReactNode; signInLink?: boolean }) {
@@ -26,6 +28,19 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
   const payments = usePaymentsEnabled();
   const spend = useMonthSpend();
   const compact = useMediaQuery(SMALL_SCREEN);
+  const [paymentError, setPaymentError] = useState<string | undefined>();
+  const openPayment = (which: PaymentPage) => {
+    setPaymentError(undefined);
+    void openPaymentPage(which).then(setPaymentError);
+  };
+  const paymentLink = (which: PaymentPage) => ({
+    href: PAYMENT_URLS[which],
+    onClick: (e: MouseEvent<HTMLAnchorElement>) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: the link's own page
+      e.preventDefault();
+      openPayment(which);
+    },
+  });
 
   const onSignOut = async (everywhere: boolean) => {
     setLeaving(true);
@@ -48,8 +63,8 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
         <MoreMenu
           label="Account"
           actions={[
-            ...(payments && isPro === false ? [{ label: 'Upgrade', onSelect: () => window.location.assign(CHECKOUT_URL), href: CHECKOUT_URL }] : []),
-            ...(payments && isPro ? [{ label: 'Manage subscription', onSelect: () => window.location.assign(PORTAL_URL), href: PORTAL_URL }] : []),
+            ...(payments && isPro === false ? [{ label: 'Upgrade', onSelect: () => openPayment('checkout'), href: PAYMENT_URLS.checkout }] : []),
+            ...(payments && isPro ? [{ label: 'Manage subscription', onSelect: () => openPayment('portal'), href: PAYMENT_URLS.portal }] : []),
             { label: 'API tokens', onSelect: () => navigate('/settings/tokens'), href: '/settings/tokens' },
             { label: leaving ? 'Signing out…' : 'Sign out', onSelect: () => void onSignOut(false), disabled: leaving },
             { label: 'Sign out of all devices', onSelect: () => void onSignOut(true), disabled: leaving, title: 'End every session of yours, on every device' },
@@ -63,12 +78,12 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
             </span>
           )}
           {payments && isPro === false && (
-            <a className="button primary" href={CHECKOUT_URL}>
+            <a className="button primary" {...paymentLink('checkout')}>
               Upgrade
             </a>
           )}
           {payments && isPro && (
-            <a className="button ghost" href={PORTAL_URL}>
+            <a className="button ghost" {...paymentLink('portal')}>
               Manage subscription
             </a>
           )}
@@ -91,6 +106,11 @@ export function AppHeader({ children, signInLink = true }: { children?: ReactNod
           Sign in
         </Link>
       ) : null}
+      {paymentError && (
+        <span className="error small" role="alert">
+          {paymentError}
+        </span>
+      )}
     </header>
   );
 }

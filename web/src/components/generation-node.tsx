@@ -20,12 +20,13 @@ import { documentError, documentJob } from '../canvas/job';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
 import { promptPresets } from '../canvas/prompt-presets';
-import { CHECKOUT_URL, usePaymentsEnabled } from '../hooks/use-client-config';
+import { usePaymentsEnabled } from '../hooks/use-client-config';
 import { useModels } from '../hooks/use-models';
 import { ConnectHandle } from './connect-handle';
 import { JobStatus } from './job-status';
 import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
+import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
@@ -120,9 +121,9 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
               {payments && (
                 <>
                   {' '}
-                  <a className="nodrag" href={CHECKOUT_URL}>
+                  <PaymentLink className="nodrag" to="checkout">
                     Upgrade
-                  </a>
+                  </PaymentLink>
                 </>
               )}
             </p>

@@ -30,7 +30,3 @@ export function useClientConfig(): ClientConfig | null {
 
 /** True when the service is configured for payments (Upgrade and Manage subscription are offered). */
 export const usePaymentsEnabled = (): boolean => useClientConfig()?.payments.enabled === true;
-
-/** Where the Upgrade and Manage subscription links go: full-page navigations, the service redirects. */
-export const CHECKOUT_URL = '/api/checkout';
-export const PORTAL_URL = '/api/portal';
