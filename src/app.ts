@@ -30,6 +30,7 @@ import { uploadRoutes } from './routes/upload.js';
 import { userRoutes } from './routes/user.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { compose } from './composition.js';
+import type { Network } from './net/safe-fetch.js';
 import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
 import { videoPlugin } from './routes/video.js';
@@ -68,6 +69,8 @@ export interface BuildOptions {
   imageModel?: ImageModel;
   /** Write log lines here instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** The network outside URLs are fetched from through the SSRF guard (src/composition.ts); default the public internet. */
+  network?: Network;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -153,7 +156,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await app.register(devIdpPlugin, { baseUrl: config.baseUrl, secret, log });
   }
   await app.register(metricsPlugin, { token: config.metrics.token });
-  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions });
+  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions, network: options.network });
   app.addHook('onClose', () => composition.close());
   // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
   // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).

@@ -11,7 +11,7 @@ import type { Metrics } from './metrics.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
 import { upscaleFactorOf } from './models/esrgan-upscaler.js';
-import { createSafeFetcher, publicInternet } from './net/safe-fetch.js';
+import { createSafeFetcher, publicInternet, type Network, type SafeFetcher } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
 import { createApiTokensService, type ApiTokensService } from './services/api-tokens.js';
@@ -83,9 +83,14 @@ export interface CompositionOptions {
   imageModel?: ImageModel;
   /** Who is signed in, for the live canvas's socket. */
   sessions: SessionVerifier;
+  /**
+   * The network that URLs from outside are fetched from through the SSRF guard (input images named by URL, a hosted
+   * model's output named by URL); default the public internet. Tests name their loopback fakes' addresses here.
+   */
+  network?: Network;
 }
 
-export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions }: CompositionOptions): Promise<Composition> {
+export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions, network = publicInternet }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
   const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
@@ -93,8 +98,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
   const imageWorkers = createImageWorkers({ workers: config.model.imageWorkers, log });
-  const models = buildModels(config, imageWorkers, imageModel);
-  const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network: publicInternet });
+  // Output images a provider names by URL: through the same guard, bounded while read (MODEL_OUTPUT_MAX_BYTES).
+  const outputFetcher = createSafeFetcher({ maxBytes: config.model.outputMaxBytes, timeoutMs: config.model.timeoutMs, maxRedirects: 3, network });
+  const models = buildModels(config, imageWorkers, outputFetcher, imageModel);
+  const fetcher = createSafeFetcher({ maxBytes: config.limits.inputImageBytes, timeoutMs: 20_000, maxRedirects: 3, network });
   const uploads = createUploadsService({
     store,
     maxBytes: config.limits.uploadBytes,
@@ -143,7 +150,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       maxTotalPixels: config.limits.generationPixels,
       decodeProblem: imageWorkers.decodeProblem,
       toPng: imageWorkers.toPng,
-      outputMaxBytes: 64 * 1024 * 1024,
+      outputMaxBytes: config.model.outputMaxBytes,
       log,
       leaseMs: config.model.leaseMs,
       inFlightPerUser: config.model.inFlightPerUser,
@@ -206,7 +213,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
       await generationNodes.stop(); // before the documents close
-      await Promise.all([fetcher.close(), imageWorkers.close(), live.close()]);
+      await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);
     },
   };
 }
@@ -216,13 +223,22 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
  * process that serves requests; a provider's through its SDK. `only` (benchmarks) answers every generation with
  * one in-process model instead.
  */
-function buildModels(config: Config, imageWorkers: ImageWorkers, only?: ImageModel): ModelRegistry {
+function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: SafeFetcher, only?: ImageModel): ModelRegistry {
   const { model: cfg } = config;
   const build = async (model: ImageModelName, access: ModelAccess): Promise<ImageModel> => {
     if (model === 'local') return imageWorkers.offlineModel(cfg.offline);
     const scale = upscaleFactorOf(model);
     if (scale) return imageWorkers.upscaler(scale, { maxInputPixels: cfg.upscaleMaxInputPixels });
-    return createImageModel({ model, apiKey: access.apiKey, baseUrl: access.baseUrl, timeoutMs: cfg.timeoutMs, workflow: cfg.comfyui?.workflow, partialImages: cfg.openaiPartialImages });
+    return createImageModel({
+      model,
+      apiKey: access.apiKey,
+      baseUrl: access.baseUrl,
+      timeoutMs: cfg.timeoutMs,
+      workflow: cfg.comfyui?.workflow,
+      partialImages: cfg.openaiPartialImages,
+      maxOutputBytes: cfg.outputMaxBytes,
+      outputFetcher,
+    });
   };
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;

@@ -111,6 +111,7 @@ const envSchema = z.object({
   COMFYUI_WORKFLOW: text,
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
+  MODEL_OUTPUT_MAX_BYTES: int(64 * MB, 1024),
   GENERATION_LEASE_MS: int(60_000, 3_000),
   GENERATIONS_IN_FLIGHT_PER_USER: int(2, 0),
   JOBS_CONCURRENCY: int(4, 1),
@@ -260,6 +261,11 @@ export interface Config {
     comfyui?: { url: string; workflow: Workflow; images: number };
     timeoutMs: number;
     maxConcurrent: number;
+    /**
+     * The largest image a hosted model may answer (MODEL_OUTPUT_MAX_BYTES): an output given as a URL is fetched
+     * through the SSRF guard and refused once this many bytes have arrived.
+     */
+    outputMaxBytes: number;
     /** OpenAI: partial images streamed as previews before the final image (OPENAI_PARTIAL_IMAGES, 0–3); 0: none. */
     openaiPartialImages: number;
     /** ESRGAN super-resolution (esrgan-slim-2x, -4x): the most input pixels (UPSCALE_MAX_INPUT_PIXELS). */
@@ -506,6 +512,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       ...(e.COMFYUI_URL && comfyui ? { comfyui: { url: e.COMFYUI_URL, workflow: comfyui.workflow, images: comfyui.images } } : {}),
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
+      outputMaxBytes: e.MODEL_OUTPUT_MAX_BYTES,
       openaiPartialImages: e.OPENAI_PARTIAL_IMAGES,
       upscaleMaxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
       leaseMs: e.GENERATION_LEASE_MS,

@@ -1,4 +1,5 @@
 // Small helpers shared by the provider drivers.
+import { createSafeFetcher, ImageFetchError, publicInternet, type SafeFetcher } from '../net/safe-fetch.js';
 import { ModelFailedError, type ModelImage } from './image-model.js';
 
 const MAX_REASON = 200;
@@ -69,18 +70,50 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 export const dataUri = (img: ModelImage): string => `data:${img.mimeType};base64,${img.data.toString('base64')}`;
 
 /**
- * A model's output image given as a URL: a data URI is decoded; an https URL — or one on `trustedOrigin`, the API's
- * own configured host — is fetched, at most `maxBytes`. `mimeType` is the type the answer states, when it does.
+ * How a driver fetches an output image a provider names by URL: the service's SSRF guard (src/net/safe-fetch.ts:
+ * public addresses only, every redirect checked again, the size limit enforced while reading).
  */
-export async function readOutputImage(url: string, opts: { signal: AbortSignal; maxBytes: number; trustedOrigin?: string; mimeType?: string }): Promise<ModelImage> {
+export type OutputFetcher = Pick<SafeFetcher, 'fetch'>;
+
+let publicFetcher: SafeFetcher | undefined;
+/**
+ * The guard over the public internet, for a driver built without a fetcher (a script's own model): made once, on
+ * first use. The service passes its own (src/composition.ts), which it closes.
+ */
+export function defaultOutputFetcher(): OutputFetcher {
+  publicFetcher ??= createSafeFetcher({ maxBytes: DEFAULT_MAX_OUTPUT_BYTES, timeoutMs: 120_000, maxRedirects: 3, network: publicInternet });
+  return publicFetcher;
+}
+
+const tooLarge = () => new ModelFailedError('the model returned an image larger than allowed');
+
+/**
+ * A model's output image given as a URL: a data URI is decoded (at most `maxBytes`); an https URL — or an http one on
+ * `trustedOrigin`, the provider API's own configured host — is fetched through `fetcher` (the SSRF guard), which
+ * stops reading once more than `maxBytes` have arrived. Any other scheme (file:, ftp:, gopher:, …) is refused before
+ * anything is fetched. `mimeType` is the type the answer states, when it does.
+ */
+export async function readOutputImage(
+  url: string,
+  opts: { signal: AbortSignal; maxBytes: number; fetcher: OutputFetcher; trustedOrigin?: string; mimeType?: string },
+): Promise<ModelImage> {
   const inline = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  if (inline) return { mimeType: inline[1], data: Buffer.from(inline[2], 'base64') };
-  const trusted = opts.trustedOrigin !== undefined && URL.parse(url)?.origin === opts.trustedOrigin;
-  if (!url.startsWith('https://') && !trusted) throw new ModelFailedError('the model answered with an image URL that is not https');
-  const response = await fetch(url, { signal: opts.signal, redirect: 'error' });
-  if (!response.ok) throw new ModelFailedError(`the model's image could not be fetched (HTTP ${response.status})`);
-  if (Number(response.headers.get('content-length') ?? 0) > opts.maxBytes) throw new ModelFailedError('the model returned an image larger than allowed');
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (bytes.length > opts.maxBytes) throw new ModelFailedError('the model returned an image larger than allowed');
-  return { mimeType: opts.mimeType ?? response.headers.get('content-type')?.split(';')[0] ?? 'image/png', data: bytes };
+  if (inline) {
+    // Base64 holds 3 bytes in 4 characters: refused before decoding when it cannot fit.
+    if (Math.floor((inline[2].length * 3) / 4) > opts.maxBytes + 2) throw tooLarge();
+    const data = Buffer.from(inline[2], 'base64');
+    if (data.length > opts.maxBytes) throw tooLarge();
+    return { mimeType: inline[1], data };
+  }
+  const parsed = URL.parse(url);
+  const trusted = parsed !== null && opts.trustedOrigin !== undefined && parsed.protocol === 'http:' && parsed.origin === opts.trustedOrigin;
+  if (parsed?.protocol !== 'https:' && !trusted) throw new ModelFailedError('the model answered with an image URL that is not https');
+  try {
+    const { data, contentType } = await opts.fetcher.fetch(url, { signal: opts.signal, maxBytes: opts.maxBytes });
+    return { mimeType: opts.mimeType ?? contentType?.split(';')[0] ?? 'image/png', data };
+  } catch (err) {
+    if (!(err instanceof ImageFetchError) || opts.signal.aborted) throw err;
+    if (err.reason === 'too large') throw tooLarge();
+    throw new ModelFailedError(`the model's image could not be fetched (${err.reason})`);
+  }
 }

@@ -1,11 +1,11 @@
 // fal's image-edit models through `@fal-ai/client` (its queue API: submit, status with position and logs, result,
 // cancel). Inputs go as data URIs in the JSON body and `sync_mode` asks for the output the same way, so nothing is
 // uploaded to fal's storage and nothing is fetched from a CDN; an output given as an https URL anyway is fetched
-// (bounded). `baseUrl` (FAL_BASE_URL) sends the queue calls to another host — a proxy, or a test's fake — through
+// through the SSRF guard, bounded while it is read. `baseUrl` (FAL_BASE_URL) sends the queue calls to another host — a proxy, or a test's fake — through
 // the client's request middleware.
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -17,6 +17,8 @@ export interface FalOptions {
   pollMs?: number;
   /** The largest output image accepted (bytes). */
   maxOutputBytes?: number;
+  /** How an output given as a URL is fetched (the service's SSRF guard; default: the guard over the public internet). */
+  outputFetcher?: OutputFetcher;
 }
 
 export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit'] as const;
@@ -86,13 +88,23 @@ export class FalImageModel implements ImageModel {
     }
   }
 
-  /** The first image of the answer: a data URI (sync_mode), or an https URL fetched here; undefined when there is none. */
+  /**
+   * The first image of the answer: a data URI (sync_mode), or a URL fetched here through the SSRF guard (https, or
+   * http on FAL_BASE_URL's own origin); undefined when there is none.
+   */
   private async readImage(data: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
     const images = (data as { images?: unknown }).images;
     const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
     if (typeof first?.url !== 'string') return undefined;
     const mimeType = typeof first.content_type === 'string' ? first.content_type : undefined;
-    return readOutputImage(first.url, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, ...(mimeType ? { mimeType } : {}) });
+    const { baseUrl, maxOutputBytes, outputFetcher } = this.options;
+    return readOutputImage(first.url, {
+      signal,
+      maxBytes: maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      fetcher: outputFetcher ?? defaultOutputFetcher(),
+      ...(baseUrl ? { trustedOrigin: new URL(baseUrl).origin } : {}),
+      ...(mimeType ? { mimeType } : {}),
+    });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {

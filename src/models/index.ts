@@ -3,6 +3,7 @@ import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
 import type { Workflow } from './comfyui-workflow.js';
 import { upscaleFactorOf } from './esrgan-upscaler.js';
+import type { OutputFetcher } from './driver-support.js';
 import type { FalEndpoint } from './fal-image-model.js';
 import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
@@ -28,6 +29,10 @@ export interface ModelConfig {
   offline?: Partial<OfflineLimits>;
   /** The ComfyUI workflow (`comfyui`, whose server is `baseUrl`). */
   workflow?: Workflow;
+  /** The largest output image (MODEL_OUTPUT_MAX_BYTES), read or fetched. */
+  maxOutputBytes?: number;
+  /** How a hosted model's output given as a URL is fetched: the service's SSRF guard (./driver-support.ts). */
+  outputFetcher?: OutputFetcher;
 }
 
 export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
@@ -47,14 +52,14 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
     return new ComfyUIImageModel({ baseUrl: cfg.baseUrl, workflow: cfg.workflow });
   }
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
-  const { apiKey, baseUrl, timeoutMs } = cfg;
+  const { apiKey, baseUrl, timeoutMs, maxOutputBytes, outputFetcher } = cfg;
   if (MODEL_INFO[cfg.model].provider === 'replicate') {
     const { ReplicateImageModel } = await import('./replicate-image-model.js');
-    return new ReplicateImageModel({ model: cfg.model as ReplicateModel, apiKey, baseUrl });
+    return new ReplicateImageModel({ model: cfg.model as ReplicateModel, apiKey, baseUrl, maxOutputBytes, outputFetcher });
   }
   if (MODEL_INFO[cfg.model].provider === 'fal') {
     const { FalImageModel } = await import('./fal-image-model.js');
-    return new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl });
+    return new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl, maxOutputBytes, outputFetcher });
   }
   if (cfg.model === 'gpt-image-1') {
     const { OpenAIImageModel } = await import('./openai-image-model.js');

@@ -1,10 +1,10 @@
 // Replicate's image-edit models through the official `replicate` SDK (predictions: create, get until it ends,
 // cancel). Inputs go as data URIs (the SDK passes strings through; we never let it upload); the output is a data
-// URI, or a URL fetched here when it is https or on the configured API's own host (REPLICATE_BASE_URL: a proxy, or
-// a test's fake). Progress is the step count Replicate's own parser reads from the model's logs.
+// URI, or a URL fetched here through the SSRF guard (bounded while it is read) when it is https or http on the
+// configured API's own host (REPLICATE_BASE_URL: a proxy, or a test's fake). Progress is the step count Replicate's own parser reads from the model's logs.
 import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, isAbortError, networkReason, pause, readOutputImage, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
 
 export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
 export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
@@ -16,6 +16,8 @@ export interface ReplicateOptions {
   baseUrl?: string;
   pollMs?: number;
   maxOutputBytes?: number;
+  /** How an output given as a URL is fetched (the service's SSRF guard; default: the guard over the public internet). */
+  outputFetcher?: OutputFetcher;
 }
 
 const DEFAULT_BASE = 'https://api.replicate.com/v1';
@@ -74,7 +76,8 @@ export class ReplicateImageModel implements ImageModel {
   private async readImage(output: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
     const first: unknown = Array.isArray(output) ? output[0] : output;
     if (typeof first !== 'string') return undefined;
-    return readOutputImage(first, { signal, maxBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, trustedOrigin: new URL(this.base).origin });
+    const { maxOutputBytes, outputFetcher } = this.options;
+    return readOutputImage(first, { signal, maxBytes: maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, fetcher: outputFetcher ?? defaultOutputFetcher(), trustedOrigin: new URL(this.base).origin });
   }
 
   private toModelError(err: unknown, signal: AbortSignal): Error {

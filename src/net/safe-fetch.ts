@@ -31,8 +31,15 @@ export interface SafeFetchResult {
   finalUrl: string;
 }
 
+export interface SafeFetchCall {
+  /** Stops the fetch (connect, headers or body) when it aborts. */
+  signal?: AbortSignal;
+  /** A lower or higher limit than the fetcher's `maxBytes` for this call. */
+  maxBytes?: number;
+}
+
 export interface SafeFetcher {
-  fetch(url: string): Promise<SafeFetchResult>;
+  fetch(url: string, call?: SafeFetchCall): Promise<SafeFetchResult>;
   close(): Promise<void>;
 }
 
@@ -58,13 +65,16 @@ export function createSafeFetcher(opts: SafeFetchOptions): SafeFetcher {
     connectTimeoutMs: opts.timeoutMs,
   });
 
-  async function fetchImage(url: string): Promise<SafeFetchResult> {
+  async function fetchImage(url: string, call: SafeFetchCall = {}): Promise<SafeFetchResult> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, opts.timeoutMs);
+    const stop = () => controller.abort();
+    if (call.signal?.aborted) controller.abort();
+    call.signal?.addEventListener('abort', stop, { once: true });
     try {
       let current = validateUrl(url, isAllowed);
       for (let hop = 0; ; hop++) {
@@ -87,13 +97,14 @@ export function createSafeFetcher(opts: SafeFetchOptions): SafeFetcher {
           await res.body?.cancel().catch(() => {});
           throw new FetchRefusal(`HTTP ${res.status}`);
         }
-        const data = await readBody(res, opts.maxBytes, controller);
+        const data = await readBody(res, call.maxBytes ?? opts.maxBytes, controller);
         return { data, contentType: res.headers.get('content-type') ?? undefined, finalUrl: current.href };
       }
     } catch (err) {
       throw toImageFetchError(url, err, timedOut);
     } finally {
       clearTimeout(timer);
+      call.signal?.removeEventListener('abort', stop);
     }
   }
 

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 export interface LoopbackServer {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (or the address it was started on) */
   origin: string;
   /** Requests whose answer has not been handed to the socket yet. */
   readonly inFlight: number;
@@ -19,6 +19,8 @@ export async function startLoopbackServer(
   handle: (req: IncomingMessage, res: ServerResponse, body: Buffer<ArrayBuffer>, inFlightAtArrival: number) => unknown,
   /** WebSocket upgrades on the same origin (a provider that speaks both, such as ComfyUI). */
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+  /** The loopback address to listen on (127.0.0.1; another of 127.0.0.0/8 to stand for a host elsewhere). */
+  host = '127.0.0.1',
 ): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   let inFlight = 0;
@@ -46,9 +48,9 @@ export async function startLoopbackServer(
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://${host}:${(server.address() as AddressInfo).port}`,
     get inFlight() {
       return inFlight;
     },

@@ -6,10 +6,12 @@
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import type { OutputFiles } from './output-files.js';
 
 export type FalStatusStep = { status: 'IN_QUEUE'; position: number } | { status: 'IN_PROGRESS'; logs?: string[] };
 
 export type FalResult =
+  /** `asUrl`: the output's URL as given (a path starting with `/` is on this fake's origin: its `files`). */
   | { kind: 'image'; image?: Buffer; description?: string; asUrl?: string }
   | { kind: 'no-image'; description?: string }
   | { kind: 'error'; status: number; detail: string };
@@ -56,7 +58,7 @@ interface Live {
   reads: number;
 }
 
-export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal> {
+export async function startFakeFal(opts: { key?: string; files?: OutputFiles; host?: string } = {}): Promise<FakeFal> {
   const scripts = new ReplyQueue<FalScript>({});
   const requests: FalRecordedRequest[] = [];
   const live = new Map<string, Live>();
@@ -68,6 +70,7 @@ export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal
   const unauthorized = (res: ServerResponse) => sendJson(res, 401, { detail: 'Cannot access application: invalid key' });
 
   const server = await startLoopbackServer(async (req, res, body) => {
+    if (opts.files?.handle(req, res)) return; // its file host (outputs named by URL): no key needed there
     const url = new URL(req.url ?? '/', 'http://fake');
     const key = /^Key (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (opts.key && key !== opts.key) return unauthorized(res);
@@ -117,11 +120,12 @@ export async function startFakeFal(opts: { key?: string } = {}): Promise<FakeFal
       res.setHeader('x-fal-request-id', request.recorded.requestId);
       if (result.kind === 'error') return sendJson(res, result.status, { detail: result.detail });
       if (result.kind === 'no-image') return sendJson(res, 200, { images: [], description: result.description ?? '' });
-      const url = result.asUrl ?? `data:image/png;base64,${(result.image ?? TINY_PNG).toString('base64')}`;
+      const asUrl = result.asUrl?.startsWith('/') ? `${server.origin}${result.asUrl}` : result.asUrl;
+      const url = asUrl ?? `data:image/png;base64,${(result.image ?? TINY_PNG).toString('base64')}`;
       return sendJson(res, 200, { images: [{ url, content_type: 'image/png', width: 1, height: 1 }], description: result.description ?? '' });
     }
     return sendJson(res, 405, { detail: `Method not allowed (${req.method} ${url.pathname})` });
-  });
+  }, undefined, opts.host);
 
   return {
     baseUrl: server.origin,

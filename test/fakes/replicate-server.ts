@@ -6,12 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Arrivals, ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import type { OutputFiles } from './output-files.js';
 
 export interface ReplicateScript {
   /** The logs successive reads see while `processing` (each read one more entry; default: done at the first read). */
   logs?: string[];
   hold?: boolean;
-  end?: { kind: 'succeeded'; image?: Buffer; asUrl?: boolean; list?: boolean } | { kind: 'failed'; error: string } | { kind: 'no-output' };
+  /** `url`: the output's URL as given (a path starting with `/` is on this fake's origin: its `files`). */
+  end?: { kind: 'succeeded'; image?: Buffer; asUrl?: boolean; list?: boolean; url?: string } | { kind: 'failed'; error: string } | { kind: 'no-output' };
   /** Refuse the create itself with this status (429 is retried by the SDK). */
   createStatus?: number;
 }
@@ -37,7 +39,7 @@ export interface FakeReplicate {
   close(): Promise<void>;
 }
 
-export async function startFakeReplicate(opts: { token?: string } = {}): Promise<FakeReplicate> {
+export async function startFakeReplicate(opts: { token?: string; files?: OutputFiles; host?: string } = {}): Promise<FakeReplicate> {
   const scripts = new ReplyQueue<ReplicateScript>({});
   const predictions: ReplicatePrediction[] = [];
   const byId = new Map<string, { p: ReplicatePrediction; script: ReplicateScript }>();
@@ -78,7 +80,8 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
     if (end.kind === 'no-output') return sendJson(res, 200, json(p, 'succeeded', { output: null }));
     const image = end.image ?? TINY_PNG;
     let url = `data:image/png;base64,${image.toString('base64')}`;
-    if (end.asUrl) {
+    if (end.url) url = end.url.startsWith('/') ? `${server.origin}${end.url}` : end.url;
+    else if (end.asUrl) {
       const name = `${randomUUID()}.png`;
       files.set(name, image);
       url = `${server.origin}/files/${name}`;
@@ -87,6 +90,7 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
   };
 
   const server = await startLoopbackServer(async (req, res, body) => {
+    if (opts.files?.handle(req, res)) return; // its file host, when the test gives one
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const file = /^\/files\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && file) {
@@ -123,7 +127,7 @@ export async function startFakeReplicate(opts: { token?: string } = {}): Promise
       return view(entry, res);
     }
     return sendRaw(res, 405, 'method not allowed', 'text/plain');
-  });
+  }, undefined, opts.host);
 
   return {
     baseUrl: `${server.origin}/v1`,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createImageModel } from '../../src/models/index.js';
 import { type ImageModel, type ModelProgress, ModelFailedError, ModelQuotaError } from '../../src/models/image-model.js';
+import { createSafeFetcher } from '../../src/net/safe-fetch.js';
 import { type FakeReplicate, startFakeReplicate } from '../fakes/replicate-server.js';
 import { gradient, png, request, solid } from './images.js';
 
@@ -14,13 +15,20 @@ let first: Buffer;
 let second: Buffer;
 let answer: Buffer;
 
+// Outputs named by URL go through the SSRF guard: the fake stands on 127.0.0.2, the one address its network allows
+// (test/models/output-urls.test.ts covers what it refuses).
+const outputFetcher = createSafeFetcher({ maxBytes: 1 << 20, timeoutMs: 10_000, network: { lookup: async () => [], isAllowed: (ip) => ip === '127.0.0.2' } });
+
 beforeAll(async () => {
-  fake = await startFakeReplicate({ token: TOKEN });
-  nano = await createImageModel({ model: 'google/nano-banana', apiKey: TOKEN, baseUrl: fake.baseUrl, timeoutMs: 10_000 });
-  kontext = await createImageModel({ model: 'black-forest-labs/flux-kontext-pro', apiKey: TOKEN, baseUrl: fake.baseUrl, timeoutMs: 10_000 });
+  fake = await startFakeReplicate({ token: TOKEN, host: '127.0.0.2' });
+  nano = await createImageModel({ model: 'google/nano-banana', apiKey: TOKEN, baseUrl: fake.baseUrl, timeoutMs: 10_000, outputFetcher });
+  kontext = await createImageModel({ model: 'black-forest-labs/flux-kontext-pro', apiKey: TOKEN, baseUrl: fake.baseUrl, timeoutMs: 10_000, outputFetcher });
   [first, second, answer] = await Promise.all([gradient(20, 10), solid(6, 6, 'navy'), gradient(10, 10, 10)]);
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  await fake.close();
+  await outputFetcher.close();
+});
 beforeEach(() => {
   fake.predictions.length = 0;
 });
