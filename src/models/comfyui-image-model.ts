@@ -6,7 +6,7 @@
 // the prompt and takes it out of the queue. A server that drops the socket mid-job fails the call with a reason.
 import { randomInt, randomUUID } from 'node:crypto';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError } from './image-model.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, extensionFor, isAbortError, networkReason, shortReason } from './driver-support.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, extensionFor, isAbortError, networkReason, readBoundedBody, shortReason } from './driver-support.js';
 import { fillWorkflow, type Workflow } from './comfyui-workflow.js';
 
 export interface ComfyUIOptions {
@@ -144,8 +144,9 @@ export class ComfyUIImageModel implements ImageModel {
     const query = new URLSearchParams({ filename: image.filename!, subfolder: image.subfolder ?? '', type: image.type ?? 'output' });
     const response = await fetch(`${this.base}/view?${query}`, { signal });
     if (!response.ok) throw new ModelFailedError(`the ComfyUI server's output could not be read (HTTP ${response.status})`);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > (this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES)) throw new ModelFailedError('the ComfyUI server returned an image larger than allowed');
+    // The operator's own server, not a URL from outside: no SSRF guard, but the size is bounded while reading.
+    const tooLarge = () => new ModelFailedError('the ComfyUI server returned an image larger than allowed');
+    const bytes = await readBoundedBody(response, this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, tooLarge);
     return { image: { data: bytes, mimeType: response.headers.get('content-type')?.split(';')[0] ?? 'image/png' }, model: this.id, modelVersion: this.id };
   }
 

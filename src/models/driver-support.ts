@@ -88,6 +88,35 @@ export function defaultOutputFetcher(): OutputFetcher {
 const tooLarge = () => new ModelFailedError('the model returned an image larger than allowed');
 
 /**
+ * A response body of at most `maxBytes`, read chunk by chunk: a Content-Length over it is refused before reading,
+ * and reading stops (the body is cancelled, its connection dropped) as soon as more has arrived — nothing past the
+ * limit is kept. For a server the operator configured (ComfyUI); a URL a provider names goes through
+ * `readOutputImage` (the SSRF guard) instead.
+ */
+export async function readBoundedBody(response: Response, maxBytes: number, refusal: () => Error): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw refusal();
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw refusal();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
  * A model's output image given as a URL: a data URI is decoded (at most `maxBytes`); an https URL — or an http one on
  * `trustedOrigin`, the provider API's own configured host — is fetched through `fetcher` (the SSRF guard), which
  * stops reading once more than `maxBytes` have arrived. Any other scheme (file:, ftp:, gopher:, …) is refused before

@@ -49,7 +49,7 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   if (cfg.model === 'comfyui') {
     if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');
     const { ComfyUIImageModel } = await import('./comfyui-image-model.js');
-    return new ComfyUIImageModel({ baseUrl: cfg.baseUrl, workflow: cfg.workflow });
+    return new ComfyUIImageModel({ baseUrl: cfg.baseUrl, workflow: cfg.workflow, maxOutputBytes: cfg.maxOutputBytes });
   }
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
   const { apiKey, baseUrl, timeoutMs, maxOutputBytes, outputFetcher } = cfg;

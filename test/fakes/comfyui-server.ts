@@ -8,11 +8,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
+import type { OutputFiles } from './output-files.js';
 
 export interface ComfyScript {
   /** Sampling steps reported (`progress` messages with value 1…steps, max steps). */
   steps?: number;
-  end?: { kind: 'success'; image?: Buffer } | { kind: 'error'; message: string } | { kind: 'disconnect' } | { kind: 'no-output' };
+  /** `served`: the output is this file of the test's `files` host (e.g. `endless.png`), not an image kept here. */
+  end?: { kind: 'success'; image?: Buffer; served?: string } | { kind: 'error'; message: string } | { kind: 'disconnect' } | { kind: 'no-output' };
   hold?: boolean;
   /** Refuse the workflow at POST /prompt (400 with node errors). */
   refuse?: boolean;
@@ -37,7 +39,7 @@ export interface FakeComfyUI {
   close(): Promise<void>;
 }
 
-export async function startFakeComfyUI(): Promise<FakeComfyUI> {
+export async function startFakeComfyUI(opts: { files?: OutputFiles } = {}): Promise<FakeComfyUI> {
   const scripts = new ReplyQueue<ComfyScript>({});
   const uploads: FakeComfyUI['uploads'] = [];
   const prompts: ComfyPrompt[] = [];
@@ -66,8 +68,9 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
     if (end.kind === 'error') {
       return send(clientId, 'execution_error', { prompt_id: id, node_id: '11', node_type: 'KSampler', exception_message: end.message, exception_type: 'RuntimeError', traceback: [] });
     }
-    const images = end.kind === 'no-output' ? [] : [{ filename: `image-canvas_${prompts.indexOf(p) + 1}_.png`, subfolder: '', type: 'output' }];
-    for (const image of images) outputs.set(image.filename, end.kind === 'success' ? (end.image ?? TINY_PNG) : TINY_PNG);
+    const served = end.kind === 'success' ? end.served : undefined;
+    const images = end.kind === 'no-output' ? [] : [{ filename: served ?? `image-canvas_${prompts.indexOf(p) + 1}_.png`, subfolder: '', type: 'output' }];
+    if (!served) for (const image of images) outputs.set(image.filename, end.kind === 'success' ? (end.image ?? TINY_PNG) : TINY_PNG);
     history.set(id, { [id]: { prompt: [0, id, p.prompt, {}, ['13']], outputs: images.length ? { '13': { images } } : {}, status: { status_str: 'success', completed: true, messages: [] } } });
     send(clientId, 'executed', { node: '13', display_node: '13', output: { images }, prompt_id: id });
     send(clientId, 'executing', { node: null, prompt_id: id });
@@ -111,6 +114,10 @@ export async function startFakeComfyUI(): Promise<FakeComfyUI> {
     if (req.method === 'GET' && past) return sendJson(res, 200, history.get(past[1]) ?? {});
     if (req.method === 'GET' && url.pathname === '/view') {
       const data = outputs.get(url.searchParams.get('filename') ?? '');
+      if (!data && opts.files) {
+        req.url = `/files/${url.searchParams.get('filename') ?? ''}`;
+        if (opts.files.handle(req, res)) return;
+      }
       if (!data) return sendJson(res, 404, {});
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': data.length });
       return res.end(data);

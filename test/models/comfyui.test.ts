@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { checkWorkflow, loadWorkflow, SHIPPED_WORKFLOW } from '../../src/models/comfyui-workflow.js';
 import { createImageModel } from '../../src/models/index.js';
+import { createOutputFiles, ENDLESS_BYTES } from '../fakes/output-files.js';
 import { type ImageModel, type ModelProgress, ModelFailedError } from '../../src/models/image-model.js';
 import { type FakeComfyUI, startFakeComfyUI } from '../fakes/comfyui-server.js';
 import { gradient, png, request } from './images.js';
@@ -17,8 +18,10 @@ let input: Buffer;
 let answer: Buffer;
 let dir: string;
 
+const files = createOutputFiles();
+
 beforeAll(async () => {
-  fake = await startFakeComfyUI();
+  fake = await startFakeComfyUI({ files });
   model = await createImageModel({ model: 'comfyui', baseUrl: fake.baseUrl, timeoutMs: 10_000, workflow: loadWorkflow(SHIPPED_WORKFLOW).workflow });
   [input, answer] = await Promise.all([gradient(16, 12), gradient(8, 8, 250)]);
   dir = await mkdtemp(path.join(os.tmpdir(), 'comfyui-workflow-'));
@@ -59,6 +62,21 @@ describe('ComfyUI driver', () => {
     await expect(model.generate(request([png(input)], 'x'))).rejects.toThrow(
       "the ComfyUI server refused the workflow: Prompt outputs failed validation (node 1 UNETLoader: Value not in list, unet_name: 'qwen_image_edit_fp8_e4m3fn.safetensors' not in [])",
     );
+  });
+
+  it('refuses an output over the limit while reading it (the server streams without end, or declares too much)', async () => {
+    const limit = 1024 * 1024;
+    const bounded = await createImageModel({ model: 'comfyui', baseUrl: fake.baseUrl, timeoutMs: 10_000, workflow: loadWorkflow(SHIPPED_WORKFLOW).workflow, maxOutputBytes: limit });
+    fake.script({ end: { kind: 'success', served: 'endless.png' } });
+    const failure = await bounded.generate(request([png(input)], 'x')).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ModelFailedError);
+    expect((failure as Error).message).toBe('the ComfyUI server returned an image larger than allowed');
+    const sent = await files.endlessClosed();
+    expect(sent).toBeGreaterThan(limit);
+    expect(sent).toBeLessThan(limit + 16 * 1024 * 1024); // socket buffers, not the whole answer
+    expect(sent).toBeLessThan(ENDLESS_BYTES / 8);
+    fake.script({ end: { kind: 'success', served: 'declared-huge.png' } });
+    expect(((await bounded.generate(request([png(input)], 'x')).catch((e: unknown) => e)) as Error).message).toBe('the ComfyUI server returned an image larger than allowed');
   });
 
   it('fails the call with a reason when the server drops the socket mid-job, and answers no image without output', async () => {
