@@ -111,6 +111,18 @@ describe('configuration', () => {
     }
   });
 
+  it('lets 10 checkout/portal requests per user a minute by default; RATE_LIMIT_CHECKOUTS_PER_MINUTE sets it (0 = off)', () => {
+    expect(loadConfig({}).config.payments.startsPerMinute).toBe(10);
+    expect(loadConfig({ RATE_LIMIT_CHECKOUTS_PER_MINUTE: '0' }).config.payments.startsPerMinute).toBe(0);
+    for (const value of ['-1', '1.5', 'ten']) expect(() => loadConfig({ RATE_LIMIT_CHECKOUTS_PER_MINUTE: value }), value).toThrow(/RATE_LIMIT_CHECKOUTS_PER_MINUTE/);
+  });
+
+  it('takes hosted model outputs up to 64 MB by default; MODEL_OUTPUT_MAX_BYTES sets it, at least 1024', () => {
+    expect(loadConfig({}).config.model.outputMaxBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ MODEL_OUTPUT_MAX_BYTES: '1048576' }).config.model.outputMaxBytes).toBe(1_048_576);
+    for (const value of ['0', '1023', 'big']) expect(() => loadConfig({ MODEL_OUTPUT_MAX_BYTES: value }), value).toThrow(/MODEL_OUTPUT_MAX_BYTES/);
+  });
+
   it('upscales at most 512×512 input pixels by default; UPSCALE_MAX_INPUT_PIXELS sets it; OPENAI_PARTIAL_IMAGES is 2 by default, 0–3', () => {
     expect(loadConfig({}).config.model.upscaleMaxInputPixels).toBe(262_144);
     expect(loadConfig({ UPSCALE_MAX_INPUT_PIXELS: '1000000' }).config.model.upscaleMaxInputPixels).toBe(1_000_000);
