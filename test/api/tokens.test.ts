@@ -215,7 +215,7 @@ describe('creating and revoking', () => {
       [{ name: 'n' }, /^Invalid scopes: /],
       [{ name: 'n', scopes: [] }, 'Invalid scopes: at least one scope is needed'],
       [{ name: 'n', scopes: 'read' }, /^Invalid scopes: /],
-      [{ name: 'n', scopes: ['read', 'admin'] }, 'Invalid scopes.1: unknown scope "admin"; the scopes are read, write, generate'],
+      [{ name: 'n', scopes: ['read', 'admin'] }, 'Invalid scopes.1: unknown scope "admin"; the scopes are read, write, generate, billing'],
       [{ name: 'n', scopes: ['read', 'write', 'read'] }, 'Invalid scopes: read is listed twice'],
       [{ name: 'n', scopes: ['read'], expiresInDays: 0 }, `Invalid expiresInDays: must be a whole number of days from 1 to ${MAX_DAYS}`],
       [{ name: 'n', scopes: ['read'], expiresInDays: -3 }, `Invalid expiresInDays: must be a whole number of days from 1 to ${MAX_DAYS}`],
@@ -278,6 +278,33 @@ describe('migration 0013_api_tokens', () => {
       await expect(add('h3', ['read', 'admin'])).rejects.toThrow(/api_tokens_scopes_check/);
       await client.query('DELETE FROM users WHERE id = $1', [userId]);
       expect((await client.query('SELECT count(*)::int AS n FROM api_tokens')).rows[0].n).toBe(0);
+    } finally {
+      await client.end().catch(() => undefined);
+      await database.drop();
+    }
+  });
+
+  it('takes the billing scope on a database of the previous release (0020), keeping its tokens', async () => {
+    const database = await createOwnDatabase();
+    const client = new pg.Client({ connectionString: database.url });
+    try {
+      await migrateUpTo(database.url, '0019_free_budget');
+      await client.connect();
+      const { rows } = await client.query("INSERT INTO users (email, name, provider, provider_subject) VALUES ('old@example.com', 'Old', 'oauth', 's1') RETURNING id");
+      const userId = rows[0].id;
+      const add = (hash: string, scopes: string[]) => client.query('INSERT INTO api_tokens (user_id, name, token_hash, prefix, scopes) VALUES ($1, $2, $3, $4, $5)', [userId, 'n', hash, 'ic_abcdef', scopes]);
+      await add('old', ['read', 'generate']);
+      await expect(add('early', ['billing'])).rejects.toThrow(/api_tokens_scopes_check/);
+      await migrateDatabase(database.url);
+      await add('h1', ['billing']);
+      await add('h2', ['read', 'write', 'generate', 'billing']);
+      await expect(add('h3', ['billing', 'admin'])).rejects.toThrow(/api_tokens_scopes_check/);
+      const kept = await client.query('SELECT token_hash, scopes FROM api_tokens ORDER BY token_hash');
+      expect(kept.rows).toEqual([
+        { token_hash: 'h1', scopes: ['billing'] },
+        { token_hash: 'h2', scopes: ['read', 'write', 'generate', 'billing'] },
+        { token_hash: 'old', scopes: ['read', 'generate'] },
+      ]);
     } finally {
       await client.end().catch(() => undefined);
       await database.drop();
