@@ -52,15 +52,11 @@ const GenerationJobDetail = GenerationJob.extend({
 /** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
 const EVENT_ID = /^[0-9]{1,15}$/;
 
-export const generationRoutes: FastifyPluginAsyncZod<{
-  jobs: GenerationJobs;
-  limits: Config['limits'];
-  models: Pick<ModelRegistry, 'find' | 'defaultId'>;
-  /** The event streams open here: capped per user, ended by revocation (src/http/event-streams.ts). */
-  streams: EventStreams;
-  rateLimit?: RouteRateLimit;
-  keepAliveMs?: number;
-}> = async (app, { jobs, limits, models, streams: open, rateLimit, keepAliveMs = 15_000 }) => {
+/** `streams`: the event streams open here, capped per user and ended by revocation (src/http/event-streams.ts). */
+export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; models: Pick<ModelRegistry, 'find' | 'defaultId'>; streams: EventStreams; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
+  app,
+  { jobs, limits, models, streams: open, rateLimit, keepAliveMs = 15_000 },
+) => {
   const body = nodeFieldsTogether(
     z.object({
       ...generationFields(limits),
