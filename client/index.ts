@@ -40,6 +40,28 @@ export class ImageCanvasError extends Error {
   }
 }
 
+/**
+ * The service ended the event stream and said why (its last event, `event: closed`): `too-many-streams` (the user
+ * opened more than the service allows; this was the oldest), `signed-out`, `token-revoked` or `token-expired`.
+ * Reconnecting would not help (or would end another of the user's streams), so `followJobEvents` stops with this.
+ */
+export class EventStreamClosed extends Error {
+  constructor(readonly reason: string) {
+    super(`the service closed the event stream: ${reason}`);
+    this.name = 'EventStreamClosed';
+  }
+}
+
+/** The `reason` of a `closed` event's data, or `unknown`. */
+function closedReason(data: string): string {
+  try {
+    const reason = (JSON.parse(data) as { reason?: unknown }).reason;
+    return typeof reason === 'string' ? reason : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 export interface FollowJobEventsOptions {
   /** Start after this event id (an id an earlier `onEvent` was given); without it, only changes from now on. */
   lastEventId?: string;
@@ -71,7 +93,8 @@ export interface ImageCanvasHelpers {
   /**
    * Follows `GET /api/generations/events`: hands every job event to `onEvent`, reconnects after a dropped
    * connection or a 5xx/429 with `Last-Event-ID` (so nothing is missed), and resolves when `signal` aborts.
-   * Rejects with ImageCanvasError when the service refuses the stream (401, 403, …) or with what `onEvent` threw.
+   * Rejects with ImageCanvasError when the service refuses the stream (401, 403, …), with EventStreamClosed when
+   * the service ends it saying why (`event: closed`), or with what `onEvent` threw.
    */
   followJobEvents(options: FollowJobEventsOptions): Promise<void>;
   /** The job once it has finished (`succeeded`, `failed` or `canceled`), followed through its events. */
@@ -143,6 +166,7 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
             for (const event of events.splice(0)) {
               if (signal.aborted) return;
               if (event.event === 'job') await handler(() => onEvent(JSON.parse(event.data) as GenerationJob, event.id));
+              if (event.event === 'closed') throw new EventStreamClosed(closedReason(event.data));
             }
             lastId = parser.lastEventId;
           }

@@ -1810,7 +1810,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed */
+        /** Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed. A stream the service ends gets a last `event: closed` with `data: {"reason": …}` (too-many-streams, signed-out, token-revoked, token-expired): do not reconnect on it */
         get: {
             parameters: {
                 query?: {
@@ -1825,7 +1825,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive */
+                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;

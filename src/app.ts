@@ -156,7 +156,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await app.register(devIdpPlugin, { baseUrl: config.baseUrl, secret, log });
   }
   await app.register(metricsPlugin, { token: config.metrics.token });
-  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions, network: options.network });
+  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions, network: options.network, revocations });
   app.addHook('onClose', () => composition.close());
   // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
   // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).
@@ -198,7 +198,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(canvasRoutes, { canvas, limits: config.limits });
     await api.register(imageRoutes, { generation, jobs: composition.jobs, limits: config.limits, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     // The same per-user budget as POST /api/image (one counter).
-    await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
+    await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, streams: composition.streams, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(modelRoutes, { models: composition.models });
     await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
     await api.register(billingPlugin, { billing, origin: new URL(config.baseUrl).origin, rateLimit: perUserPerMinute('checkout', config.payments.startsPerMinute) });

@@ -1,12 +1,15 @@
 // The composition root: from the config and the started runtime (database, object store) it builds the
 // repositories, the drivers chosen by configuration (image model chain, payments, video, safe fetcher) and the
 // services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
+import { startAccessSweep } from './auth/access-sweep.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/api-tokens.js';
+import type { SessionRevocations } from './auth/revocations.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
-import { createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
+import { createAccessChecksRepository, createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
+import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import type { Metrics } from './metrics.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
@@ -71,6 +74,8 @@ export interface Composition {
   jobs: GenerationJobs;
   /** The models this deployment runs (GET /api/models; a generation's `model`). */
   models: ModelRegistry;
+  /** The job event streams open here (GET /api/generations/events): capped per user, ended by revocation. */
+  streams: EventStreams;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -88,9 +93,11 @@ export interface CompositionOptions {
    * model's output named by URL); default the public internet. Tests name their loopback fakes' addresses here.
    */
   network?: Network;
+  /** Signed-out sessions: after each read, open sockets and streams are checked again (src/auth/access-sweep.ts). */
+  revocations: Pick<SessionRevocations, 'isRevoked' | 'onRead'>;
 }
 
-export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions, network = publicInternet }: CompositionOptions): Promise<Composition> {
+export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
   const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
@@ -130,6 +137,9 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     metrics,
   });
   metrics?.watchLive(() => live.gauges());
+  // Revocation reaches what is open: live sockets and event streams are checked after every read of revocations.
+  const streams = createEventStreams({ perUser: config.limits.eventStreamsPerUser });
+  const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
   const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
@@ -209,7 +219,9 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     tokens,
     jobs,
     models,
+    streams,
     close: async () => {
+      accessSweep.stop();
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
       await generationNodes.stop(); // before the documents close

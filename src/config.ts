@@ -118,6 +118,7 @@ const envSchema = z.object({
   JOBS_RUNNING_PER_USER: int(2, 0),
   JOBS_START: z.enum(['boot', 'first-job'], { error: 'JOBS_START must be boot or first-job' }).default('boot'),
   JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
+  EVENT_STREAMS_PER_USER: int(10, 1),
   IMAGE_WORKERS: int(2, 1),
   OFFLINE_MAX_OPERATIONS: int(10, 1),
   OFFLINE_MAX_BLUR: int(50, 1),
@@ -325,6 +326,8 @@ export interface Config {
     apiTokensPerUser: number;
     /** The longest `expiresInDays` a new API token may ask for (a token may also never expire). */
     apiTokenMaxDays: number;
+    /** Job event streams (GET /api/generations/events) one user may have open on one instance; one more ends their oldest. */
+    eventStreamsPerUser: number;
     /** Where rate-limit counters live: this instance's memory, or PostgreSQL (shared by all instances). */
     rateLimitStore: 'memory' | 'postgres';
   };
@@ -548,6 +551,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,
       apiTokensPerUser: e.API_TOKENS_PER_USER,
       apiTokenMaxDays: e.API_TOKEN_MAX_DAYS,
+      eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       rateLimitStore: e.RATE_LIMIT_STORE,
     },
     collab: {

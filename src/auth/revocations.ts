@@ -23,6 +23,12 @@ export interface SessionRevocations {
   revokeAll(userId: string): Promise<void>;
   /** Reads revocations recorded since the last read (the timer does this every `pollMs`). */
   refresh(): Promise<void>;
+  /**
+   * Calls `listener` after each read of revocations (every `pollMs`, whether it found any or not) and after each
+   * revocation made here: what keeps connections open looks again then (src/auth/access-sweep.ts). Returns the
+   * function that removes it.
+   */
+  onRead(listener: () => void): () => void;
   close(): void;
 }
 
@@ -61,6 +67,10 @@ export async function startSessionRevocations(opts: RevocationOptions): Promise<
   let lastPrune = now();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  const listeners = new Set<() => void>();
+  const tell = () => {
+    for (const listener of listeners) listener();
+  };
 
   function apply(r: SessionRevocation) {
     const expiresAt = r.expiresAt.getTime();
@@ -94,6 +104,7 @@ export async function startSessionRevocations(opts: RevocationOptions): Promise<
     if (closed) return;
     timer = setTimeout(() => {
       refresh()
+        .then(tell)
         .catch((err: unknown) => {
           if (!closed) opts.log.warn({ err }, 'reading session revocations failed; retrying');
         })
@@ -116,13 +127,20 @@ export async function startSessionRevocations(opts: RevocationOptions): Promise<
     },
     async revokeSession(userId, sessionId, expiresAt) {
       apply(await opts.repo.add({ userId, sessionId, expiresAt }));
+      tell();
     },
     async revokeAll(userId) {
       apply(await opts.repo.add({ userId, sessionId: null, expiresAt: new Date(now() + opts.maxSessionAgeMs + LATE_COMMIT_MARGIN_MS) }));
+      tell();
     },
     refresh,
+    onRead(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
       closed = true;
+      listeners.clear();
       clearTimeout(timer);
     },
   };

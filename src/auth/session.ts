@@ -19,6 +19,11 @@ export interface SessionUser {
    * which token, and what it may do. The user is the token's user, with the same ownership rules and limits.
    */
   token?: { id: string; scopes: readonly ApiTokenScope[] };
+  /**
+   * Set when the request came with the session cookie: the claims its revocation is looked up by. What stays open
+   * (a live socket, an event stream) keeps them, and is ended when the session is (src/auth/access-sweep.ts).
+   */
+  session?: SessionClaims;
 }
 
 export interface SessionVerifier {
@@ -71,7 +76,7 @@ export function createSessionVerifier(opts: { secret: string; cacheSize: number;
       if (expiresAt <= now()) return null;
       const claims: SessionClaims = { sub: payload.sub, sid: payload.sid, authAt: payload.authAt, iat: payload.iat };
       if (opts.revocations?.isRevoked(claims)) return null;
-      const user: SessionUser = { id: payload.sub, email: String(payload.email ?? ''), name: String(payload.name ?? '') };
+      const user: SessionUser = { id: payload.sub, email: String(payload.email ?? ''), name: String(payload.name ?? ''), session: claims };
       cache?.set(token, { user, expiresAt, claims });
       return user;
     },

@@ -22,6 +22,7 @@ import type { Duplex } from 'node:stream';
 import { Hocuspocus, type Extension, type Document } from '@hocuspocus/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
+import { socketCloseCode, type OpenConnection } from '../auth/access-sweep.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
@@ -115,6 +116,12 @@ export interface LiveDocuments {
    * and is refused), and so is that of a viewer whose connection could write (it reconnects read-only).
    */
   revalidate: (projectId: string) => Promise<void>;
+  /**
+   * Every person's document connection open here, with what let it in (`user.session` or `user.token`), its project
+   * and whether it may write; ending one makes it read-only and closes its socket (4401 when its credential ended,
+   * 4403 when its role did). For the access sweep (src/auth/access-sweep.ts), which runs every revocation poll.
+   */
+  connections(): OpenConnection[];
   /** Serves /api/collab on this HTTP server. */
   mount(server: Server): void;
   /** Closes every socket (call before the HTTP server closes). */
@@ -128,7 +135,10 @@ export interface LiveDocuments {
 }
 
 interface SocketContext {
-  /** The upgrade's session user; for a socket signed in by token, its user once the document authenticated. */
+  /**
+   * The upgrade's session user; for a socket signed in by token, its user once the document authenticated. It keeps
+   * what let it in (the session's claims, or the token's id) for the access sweep (`connections`).
+   */
   user: SessionUser | null;
   /** A socket without a session cookie: each document authenticates with an API token (`onAuthenticate`). */
   byToken?: boolean;
@@ -552,8 +562,28 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
           // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
           if (!role) connection.webSocket.close(4403, 'permission-denied');
           else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(4403, 'role-changed');
+          // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
+          if (!role || role === 'viewer') connection.readOnly = true;
         }),
       );
+    },
+    connections() {
+      const open: OpenConnection[] = [];
+      for (const document of hocuspocus.documents.values()) {
+        for (const connection of document.getConnections()) {
+          const user = (connection.context as SocketContext | undefined)?.user;
+          if (!user) continue; // the service's own
+          open.push({
+            user,
+            project: { id: document.name, writes: !connection.readOnly },
+            end(reason) {
+              connection.readOnly = true;
+              connection.webSocket.close(socketCloseCode(reason), reason);
+            },
+          });
+        }
+      }
+      return open;
     },
     mount(server) {
       server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

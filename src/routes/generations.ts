@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
+import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
 import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
@@ -51,9 +52,10 @@ const GenerationJobDetail = GenerationJob.extend({
 /** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
 const EVENT_ID = /^[0-9]{1,15}$/;
 
-export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; models: Pick<ModelRegistry, 'find' | 'defaultId'>; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
+/** `streams`: the event streams open here, capped per user and ended by revocation (src/http/event-streams.ts). */
+export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; limits: Config['limits']; models: Pick<ModelRegistry, 'find' | 'defaultId'>; streams: EventStreams; rateLimit?: RouteRateLimit; keepAliveMs?: number }> = async (
   app,
-  { jobs, limits, models, rateLimit, keepAliveMs = 15_000 },
+  { jobs, limits, models, streams: open, rateLimit, keepAliveMs = 15_000 },
 ) => {
   const body = nodeFieldsTogether(
     z.object({
@@ -121,11 +123,15 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   app.get('/api/generations/events', {
     schema: {
       tags: ['generation'],
-      summary: "Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed",
+      summary:
+        "Server-Sent Events of your jobs' changes (`event: job`, `data`: the job as GET /api/generations/{id}); reconnect with Last-Event-ID for what you missed. " +
+        'A stream the service ends gets a last `event: closed` with `data: {"reason": …}` (too-many-streams, signed-out, token-revoked, token-expired): do not reconnect on it',
       headers: z.object({ 'last-event-id': z.string().max(100).optional() }).passthrough(),
       querystring: z.object({ lastEventId: z.string().max(100).optional().describe('The same as the Last-Event-ID header, for clients that cannot send it') }),
       response: {
-        200: z.string().describe('text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive'),
+        200: z
+          .string()
+          .describe('text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it'),
         400: ErrorBody.describe('Invalid Last-Event-ID: not an event id'),
         401: ErrorBody,
         503: ErrorBody,
@@ -134,7 +140,8 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   }, async (req, reply) => {
     const given = req.headers['last-event-id'] ?? req.query.lastEventId;
     if (given !== undefined && !EVENT_ID.test(given.trim())) throw invalidRequest('Invalid Last-Event-ID: not an event id');
-    const userId = sessionUser(req).id;
+    const user = sessionUser(req);
+    const userId = user.id;
     const queued: string[] = [];
     const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
     const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
@@ -155,8 +162,15 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     };
     const close = () => res.end();
     streams.add(close);
+    // Capped per user, and ended when what let it in ends (a sign-out, a revoked token), with a last event saying why.
+    const release = open.add(user, (reason) => {
+      if (res.writableEnded) return;
+      res.write(closedEvent(reason));
+      res.end();
+    });
     res.on('close', () => {
       streams.delete(close);
+      release();
       end();
     });
   });

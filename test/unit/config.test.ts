@@ -97,6 +97,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ PROJECT_MAX_MEMBERS: '0' })).toThrow(/PROJECT_MAX_MEMBERS/);
   });
 
+  it('lets one user hold 10 job event streams on an instance by default; EVENT_STREAMS_PER_USER sets it, at least 1', () => {
+    expect(loadConfig({}).config.limits.eventStreamsPerUser).toBe(10);
+    expect(loadConfig({ EVENT_STREAMS_PER_USER: '3' }).config.limits.eventStreamsPerUser).toBe(3);
+    expect(() => loadConfig({ EVENT_STREAMS_PER_USER: '0' })).toThrow(/EVENT_STREAMS_PER_USER/);
+  });
+
   it('lists at most 200 templates and 60 template lists per address a minute by default; TEMPLATES_LIST_MAX (at least 1) and RATE_LIMIT_TEMPLATES_PER_MINUTE set them', () => {
     expect(loadConfig({}).config.limits).toMatchObject({ templatesListMax: 200, templateListsPerMinute: 60 });
     expect(loadConfig({ TEMPLATES_LIST_MAX: '5', RATE_LIMIT_TEMPLATES_PER_MINUTE: '0' }).config.limits).toMatchObject({ templatesListMax: 5, templateListsPerMinute: 0 });

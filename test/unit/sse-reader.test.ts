@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createImageCanvasClient, createSseParser, ImageCanvasError, type GenerationJob, type SseEvent } from '../../client/index.js';
+import { createImageCanvasClient, createSseParser, EventStreamClosed, ImageCanvasError, type GenerationJob, type SseEvent } from '../../client/index.js';
 
 function parseAll(chunks: (Uint8Array | string)[], lastEventId?: string) {
   const events: SseEvent[] = [];
@@ -184,6 +184,21 @@ describe('followJobEvents', () => {
     const boom = new TypeError('a bug in the caller');
     const followed = createImageCanvasClient({ baseUrl }).followJobEvents({ signal: new AbortController().signal, retryMs: 0, onEvent: () => { throw boom; } });
     await expect(followed).rejects.toBe(boom);
+    expect(connections).toBe(1);
+  });
+
+  it("stops with EventStreamClosed when the service ends the stream saying why, without reconnecting (another would end the user's next stream)", async () => {
+    let connections = 0;
+    const baseUrl = await serve((_req, res) => {
+      connections++;
+      openStream(res);
+      res.end(`${frame(1, job('job_a', 'running'))}event: closed\ndata: {"reason":"too-many-streams"}\n\n`);
+    });
+    const got: string[] = [];
+    const followed = createImageCanvasClient({ baseUrl }).followJobEvents({ signal: new AbortController().signal, retryMs: 0, onEvent: (_j, id) => void got.push(id) });
+    await expect(followed).rejects.toBeInstanceOf(EventStreamClosed);
+    await expect(followed).rejects.toMatchObject({ reason: 'too-many-streams' });
+    expect(got).toEqual(['1']);
     expect(connections).toBe(1);
   });
 });

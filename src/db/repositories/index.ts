@@ -17,6 +17,7 @@ import { createUsersRepository, type UsersRepository } from './users.js';
 import { createVersionsRepository, type VersionsRepository } from './versions.js';
 import { createWebhookReceiptsRepository, type WebhookReceiptsRepository } from './webhook-receipts.js';
 
+export * from './access-checks.js';
 export * from './api-tokens.js';
 export * from './canvases.js';
 export * from './collab.js';

@@ -14,8 +14,9 @@ export type ProjectRole = 'owner' | MemberRole;
 /**
  * The role of user `userId` on the project row named `table` (an alias in the statement): `owner`, `editor`,
  * `viewer`, or NULL when they have none. A CASE evaluates lazily: for the owner the member lookup never runs.
+ * `userId` is a value, or a column of the statement (./access-checks.ts checks many pairs at once).
  */
-export const roleOf = (userId: string, table = 'p'): SQL<ProjectRole | null> => {
+export const roleOf = (userId: string | SQL, table = 'p'): SQL<ProjectRole | null> => {
   const p = sql.raw(table);
   return sql<ProjectRole | null>`(CASE WHEN ${p}.user_id = ${userId} THEN 'owner' ELSE (SELECT m.role FROM project_members m WHERE m.project_id = ${p}.id AND m.email = (SELECT lower(u.email) FROM users u WHERE u.id = ${userId})) END)`;
 };
