@@ -1,7 +1,7 @@
 // The public template list under the hardening round's attack (issue 31): one account publishes 12 templates
 // near the canvas limit, then 4 anonymous clients ask for GET /api/upload/templates at once, a few rounds. Prints
 // the service's RSS (the service runs as its own process, as `npm start` runs it, on an embedded database in a
-// temporary folder) before and at its peak, and what each list answered.
+// temporary folder) before and at its peak, what each list answered, and what a revalidation (304) takes.
 //   npx tsx bench/template-lists.ts            (TEMPLATES=12 MB_EACH=15 CLIENTS=4 ROUNDS=3 to change the load)
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -81,6 +81,20 @@ async function main() {
     const sizes = [...new Set(answers.map((a) => `${a.status} ${(a.bytes / 1024).toFixed(0)} kB`))].join(', ');
     console.log(`${TEMPLATES} templates × ${MB_EACH} MB published; ${ROUNDS} rounds of ${CLIENTS} concurrent anonymous lists (${took} ms): each answered ${sizes}`);
     console.log(`service RSS before ${mb(before)}, peak ${mb(peak)} (+${mb(peak - before)})`);
+    // What every request costs once the list is rendered: the fingerprint query (a revalidation answers 304).
+    const etag = (await fetch(`${base}/api/upload/templates`, { method: 'HEAD' })).headers.get('etag')!;
+    const revalidations = 500;
+    const t0 = performance.now();
+    for (let i = 0; i < revalidations; i++) {
+      const res = await fetch(`${base}/api/upload/templates`, { headers: { 'if-none-match': etag } });
+      if (res.status !== 304) throw new Error(`revalidation answered ${res.status}`);
+      await res.arrayBuffer();
+    }
+    const each = (performance.now() - t0) / revalidations;
+    const t1 = performance.now();
+    for (let i = 0; i < revalidations; i++) await (await fetch(`${base}/api/health`)).arrayBuffer();
+    const health = (performance.now() - t1) / revalidations;
+    console.log(`${revalidations} sequential revalidations (304): ${each.toFixed(2)} ms each; GET /api/health for comparison ${health.toFixed(2)} ms`);
   } finally {
     service.child.kill('SIGTERM');
     await service.exited;
