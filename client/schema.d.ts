@@ -596,7 +596,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest templates of everyone, newest first (no session needed; rate-limited per address) */
+        /** The newest templates of everyone with their canvases, newest first, as many as fit in TEMPLATES_LIST_MAX_BYTES (no session needed; rate-limited per address; revalidate with If-None-Match) */
         get: {
             parameters: {
                 query?: never;
@@ -615,6 +615,15 @@ export interface paths {
                         "application/json": components["schemas"]["Template"][];
                     };
                 };
+                /** @description The ETag sent in If-None-Match is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
                 /** @description Default Response */
                 429: {
                     headers: {
@@ -627,7 +636,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Publish a canvas as a template, for everyone to see (the author is the signed-in user) */
+        /** Publish a canvas as a template, for everyone to see (the author is the signed-in user; at most TEMPLATES_PER_USER_MAX each; rate-limited per user) */
         post: {
             parameters: {
                 query?: never;
@@ -730,8 +739,145 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest templates of everyone without their canvases, newest first (no session needed; rate-limited per address; revalidate with If-None-Match) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TemplateSummary"][];
+                    };
+                };
+                /** @description The ETag sent in If-None-Match is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template's canvas (no session needed; rate-limited per address; revalidate with If-None-Match) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TemplateCanvas"];
+                    };
+                };
+                /** @description The ETag sent in If-None-Match is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4123,6 +4269,62 @@ export interface components {
             /** @description true when the request carries the author's session */
             mine: boolean;
         };
+        TemplateSummaryInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the author's current name and picture URL (possibly empty) */
+            author: {
+                name: string;
+                image: string;
+            };
+            nodeCount: number;
+            edgeCount: number;
+            /** @description the first node image that is a web address (http(s) or a path here); null when there is none */
+            previewUrl: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description true when the request carries the author's session */
+            mine: boolean;
+        };
+        TemplateCanvasInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+                viewport: {
+                    x: number;
+                    y: number;
+                    zoom: number;
+                };
+            };
+        };
         ProjectMemberInput: {
             /** @description lower-cased */
             email: string;
@@ -4583,6 +4785,62 @@ export interface components {
             createdAt: string;
             /** @description true when the request carries the author's session */
             mine: boolean;
+        };
+        TemplateSummary: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the author's current name and picture URL (possibly empty) */
+            author: {
+                name: string;
+                image: string;
+            };
+            nodeCount: number;
+            edgeCount: number;
+            /** @description the first node image that is a web address (http(s) or a path here); null when there is none */
+            previewUrl: string | null;
+            /** @description ISO 8601 */
+            createdAt: string;
+            /** @description true when the request carries the author's session */
+            mine: boolean;
+        };
+        TemplateCanvas: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            canvas: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                }[];
+                edges: {
+                    id: string;
+                    source: string;
+                    target: string;
+                    sourceHandle?: string | null;
+                    targetHandle?: string | null;
+                }[];
+                viewport: {
+                    x: number;
+                    y: number;
+                    zoom: number;
+                };
+            };
         };
         ProjectMember: {
             /** @description lower-cased */

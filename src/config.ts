@@ -141,6 +141,9 @@ const envSchema = z.object({
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
   RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
   TEMPLATES_LIST_MAX: int(200, 1),
+  TEMPLATES_LIST_MAX_BYTES: int(4 * MB, 1024),
+  TEMPLATES_PER_USER_MAX: int(20, 1),
+  RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE: int(5, 0),
   THUMBNAIL_CACHE_ENTRIES: int(500, 0),
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   PROJECT_MAX_MEMBERS: int(50, 1),
@@ -314,6 +317,15 @@ export interface Config {
     uploadsPerMinute: number;
     /** At most this many templates are listed (the newest). */
     templatesListMax: number;
+    /**
+     * The whole body of the original system's template list (`GET /api/upload/templates`) at most: the newest
+     * templates that fit, newest first; one that does not fit in what is left is skipped (docs/api.md "Templates").
+     */
+    templatesListBytes: number;
+    /** Templates one user may have published. */
+    templatesPerUser: number;
+    /** Template publishes per user per minute (0 = no limit). */
+    templatePublishesPerMinute: number;
     /** Canvas thumbnails kept in memory (the newest rendering of each project, by version); 0 keeps none. */
     thumbnailCacheEntries: number;
     /** Template lists per client address per minute (0 = no limit). */
@@ -545,6 +557,9 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       templatesListMax: e.TEMPLATES_LIST_MAX,
+      templatesListBytes: e.TEMPLATES_LIST_MAX_BYTES,
+      templatesPerUser: e.TEMPLATES_PER_USER_MAX,
+      templatePublishesPerMinute: e.RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE,
       thumbnailCacheEntries: e.THUMBNAIL_CACHE_ENTRIES,
       templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
       projectMembers: e.PROJECT_MAX_MEMBERS,

@@ -1,5 +1,15 @@
 // Rows become API shapes here, and only here.
-import type { ApiToken, ListedTemplate, Member, ProjectActivity, SharedProjectRow, VersionRow } from '../db/repositories/index.js';
+import type {
+  ApiToken,
+  ListedTemplate,
+  Member,
+  ProjectActivity,
+  SharedProjectRow,
+  TemplateCanvasText,
+  TemplateContentStats,
+  TemplateWithCanvas,
+  VersionRow,
+} from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
 
 export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
@@ -35,20 +45,37 @@ export const presentUser = (row: UserRow) => ({
 });
 
 /**
- * Listed templates as the JSON text of the API's array: the author shows only as `{ name, image }` (never an
- * id or email), `mine` says whether `viewerId` (the caller's session, if any) is the author. Nodes, edges and
- * viewport are the stored JSON texts (validated when published), sent as they are.
+ * A listed template as JSON text in two parts around its `mine` value (`head + 'true'|'false' + tail`), so that
+ * one rendering serves every caller (src/services/template-listing.ts). The shape of the original system's list
+ * (`GET /api/upload/templates`): the author shows only as `{ name, image }` (never an id or email); nodes, edges
+ * and viewport are the stored JSON texts (validated when published), sent as they are.
  */
-export const presentTemplatesJson = (rows: ListedTemplate[], viewerId: string | undefined): string =>
-  `[${rows
-    .map(
-      (row) =>
-        `{"id":${JSON.stringify(row.id)},"templateName":${JSON.stringify(row.name)},` +
-        `"user":${JSON.stringify({ name: row.authorName, image: row.authorImage })},` +
-        `"canvas":{"nodes":${row.nodes},"edges":${row.edges},"viewport":${row.viewport}},` +
-        `"createdAt":${JSON.stringify(row.createdAt.toISOString())},"mine":${row.userId === viewerId}}`,
-    )
-    .join(',')}]`;
+export const presentTemplateParts = (row: ListedTemplate, canvas: Omit<TemplateCanvasText, 'id'>) => ({
+  head:
+    `{"id":${JSON.stringify(row.id)},"templateName":${JSON.stringify(row.name)},` +
+    `"user":${JSON.stringify({ name: row.authorName, image: row.authorImage })},` +
+    `"canvas":{"nodes":${canvas.nodes},"edges":${canvas.edges},"viewport":${canvas.viewport}},` +
+    `"createdAt":${JSON.stringify(row.createdAt.toISOString())},"mine":`,
+  tail: '}',
+});
+
+/** A template in our web client's listing (`GET /api/templates`), in two parts around `mine` as above. */
+export const presentTemplateSummaryParts = (row: ListedTemplate, stats: Omit<TemplateContentStats, 'id' | 'bytes'>) => {
+  const summary = {
+    id: row.id,
+    name: row.name,
+    author: { name: row.authorName, image: row.authorImage },
+    nodeCount: stats.nodeCount,
+    edgeCount: stats.edgeCount,
+    previewUrl: stats.previewUrl,
+    createdAt: row.createdAt.toISOString(),
+  };
+  return { head: `${JSON.stringify(summary).slice(0, -1)},"mine":`, tail: '}' };
+};
+
+/** One template with its canvas (`GET /api/templates/:id`) as JSON text: the stored texts, sent as they are. */
+export const presentTemplateCanvasJson = (row: TemplateWithCanvas): string =>
+  `{"id":${JSON.stringify(row.id)},"name":${JSON.stringify(row.name)},"canvas":{"nodes":${row.nodes},"edges":${row.edges},"viewport":${row.viewport}}}`;
 
 /** A version of a canvas's history (without its state). */
 export const presentVersion = (row: VersionRow) => ({

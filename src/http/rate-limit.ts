@@ -10,7 +10,7 @@ import { postgresRateLimitStore } from './rate-limit-store.js';
 export interface RouteRateLimit {
   max: number;
   timeWindow: number;
-  hook: 'preHandler';
+  hook: 'preHandler' | 'preParsing';
   keyGenerator(req: FastifyRequest): string;
   errorResponseBuilder(req: FastifyRequest, context: { ttl: number }): Error;
 }
@@ -27,13 +27,16 @@ export async function registerRateLimit(app: FastifyInstance, opts: { store: 'me
   await app.register(rateLimit, { global: false, store: shared.Store, skipOnError: true });
 }
 
-/** Config for one route: `perMinute` requests per user per minute; undefined (no limit) when 0. */
-export function perUserPerMinute(name: string, perMinute: number): RouteRateLimit | undefined {
+/**
+ * Config for one route: `perMinute` requests per user per minute; undefined (no limit) when 0. Counted before
+ * the handler, or with `hook: 'preParsing'` before the body is read (a refused request's body is never parsed).
+ */
+export function perUserPerMinute(name: string, perMinute: number, hook: RouteRateLimit['hook'] = 'preHandler'): RouteRateLimit | undefined {
   if (perMinute <= 0) return undefined;
   return {
     max: perMinute,
     timeWindow: 60_000,
-    hook: 'preHandler',
+    hook,
     keyGenerator: (req) => `${name}:${req.user?.id ?? req.ip}`,
     errorResponseBuilder: (_req, context) => tooManyRequests(context.ttl / 1000),
   };

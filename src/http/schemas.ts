@@ -116,7 +116,14 @@ export const projectName = (max: number) =>
  * edge schemas of `canvasSchemas`, its count limits, unique node ids, edges between known nodes), a viewport,
  * and a name with the project name's length limit.
  */
-export function templateSchemas(limits: Config['limits']) {
+export function templateSchemas(limits: Config['limits']): ReturnType<typeof makeTemplateSchemas> {
+  let schemas = templateSchemasByLimits.get(limits);
+  if (!schemas) templateSchemasByLimits.set(limits, (schemas = makeTemplateSchemas(limits)));
+  return schemas;
+}
+const templateSchemasByLimits = new WeakMap<Config['limits'], ReturnType<typeof makeTemplateSchemas>>();
+
+function makeTemplateSchemas(limits: Config['limits']) {
   const { Canvas } = canvasSchemas(limits);
   const Node = Canvas.shape.nodes.element;
   const Edge = Canvas.shape.edges.element;
@@ -156,7 +163,22 @@ export function templateSchemas(limits: Config['limits']) {
       mine: z.boolean().describe("true when the request carries the author's session"),
     })
     .meta({ id: 'Template' });
-  return { TemplateBody, Template };
+  const TemplateSummary = z
+    .object({
+      id: z.uuid(),
+      name: z.string(),
+      author: z.object({ name: z.string(), image: z.string() }).describe("the author's current name and picture URL (possibly empty)"),
+      nodeCount: z.number().int(),
+      edgeCount: z.number().int(),
+      previewUrl: z.string().nullable().describe('the first node image that is a web address (http(s) or a path here); null when there is none'),
+      createdAt: z.string().describe('ISO 8601'),
+      mine: z.boolean().describe("true when the request carries the author's session"),
+    })
+    .meta({ id: 'TemplateSummary' });
+  const TemplateCanvas = z
+    .object({ id: z.uuid(), name: z.string(), canvas: z.object({ nodes: z.array(Node), edges: z.array(Edge), viewport: Viewport }) })
+    .meta({ id: 'TemplateCanvas' });
+  return { TemplateBody, Template, TemplateSummary, TemplateCanvas };
 }
 
 /** Sharing (docs/api.md "Sharing"). */

@@ -279,3 +279,41 @@ describe("the original client's whole session, replayed", () => {
     expect((await send(browser, 'GET', `/api/user/project?userId=${userId}`)).status).toBe(401);
   });
 });
+
+describe("the original client's templates", () => {
+  it('lists the templates and starts a project from one: a new project, then its canvas saved with the listed canvas', async () => {
+    // Someone has published a template (through our API; the original client publishes with the same route).
+    const author = await t.user('template-author@example.com', 'Author');
+    const canvas = {
+      nodes: [
+        { id: 'upload-1', type: 'upload', position: { x: 100, y: 80 }, data: { type: 'upload', image: 'https://img.example/cat.png' } },
+        { id: 'generation-2', type: 'generation', position: { x: 500, y: 80 }, data: { type: 'generation', prompt: 'make it blue' } },
+      ],
+      edges: [{ id: 'xy-edge__upload-1-generation-2', source: 'upload-1', target: 'generation-2', sourceHandle: null, targetHandle: null }],
+      viewport: { x: 10, y: -20, zoom: 0.8 },
+    };
+    expect((await author.client.post('/api/upload/templates', { templateName: 'Blue cat', canvas })).status).toBe(200);
+
+    // The projects page: signed in, it fetches the template list as it is and reads each template's canvas.
+    const browser = t.client();
+    await v4SignIn(browser, 'template-user@example.com', 'User');
+    const userId = (await send(browser, 'GET', '/api/user')).json.id as string;
+    const listed = await send(browser, 'GET', '/api/upload/templates');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('content-type')).toMatch(/^application\/json/);
+    const template = (listed.json as Array<{ templateName: string; canvas: typeof canvas; user: unknown; mine: boolean }>).find((x) => x.templateName === 'Blue cat');
+    expect(template).toMatchObject({ templateName: 'Blue cat', user: { name: 'Author' }, canvas, mine: false });
+
+    // "Use template": a project named after it, then its canvas with the template's nodes and edges (text/plain).
+    const project = await send(browser, 'POST', '/api/user/project', json({ userId, name: template!.templateName }));
+    expect(project.status).toBe(200);
+    const projectId = project.json.id as string;
+    const saved = await send(browser, 'POST', '/api/user/project/canvas', plain({ projectId, nodes: template!.canvas.nodes, edges: template!.canvas.edges }));
+    expect(saved.status).toBe(200);
+
+    // The canvas page reads it back: the template's nodes and edges.
+    const page = `/projects/canvas/${projectId}`;
+    const loaded = await send(browser, 'GET', `/api/user/project/canvas?projectId=${projectId}`, { headers: { 'content-type': 'application/json' } }, page);
+    expect(loaded.json).toMatchObject({ projectId, nodes: canvas.nodes, edges: canvas.edges });
+  });
+});

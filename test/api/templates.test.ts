@@ -29,6 +29,9 @@ beforeAll(async () => {
     PROJECT_NAME_MAX_CHARS: String(LIMITS.nameChars),
     TEMPLATES_LIST_MAX: String(LIMITS.listed),
     RATE_LIMIT_TEMPLATES_PER_MINUTE: String(LIMITS.perMinute),
+    // The cap and the publishing rate are tested in template-lists.test.ts.
+    TEMPLATES_PER_USER_MAX: '1000',
+    RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE: '0',
   });
   [ada, bob] = await Promise.all([t.user('ada@example.com', 'Ada'), t.user('bob@example.com', 'Bob')]);
 });

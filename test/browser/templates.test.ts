@@ -1,5 +1,7 @@
 // Templates in a browser: save a canvas as a template from the editor, find it on the projects page (another
-// user too), start a project from it — its canvas has the template's nodes — and delete it as its author.
+// user too), start a project from it — its canvas has the template's nodes — and delete it as its author. The
+// page lists templates without their canvases (GET /api/templates) and reads one canvas when it is used
+// (GET /api/templates/:id); it never asks for the original system's list of whole canvases.
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot } from './browser.js';
 import { connectOneImageToGeneration, createProject, saved, useBrowserFixture } from './fixture.js';
@@ -40,6 +42,11 @@ describeInBrowser('templates in a browser', () => {
 
     // Another user sees it (no Delete) and starts a project from it.
     const other = await newPage(await f.newContext());
+    const asked: string[] = [];
+    other.page.on('request', (req) => {
+      const { pathname } = new URL(req.url());
+      if (pathname.startsWith('/api/') && pathname.includes('templates')) asked.push(pathname);
+    });
     await f.signIn(other.page.context(), 'reader@example.com');
     await other.page.goto(`${f.app.baseUrl}/projects`);
     const card = other.page.locator('.template-card', { hasText: 'Warm sunset' });
@@ -50,6 +57,9 @@ describeInBrowser('templates in a browser', () => {
     await card.getByRole('button', { name: 'Start a project from Warm sunset' }).click();
     await other.page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
     const projectId = other.page.url().split('/').at(-1)!;
+    // The page listed them (once for each time it was shown) and read the one canvas; never the list of canvases.
+    expect(asked).toContain('/api/templates');
+    expect(asked.filter((p) => p !== '/api/templates')).toEqual([expect.stringMatching(/^\/api\/templates\/[0-9a-f-]{36}$/)]);
 
     // The new project is named after the template, and its canvas holds the template's nodes and edge.
     await other.page.locator('.breadcrumb-current', { hasText: 'Warm sunset' }).waitFor();
@@ -73,7 +83,7 @@ describeInBrowser('templates in a browser', () => {
     await authorCard.getByRole('button', { name: 'Delete template Warm sunset' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete template' }).click();
     await page.getByRole('heading', { name: 'Start from a template' }).waitFor({ state: 'detached' });
-    const listed = other.page.waitForResponse((res) => new URL(res.url()).pathname === '/api/upload/templates');
+    const listed = other.page.waitForResponse((res) => new URL(res.url()).pathname === '/api/templates');
     await other.page.goto(`${f.app.baseUrl}/projects`);
     expect(await (await listed).json()).toEqual([]);
     await other.page.getByRole('link', { name: 'Warm sunset', exact: true }).waitFor(); // the project started from it stays

@@ -435,6 +435,8 @@ export function createFakeRepositories(): FakeRepositories {
     },
   };
 
+  const newestTemplates = (limit: number) =>
+    [...state.templates.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).slice(0, limit);
   const templates: TemplatesRepository = {
     async insert(template) {
       if (!state.users.has(template.userId)) return null;
@@ -442,14 +444,45 @@ export function createFakeRepositories(): FakeRepositories {
       state.templates.set(row.id, row);
       return { id: row.id };
     },
+    async lockUser(userId) {
+      return state.users.has(userId);
+    },
+    async countByUser(userId) {
+      return [...state.templates.values()].filter((t) => t.userId === userId).length;
+    },
+    async fingerprint(limit) {
+      const rows = newestTemplates(limit).map((t) => [t.id, state.users.get(t.userId)!.name, state.users.get(t.userId)!.image]);
+      return rows.length ? JSON.stringify(rows) : 'none';
+    },
+    snapshot(fn) {
+      return fn(FAKE_TX);
+    },
     async listNewest(limit) {
-      return [...state.templates.values()]
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
-        .slice(0, limit)
-        .map((t) => {
-          const author = state.users.get(t.userId)!;
-          return { ...t, authorName: author.name, authorImage: author.image };
-        });
+      return newestTemplates(limit).map((t) => {
+        const author = state.users.get(t.userId)!;
+        return { id: t.id, userId: t.userId, name: t.name, createdAt: t.createdAt, authorName: author.name, authorImage: author.image };
+      });
+    },
+    async contentStats(ids) {
+      return ids.flatMap((id) => {
+        const t = state.templates.get(id);
+        if (!t) return [];
+        const nodes = JSON.parse(t.nodes) as Array<{ data?: { image?: unknown } }>;
+        const isWebUrl = (v: unknown): v is string => typeof v === 'string' && v.length <= 2048 && (/^https?:\/\//i.test(v) || v.startsWith('/'));
+        const previewUrl = nodes.map((n) => n.data?.image).find(isWebUrl) ?? null;
+        const bytes = Buffer.byteLength(t.nodes) + Buffer.byteLength(t.edges) + Buffer.byteLength(t.viewport);
+        return [{ id, bytes, nodeCount: nodes.length, edgeCount: (JSON.parse(t.edges) as unknown[]).length, previewUrl }];
+      });
+    },
+    async canvases(ids) {
+      return ids.flatMap((id) => {
+        const t = state.templates.get(id);
+        return t ? [{ id, nodes: t.nodes, edges: t.edges, viewport: t.viewport }] : [];
+      });
+    },
+    async findWithCanvas(templateId) {
+      const t = state.templates.get(templateId);
+      return t ? { id: t.id, name: t.name, userId: t.userId, nodes: t.nodes, edges: t.edges, viewport: t.viewport } : null;
     },
     async findAuthor(templateId) {
       const t = state.templates.get(templateId);

@@ -109,6 +109,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ TEMPLATES_LIST_MAX: '0' })).toThrow(/TEMPLATES_LIST_MAX/);
   });
 
+  it('bounds the template list at 4 MB, 20 templates a user and 5 publishes a minute by default; TEMPLATES_LIST_MAX_BYTES (at least 1024), TEMPLATES_PER_USER_MAX (at least 1) and RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ templatesListBytes: 4 * 1024 * 1024, templatesPerUser: 20, templatePublishesPerMinute: 5 });
+    expect(loadConfig({ TEMPLATES_LIST_MAX_BYTES: '2048', TEMPLATES_PER_USER_MAX: '3', RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE: '0' }).config.limits).toMatchObject({
+      templatesListBytes: 2048,
+      templatesPerUser: 3,
+      templatePublishesPerMinute: 0,
+    });
+    expect(() => loadConfig({ TEMPLATES_LIST_MAX_BYTES: '1000' })).toThrow(/TEMPLATES_LIST_MAX_BYTES/);
+    expect(() => loadConfig({ TEMPLATES_PER_USER_MAX: '0' })).toThrow(/TEMPLATES_PER_USER_MAX/);
+    expect(() => loadConfig({ RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_TEMPLATE_PUBLISHES_PER_MINUTE/);
+  });
+
   it('keeps received payment webhook ids 7 days by default; PAYMENTS_WEBHOOK_RETENTION_DAYS sets it, at least 1', () => {
     expect(loadConfig({}).config.payments.webhookRetentionDays).toBe(7);
     expect(loadConfig({ PAYMENTS_WEBHOOK_RETENTION_DAYS: '30' }).config.payments.webhookRetentionDays).toBe(30);

@@ -14,7 +14,8 @@ export type SavedEdge = NonNullable<CanvasSaveBody['edges']>[number];
 export type GenerateBody = paths['/api/image']['post']['requestBody']['content']['application/json'];
 export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];
 export type UploadResult = paths['/api/upload']['post']['responses'][200]['content']['application/json'];
-export type Template = components['schemas']['Template'];
+/** A template as our listing shows it (GET /api/templates): no canvas; that is read when one is used. */
+export type TemplateSummary = components['schemas']['TemplateSummary'];
 export type SharedProject = components['schemas']['SharedProject'];
 export type ProjectMember = components['schemas']['ProjectMember'];
 export type ShareRole = ProjectMember['role'];

@@ -2,9 +2,10 @@
 // name, created) and searched by name; create (stay, or open), rename, delete, open; start one from a template; the
 // projects shared with the user (open only: rename, delete and sharing are the owner's).
 import { useEffect, useMemo, useState } from 'react';
-import { api, type Template } from '../api/client';
+import { api, type TemplateSummary } from '../api/client';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useProjectActivity } from '../hooks/use-project-activity';
+import { templateCanvas } from '../hooks/use-templates';
 import { call, useProjects } from '../hooks/use-projects';
 import { useUser } from '../hooks/use-session';
 import { arrange, lastEdited, SORT_LABELS, type ProjectSort } from '../projects-order';
@@ -63,11 +64,11 @@ export function ProjectsPage() {
     void reloadActivity();
   };
 
-  /** A new project named after the template, with the template's nodes and edges as its first canvas. */
-  const onStartFromTemplate = async (template: Template) => {
-    const project = await create(template.templateName);
+  /** A new project named after the template, with the template's nodes and edges (read now) as its first canvas. */
+  const onStartFromTemplate = async (template: TemplateSummary) => {
+    const { nodes, edges } = await templateCanvas(template.id);
+    const project = await create(template.name);
     try {
-      const { nodes, edges } = template.canvas;
       await call(api.POST('/api/user/project/canvas', { body: { projectId: project.id, nodes, edges, version: 0 } }), 'Could not copy the template');
     } catch (err) {
       await remove(project.id).catch(() => undefined); // no empty project left behind

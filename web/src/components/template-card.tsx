@@ -1,13 +1,13 @@
 // One template on the projects page: a preview (its first image), name, author, size, "Use template", and
 // Delete for the user's own.
 import { useState } from 'react';
-import type { Template } from '../api/client';
+import type { TemplateSummary } from '../api/client';
 import { useAction } from '../hooks/use-action';
 import { ConfirmDialog } from './confirm-dialog';
 
 interface Props {
-  template: Template;
-  onStart: (template: Template) => Promise<void>;
+  template: TemplateSummary;
+  onStart: (template: TemplateSummary) => Promise<void>;
   /** Given for the user's own templates only. */
   onDelete?: (id: string) => Promise<void>;
 }
@@ -18,8 +18,8 @@ const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 export function TemplateCard({ template, onStart, onDelete }: Props) {
   const { busy, error, run } = useAction<'start' | 'delete'>();
   const [confirming, setConfirming] = useState(false);
-  const { templateName: name, user, canvas } = template;
-  const preview = canvas.nodes.map((n) => n.data.image).find((url): url is string => !!url && isWebUrl(url));
+  const { name, author: user, nodeCount, edgeCount } = template;
+  const preview = template.previewUrl && isWebUrl(template.previewUrl) ? template.previewUrl : undefined;
 
   const remove = async () => {
     if (onDelete && (await run('delete', () => onDelete(template.id)))) setConfirming(false);
@@ -28,7 +28,7 @@ export function TemplateCard({ template, onStart, onDelete }: Props) {
   return (
     <li className="template-card">
       <div className="template-preview" aria-hidden="true">
-        {preview ? <img src={preview} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span>{count(canvas.nodes.length, 'node')}</span>}
+        {preview ? <img src={preview} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span>{count(nodeCount, 'node')}</span>}
       </div>
       <div className="template-body">
         <span className="template-name">{name}</span>
@@ -46,7 +46,7 @@ export function TemplateCard({ template, onStart, onDelete }: Props) {
           </span>
         </span>
         <span className="muted small">
-          {count(canvas.nodes.length, 'node')}, {count(canvas.edges.length, 'connection')}
+          {count(nodeCount, 'node')}, {count(edgeCount, 'connection')}
         </span>
       </div>
       <div className="row">

@@ -1,11 +1,11 @@
 // "Start from a template" on the projects page: everyone's newest templates in one row. Shown once there is
 // at least one; a failed load says so and offers a retry.
-import type { Template } from '../api/client';
+import type { TemplateSummary } from '../api/client';
 import { useTemplates } from '../hooks/use-templates';
 import { TemplateCard } from './template-card';
 import { LoadError } from './load-error';
 
-export function TemplatesRow({ onStart }: { onStart: (template: Template) => Promise<void> }) {
+export function TemplatesRow({ onStart }: { onStart: (template: TemplateSummary) => Promise<void> }) {
   const { state, reload, remove } = useTemplates();
 
   if (state.status === 'loading' || (state.status === 'ready' && state.templates.length === 0)) return null;

@@ -1,10 +1,11 @@
-// Templates (docs/api.md "Templates"): everyone's newest templates, the user's own marked `mine` (they may
-// delete those), and publishing a canvas as a new template.
+// Templates (docs/api.md "Templates"): everyone's newest templates as our listing shows them (no canvases; the
+// user's own marked `mine`, they may delete those), one template's canvas when it is used, and publishing a
+// canvas as a new template.
 import { useCallback, useEffect, useState } from 'react';
-import { api, type Template, type TemplateBody } from '../api/client';
+import { api, type TemplateBody, type TemplateSummary } from '../api/client';
 import { call } from './use-projects';
 
-export type TemplatesState = { status: 'loading' } | { status: 'ready'; templates: Template[] } | { status: 'error'; message: string };
+export type TemplatesState = { status: 'loading' } | { status: 'ready'; templates: TemplateSummary[] } | { status: 'error'; message: string };
 
 export function useTemplates() {
   const [state, setState] = useState<TemplatesState>({ status: 'loading' });
@@ -12,7 +13,7 @@ export function useTemplates() {
   const load = useCallback(async () => {
     setState({ status: 'loading' });
     try {
-      const templates = await call(api.GET('/api/upload/templates'), 'Could not load the templates');
+      const templates = await call(api.GET('/api/templates'), 'Could not load the templates');
       setState({ status: 'ready', templates });
     } catch (err) {
       setState({ status: 'error', message: (err as Error).message });
@@ -29,6 +30,12 @@ export function useTemplates() {
   }, []);
 
   return { state, reload: load, remove };
+}
+
+/** One template's canvas (its nodes, edges and view), read when the template is used. */
+export async function templateCanvas(id: string) {
+  const template = await call(api.GET('/api/templates/{id}', { params: { path: { id } } }), 'Could not load the template');
+  return template.canvas;
 }
 
 /** Publishes a canvas (its nodes, edges and viewport) as a template for everyone, under `templateName`. */
