@@ -497,6 +497,11 @@ export const generationJobs = pgTable(
     /** Runs started (2 after pg-boss retried a job whose instance died). */
     attempts: integer('attempts').notNull().default(0),
     bossJobId: text('boss_job_id'),
+    /**
+     * Its place in the fair order across users (the generation-jobs repository's `nextPriority`), as pg-boss's
+     * priority (higher first, then oldest): 1 for a job its user queued with nothing else unfinished, else minus its round.
+     */
+    queuePriority: integer('queue_priority').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
