@@ -511,6 +511,8 @@ export const generationJobs = pgTable(
     index('generation_jobs_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
     index('generation_jobs_project_created_idx').on(t.projectId, t.createdAt.desc()).where(sql`project_id IS NOT NULL`),
     index('generation_jobs_queued_idx').on(t.createdAt, t.id).where(sql`status = 'queued'`),
+    // The round being started (the repository's nextPriority) when nothing is queued: read from the running jobs.
+    index('generation_jobs_running_priority_idx').on(t.queuePriority).where(sql`status = 'running'`),
     check('generation_jobs_status_check', sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
   ],
 );
