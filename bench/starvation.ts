@@ -3,9 +3,11 @@
 // times; the stream is small generations of other users (a 512×512 JPEG each, "grayscale") and public reads of a
 // stored file (GET /files/<name>), run by the load client at the same time as two loops of their own. Rows: the
 // stream alone, then with one and with two abusive requests kept in flight (sent from this process, each re-sent
-// as soon as it is answered, stopped when the stream ends). Twice: on a service with the default limits, and on
+// as soon as it is answered, stopped when the stream ends), and with three accounts keeping one each. Twice: on a service with the default limits, and on
 // one that admits the abusive request (GENERATION_MAX_PIXELS 200 MP, no per-user in-flight limit), so that it
-// really runs in the engine. Each instance is a service of its own, closed at the end.
+// really runs in the engine. Each instance is a service of its own, closed at the end. Then the accounts rows
+// (./starvation-accounts.ts): three accounts within every limit against a fourth user, through the model-call and
+// job slots. BENCH_STARVATION=engine or =accounts runs only one of the two parts.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +15,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../src/config.js';
 import { openObjectStore, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import type { ApiContext } from './api.js';
+import { accountsRows } from './starvation-accounts.js';
 import { toRow, type HttpRequest, type LoadClient, type LoadResult } from './load.js';
 import type { Row, Section } from './table.js';
 
@@ -170,11 +173,11 @@ interface AbusiveAnswer {
   detail?: string;
 }
 
-function startAbuse(n: number, url: string, headers: Record<string, string>, body: string) {
+function startAbuse(n: number, url: string, headers: Record<string, string>[], body: string) {
   const answers: AbusiveAnswer[] = [];
   const controller = new AbortController();
   let stopping = false;
-  const loop = async () => {
+  const loop = async (headers: Record<string, string>) => {
     while (!stopping) {
       const started = performance.now();
       try {
@@ -197,7 +200,8 @@ function startAbuse(n: number, url: string, headers: Record<string, string>, bod
       }
     }
   };
-  const loops = Array.from({ length: n }, () => loop());
+  // Loop i sends as account i (the last account when there are fewer accounts than loops).
+  const loops = Array.from({ length: n }, (_, i) => loop(headers[Math.min(i, headers.length - 1)]));
   return {
     /** Stops re-sending; awaits the requests in flight, aborted after ABUSE_DRAIN_MS (the server's work goes on: see waitForQuiet). */
     async stop(): Promise<{ answers: AbusiveAnswer[]; waitedMs: number }> {
@@ -233,7 +237,8 @@ interface Setup {
   generationSlots: HttpRequest[][];
   fileRead: HttpRequest;
   fileBytes: number;
-  abuse: { url: string; headers: Record<string, string>; body: string };
+  /** `headers[i]`: abusive account i's. */
+  abuse: { url: string; headers: Record<string, string>[]; body: string };
 }
 
 async function setUp(t: TestApp, fixtures: Fixtures): Promise<Setup> {
@@ -255,8 +260,11 @@ async function setUp(t: TestApp, fixtures: Fixtures): Promise<Setup> {
   } finally {
     await store.close();
   }
-  const abuser = await t.user('bench-abuser@example.com', 'Bench Abuser');
-  const abuserCookie = await abuser.client.jar.getCookieString(`${t.baseUrl}/api/image`);
+  const abuserHeaders: Record<string, string>[] = [];
+  for (const email of ['bench-abuser@example.com', 'bench-abuser-2@example.com', 'bench-abuser-3@example.com']) {
+    const abuser = await t.user(email, 'Bench Abuser');
+    abuserHeaders.push({ cookie: await abuser.client.jar.getCookieString(`${t.baseUrl}/api/image`), 'content-type': 'application/json' });
+  }
   // Slot w of the generation loop sends for users w, w + C, …: each normal user has at most one generation in flight.
   const generationSlots = Array.from({ length: GENERATIONS.concurrency }, (_, w) => requests.filter((_, u) => u % GENERATIONS.concurrency === w));
   const fileRead: HttpRequest = { path: new URL(fileUrl).pathname };
@@ -266,7 +274,7 @@ async function setUp(t: TestApp, fixtures: Fixtures): Promise<Setup> {
     fileBytes: fixtures.publicFile.length,
     abuse: {
       url: `${t.baseUrl}/api/image`,
-      headers: { cookie: abuserCookie, 'content-type': 'application/json' },
+      headers: abuserHeaders,
       body: JSON.stringify({ images: abusiveUrls, prompt: ABUSIVE_PROMPT }),
     },
   };
@@ -285,9 +293,9 @@ async function stream(load: LoadClient, t: TestApp, s: Setup): Promise<[PromiseS
  * One row: the abusive loops (if any) start, the stream runs after ABUSE_LEAD_MS, the loops stop (their last requests
  * awaited), then the wait for quiet. Memory is sampled throughout. Nothing outlives the row, also on failure.
  */
-async function measureRow(load: LoadClient, t: TestApp, s: Setup, abusers: number) {
+async function measureRow(load: LoadClient, t: TestApp, s: Setup, abusers: number, accounts: number) {
   const memory = sampleMemory(load.pid);
-  const abuse = abusers > 0 ? startAbuse(abusers, s.abuse.url, s.abuse.headers, s.abuse.body) : undefined;
+  const abuse = abusers > 0 ? startAbuse(abusers, s.abuse.url, s.abuse.headers.slice(0, accounts), s.abuse.body) : undefined;
   let stopped = false;
   const stop = async () => {
     stopped = true;
@@ -308,7 +316,22 @@ async function measureRow(load: LoadClient, t: TestApp, s: Setup, abusers: numbe
 
 const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 
+/** The rows: abusive requests kept in flight, by how many accounts (one each when several). */
+const ABUSE_ROWS = [
+  { abusers: 0, accounts: 1 },
+  { abusers: 1, accounts: 1 },
+  { abusers: 2, accounts: 1 },
+  { abusers: 3, accounts: 3 },
+];
+
 export const starvationSection: Section<ApiContext> = async ({ load, notes }, rows) => {
+  const part = process.env.BENCH_STARVATION;
+  if (part !== undefined && part !== 'engine' && part !== 'accounts') throw new Error('BENCH_STARVATION: engine or accounts');
+  if (part !== 'accounts') await engineRows({ load, notes }, rows);
+  if (part !== 'engine') await accountsRows({ load, notes }, rows);
+};
+
+async function engineRows({ load, notes }: Pick<ApiContext, 'load' | 'notes'>, rows: Row[]): Promise<void> {
   const fixtures = await makeFixtures();
   notes.push(
     `Starvation: the stream is ${GENERATIONS.requests} POST /api/image of ${NORMAL_USERS} other users (${GENERATIONS.concurrency} in flight; one 512×512 JPEG of ~${Math.round(fixtures.normalInputs[0].length / 1024)} KB from the store, prompt "grayscale") ` +
@@ -336,10 +359,10 @@ export const starvationSection: Section<ApiContext> = async ({ load, notes }, ro
       const envText = Object.entries(instance.env).map(([k, v]) => `${k}=${v}`).join(', ') || 'default limits';
       let baseline: { generation?: Row; files?: Row } = {};
       const p99Ratios: string[] = [];
-      for (const abusers of [0, 1, 2]) {
-        const { generations, files, streamMs, abused, quietMs, mem } = await measureRow(load, t, s, abusers);
+      for (const { abusers, accounts } of ABUSE_ROWS) {
+        const { generations, files, streamMs, abused, quietMs, mem } = await measureRow(load, t, s, abusers, accounts);
 
-        const what = abusers === 0 ? 'alone' : `+${abusers} abusive`;
+        const what = abusers === 0 ? 'alone' : accounts > 1 ? `+${abusers} abusive of ${accounts} accounts` : `+${abusers} abusive`;
         const rowOf = (r: PromiseSettledResult<LoadResult>, name: string, base: Row | undefined): Row | undefined => {
           if (r.status === 'rejected') {
             notes.push(`${label}, ${what}, ${name}: FAILED: ${(r.reason as Error).message}`);
@@ -348,7 +371,7 @@ export const starvationSection: Section<ApiContext> = async ({ load, notes }, ro
           const row = toRow(`${label}, ${what}: ${name}`, r.value, base);
           rows.push(row);
           if (r.value.errors) notes.push(`${label}, ${what}, ${name}: ${r.value.errors} of ${r.value.requests} failed (timed with the rest); first: ${r.value.errorSamples?.[0]?.slice(0, 200)}`);
-          if (base) p99Ratios.push(`${name} ${abusers} abusive ${(row.p99Ms / base.p99Ms).toFixed(1)}× (p50 ${(row.p50Ms / base.p50Ms).toFixed(1)}×)`);
+          if (base) p99Ratios.push(`${name} ${what.slice(1)} ${(row.p99Ms / base.p99Ms).toFixed(1)}× (p50 ${(row.p50Ms / base.p50Ms).toFixed(1)}×)`);
           return row;
         };
         const generationRow = rowOf(generations, 'POST /api/image', baseline.generation);
@@ -368,4 +391,4 @@ export const starvationSection: Section<ApiContext> = async ({ load, notes }, ro
       await t.close();
     }
   }
-};
+}

@@ -14,6 +14,7 @@ import type { Metrics } from './metrics.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
 import { upscaleFactorOf } from './models/esrgan-upscaler.js';
+import { withTimeoutAndLimit } from './models/wrappers.js';
 import { createSafeFetcher, publicInternet, type Network, type SafeFetcher } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
 import type { Runtime } from './runtime.js';
@@ -262,5 +263,7 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
   };
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
   if (!only) return registry;
-  return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : only) };
+  // A model given at build time replaces the drivers, not the per-instance slots and timeout around every call.
+  const limited = withTimeoutAndLimit(only, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
+  return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : limited) };
 }

@@ -497,6 +497,11 @@ export const generationJobs = pgTable(
     /** Runs started (2 after pg-boss retried a job whose instance died). */
     attempts: integer('attempts').notNull().default(0),
     bossJobId: text('boss_job_id'),
+    /**
+     * Its place in the fair order across users (the generation-jobs repository's `nextPriority`), as pg-boss's
+     * priority (higher first, then oldest): 1 for a job its user queued with nothing else unfinished, else minus its round.
+     */
+    queuePriority: integer('queue_priority').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -506,6 +511,8 @@ export const generationJobs = pgTable(
     index('generation_jobs_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
     index('generation_jobs_project_created_idx').on(t.projectId, t.createdAt.desc()).where(sql`project_id IS NOT NULL`),
     index('generation_jobs_queued_idx').on(t.createdAt, t.id).where(sql`status = 'queued'`),
+    // The round being started (the repository's nextPriority) when nothing is queued: read from the running jobs.
+    index('generation_jobs_running_priority_idx').on(t.queuePriority).where(sql`status = 'running'`),
     check('generation_jobs_status_check', sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
   ],
 );

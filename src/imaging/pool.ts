@@ -7,8 +7,9 @@
 // take the service down) and a lower CPU priority (./worker.ts); a cancelled or timed-out task ends its process,
 // so abandoned work stops using the CPU at once. At most IMAGE_WORKERS processes run. Work is tagged with its
 // owner (the user) and waits its turn in ./fair-slots.ts: one owner holds at most IMAGE_WORKERS − 1 workers (all
-// of them when there is one), so a user's long jobs always leave a worker for everyone else, and owners with
-// work waiting take turns. The first process starts on first use and one stays ready; the others end when idle.
+// of them when there is one), so a user's long jobs always leave a worker for everyone else, owners with work
+// waiting take turns, and the last free worker goes only to a user who has rested (not one running long tasks back
+// to back), so several such users together still leave a worker for short work. The first process starts on first use and one stays ready; the others end when idle.
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -97,7 +98,9 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     return pool;
   };
 
-  const turns = new FairSlots(Math.max(1, workers), Math.max(1, workers - 1));
+  // With two workers or more, the last free one goes only to a user who has rested (fair-slots.ts): users who keep
+  // long tasks going back to back share the others.
+  const turns = new FairSlots(Math.max(1, workers), Math.max(1, workers - 1), workers > 1 ? 1 : 0);
 
   /**
    * Runs the task once its owner's turn comes. `signal` covers the wait too; `deadlineMs` only the run (a task

@@ -299,8 +299,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const claimed = started ? { row: started.row, view: null } : await claim(job, retry);
     if (claimed === 'gone') return; // canceled (or finished) before it started
     if (claimed === 'wait') {
-      // pg-boss's group limit let it through a moment early (simultaneous fetches): offered again shortly.
-      const bossJobId = await queue.send(job, { afterSeconds: RECHECK_SECONDS });
+      // pg-boss's group limit let it through a moment early (simultaneous fetches): offered again shortly, in its turn.
+      const priority = (await jobs.get(job.jobId))?.queuePriority;
+      const bossJobId = await queue.send(job, { afterSeconds: RECHECK_SECONDS, ...(priority !== undefined ? { priority } : {}) });
       await jobs.setBossJobId(job.jobId, bossJobId);
       return;
     }
@@ -390,8 +391,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     // the job up at once waits for the lock, so its `running` event always follows `queued`. If anything fails,
     // nothing is kept (a pg-boss job without a row finds nothing to run).
     const { view } = await change(userId, id, async (tx) => {
-      if (!(await jobs.insert(job, tx))) throw unauthorized(); // a session that outlived its user
-      if (!local) await jobs.setBossJobId(id, await queue.send({ jobId: id, userId }), tx);
+      // Its turn among all users' jobs (the repository's nextPriority); POST /api/image's counts for later ones.
+      const queuePriority = await jobs.nextPriority(userId, tx);
+      if (!(await jobs.insert({ ...job, queuePriority }, tx))) throw unauthorized(); // a session that outlived its user
+      if (!local) await jobs.setBossJobId(id, await queue.send({ jobId: id, userId }, { priority: queuePriority }), tx);
       else {
         await record(userId, id, tx); // queued…
         await jobs.markRunning(id, { retry: false }, tx); // …and running, recorded below

@@ -5,7 +5,12 @@
 // retried once about 10 s later; after that retry it goes to the dead-letter queue, which fails our row.
 // Started lazily (start()): pg-boss's own start-up (schema check, queue set-up, listener) is paid by an instance
 // only when it has jobs to run.
+// Fairness across users: each job carries its turn as pg-boss's priority (the generation-jobs repository's
+// nextPriority: users take turns, and a job whose user had nothing else unfinished goes first), and one of this
+// instance's JOBS_CONCURRENCY workers takes only such first jobs, so users who each keep jobs running never hold
+// up one who has none.
 import { PgBoss, type Job } from 'pg-boss';
+import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
 
 export const GENERATION_QUEUE = 'generation';
 export const GENERATION_DEAD_QUEUE = 'generation-dead';
@@ -32,8 +37,8 @@ export interface JobQueueOptions {
 export interface JobQueue {
   /** Starts pg-boss and this instance's workers; later calls share the first start. */
   start(): Promise<void>;
-  /** Queues a job (starting the queue first), to start at once or after `afterSeconds`; its pg-boss id. */
-  send(job: QueuedJob, opts?: { afterSeconds?: number }): Promise<string>;
+  /** Queues a job (starting the queue first), to start at once or after `afterSeconds`, in its turn (`priority`); its pg-boss id. */
+  send(job: QueuedJob, opts?: { afterSeconds?: number; priority?: number }): Promise<string>;
   /** Cancels the pg-boss job: a queued one never runs, a running one's signal aborts (on whichever instance). */
   cancel(bossJobId: string): Promise<void>;
   /** Stops the workers, waiting up to `timeoutMs` for running jobs. A queue never started stops at once. */
@@ -52,11 +57,12 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     await boss.start();
     await ensureQueue(boss, GENERATION_DEAD_QUEUE, { notify: true });
     await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 1, retryDelay: 0, expireInSeconds: 3600, deadLetter: GENERATION_DEAD_QUEUE });
-    await boss.work<QueuedJob>(
-      GENERATION_QUEUE,
-      { ...WORK, localConcurrency: opts.concurrency, ...(opts.runningPerUser > 0 ? { groupConcurrency: opts.runningPerUser } : {}) },
-      async ([job]: Job<QueuedJob>[]) => opts.run(job.data, job.signal, job.retryCount > 0),
-    );
+    const perUser = opts.runningPerUser > 0 ? { groupConcurrency: opts.runningPerUser } : {};
+    const handler = async ([job]: Job<QueuedJob>[]) => opts.run(job.data, job.signal, job.retryCount > 0);
+    // With two workers or more, one is kept for jobs of users who had nothing else unfinished (FIRST_JOB_PRIORITY).
+    const firstOnly = opts.concurrency > 1 ? 1 : 0;
+    await boss.work<QueuedJob>(GENERATION_QUEUE, { ...WORK, localConcurrency: opts.concurrency - firstOnly, ...perUser }, handler);
+    if (firstOnly) await boss.work<QueuedJob>(GENERATION_QUEUE, { ...WORK, localConcurrency: firstOnly, minPriority: FIRST_JOB_PRIORITY, ...perUser }, handler);
     await boss.work<QueuedJob>(GENERATION_DEAD_QUEUE, WORK, async ([job]: Job<QueuedJob>[]) => opts.dead(job.data));
     return boss;
   }
@@ -74,9 +80,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     async start() {
       await start();
     },
-    async send(job, { afterSeconds } = {}) {
+    async send(job, { afterSeconds, priority } = {}) {
       const boss = await start();
-      const id = await boss.send(GENERATION_QUEUE, job, { group: { id: job.userId }, ...(afterSeconds ? { startAfter: afterSeconds } : {}) });
+      const id = await boss.send(GENERATION_QUEUE, job, { group: { id: job.userId }, ...(afterSeconds ? { startAfter: afterSeconds } : {}), ...(priority ? { priority } : {}) });
       if (!id) throw new Error('the job queue refused a job');
       return id;
     },

@@ -1,4 +1,5 @@
 // Decorators around any ImageModel: a fallback model, and a timeout with a per-instance concurrency cap.
+import { FairSlots } from '../imaging/fair-slots.js';
 import { type GenerateRequest, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
 
 /** Tries `fallback` when `primary` fails or is over quota; `result.model` says which one answered. */
@@ -24,43 +25,38 @@ export interface TimeoutAndLimit {
   maxConcurrent: number;
 }
 
+/** What a call waiting for a slot reports as its progress (a job shows it; a test waits for it). */
+export const WAITING_FOR_SLOT = 'waiting for a free model slot on this instance';
+
 /**
- * At most `maxConcurrent` calls run at once; the rest wait in FIFO order (a caller whose signal aborts
- * leaves the queue). The timeout covers the model call, not the wait, and aborts it through its signal.
+ * At most `maxConcurrent` calls run at once; the rest wait their turn by owner (the user, `req.owner`;
+ * ../imaging/fair-slots.ts): the owner served longest ago goes first, and the last free slot (of two or more) goes
+ * only to an owner who has rested — none running, and its last call given back at least as long ago as it ran —
+ * so users who each keep calls running, back to back, never hold up one whose calls are short. A caller
+ * whose signal aborts leaves the queue; a waiting call reports WAITING_FOR_SLOT as its progress. The timeout
+ * covers the model call, not the wait, and aborts it through its signal.
  */
 export function withTimeoutAndLimit(model: ImageModel, { timeoutMs, maxConcurrent }: TimeoutAndLimit): ImageModel {
-  let active = 0;
-  const waiting: (() => void)[] = [];
+  const slots = new FairSlots(Math.max(1, maxConcurrent), Math.max(1, maxConcurrent), maxConcurrent > 1 ? 1 : 0);
 
-  const acquire = (signal: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(new ModelFailedError('Image generation was cancelled'));
-      if (active < Math.max(1, maxConcurrent)) {
-        active++;
-        return resolve();
-      }
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        waiting.splice(waiting.indexOf(grant), 1);
-        reject(new ModelFailedError('Image generation was cancelled'));
-      };
-      waiting.push(grant);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  // The slot passes straight to the next waiter, so `active` never dips and a newcomer cannot jump the queue.
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
+  const acquire = async (req: GenerateRequest): Promise<(() => void) & { waited?: boolean }> => {
+    if (req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
+    const owner = req.owner ?? '';
+    const now = slots.tryAcquire(owner);
+    if (now) return now;
+    req.onProgress?.({ message: WAITING_FOR_SLOT });
+    try {
+      return Object.assign(await slots.acquire(owner, req.signal), { waited: true });
+    } catch {
+      throw new ModelFailedError('Image generation was cancelled');
+    }
   };
 
   return {
     id: model.id,
     async generate(req: GenerateRequest) {
-      await acquire(req.signal);
+      const release = await acquire(req);
+      if (release.waited) req.onProgress?.({}); // its turn came: the waiting line goes
       const controller = new AbortController();
       const forward = () => controller.abort(req.signal.reason);
       req.signal.addEventListener('abort', forward, { once: true });

@@ -48,7 +48,11 @@ export interface FakeGemini {
 
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/;
 
-export async function startFakeGemini(opts: { apiKey?: string } = {}): Promise<FakeGemini> {
+/**
+ * `replyFor`: the answer chosen from the request itself (its prompt, say) before the queue is asked; undefined
+ * falls back to the queue.
+ */
+export async function startFakeGemini(opts: { apiKey?: string; replyFor?: (req: GeminiRecordedRequest) => GeminiReply | undefined } = {}): Promise<FakeGemini> {
   const replies = new ReplyQueue<GeminiReply>({ kind: 'image', image: TINY_PNG });
   const requests: GeminiRecordedRequest[] = [];
 
@@ -67,7 +71,7 @@ export async function startFakeGemini(opts: { apiKey?: string } = {}): Promise<F
     if (opts.apiKey && apiKey !== opts.apiKey) {
       return sendError(res, 400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
     }
-    const next = replies.next();
+    const next = opts.replyFor?.(requests[requests.length - 1]) ?? replies.next();
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (next.holdUntil) await next.holdUntil.catch(() => undefined);
     answer(res, next, match[1]);

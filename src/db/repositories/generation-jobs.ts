@@ -33,7 +33,10 @@ export interface JobOutcome {
   errorRetryAfterSeconds?: number;
 }
 
-export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt'>;
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority'>;
+
+/** The priority of a job queued by a user with nothing else queued or running: ahead of every round. */
+export const FIRST_JOB_PRIORITY = 1;
 
 /** A job's row with its place in the queue (1 = next to start), null when it is not queued. */
 export type GenerationJobView = GenerationJobRow & { queuePosition: number | null };
@@ -48,6 +51,14 @@ export interface GenerationJobsRepository {
   get(id: string, tx?: Tx): Promise<GenerationJobRow | null>;
   /** The user's jobs, newest first (`createdAt`, then `id`), strictly after `after`, optionally filtered. */
   listByUser(userId: string, opts: { status?: GenerationJobStatus; projectId?: string; after?: { createdAt: Date; id: string }; limit: number }, tx?: Tx): Promise<GenerationJobView[]>;
+  /**
+   * The priority of the user's next job (pg-boss runs the highest first, then the oldest): users take turns.
+   * FIRST_JOB_PRIORITY when the user has nothing queued or running; else minus its round: one more than the
+   * user's latest unfinished job's, and never behind the round being served now (the lowest round queued, else
+   * the highest running), so a user who kept jobs queued waits its turn behind others, not behind its own
+   * backlog, and a deep backlog is not passed over forever. Call it under `lockUser`.
+   */
+  nextPriority(userId: string, tx: Tx): Promise<number>;
   /** Locks the user's jobs for the running-limit check until the transaction ends (an advisory lock on the user). */
   lockUser(userId: string, tx: Tx): Promise<void>;
   countRunning(userId: string, tx?: Tx): Promise<number>;
@@ -82,11 +93,28 @@ export interface GenerationJobsRepository {
   pruneEvents(hours: number, tx?: Tx): Promise<number>;
 }
 
-/** Queued jobs created before or with this one: its place in the queue (all users' queued jobs, oldest first). */
-const queuePosition = sql<number | null>`CASE WHEN ${generationJobs.status} = 'queued' THEN (
+/**
+ * Queued jobs that start before or with this one: its place in the queue (all users' queued jobs in the order
+ * the runner takes them: the highest priority first, then the oldest).
+ */
+// The outer row's columns are named with their table: drizzle writes a column bare, and inside the subquery a bare
+// name would be q's own (every queued job would count).
+const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status = 'queued' THEN (
   SELECT count(*)::int FROM generation_jobs q
-  WHERE q.status = 'queued' AND (q.created_at, q.id) <= (${generationJobs.createdAt}, ${generationJobs.id})
+  WHERE q.status = 'queued' AND (q.queue_priority > generation_jobs.queue_priority
+    OR (q.queue_priority = generation_jobs.queue_priority AND (q.created_at, q.id) <= (generation_jobs.created_at, generation_jobs.id)))
 ) END`.as('queue_position');
+
+/** See GenerationJobsRepository.nextPriority: rounds are minus the priorities at or below 0. */
+const nextPriority = (userId: string) => sql<{ priority: number }>`
+  WITH mine AS (SELECT queue_priority AS p FROM generation_jobs WHERE user_id = ${userId}::uuid AND status IN ('queued', 'running')),
+  now_served AS (SELECT COALESCE(
+    (SELECT -max(queue_priority) FROM generation_jobs WHERE status = 'queued' AND queue_priority <= 0),
+    (SELECT -min(queue_priority) FROM generation_jobs WHERE status = 'running' AND queue_priority <= 0),
+    0) AS round)
+  SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM mine) THEN ${FIRST_JOB_PRIORITY}
+    ELSE -GREATEST((SELECT round FROM now_served), COALESCE((SELECT -min(p) + 1 FROM mine WHERE p <= 0), 0))
+  END::int AS priority`;
 
 export function createGenerationJobsRepository(db: Db): GenerationJobsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
@@ -127,6 +155,10 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
         .orderBy(desc(generationJobs.createdAt), desc(generationJobs.id))
         .limit(limit);
       return rows.map(view);
+    },
+    async nextPriority(userId, tx) {
+      const { rows } = await tx.execute<{ priority: number }>(nextPriority(userId));
+      return Number(rows[0].priority);
     },
     async lockUser(userId, tx) {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`generation-jobs:${userId}`}, 0))`);
@@ -184,7 +216,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async queuedInNodes(limit, tx) {
       const rows = await selectView(tx)
         .where(and(eq(generationJobs.status, 'queued'), sql`${generationJobs.nodeId} IS NOT NULL`))
-        .orderBy(asc(generationJobs.createdAt), asc(generationJobs.id))
+        .orderBy(desc(generationJobs.queuePriority), asc(generationJobs.createdAt), asc(generationJobs.id))
         .limit(limit);
       return rows.map(view);
     },

@@ -1,0 +1,2 @@
+ALTER TABLE "generation_jobs" ADD COLUMN "queue_priority" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "generation_jobs_running_priority_idx" ON "generation_jobs" USING btree ("queue_priority") WHERE status = 'running';
