@@ -28,8 +28,11 @@ export interface ContentImage {
 }
 
 export interface UploadsService {
-  /** Store one uploaded file; `source` is the client's stream (its errors are the client's fault). */
-  upload(file: { filename: string; stream: Readable }): Promise<{ url: string; name: string; size: number }>;
+  /**
+   * Store one uploaded file; `stream` is the client's stream (its errors are the client's fault). `written` is
+   * given each chunk of it the store has written (PutOptions.written), e.g. to free the request's own chunks.
+   */
+  upload(file: { filename: string; stream: Readable; written?: (chunk: Buffer) => void }): Promise<{ url: string; name: string; size: number }>;
   /**
    * Check an image held in memory by the upload rules (type from the bytes, SVG rasterized to PNG, the upload
    * size limit) and name it by its content: SHA-256 over `scope` and the bytes, so the same bytes in the same scope
@@ -88,7 +91,7 @@ export function createUploadsService(deps: UploadsDeps): UploadsService {
   };
 
   const service: UploadsService = {
-    async upload({ filename, stream }) {
+    async upload({ filename, stream, written }) {
       let clientError: Error | undefined;
       stream.once('error', (err) => (clientError ??= err));
       const fail = (err: unknown): never => {
@@ -124,7 +127,7 @@ export function createUploadsService(deps: UploadsDeps): UploadsService {
       }
       const name = `${uniquePrefix()}-${safeFileName(filename, type)}`;
       try {
-        const stored = await store.put(name, sniffed.stream, { contentType: type, maxBytes });
+        const stored = await store.put(name, sniffed.stream, { contentType: type, maxBytes, written });
         return { url: stored.url, name, size: stored.size };
       } catch (err) {
         return fail(err);
