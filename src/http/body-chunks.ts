@@ -24,7 +24,12 @@ export function bodyChunkRelease(req: IncomingMessage): (chunk: Buffer) => void 
   return (chunk) => {
     const buffer = chunk.buffer;
     if (chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength || !own.delete(buffer)) return;
-    // A copy of no bytes takes the place of the chunk's; its own memory is freed now, not at a collection.
-    if (buffer instanceof ArrayBuffer && !(buffer as Transferable).detached) (buffer as Transferable).transfer(0);
+    if (!(buffer instanceof ArrayBuffer) || (buffer as Transferable).detached) return;
+    try {
+      // A copy of no bytes takes the place of the chunk's; its own memory is freed now, not at a collection.
+      (buffer as Transferable).transfer(0);
+    } catch {
+      // Not detachable (Node's shared Buffer pool is not): the collector frees it, as before.
+    }
   };
 }
