@@ -1,6 +1,8 @@
 // Uploads (POST /api/upload, docs/api.md "Uploads and stored files"): the type is sniffed from the first bytes, the bytes stream
 // straight into the store with the size limit enforced while streaming; a failure leaves nothing behind. An SVG
-// is the exception: it is read whole (up to the limit) and stored as the PNG it rasterizes to (./svg.ts).
+// is the exception: it is read whole (up to the limit) and stored as the PNG it rasterizes to (./svg.ts), drawn in
+// the image workers, which send back no PNG over the limit either: in this process an SVG upload holds the SVG
+// and its PNG, each at most UPLOAD_MAX_BYTES.
 // The same rules store images that arrive in memory (data: URLs in canvas nodes, ./canvas-images.ts), named by
 // their content so that the same image is stored once.
 import { createHash } from 'node:crypto';
@@ -53,7 +55,7 @@ export interface UploadsDeps {
   /** How many content names known to be stored are remembered (each saves a store round trip per save). */
   knownContentNames?: number;
   /** Draws an SVG (the image workers; default: in this process). */
-  renderSvg?: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
+  renderSvg?: (svg: Buffer, maxPixels: number, maxBytes?: number) => Promise<SvgRender>;
 }
 
 /** Reads a whole stream, failing with 413 File too large past `maxBytes`. */
