@@ -28,18 +28,27 @@ function multipart(file: Buffer): { body: Uint8Array; contentType: string } {
   return { body: new Uint8Array(Buffer.concat([head, file, tail])), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Samples this process's RSS (the service runs here; the client is another process) while `work` runs; returns the peak growth in bytes. */
-async function peakRssGrowth(work: () => Promise<void>): Promise<number> {
+/**
+ * Samples this process's memory (the service runs here; the client is another process) while `work` runs; returns
+ * the peak RSS growth and, at that peak, the growth of Buffers' memory (ArrayBuffers: body chunks in flight, and
+ * chunks not yet freed) and of V8's heap, in bytes; and the CPU time the process used (less sensitive than
+ * throughput to other work on the machine).
+ */
+async function peakRssGrowth(work: () => Promise<void>): Promise<{ rss: number; arrayBuffers: number; heap: number; cpuMs: number }> {
   global.gc?.();
-  const start = process.memoryUsage.rss();
+  const start = process.memoryUsage();
+  const cpu = process.cpuUsage();
   let peak = start;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+  const timer = setInterval(() => {
+    if (process.memoryUsage.rss() > peak.rss) peak = process.memoryUsage();
+  }, 5);
   try {
     await work();
   } finally {
     clearInterval(timer);
   }
-  return Math.max(0, peak - start);
+  const used = process.cpuUsage(cpu);
+  return { rss: Math.max(0, peak.rss - start.rss), arrayBuffers: peak.arrayBuffers - start.arrayBuffers, heap: peak.heapUsed - start.heapUsed, cpuMs: (used.user + used.system) / 1000 };
 }
 
 async function drainedTransfer(load: ApiContext['load'], contentType: string, body: Uint8Array) {
@@ -92,10 +101,11 @@ export const uploadSection: Section<ApiContext> = async ({ t, load, notes }, row
   rows.splice(rows.length - 1, 0, toRow('upload 4 MB: HTTP transfer only (bare route, body read and dropped)', transfer, baseline));
   // Both costs paid one after the other on the same cores: the most the API could reach here.
   const combinedMBps = 1 / (1 / transfer.reqPerSec + 1 / chunked.reqPerSec);
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
   const mbps = (r: { reqPerSec: number }) => ((r.reqPerSec * SIZE) / 1e6).toFixed(0);
   notes.push(
     `Uploads: ${LOAD.concurrency} in flight, ${(SIZE / 1e6).toFixed(1)} MB each: API ${mbps(api)} MB/s vs direct ${mbps(direct)} MB/s (one chunk) / ${mbps(chunked)} MB/s (64 KB chunks), transfer alone ${mbps(transfer)} MB/s; ` +
       `transfer + store paid in turn on these cores ≈ ${mbps({ reqPerSec: combinedMBps })} MB/s = ${(combinedMBps / direct.reqPerSec).toFixed(2)}× of direct (the API reaches ${(api.reqPerSec / combinedMBps).toFixed(2)}× of that); ` +
-      `peak RSS growth of the service process during the API run: ${(growth / 2 ** 20).toFixed(1)} MiB (goal ≤ 64 MiB).`,
+      `peak RSS growth of the service process during the API run: ${mib(growth.rss)} MiB (goal ≤ 64 MiB; at that peak, ArrayBuffers ${mib(growth.arrayBuffers)} MiB and V8's heap ${mib(growth.heap)} MiB over the start); the service's CPU per upload: ${(growth.cpuMs / (LOAD.requests + LOAD.warmup)).toFixed(1)} ms.`,
   );
 };

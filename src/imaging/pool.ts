@@ -33,8 +33,8 @@ export interface ImageWorkers {
   upscaler: (scale: UpscaleFactor, limits: UpscaleLimits) => ImageModel;
   /** Decodes an input image to the end: the problem (worded to follow `Invalid image: `), or undefined. */
   decodeProblem: (data: Buffer, mimeType: string, maxPixels: number, owner?: string) => Promise<string | undefined>;
-  /** Draws an SVG at its declared size, up to `maxPixels`. */
-  renderSvg: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
+  /** Draws an SVG at its declared size, up to `maxPixels`; a PNG over `maxBytes` is not sent back. */
+  renderSvg: (svg: Buffer, maxPixels: number, maxBytes?: number) => Promise<SvgRender>;
   /** The image as PNG, or undefined when it cannot be read. */
   toPng: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
   /** A small preview of the image (convert.ts toPreview) as a data URL, or undefined when it cannot be read. */
@@ -155,8 +155,8 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       return orElse<string | undefined>('decode', task, 'the image could not be decoded', owner);
     },
 
-    renderSvg: async (svg, maxPixels) => {
-      const task: SvgTask = { svg, maxPixels };
+    renderSvg: async (svg, maxPixels, maxBytes) => {
+      const task: SvgTask = { svg, maxPixels, maxBytes };
       const stopped: SvgRender = { ok: false, stage: 'rasterize', reason: 'drawing it stopped unexpectedly' };
       const drawn = await orElse<SvgRender>('svg', task, stopped);
       return drawn.ok ? { ok: true, png: bytes(drawn.png) } : drawn;

@@ -82,10 +82,12 @@ export function decode(task: DecodeTask): Promise<string | undefined> {
 export interface SvgTask {
   svg: Uint8Array;
   maxPixels: number;
+  /** A larger PNG is not sent back. */
+  maxBytes?: number;
 }
 
 export function svg(task: SvgTask): Promise<SvgRender> {
-  return renderSvg(bytes(task.svg), task.maxPixels);
+  return renderSvg(bytes(task.svg), task.maxPixels, task.maxBytes);
 }
 
 /** A small preview of the image as a data URL, or undefined when it cannot be read. */

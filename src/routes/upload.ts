@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileTooLarge, noFileProvided, unauthorized } from '../errors.js';
+import { bodyChunkRelease } from '../http/body-chunks.js';
 import { sessionUser } from '../http/guards.js';
 import { ErrorBody } from '../http/schemas.js';
 import type { UploadsService } from '../services/uploads.js';
@@ -47,7 +48,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ uploads: UploadsService; user
     };
     req.raw.once('close', onClose);
     try {
-      const { url } = await uploads.upload({ filename: file.filename, stream });
+      // The body's chunks are freed as soon as they are written, not at the next garbage collection.
+      const { url } = await uploads.upload({ filename: file.filename, stream, written: bodyChunkRelease(req.raw) });
       return { url };
     } finally {
       req.raw.off('close', onClose);

@@ -84,13 +84,15 @@ export interface RasterizeLimits {
 export type SvgRender =
   | { ok: true; png: Buffer }
   | { ok: false; stage: 'read' | 'rasterize'; reason: string }
-  | { ok: false; stage: 'size'; width: number; height: number };
+  | { ok: false; stage: 'size'; width: number; height: number }
+  | { ok: false; stage: 'bytes' };
 
 /**
  * Draws the SVG at its declared size when that is at most `maxPixels` (checked from its header before anything is
- * drawn). The heavy part of `rasterizeSvg`: the image workers run it (src/imaging).
+ * drawn). The heavy part of `rasterizeSvg`: the image workers run it (src/imaging). A PNG over `maxBytes` is not
+ * answered (a small SVG can draw tens of MB of noise; it never crosses to the service's process).
  */
-export async function renderSvg(svg: Buffer, maxPixels: number): Promise<SvgRender> {
+export async function renderSvg(svg: Buffer, maxPixels: number, maxBytes = Infinity): Promise<SvgRender> {
   let width: number;
   let height: number;
   try {
@@ -101,7 +103,8 @@ export async function renderSvg(svg: Buffer, maxPixels: number): Promise<SvgRend
   }
   if (width * height > maxPixels) return { ok: false, stage: 'size', width, height };
   try {
-    return { ok: true, png: await sharp(svg, { limitInputPixels: maxPixels }).timeout({ seconds: RASTERIZE_TIMEOUT_SECONDS }).png().toBuffer() };
+    const png = await sharp(svg, { limitInputPixels: maxPixels }).timeout({ seconds: RASTERIZE_TIMEOUT_SECONDS }).png().toBuffer();
+    return png.length > maxBytes ? { ok: false, stage: 'bytes' } : { ok: true, png };
   } catch (err) {
     return { ok: false, stage: 'rasterize', reason: reasonOf(err) };
   }
@@ -113,13 +116,15 @@ export async function renderSvg(svg: Buffer, maxPixels: number): Promise<SvgRend
  * before anything is drawn), a PNG over `maxBytes` (413 File too large).
  */
 export async function rasterizeSvg(svg: Buffer, limits: RasterizeLimits, render: typeof renderSvg = renderSvg): Promise<Buffer> {
-  const drawn = await render(svg, limits.maxPixels);
+  const drawn = await render(svg, limits.maxPixels, limits.maxBytes);
+  const tooManyBytes = () => fileTooLarge(`the SVG rasterized to PNG is over ${limits.maxBytes} bytes`);
   if (!drawn.ok) {
+    if (drawn.stage === 'bytes') throw tooManyBytes();
     if (drawn.stage === 'size') {
       throw imageTooLarge(`the SVG is ${drawn.width}×${drawn.height} pixels; at most ${limits.maxPixels} pixels are rasterized`);
     }
     throw invalidImageFile(`the SVG could not be ${drawn.stage === 'read' ? 'read' : 'rasterized'}: ${drawn.reason}`);
   }
-  if (drawn.png.length > limits.maxBytes) throw fileTooLarge(`the SVG rasterized to PNG is over ${limits.maxBytes} bytes`);
+  if (drawn.png.length > limits.maxBytes) throw tooManyBytes();
   return drawn.png;
 }

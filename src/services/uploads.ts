@@ -1,6 +1,8 @@
 // Uploads (POST /api/upload, docs/api.md "Uploads and stored files"): the type is sniffed from the first bytes, the bytes stream
 // straight into the store with the size limit enforced while streaming; a failure leaves nothing behind. An SVG
-// is the exception: it is read whole (up to the limit) and stored as the PNG it rasterizes to (./svg.ts).
+// is the exception: it is read whole (up to the limit) and stored as the PNG it rasterizes to (./svg.ts), drawn in
+// the image workers, which send back no PNG over the limit either: in this process an SVG upload holds the SVG
+// and its PNG, each at most UPLOAD_MAX_BYTES.
 // The same rules store images that arrive in memory (data: URLs in canvas nodes, ./canvas-images.ts), named by
 // their content so that the same image is stored once.
 import { createHash } from 'node:crypto';
@@ -28,8 +30,11 @@ export interface ContentImage {
 }
 
 export interface UploadsService {
-  /** Store one uploaded file; `source` is the client's stream (its errors are the client's fault). */
-  upload(file: { filename: string; stream: Readable }): Promise<{ url: string; name: string; size: number }>;
+  /**
+   * Store one uploaded file; `stream` is the client's stream (its errors are the client's fault). `written` is
+   * given each chunk of it the store has written (PutOptions.written), e.g. to free the request's own chunks.
+   */
+  upload(file: { filename: string; stream: Readable; written?: (chunk: Buffer) => void }): Promise<{ url: string; name: string; size: number }>;
   /**
    * Check an image held in memory by the upload rules (type from the bytes, SVG rasterized to PNG, the upload
    * size limit) and name it by its content: SHA-256 over `scope` and the bytes, so the same bytes in the same scope
@@ -50,7 +55,7 @@ export interface UploadsDeps {
   /** How many content names known to be stored are remembered (each saves a store round trip per save). */
   knownContentNames?: number;
   /** Draws an SVG (the image workers; default: in this process). */
-  renderSvg?: (svg: Buffer, maxPixels: number) => Promise<SvgRender>;
+  renderSvg?: (svg: Buffer, maxPixels: number, maxBytes?: number) => Promise<SvgRender>;
 }
 
 /** Reads a whole stream, failing with 413 File too large past `maxBytes`. */
@@ -88,7 +93,7 @@ export function createUploadsService(deps: UploadsDeps): UploadsService {
   };
 
   const service: UploadsService = {
-    async upload({ filename, stream }) {
+    async upload({ filename, stream, written }) {
       let clientError: Error | undefined;
       stream.once('error', (err) => (clientError ??= err));
       const fail = (err: unknown): never => {
@@ -124,7 +129,7 @@ export function createUploadsService(deps: UploadsDeps): UploadsService {
       }
       const name = `${uniquePrefix()}-${safeFileName(filename, type)}`;
       try {
-        const stored = await store.put(name, sniffed.stream, { contentType: type, maxBytes });
+        const stored = await store.put(name, sniffed.stream, { contentType: type, maxBytes, written });
         return { url: stored.url, name, size: stored.size };
       } catch (err) {
         return fail(err);

@@ -4,7 +4,7 @@
 //   <dir>/.tmp-<uuid>         in-flight writes, linked into place when complete
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { constants, createWriteStream } from 'node:fs';
+import { constants, createWriteStream, type WriteStream } from 'node:fs';
 import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,27 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
  * +25–50 %, peak RSS still within 64 MiB at 50 uploads in flight (the buffer is per upload).
  */
 const WRITE_BUFFER_BYTES = 256 * 1024;
+
+/**
+ * Makes `file` hand each chunk to `written` once the chunk is in the file (PutOptions.written), by wrapping the
+ * stream's own write functions (fs.WriteStream has no public constructor to subclass).
+ */
+function reportWrites(file: WriteStream, written: (chunk: Buffer) => void): void {
+  const write = file._write.bind(file);
+  const writev = file._writev?.bind(file);
+  file._write = (chunk: Buffer, encoding, done) =>
+    write(chunk, encoding, (err) => {
+      if (!err) written(chunk);
+      done(err);
+    });
+  if (writev) {
+    file._writev = (chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>, done) =>
+      writev(chunks, (err) => {
+        if (!err) for (const { chunk } of chunks) written(chunk);
+        done(err);
+      });
+  }
+}
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -76,6 +97,7 @@ export class LocalObjectStore implements ObjectStore {
     try {
       const limited = limitBytes(body, opts.maxBytes);
       const file = createWriteStream(tmpData, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES });
+      if (opts.written) reportWrites(file, opts.written);
       try {
         await pipeline(limited, file);
       } catch (err) {

@@ -3,6 +3,12 @@
 export interface PutOptions {
   contentType: string;
   maxBytes: number;
+  /**
+   * Given each chunk of a stream body once it is written and the store holds it no more, so that the caller can
+   * free its memory at once (src/http/body-chunks.ts). Drivers that gather chunks into larger parts of their own
+   * (Azure, S3) need not call it.
+   */
+  written?: (chunk: Buffer) => void;
 }
 
 export interface StoredObject {

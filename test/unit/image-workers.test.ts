@@ -37,6 +37,11 @@ describe('image workers', () => {
     const drawn = await workers.renderSvg(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"/>'), 1000);
     expect(drawn.ok && Buffer.isBuffer(drawn.png) && (await sharp(drawn.png).metadata()).width).toBe(12);
     expect(await workers.renderSvg(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"/>'), 1000)).toEqual({ ok: false, stage: 'size', width: 100, height: 100 });
+    // A PNG over the byte limit stays in the worker: a small SVG can draw far more bytes than it has.
+    const noise = Array.from({ length: 400 }, (_, i) => `<rect x="${i % 20}" y="${Math.floor(i / 20)}" width="1" height="1" fill="#${((i * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}"/>`).join('');
+    const noisy = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">${noise}</svg>`);
+    expect(await workers.renderSvg(noisy, 1000, 100)).toEqual({ ok: false, stage: 'bytes' });
+    expect((await workers.renderSvg(noisy, 1000, 100_000)).ok).toBe(true);
 
     const jpeg = await sharp(await png(5, 5)).jpeg().toBuffer();
     const converted = await workers.toPng(jpeg);
