@@ -5,6 +5,7 @@ import { createTokenVerifier, type TokenVerifier } from './auth/api-tokens.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
+import { clientAddressOf } from './http/trusted-proxies.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import type { Metrics } from './metrics.js';
@@ -121,6 +122,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     log,
     extensions,
     metrics,
+    clientAddress: clientAddressOf(config.http.trustedProxies),
   });
   metrics?.watchLive(() => live.gauges());
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });

@@ -155,6 +155,12 @@ const envSchema = z.object({
   COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
   COLLAB_COMPACT_LOG_RATIO: z.coerce.number().min(0).max(100).default(0.1),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
+  COLLAB_FRAMES_PER_SECOND: int(200, 1),
+  COLLAB_MAX_BUFFERED_BYTES: int(32 * MB, 64 * 1024),
+  COLLAB_SYNC_BYTES_PER_SECOND: int(4 * MB, 1024),
+  COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),
+  COLLAB_MAX_ANONYMOUS_FRAME_BYTES: int(16 * 1024, 256),
+  COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: int(20, 1),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -334,6 +340,15 @@ export interface Config {
     storeSpreadMs: number;
     compactLogRatio: number;
     authTimeoutMs: number;
+    /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
+    socket: {
+      framesPerSecond: number;
+      bufferedBytes: number;
+      syncBytesPerSecond: number;
+      presenceBytes: number;
+      anonymousFrameBytes: number;
+      anonymousSocketsPerAddress: number;
+    };
   };
   payments: {
     setup: 'local' | 'production';
@@ -551,6 +566,14 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
       compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
+      socket: {
+        framesPerSecond: e.COLLAB_FRAMES_PER_SECOND,
+        bufferedBytes: e.COLLAB_MAX_BUFFERED_BYTES,
+        syncBytesPerSecond: e.COLLAB_SYNC_BYTES_PER_SECOND,
+        presenceBytes: e.COLLAB_MAX_PRESENCE_BYTES,
+        anonymousFrameBytes: e.COLLAB_MAX_ANONYMOUS_FRAME_BYTES,
+        anonymousSocketsPerAddress: e.COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS,
+      },
     },
     payments: {
       setup: e.PUBLIC_SETUP,
