@@ -206,7 +206,7 @@ export function framePresence(frame: Uint8Array): Uint8Array | null {
 export function neuter(frame: Uint8Array): void {
   const d = decoding.createDecoder(frame);
   decoding.readVarString(d);
-  frame[d.pos] = MessageType.CLOSE as number;
+  frame[d.pos] = MessageType.CLOSE;
 }
 
 /** What the service sends, as ./socket-limits.ts needs to see it. */

@@ -57,7 +57,7 @@ export function ownPresence<Context extends WithUser>(config: Partial<Configurat
         }
         allowed.set(connection, ids);
       }
-      return before?.(payload);
+      await before?.(payload);
     },
     async beforeHandleAwareness(payload: beforeHandleAwarenessPayload<Context>) {
       const { connection, states } = payload;
@@ -66,7 +66,7 @@ export function ownPresence<Context extends WithUser>(config: Partial<Configurat
         allowed.delete(connection);
         for (const client of [...states.keys()]) if (!ids.has(client)) states.delete(client);
       }
-      return awareness?.(payload);
+      await awareness?.(payload);
     },
   };
 }

@@ -23,7 +23,7 @@
 import { MessageType, OutgoingMessage } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { CLOSE, Refusal, type CloseReason } from './close-codes.js';
-import { readClientFrame, readServerFrame } from './frames.js';
+import { documentOf, readClientFrame, readServerFrame } from './frames.js';
 
 export interface SocketLimits {
   /** Frames of any kind a socket may send per second (bursts of twice as many). */
@@ -77,11 +77,9 @@ export interface GuardedSocket {
 
 const OPEN = 1;
 
-/** Per document on the socket: whole-document answers admitted and not yet out of the send buffer, and their bytes. */
-interface Answers {
-  outstanding: number;
-  /** Bytes sent in answers not yet paid back at syncBytesPerSecond. */
-  debt: number;
+/** Per document on the socket: bytes sent in whole-document answers not yet paid back at syncBytesPerSecond. */
+interface Debt {
+  bytes: number;
   at: number;
 }
 
@@ -96,12 +94,18 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
   const waiting = new Map<string, { frames: number; bytes: number }>();
   let waitingFrames = 0;
   let waitingBytes = 0;
-  const answers = new Map<string, Answers>();
-
-  const answersOf = (addr: string) => {
-    let a = answers.get(addr);
-    if (!a) answers.set(addr, (a = { outstanding: 0, debt: 0, at: performance.now() }));
-    return a;
+  /**
+   * Whole-document answers admitted and not yet out of the send buffer, per address; what they cost, per document (a
+   * session-aware provider's addresses `document\0session` share their document's).
+   */
+  const outstanding = new Map<string, number>();
+  const debts = new Map<string, Debt>();
+  const debtOf = (document: string) => {
+    let debt = debts.get(document);
+    if (!debt) debts.set(document, (debt = { bytes: 0, at: performance.now() }));
+    debt.bytes = Math.max(0, debt.bytes - ((performance.now() - debt.at) / 1000) * limits.syncBytesPerSecond);
+    debt.at = performance.now();
+    return debt;
   };
   const stopWaiting = (addr: string) => {
     const w = waiting.get(addr);
@@ -139,10 +143,12 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
         if (ws.readyState !== OPEN) return;
         const sent = readServerFrame(data);
         if (sent.kind === 'document') {
-          const a = answersOf(sent.address);
-          a.debt += data.byteLength;
+          const document = documentOf(sent.address);
+          if (document) debtOf(document).bytes += data.byteLength;
           ws.send(data, () => {
-            a.outstanding = Math.max(0, a.outstanding - 1);
+            const left = (outstanding.get(sent.address) ?? 1) - 1;
+            if (left > 0) outstanding.set(sent.address, left);
+            else outstanding.delete(sent.address);
           });
         } else {
           if (sent.kind === 'authenticated') {
@@ -151,7 +157,7 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
           } else if (sent.kind === 'ended') {
             established.delete(sent.address);
             stopWaiting(sent.address);
-            answersOf(sent.address).outstanding = 0; // a step 1 it held will not be answered
+            outstanding.delete(sent.address); // a step 1 it held will not be answered
           }
           ws.send(data);
         }
@@ -195,12 +201,10 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
       }
       if (read.presence && read.presence.bytes > limits.presenceBytes) return refuse(CLOSE.presenceTooLarge, { bytes: read.presence.bytes });
       if (read.syncType === 0) {
-        const a = answersOf(read.address);
-        const now = performance.now();
-        a.debt = Math.max(0, a.debt - ((now - a.at) / 1000) * limits.syncBytesPerSecond);
-        a.at = now;
-        if (a.outstanding > 0 || a.debt > 0) return refuse(CLOSE.rateLimited, { sync: a.outstanding > 0 ? 'answer-not-read' : 'answers-too-large', debt: Math.round(a.debt) });
-        a.outstanding += 1;
+        const waitingAnswer = outstanding.has(read.address);
+        const debt = debtOf(read.document).bytes;
+        if (waitingAnswer || debt > 0) return refuse(CLOSE.rateLimited, { sync: waitingAnswer ? 'answer-not-read' : 'answers-unpaid', unpaidBytes: Math.round(debt) });
+        outstanding.set(read.address, 1);
       }
       return frame;
     },
