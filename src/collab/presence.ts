@@ -7,8 +7,8 @@
 // out, which the service does itself). A person's own second connection (a reconnect while the first is still
 // here) may bind the same id.
 //
-// The hook payload's `states` is a scratch Awareness's, which also holds the scratch's own client id (an empty
-// state): only ids the frame itself carries are kept, which drops it too.
+// The hook payload's `states` is a scratch Awareness's, which also holds the scratch's own client id (an empty state
+// at clock 0, which y-protocols then ignores): only ids the frame itself carries are kept, so it is dropped here too.
 import type { beforeHandleAwarenessPayload, beforeHandleMessagePayload, Configuration, Connection, Document } from '@hocuspocus/server';
 import { framePresence, presenceEntries } from './frames.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { renderCanvas } from '../../src/collab/canvas-doc.js';
@@ -219,6 +219,9 @@ let consoleCalls: Array<MockInstance<(...args: unknown[]) => void>> = [];
 function watchConsole() {
   consoleCalls = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'log')];
 }
+beforeEach(() => {
+  for (const c of consoleCalls) c.mockClear(); // each case answers for its own
+});
 afterEach(() => {
   for (const c of open) c.close();
   open = [];
@@ -481,11 +484,11 @@ describe('hostile frames on the live socket', () => {
       raw.ws.send(presence(projectId, [{ client: own, clock: 2, state: { cursor: { x: 9, y: 0 } } }]));
       await until(() => cursorOf(own) === 9);
       expect(seen().has(own + 1)).toBe(false);
-      // The service names the sender, whatever it claims; and no phantom state came with the frames.
+      // The service names the sender, whatever it claims; and no other client id speaks for the sender.
       const sender = (as === 'viewer' ? vic : bob).id;
       expect((seen().get(own) as { user?: { id: string } }).user?.id).toBe(sender);
-      const phantoms = [...seen()].filter(([id, s]) => id !== own && id !== observerId && (s as { user?: { id?: string } }).user?.id === sender);
-      expect(phantoms).toEqual([]);
+      const others = [...seen()].filter(([id, s]) => id !== own && id !== observerId && (s as { user?: { id?: string } }).user?.id === sender);
+      expect(others).toEqual([]);
       raw.ws.terminate();
       await expectUnharmed(t, ada, projectId, before);
       for (const c of consoleCalls) expect(c.mock.calls).toEqual([]);
