@@ -440,6 +440,22 @@ describe('hostile frames on the live socket', () => {
     for (const c of consoleCalls) expect(c.mock.calls).toEqual([]);
   });
 
+  it('a failure behind an authentication is one line of ours and a plain refusal, never printed by hocuspocus', async () => {
+    const raw = await rawSocket(t, bob);
+    const mark = logs.lines.length;
+    await t.pool.query('ALTER TABLE project_members RENAME TO project_members_away');
+    try {
+      raw.ws.send(auth(projectId));
+      expect(await raw.next(isAuthAnswer(projectId))).toBe('frame');
+    } finally {
+      await t.pool.query('ALTER TABLE project_members_away RENAME TO project_members');
+    }
+    expect(read(raw.received.find(isAuthAnswer(projectId))!).kind).toBe(1);
+    expect(logs.lines.slice(mark).filter((l) => l.msg === 'live socket: an authentication failed')).toHaveLength(1);
+    for (const c of consoleCalls) expect(c.mock.calls).toEqual([]);
+    await stillServed(raw);
+  });
+
   describe('presence belongs to its sender', () => {
     /** Ada's provider with a cursor, and an observer (the owner's second tab) that sees everyone's presence. */
     async function scene() {
