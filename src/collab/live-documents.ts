@@ -8,7 +8,10 @@
 //   connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the
 //   project exists); with a token, also its scopes (`read` to connect, `write` to edit).
 // - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
-//   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
+//   and edge counts as on REST, malformed updates refused before hocuspocus applies them. Per socket (./socket-limits.ts):
+//   every frame read whole and counted, whole-document answers bounded, the send buffer capped, presence bounded,
+//   sockets without a cookie bounded per address; presence is its sender's own (./presence.ts); refusals are one line
+//   of our log, never hocuspocus's console (./refusals.ts).
 // - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
 //   acknowledgement waits for that (./frames.ts `gatedSocket`); documents are loaded from snapshot + log, compacted
 //   when hocuspocus stores them (debounced while editing, then put off by a random spread so documents opened together

@@ -7,11 +7,14 @@
 //   socket; one addressed to something that is not a project id never reaches hocuspocus (an Auth for it is answered
 //   permission-denied, as hocuspocus answers a project that is not the caller's). So nothing a client chose reaches
 //   hocuspocus's console lines, and each refusal is one line of ours (pino, which escapes what it prints).
-// - A sync step 1 asks for the whole document (what the client lacks of it). Per document on a socket, a step 1 is
-//   refused while the answer to the previous one has not left the socket's send buffer (the client takes one copy
-//   at a time, at the pace it reads), and while the bytes of earlier answers exceed what COLLAB_SYNC_BYTES_PER_SECOND
-//   has paid back since (so a client that reads fast still cannot make the service encode a large document over and
-//   over). A provider sends one step 1 per connection.
+// - A sync step 1 asks for the whole document (what the client lacks of it). A step 1 is refused (the socket closed,
+//   rate-limited) while the answer to the previous one for its address has not left the socket's send buffer (the
+//   client takes one copy at a time, at the pace it reads: a socket that does not read gets one), and while the bytes
+//   of earlier answers for its document on this socket exceed what COLLAB_SYNC_BYTES_PER_SECOND has paid back since
+//   (so a client that reads fast cannot make the service encode a large document over and over, nor by asking under
+//   many session addresses of one document). A provider sends one step 1 per connection. Why not weigh step 1 in the
+//   frame rate: the answer's size is known only once it is encoded, and one legitimate answer of a large document
+//   would then leave a reading client in debt for its presence and edits.
 // - A socket whose send buffer passes COLLAB_MAX_BUFFERED_BYTES is closed (send-buffer-full): a client that does not
 //   read what it asked for (or what peers broadcast) holds at most that much of our memory (plus the frame that
 //   passed it), for at most ws's close timeout.
