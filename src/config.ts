@@ -155,7 +155,7 @@ const envSchema = z.object({
   COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
   COLLAB_COMPACT_LOG_RATIO: z.coerce.number().min(0).max(100).default(0.1),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
-  COLLAB_FRAMES_PER_SECOND: int(200, 1),
+  COLLAB_FRAMES_PER_SECOND: int(300, 1),
   COLLAB_MAX_BUFFERED_BYTES: z.coerce.number().int().min(64 * 1024).optional(),
   COLLAB_SYNC_BYTES_PER_SECOND: int(4 * MB, 1024),
   COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),

@@ -44,7 +44,7 @@ export interface SocketLimits {
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
-  framesPerSecond: 200,
+  framesPerSecond: 300,
   bufferedBytes: 32 * 1024 * 1024,
   syncBytesPerSecond: 4 * 1024 * 1024,
   presenceBytes: 64 * 1024,

@@ -77,7 +77,7 @@ describe('configuration', () => {
   it('limits each live socket: frames of every kind, its send buffer (never below CANVAS_MAX_BYTES), whole-document answers, presence, sockets without a cookie', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.collab.socket).toEqual({
-      framesPerSecond: 200,
+      framesPerSecond: 300,
       bufferedBytes: 32 * MB,
       syncBytesPerSecond: 4 * MB,
       presenceBytes: 64 * 1024,
