@@ -7,6 +7,7 @@ import type { SessionRevocations } from './auth/revocations.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
+import { clientAddressOf } from './http/trusted-proxies.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createAccessChecksRepository, createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
@@ -136,6 +137,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     log,
     extensions,
     metrics,
+    clientAddress: clientAddressOf(config.http.trustedProxies),
   });
   metrics?.watchLive(() => live.gauges());
   // Revocation reaches what is open: live sockets and event streams are checked after every read of revocations.

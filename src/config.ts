@@ -160,6 +160,12 @@ const envSchema = z.object({
   COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
   COLLAB_COMPACT_LOG_RATIO: z.coerce.number().min(0).max(100).default(0.1),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
+  COLLAB_FRAMES_PER_SECOND: int(300, 1),
+  COLLAB_MAX_BUFFERED_BYTES: z.coerce.number().int().min(64 * 1024).optional(),
+  COLLAB_SYNC_BYTES_PER_SECOND: int(4 * MB, 1024),
+  COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),
+  COLLAB_MAX_ANONYMOUS_FRAME_BYTES: int(16 * 1024, 256),
+  COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: int(20, 1),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -356,6 +362,15 @@ export interface Config {
     storeSpreadMs: number;
     compactLogRatio: number;
     authTimeoutMs: number;
+    /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
+    socket: {
+      framesPerSecond: number;
+      bufferedBytes: number;
+      syncBytesPerSecond: number;
+      presenceBytes: number;
+      anonymousFrameBytes: number;
+      anonymousSocketsPerAddress: number;
+    };
   };
   payments: {
     setup: 'local' | 'production';
@@ -446,6 +461,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   const trustedProxies = parseTrustedProxies(e.TRUSTED_PROXIES, production);
   if ('problem' in trustedProxies) problems.push(trustedProxies.problem);
   if (e.CANVAS_MAX_BODY_BYTES !== undefined && e.CANVAS_MAX_BODY_BYTES < e.CANVAS_MAX_BYTES) problems.push('CANVAS_MAX_BODY_BYTES must not be below CANVAS_MAX_BYTES');
+  // A whole-document answer must fit in a live socket's send buffer, or a client that reads would be closed on connecting.
+  if (e.COLLAB_MAX_BUFFERED_BYTES !== undefined && e.COLLAB_MAX_BUFFERED_BYTES < e.CANVAS_MAX_BYTES) problems.push('COLLAB_MAX_BUFFERED_BYTES must not be below CANVAS_MAX_BYTES');
   // The ComfyUI workflow is read and checked now: a bad one stops the start, naming the problem.
   let comfyui: CheckedWorkflow | undefined;
   if (e.COMFYUI_URL) {
@@ -580,6 +597,14 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
       compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
+      socket: {
+        framesPerSecond: e.COLLAB_FRAMES_PER_SECOND,
+        bufferedBytes: e.COLLAB_MAX_BUFFERED_BYTES ?? Math.max(32 * MB, 2 * e.CANVAS_MAX_BYTES),
+        syncBytesPerSecond: e.COLLAB_SYNC_BYTES_PER_SECOND,
+        presenceBytes: e.COLLAB_MAX_PRESENCE_BYTES,
+        anonymousFrameBytes: e.COLLAB_MAX_ANONYMOUS_FRAME_BYTES,
+        anonymousSocketsPerAddress: e.COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS,
+      },
     },
     payments: {
       setup: e.PUBLIC_SETUP,

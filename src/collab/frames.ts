@@ -4,9 +4,17 @@
 // step 2 and update, `varUint8Array(update)` (y-protocols/sync).
 import { MessageType, type WebSocketLike } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
+import * as Y from 'yjs';
+import { isUuid } from '../services/ids.js';
+import { CLOSE, Refusal } from './close-codes.js';
 
+const SYNC_STEP_1 = 0;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
+/** Auth sub-message a client sends (@hocuspocus/common AuthMessageType.Token); the others are the server's answers. */
+const AUTH_TOKEN = 0;
+const AUTH_PERMISSION_DENIED = 1;
+const AUTH_AUTHENTICATED = 2;
 
 /** The Yjs update a client frame carries (sync step 2 or update), null for any other frame; throws on a truncated frame. */
 export function frameUpdate(frame: Uint8Array): Uint8Array | null {
@@ -84,4 +92,144 @@ export function gatedSocket(ws: { send(data: Uint8Array): void; close(code?: num
       })();
     },
   };
+}
+
+/** A session-aware provider's address: `documentName\0sessionId` (its session id is a short random word). */
+const SESSION = /^[0-9A-Za-z_-]{1,64}$/;
+
+/** The document a frame's address names, or null when it names no document we could serve (not a project id). */
+export function documentOf(address: string): string | null {
+  const cut = address.indexOf('\0');
+  const name = cut === -1 ? address : address.slice(0, cut);
+  if (!isUuid(name)) return null;
+  if (cut !== -1 && !SESSION.test(address.slice(cut + 1))) return null;
+  return name;
+}
+
+/** What a client frame is, read whole (./socket-limits.ts decides from it before hocuspocus sees the frame). */
+export interface ClientFrame {
+  address: string;
+  /** The document the address names, null when it names none we could serve (./documentOf). */
+  document: string | null;
+  type: MessageType;
+  /** A sync frame's step: 0 step 1 (asks for the document), 1 step 2, 2 update. */
+  syncType?: number;
+  /** An awareness frame: its update's bytes and the client ids it sets (a state) or clears (null). */
+  presence?: { bytes: number; clients: number[] };
+}
+
+const malformed = () => new Refusal(CLOSE.malformedMessage.reason, CLOSE.malformedMessage.code);
+
+/**
+ * Reads a client frame whole, as hocuspocus and y-protocols would, and throws a Refusal for anything hocuspocus
+ * would throw on or print a line for: a truncated frame, a frame kind a client never sends (server-internal
+ * BroadcastStateless, SyncStatus, Ping, Pong, an unknown type, an auth answer), a sync step that does not exist, a
+ * state vector or a presence update that does not decode, a presence state that is not JSON. A Yjs update is left to
+ * `beforeHandleMessage`, which decodes it anyway. An address that names no document (`document` null: a forged name
+ * with new lines or JSON in it) is for the caller to answer: it is never handed on to hocuspocus, which prints names.
+ */
+export function readClientFrame(frame: Uint8Array): ClientFrame {
+  const d = decoding.createDecoder(frame);
+  try {
+    const address = decoding.readVarString(d);
+    const document = documentOf(address);
+    const type = decoding.readVarUint(d) as MessageType;
+    switch (type) {
+      case MessageType.Sync:
+      case MessageType.SyncReply: {
+        const syncType = decoding.readVarUint(d);
+        const payload = decoding.readVarUint8Array(d);
+        if (syncType === SYNC_STEP_1) Y.decodeStateVector(payload);
+        else if (syncType !== SYNC_STEP_2 && syncType !== SYNC_UPDATE) throw malformed();
+        return { address, document, type, syncType };
+      }
+      case MessageType.Awareness: {
+        const update = decoding.readVarUint8Array(d);
+        const clients = presenceEntries(update, true).map((e) => e.client);
+        return { address, document, type, presence: { bytes: update.byteLength, clients } };
+      }
+      case MessageType.Auth: {
+        if (decoding.readVarUint(d) !== AUTH_TOKEN) throw new Refusal(CLOSE.unexpectedMessage.reason, CLOSE.unexpectedMessage.code);
+        decoding.readVarString(d); // token
+        if (decoding.hasContent(d)) decoding.readVarString(d); // provider version
+        return { address, document, type };
+      }
+      case MessageType.Stateless:
+        decoding.readVarString(d);
+        return { address, document, type };
+      case MessageType.QueryAwareness:
+      case MessageType.CLOSE:
+        return { address, document, type };
+      default:
+        throw new Refusal(CLOSE.unexpectedMessage.reason, CLOSE.unexpectedMessage.code);
+    }
+  } catch (err) {
+    if (err instanceof Refusal) throw err;
+    throw malformed();
+  }
+}
+
+/**
+ * The entries of a y-protocols awareness update: `varUint(n)`, then per client `varUint(clientId) varUint(clock)
+ * varString(JSON state)`, the state `null` when the client clears its presence. `parse`: each state is parsed as
+ * y-protocols will (throws when one is not JSON).
+ */
+export function presenceEntries(update: Uint8Array, parse = false): Array<{ client: number; cleared: boolean }> {
+  const u = decoding.createDecoder(update);
+  const entries: Array<{ client: number; cleared: boolean }> = [];
+  for (let n = decoding.readVarUint(u); n > 0; n--) {
+    const client = decoding.readVarUint(u);
+    decoding.readVarUint(u); // clock
+    const state = decoding.readVarString(u);
+    if (parse) JSON.parse(state);
+    entries.push({ client, cleared: state === 'null' });
+  }
+  return entries;
+}
+
+/** The awareness update an awareness frame carries, null for any other frame (or one that does not decode). */
+export function framePresence(frame: Uint8Array): Uint8Array | null {
+  try {
+    const d = decoding.createDecoder(frame);
+    decoding.readVarString(d);
+    if (decoding.readVarUint(d) !== (MessageType.Awareness as number)) return null;
+    return decoding.readVarUint8Array(d);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes a client frame that hocuspocus has already started to read harmless: its message type becomes Close, which
+ * hocuspocus reads as "close this document connection" — a no-op once the connection is closed (./refusals.ts).
+ */
+export function neuter(frame: Uint8Array): void {
+  const d = decoding.createDecoder(frame);
+  decoding.readVarString(d);
+  frame[d.pos] = MessageType.CLOSE;
+}
+
+/** What the service sends, as ./socket-limits.ts needs to see it. */
+export type ServerFrame =
+  | { kind: 'document'; address: string } // a sync step 2: the document (or what the client lacks of it), answering a step 1
+  | { kind: 'authenticated'; address: string }
+  | { kind: 'ended'; address: string } // permission denied, or the document connection closed
+  | { kind: 'other' };
+
+export function readServerFrame(frame: Uint8Array): ServerFrame {
+  try {
+    const d = decoding.createDecoder(frame);
+    const address = decoding.readVarString(d);
+    const type = decoding.readVarUint(d) as MessageType;
+    if ((type === MessageType.Sync || type === MessageType.SyncReply) && decoding.readVarUint(d) === SYNC_STEP_2) return { kind: 'document', address };
+    if (type === MessageType.CLOSE) return { kind: 'ended', address };
+    if (type === MessageType.Auth) {
+      const answer = decoding.readVarUint(d);
+      if (answer === AUTH_AUTHENTICATED) return { kind: 'authenticated', address };
+      if (answer === AUTH_PERMISSION_DENIED) return { kind: 'ended', address };
+    }
+  } catch {
+    // not one of ours to look at
+  }
+  return { kind: 'other' };
 }

@@ -8,7 +8,10 @@
 //   connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the
 //   project exists); with a token, also its scopes (`read` to connect, `write` to edit).
 // - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
-//   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
+//   and edge counts as on REST, malformed updates refused before hocuspocus applies them. Per socket (./socket-limits.ts):
+//   every frame read whole and counted, whole-document answers bounded, the send buffer capped, presence bounded,
+//   sockets without a cookie bounded per address; presence is its sender's own (./presence.ts); refusals are one line
+//   of our log, never hocuspocus's console (./refusals.ts).
 // - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
 //   acknowledgement waits for that (./frames.ts `gatedSocket`); documents are loaded from snapshot + log, compacted
 //   when hocuspocus stores them (debounced while editing, then put off by a random spread so documents opened together
@@ -29,7 +32,11 @@ import type { CollabRepository, ProjectRole } from '../db/repositories/index.js'
 import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../services/ids.js';
 import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
-import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
+import { Refusal } from './close-codes.js';
+import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
+import { ownPresence } from './presence.js';
+import { quietRefusals } from './refusals.js';
+import { anonymousSockets, DEFAULT_SOCKET_LIMITS, guardSocket, type SocketLimits } from './socket-limits.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
 export const COLLAB_PATH = '/api/collab';
@@ -62,6 +69,8 @@ export interface LiveLimits {
   compactLogRatio?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
+  /** What one socket may ask of the service: frame rate, send buffer, whole-document answers, presence, anonymous sockets (./socket-limits.ts). */
+  socket?: Partial<SocketLimits>;
 }
 
 export interface LiveDeps {
@@ -81,6 +90,8 @@ export interface LiveDeps {
   relayed?: boolean;
   /** Where compactions are counted (metrics on). */
   metrics?: Pick<Metrics, 'compaction'>;
+  /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
+  clientAddress?: (req: IncomingMessage) => string;
 }
 
 /** The service's own connection to a document: changes are stored before `change` resolves. */
@@ -171,24 +182,12 @@ function turns(n: number) {
 /** How long `close()` waits for queued changes to be stored before giving up on them (they were never acknowledged). */
 const CLOSE_DRAIN_MS = 5_000;
 
-/**
- * A refusal: hocuspocus answers an authentication with `permission-denied`, and closes a document connection whose
- * message was refused with this code and reason. No `message`: hocuspocus prints the message of any hook error.
- */
-export class Refusal extends Error {
-  constructor(
-    readonly reason: string,
-    readonly code = 4400,
-  ) {
-    super('');
-    this.name = 'Refusal';
-  }
-}
+export { Refusal } from './close-codes.js';
 
 const refuse = (reason: string, code?: number) => new Refusal(reason, code);
 
-function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 503) {
-  const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
+function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 429 | 503) {
+  const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
@@ -203,7 +202,19 @@ function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map
   return keys.size;
 }
 
-export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, limits, log, extensions = [], relayed = extensions.length > 0, metrics }: LiveDeps): LiveDocuments {
+export function createLiveDocuments({
+  collab,
+  roleOf,
+  sessions,
+  tokens,
+  origin,
+  limits,
+  log,
+  extensions = [],
+  relayed = extensions.length > 0,
+  metrics,
+  clientAddress = (req) => req.socket.remoteAddress ?? '',
+}: LiveDeps): LiveDocuments {
   let closed = false;
   /** After close: nothing touches the database any more. */
   let finished = false;
@@ -363,6 +374,15 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     if (newEdges > 0 && edges.size + newEdges > limits.edges) throw refuse('too-many-edges', 4413);
   }
 
+  /** Throws `refused()` unless `update` is a Yjs update that decodes. */
+  function mustDecode(update: Uint8Array, refused: () => Refusal): void {
+    try {
+      Y.decodeUpdate(update);
+    } catch {
+      throw refused();
+    }
+  }
+
   /** Token bucket per (socket, document) connection: `updatesPerSecond`, bursts of twice that. */
   function withinRate(connection: object): boolean {
     const now = performance.now();
@@ -376,7 +396,9 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     return true;
   }
 
-  const hocuspocus = new Hocuspocus<SocketContext>({
+  // Refusals are logged here, never printed by hocuspocus (./refusals.ts); presence is its sender's own (./presence.ts).
+  const hocuspocus = new Hocuspocus<SocketContext>(
+    quietRefusals<SocketContext>(log, ownPresence<SocketContext>({
     quiet: true,
     debounce: limits.storeDebounceMs,
     maxDebounce: limits.storeMaxDebounceMs,
@@ -424,8 +446,10 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       } catch {
         throw cutOff(refuse('malformed-message'));
       }
-      if (!update || connection.readOnly) return; // a viewer's update is answered "not applied" by hocuspocus
-      if (!withinRate(connection)) throw cutOff(refuse('rate-limited', 4429));
+      if (!update) return;
+      if (!withinRate(connection)) throw cutOff(refuse('rate-limited', 4429)); // a viewer's updates count too
+      // A viewer's update is answered "not applied" by hocuspocus, which reads it first: one that does not decode is refused here.
+      if (connection.readOnly) return mustDecode(update, () => cutOff(refuse('malformed-update')));
       if (queue.full()) throw refuse('not-saving', 4503);
       let decoded: ReturnType<typeof Y.decodeUpdate>;
       try {
@@ -461,9 +485,11 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       later.delete(documentName);
       await compactNow(documentName);
     },
-  });
+  })));
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes });
+  const socketLimits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...limits.socket };
+  const anonymous = anonymousSockets(socketLimits.anonymousSocketsPerAddress);
 
   async function accept(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const from = req.headers.origin;
@@ -472,9 +498,20 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     // A session cookie that is not valid stays a 401; without one, a token may authenticate each document.
     if (!user && (!tokens || hasSessionCookie(req.headers.cookie))) return rejectUpgrade(socket, 401);
     if (closed || socket.destroyed) return rejectUpgrade(socket, 503);
+    // Sockets waiting to authenticate with a token are counted per client address (./socket-limits.ts).
+    const address = clientAddress(req);
+    const gate = user ? undefined : { authenticated: false };
+    if (gate) {
+      const release = anonymous.take(address, gate);
+      if (!release) {
+        log.warn({ client: address }, 'live socket: refused, too many sockets from this address waiting to authenticate');
+        return rejectUpgrade(socket, 429);
+      }
+      socket.once('close', release);
+    }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       const request = new Request(`http://localhost${COLLAB_PATH}`, { headers: from ? { origin: from } : {} });
-      const context: SocketContext = user ? { user } : { user: null, byToken: true, gate: { authenticated: false } };
+      const context: SocketContext = user ? { user } : { user: null, byToken: true, gate };
       if (context.gate) {
         // Let in only to authenticate: a socket that does not within the deadline holds nothing of ours any longer.
         const gate = context.gate;
@@ -484,15 +521,18 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
         deadline.unref();
         ws.once('close', () => clearTimeout(deadline));
       }
-      const client = hocuspocus.handleConnection(gatedSocket(ws), request, context);
+      // Rate, frame checks, send buffer and whole-document answers of this socket (./socket-limits.ts).
+      const guard = guardSocket(ws, { limits: socketLimits, log, gate, address });
+      const client = hocuspocus.handleConnection(gatedSocket(guard.socket), request, context);
       ws.on('message', (data: Buffer, isBinary) => {
-        if (!isBinary) return ws.close(1003, 'binary frames only');
-        const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-        if (!wellFormed(frame)) return ws.close(4400, 'malformed-message');
-        client.handleMessage(frame);
+        const frame = guard.admit(data, isBinary);
+        if (frame) client.handleMessage(frame);
       });
       ws.on('close', (code, reason) => client.handleClose({ code, reason: reason.toString() }));
-      ws.on('error', () => ws.terminate()); // e.g. a frame over maxPayload: ws has closed it with 1009
+      ws.on('error', (err) => {
+        guard.failed(err); // e.g. a frame over maxPayload: ws has closed it with 1009
+        ws.terminate();
+      });
     });
   }
 

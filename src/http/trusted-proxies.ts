@@ -12,6 +12,7 @@
 //   `loopback`, `linklocal` and `uniquelocal` (the private ranges): every hop in them is trusted, however many.
 // Unset: in production, one hop, when it comes from loopback or a private range (a proxy beside us or on our
 // private network); outside production, nobody.
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 
 export type TrustedProxies =
@@ -102,4 +103,26 @@ export function trustProxyOption(setting: TrustedProxies): false | ((address: st
       throw new Error(`unknown TRUSTED_PROXIES setting ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * The client's address of a raw request (a WebSocket upgrade, which Fastify never sees), as `req.ip` would be with
+ * `trustProxyOption(setting)`: proxy-addr's walk, from the socket's peer through X-Forwarded-For from the right, to
+ * the first hop that is not trusted (or the left-most one).
+ */
+export function clientAddressOf(setting: TrustedProxies): (req: IncomingMessage) => string {
+  const trust = trustProxyOption(setting);
+  return (req) => {
+    const peer = req.socket.remoteAddress ?? '';
+    if (!trust) return peer;
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((entry) => entry.replace(/^ +| +$/g, '')) // as proxy-addr reads it: spaces only
+      .filter((entry) => entry !== '')
+      .reverse();
+    const hops = [peer, ...forwarded];
+    for (let i = 0; i < hops.length - 1; i++) if (!trust(hops[i], i)) return hops[i];
+    return hops[hops.length - 1];
+  };
 }

@@ -7,7 +7,8 @@ import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { frameUpdate, gatedSocket } from '../../src/collab/frames.js';
+import { Refusal } from '../../src/collab/close-codes.js';
+import { documentOf, frameUpdate, gatedSocket, neuter, readClientFrame, readServerFrame } from '../../src/collab/frames.js';
 
 function frame(address: string, type: MessageType, write: (e: encoding.Encoder) => void): Uint8Array {
   const e = encoding.createEncoder();
@@ -161,5 +162,68 @@ describe('gatedSocket', () => {
     expect(ws.closed).toEqual({ code: 1011, reason: 'not saved' });
     expect(ws.sent).toEqual([]);
     expect(gate.readyState).toBe(3);
+  });
+});
+
+describe('readClientFrame', () => {
+  const doc = '0b9f7c1e-3c2a-4f1e-9d3e-2a1b0c9d8e7f';
+  const presence = (entries: Array<[number, string]>) =>
+    frame(doc, MessageType.Awareness, (e) => {
+      const u = encoding.createEncoder();
+      encoding.writeVarUint(u, entries.length);
+      for (const [client, state] of entries) {
+        encoding.writeVarUint(u, client);
+        encoding.writeVarUint(u, 1);
+        encoding.writeVarString(u, state);
+      }
+      encoding.writeVarUint8Array(e, encoding.toUint8Array(u));
+    });
+  const refusal = (f: Uint8Array) => {
+    try {
+      readClientFrame(f);
+      return 'read';
+    } catch (err) {
+      return err instanceof Refusal ? err.reason : 'thrown';
+    }
+  };
+
+  it('reads what a provider sends: its address, kind, sync step, and the client ids of a presence update', () => {
+    expect(readClientFrame(syncStep1(doc))).toEqual({ address: doc, document: doc, type: MessageType.Sync, syncType: 0 });
+    expect(readClientFrame(syncStep2(doc, someUpdate(), MessageType.SyncReply))).toMatchObject({ type: MessageType.SyncReply, syncType: 1 });
+    expect(readClientFrame(syncUpdate(doc, someUpdate()))).toMatchObject({ syncType: 2 });
+    expect(readClientFrame(presence([[7, '{"cursor":null}'], [9, 'null']]))).toMatchObject({ presence: { clients: [7, 9] } });
+    expect(readClientFrame(frame(doc, MessageType.Auth, (e) => (encoding.writeVarUint(e, 0), encoding.writeVarString(e, 'tok'))))).toMatchObject({ type: MessageType.Auth });
+    expect(readClientFrame(frame(`${doc}\0abc123`, MessageType.QueryAwareness, () => {}))).toMatchObject({ document: doc });
+  });
+
+  it('tells apart an address that names no project (never handed on), and refuses what hocuspocus would throw on or print', () => {
+    expect(readClientFrame(syncStep1('x"}\n{"level":60}')).document).toBeNull();
+    expect(documentOf(`${doc}\0bad session\n`)).toBeNull();
+    expect(documentOf(doc.toUpperCase())).toBe(doc.toUpperCase());
+    expect(refusal(new Uint8Array(0))).toBe('malformed-message');
+    expect(refusal(syncStep1(doc).subarray(0, 38))).toBe('malformed-message');
+    expect(refusal(frame(doc, MessageType.Sync, (e) => encoding.writeVarUint(e, 9)))).toBe('malformed-message');
+    expect(refusal(presence([[1, '{not json']]))).toBe('malformed-message');
+    for (const type of [MessageType.BroadcastStateless, MessageType.SyncStatus, MessageType.Ping, MessageType.Pong, 99]) {
+      expect(refusal(frame(doc, type, (e) => encoding.writeVarString(e, 'x'))), String(type)).toBe('unexpected-message');
+    }
+    expect(refusal(frame(doc, MessageType.Auth, (e) => (encoding.writeVarUint(e, 2), encoding.writeVarString(e, 'x'))))).toBe('unexpected-message');
+  });
+});
+
+describe('readServerFrame and neuter', () => {
+  it('tells whole-document answers, authentications and ends apart from the rest', () => {
+    expect(readServerFrame(syncStep2('d', someUpdate()))).toEqual({ kind: 'document', address: 'd' });
+    expect(readServerFrame(syncUpdate('d', someUpdate()))).toEqual({ kind: 'other' });
+    expect(readServerFrame(frame('d', MessageType.Auth, (e) => (encoding.writeVarUint(e, 2), encoding.writeVarString(e, 'read-write'))))).toEqual({ kind: 'authenticated', address: 'd' });
+    expect(readServerFrame(frame('d', MessageType.Auth, (e) => (encoding.writeVarUint(e, 1), encoding.writeVarString(e, 'permission-denied'))))).toEqual({ kind: 'ended', address: 'd' });
+    expect(readServerFrame(frame('d', MessageType.CLOSE, (e) => encoding.writeVarString(e, 'bye')))).toEqual({ kind: 'ended', address: 'd' });
+    expect(readServerFrame(new Uint8Array([200]))).toEqual({ kind: 'other' });
+  });
+
+  it('turns a frame into a Close of its document connection', () => {
+    const f = syncUpdate('doc', someUpdate());
+    neuter(f);
+    expect(readServerFrame(f)).toEqual({ kind: 'ended', address: 'doc' });
   });
 });

@@ -74,6 +74,37 @@ describe('configuration', () => {
     expect(() => loadConfig({ COLLAB_COMPACT_SPREAD_MS: '-1' })).toThrow(/COLLAB_COMPACT_SPREAD_MS/);
   });
 
+  it('limits each live socket: frames of every kind, its send buffer (never below CANVAS_MAX_BYTES), whole-document answers, presence, sockets without a cookie', () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig({}).config.collab.socket).toEqual({
+      framesPerSecond: 300,
+      bufferedBytes: 32 * MB,
+      syncBytesPerSecond: 4 * MB,
+      presenceBytes: 64 * 1024,
+      anonymousFrameBytes: 16 * 1024,
+      anonymousSocketsPerAddress: 20,
+    });
+    expect(loadConfig({ CANVAS_MAX_BYTES: String(40 * MB) }).config.collab.socket.bufferedBytes).toBe(80 * MB);
+    const env = {
+      COLLAB_FRAMES_PER_SECOND: '10',
+      COLLAB_MAX_BUFFERED_BYTES: String(20 * MB),
+      COLLAB_SYNC_BYTES_PER_SECOND: '2048',
+      COLLAB_MAX_PRESENCE_BYTES: '512',
+      COLLAB_MAX_ANONYMOUS_FRAME_BYTES: '1024',
+      COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: '2',
+    };
+    expect(loadConfig(env).config.collab.socket).toEqual({
+      framesPerSecond: 10,
+      bufferedBytes: 20 * MB,
+      syncBytesPerSecond: 2048,
+      presenceBytes: 512,
+      anonymousFrameBytes: 1024,
+      anonymousSocketsPerAddress: 2,
+    });
+    expect(() => loadConfig({ COLLAB_MAX_BUFFERED_BYTES: String(MB) })).toThrow(/COLLAB_MAX_BUFFERED_BYTES must not be below CANVAS_MAX_BYTES/);
+    for (const name of Object.keys(env)) expect(() => loadConfig({ [name]: '0' })).toThrow(new RegExp(name));
+  });
+
   it('leaves a live log under 10 % of its document for later while people edit, unless COLLAB_COMPACT_LOG_RATIO says otherwise', () => {
     expect(loadConfig({}).config.collab.compactLogRatio).toBe(0.1);
     expect(loadConfig({ COLLAB_COMPACT_LOG_RATIO: '0' }).config.collab.compactLogRatio).toBe(0);

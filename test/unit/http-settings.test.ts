@@ -1,10 +1,11 @@
 // The HTTP settings of the configuration: the request deadlines (HTTP_*_TIMEOUT_MS) and TRUSTED_PROXIES — parsed,
 // defaulted and refused with clear messages — and the trust function Fastify gets, which decides req.ip from
 // X-Forwarded-For (checked here through a bare Fastify and inject(), which sets the socket's peer).
+import type { IncomingMessage } from 'node:http';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DEFAULT_TRUSTED_PROXIES, trustProxyOption, type TrustedProxies } from '../../src/http/trusted-proxies.js';
+import { clientAddressOf, DEFAULT_TRUSTED_PROXIES, trustProxyOption, type TrustedProxies } from '../../src/http/trusted-proxies.js';
 import { PRODUCTION_ENV } from '../helpers/production-env.js';
 
 const production = PRODUCTION_ENV;
@@ -83,13 +84,17 @@ describe('TRUSTED_PROXIES in the configuration', () => {
   });
 });
 
-describe('the client address Fastify derives with the trust function', () => {
+describe('the client address Fastify derives with the trust function (and the live socket, with clientAddressOf, alike)', () => {
   async function ipOf(setting: TrustedProxies, remoteAddress: string, forwardedFor?: string): Promise<string> {
     const app = Fastify({ trustProxy: trustProxyOption(setting) });
     app.get('/', async (req) => ({ ip: req.ip }));
-    const res = await app.inject({ url: '/', remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
+    const headers = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
+    const res = await app.inject({ url: '/', remoteAddress, headers });
     await app.close();
-    return (res.json<{ ip: string }>()).ip;
+    const { ip } = res.json<{ ip: string }>();
+    // An upgrade never reaches Fastify: the live socket reads the same address from the raw request.
+    expect(clientAddressOf(setting)({ socket: { remoteAddress }, headers } as unknown as IncomingMessage)).toBe(ip);
+    return ip;
   }
 
   it('trusts nobody with none: the peer', async () => {

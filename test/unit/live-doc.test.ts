@@ -7,7 +7,7 @@ import * as Y from 'yjs';
 import { applyCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
 import { connectionStatus, type ConnectionState } from '../../web/src/canvas/connection.js';
 import { addElements, CanvasMirror, jsonEqual, moveNodes, removeElements, setNodeData } from '../../web/src/canvas/live-doc.js';
-import { colorOf, initialsOf, peersOf, peopleOf } from '../../web/src/canvas/presence.js';
+import { colorOf, initialsOf, peersOf, peopleOf, selectionToSend } from '../../web/src/canvas/presence.js';
 import { peerOf, withCanvas } from '../helpers/yjs-docs.js';
 
 type Json = Record<string, unknown>;
@@ -169,6 +169,16 @@ describe('presence', () => {
     expect(peers[1]).toEqual({ clientId: 1, user: { id: 'u1', name: 'Ada', color: '#112233' }, cursor: { x: 1, y: 2 }, selection: ['a', 'b'] });
     expect(peers[2]).toEqual({ clientId: 3, user: { id: 'u3', name: 'Bad colour', color: colorOf('u3') }, cursor: null, selection: [] });
     expect(peopleOf(peers).map((p) => p.name)).toEqual(['Ada', 'Bad colour']); // one avatar per person
+  });
+
+  it("sends at most what peers show of a selection, small enough for the service's presence limit", () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => `generation-${String(i).padStart(36, '0')}`);
+    const sent = selectionToSend(ids);
+    expect(sent).toEqual(ids.slice(0, sent.length));
+    expect(sent.length).toBeLessThanOrEqual(1000);
+    expect(JSON.stringify(sent).length).toBeLessThan(40_000); // COLLAB_MAX_PRESENCE_BYTES is 64 KB by default
+    expect(selectionToSend(['a', 'b'])).toEqual(['a', 'b']);
+    expect(selectionToSend(['x'.repeat(40_000), 'b'])).toEqual([]);
   });
 
   it('gives stable colours and short initials', () => {

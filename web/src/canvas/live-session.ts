@@ -9,7 +9,7 @@ import { canvasMaps } from '../../../src/collab/canvas-doc';
 import { api } from '../api/client';
 import type { ConnectionState } from './connection';
 import { addElements, CanvasMirror, moveNodes, removeElements, setNodeData, type XY } from './live-doc';
-import { peersOf, type Peer, type PresenceUser } from './presence';
+import { peersOf, selectionToSend, type Peer, type PresenceUser } from './presence';
 
 /** A value that React reads with useSyncExternalStore: `get` returns the same object until it changes. */
 export class Store<T> {
@@ -226,7 +226,7 @@ export class LiveSession {
   setSelection(ids: string[]): void {
     if (ids.length === this.selection.length && ids.every((id, i) => id === this.selection[i])) return;
     this.selection = ids;
-    this.provider.awareness?.setLocalStateField('selection', ids);
+    this.provider.awareness?.setLocalStateField('selection', selectionToSend(ids));
   }
 
   /** A dropped socket may be a session that ended: ask (at most every 15 s), and a 401 signs the page out. */

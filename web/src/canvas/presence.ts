@@ -47,10 +47,29 @@ export function peersOf(states: ReadonlyMap<number, unknown>, ownClientId: numbe
     const { id, name, color } = state.user;
     if (typeof id !== 'string' || typeof name !== 'string') continue;
     const cursor = isRecord(state.cursor) && Number.isFinite(state.cursor.x) && Number.isFinite(state.cursor.y) ? { x: state.cursor.x as number, y: state.cursor.y as number } : null;
-    const selection = Array.isArray(state.selection) ? state.selection.filter((s): s is string => typeof s === 'string').slice(0, 1000) : [];
+    const selection = Array.isArray(state.selection) ? state.selection.filter((s): s is string => typeof s === 'string').slice(0, SELECTION_SHOWN) : [];
     peers.push({ clientId, user: { id, name: name.slice(0, 100), color: typeof color === 'string' && /^#[0-9a-f]{6}$/i.test(color) ? color : colorOf(id) }, cursor, selection });
   }
   return peers.sort((a, b) => a.clientId - b.clientId);
+}
+
+/** Selected ids peers show at most (./peersOf), and the characters of them a tab sends at most. */
+const SELECTION_SHOWN = 1000;
+const SELECTION_CHARS = 32_000;
+
+/**
+ * What of this tab's selection goes into its presence: what peers show at most, and small enough that a presence
+ * update stays well under the service's COLLAB_MAX_PRESENCE_BYTES (default 64 KB), which closes the socket.
+ */
+export function selectionToSend(ids: readonly string[]): string[] {
+  const sent: string[] = [];
+  let chars = 0;
+  for (const id of ids) {
+    chars += id.length + 3; // quotes and a comma
+    if (sent.length >= SELECTION_SHOWN || chars > SELECTION_CHARS) break;
+    sent.push(id);
+  }
+  return sent;
 }
 
 /** The people among the peers, once each (several tabs of one person are one avatar). */
