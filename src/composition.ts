@@ -37,6 +37,7 @@ import { createUsersService, type UsersService } from './services/users.js';
 import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './services/versions.js';
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
+import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from './http/presenters.js';
 import { createGenerationJobs, type GenerationJobs } from './jobs/generation-jobs.js';
 import { createJobEvents } from './jobs/job-events.js';
 
@@ -183,6 +184,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       templates,
       transactions,
       images: canvasImages,
+      render: { parts: presentTemplateParts, summaryParts: presentTemplateSummaryParts, canvasJson: presentTemplateCanvasJson },
       maxListed: config.limits.templatesListMax,
       maxListBytes: config.limits.templatesListBytes,
       maxPerUser: config.limits.templatesPerUser,

@@ -10,8 +10,7 @@
 // waiting for it shares it). The caller's `mine` values are spliced into the shared bytes (views of one buffer,
 // nothing copied), so a signed-in caller costs no rendering either.
 import { createHash } from 'node:crypto';
-import type { ListedTemplate, TemplateContentStats, TemplatesRepository } from '../db/repositories/index.js';
-import { presentTemplateParts, presentTemplateSummaryParts } from '../http/presenters.js';
+import type { ListedTemplate, TemplateCanvasText, TemplateContentStats, TemplatesRepository, TemplateWithCanvas } from '../db/repositories/index.js';
 
 /** A rendered list as one caller gets it. */
 export interface ListingView {
@@ -39,8 +38,22 @@ export interface TemplateListing {
   summaries(viewerId: string | undefined): Promise<ListingView>;
 }
 
+/**
+ * How a template becomes JSON text (src/http/presenters.ts, given by the composition root: the API's shapes live in
+ * http/). A listed template comes in two parts around its `mine` value (`head + 'true'|'false' + tail`).
+ */
+export interface TemplateRendering {
+  /** One template of the original system's list, with its canvas. */
+  parts(row: ListedTemplate, canvas: Omit<TemplateCanvasText, 'id'>): { head: string; tail: string };
+  /** One template of our web client's listing. */
+  summaryParts(row: ListedTemplate, stats: Omit<TemplateContentStats, 'id' | 'bytes'>): { head: string; tail: string };
+  /** One template with its canvas (`GET /api/templates/:id`). */
+  canvasJson(row: TemplateWithCanvas): string;
+}
+
 export interface TemplateListingDeps {
   templates: Pick<TemplatesRepository, 'fingerprint' | 'snapshot' | 'listNewest' | 'contentStats' | 'canvases'>;
+  render: Pick<TemplateRendering, 'parts' | 'summaryParts'>;
   /** TEMPLATES_LIST_MAX. */
   maxListed: number;
   /** TEMPLATES_LIST_MAX_BYTES: the original list's whole body at most. */
@@ -104,7 +117,7 @@ interface Rendering {
   summaries: SplicedJson;
 }
 
-export function createTemplateListing({ templates, maxListed, maxBytes }: TemplateListingDeps): TemplateListing {
+export function createTemplateListing({ templates, render: present, maxListed, maxBytes }: TemplateListingDeps): TemplateListing {
   /** Sizes, counts and previews by template id: a template never changes, so each is read once (kept for the listed ones). */
   const stats = new Map<string, TemplateContentStats>();
   let latest: Rendering | undefined;
@@ -122,15 +135,15 @@ export function createTemplateListing({ templates, maxListed, maxBytes }: Templa
 
       // Sized without reading a canvas: the item's text with empty canvas texts, plus the stored texts' bytes.
       const empty = { nodes: '', edges: '', viewport: '' };
-      const sizeOf = (row: ListedTemplate) => Buffer.byteLength(presentTemplateParts(row, empty).head) + FALSE.length + 1 + stats.get(row.id)!.bytes;
+      const sizeOf = (row: ListedTemplate) => Buffer.byteLength(present.parts(row, empty).head) + FALSE.length + 1 + stats.get(row.id)!.bytes;
       const chosen = withinBudget(listed, sizeOf, maxBytes);
       const texts = new Map((await templates.canvases(chosen.map((row) => row.id), tx)).map((c) => [c.id, c]));
       const original = spliceJson(
-        chosen.filter((row) => texts.has(row.id)).map((row) => ({ ...presentTemplateParts(row, texts.get(row.id)!), authorId: row.userId })),
+        chosen.filter((row) => texts.has(row.id)).map((row) => ({ ...present.parts(row, texts.get(row.id)!), authorId: row.userId })),
         `o.${settings}.${fingerprint}`,
       );
       const summaries = spliceJson(
-        listed.map((row) => ({ ...presentTemplateSummaryParts(row, stats.get(row.id)!), authorId: row.userId })),
+        listed.map((row) => ({ ...present.summaryParts(row, stats.get(row.id)!), authorId: row.userId })),
         `s.${settings}.${fingerprint}`,
       );
       return { fingerprint, original, summaries };

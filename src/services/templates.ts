@@ -7,10 +7,9 @@
 import type { Transactions } from '../db/index.js';
 import type { TemplatesRepository } from '../db/repositories/index.js';
 import { canvasTooLarge, forbidden, invalidRequest, templateNotFound, unauthorized } from '../errors.js';
-import { presentTemplateCanvasJson } from '../http/presenters.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from './ids.js';
-import { createTemplateListing, type ListingView } from './template-listing.js';
+import { createTemplateListing, type ListingView, type TemplateRendering } from './template-listing.js';
 import { matchesEtag } from './thumbnails.js';
 
 export interface TemplateViewport {
@@ -55,6 +54,8 @@ export interface TemplatesDeps {
   transactions: Transactions;
   images: Pick<CanvasImages, 'inline'>;
   /** TEMPLATES_LIST_MAX. */
+  /** How templates become JSON text (src/http/presenters.ts). */
+  render: TemplateRendering;
   maxListed: number;
   /** TEMPLATES_LIST_MAX_BYTES: the original system's list's whole body at most. */
   maxListBytes: number;
@@ -64,14 +65,14 @@ export interface TemplatesDeps {
   maxBytes: number;
 }
 
-export function createTemplatesService({ templates, transactions, images, maxListed, maxListBytes, maxPerUser, maxBytes }: TemplatesDeps): TemplatesService {
-  const listing = createTemplateListing({ templates, maxListed, maxBytes: maxListBytes });
+export function createTemplatesService({ templates, transactions, images, render, maxListed, maxListBytes, maxPerUser, maxBytes }: TemplatesDeps): TemplatesService {
+  const listing = createTemplateListing({ templates, render, maxListed, maxBytes: maxListBytes });
   /** Canvases being read, by id: requests for the same template at once share one read. */
   const reading = new Map<string, Promise<Buffer | null>>();
   const read = (id: string): Promise<Buffer | null> => {
     let pending = reading.get(id);
     if (!pending) {
-      pending = templates.findWithCanvas(id).then((row) => (row ? Buffer.from(presentTemplateCanvasJson(row)) : null));
+      pending = templates.findWithCanvas(id).then((row) => (row ? Buffer.from(render.canvasJson(row)) : null));
       reading.set(id, pending);
       void pending.catch(() => undefined).finally(() => reading.delete(id));
     }

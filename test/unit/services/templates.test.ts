@@ -4,10 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
+import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from '../../../src/http/presenters.js';
 import type { CanvasImages } from '../../../src/services/canvas-images.js';
 import type { ListingView } from '../../../src/services/template-listing.js';
 import { createTemplatesService, type TemplateInput, type TemplatesService } from '../../../src/services/templates.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
+
+const render = { parts: presentTemplateParts, summaryParts: presentTemplateSummaryParts, canvasJson: presentTemplateCanvasJson };
 
 let repos: FakeRepositories;
 let templates: TemplatesService;
@@ -37,7 +40,7 @@ const input = (name: string, extra: Partial<TemplateInput> = {}): TemplateInput 
 beforeEach(() => {
   repos = createFakeRepositories();
   written = [];
-  templates = createTemplatesService({ templates: repos.templates, transactions: repos.transactions, images, maxListed: 3, maxListBytes: 100_000, maxPerUser: 4, maxBytes: 2000 });
+  templates = createTemplatesService({ templates: repos.templates, transactions: repos.transactions, images, render, maxListed: 3, maxListBytes: 100_000, maxPerUser: 4, maxBytes: 2000 });
   ada = repos.addUser({ email: 'ada@example.com', name: 'Ada', image: 'https://img.example/ada.png' }).id;
   bob = repos.addUser({ email: 'bob@example.com', name: 'Bob' }).id;
 });
@@ -113,7 +116,7 @@ describe('templates service', () => {
     const counted = { ...repos.templates };
     counted.listNewest = (...args) => (calls.listNewest++, repos.templates.listNewest(...args));
     counted.canvases = (...args) => (calls.canvases++, repos.templates.canvases(...args));
-    const service = createTemplatesService({ templates: counted, transactions: repos.transactions, images, maxListed: 3, maxListBytes: 100_000, maxPerUser: 4, maxBytes: 2000 });
+    const service = createTemplatesService({ templates: counted, transactions: repos.transactions, images, render, maxListed: 3, maxListBytes: 100_000, maxPerUser: 4, maxBytes: 2000 });
     const views = await Promise.all([service.list(undefined), service.list(ada), service.list(bob), service.list(undefined), service.summaries(ada)]);
     expect(calls).toEqual({ listNewest: 1, canvases: 1 });
     expect(views[3].chunks[0]).toBe(views[0].chunks[0]); // the same bytes, not a copy
@@ -140,7 +143,7 @@ describe('templates service', () => {
   it('holds the original list to its byte budget: newest first, skipping one that does not fit in what is left', async () => {
     const small = (name: string) => input(name);
     const big = (name: string) => input(name, { nodes: [{ id: 'b', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p'.repeat(1500) } }] });
-    const service = createTemplatesService({ templates: repos.templates, transactions: repos.transactions, images, maxListed: 10, maxListBytes: 1200, maxPerUser: 10, maxBytes: 2000 });
+    const service = createTemplatesService({ templates: repos.templates, transactions: repos.transactions, images, render, maxListed: 10, maxListBytes: 1200, maxPerUser: 10, maxBytes: 2000 });
     await service.create(ada, small('oldest'));
     await service.create(ada, small('older'));
     await service.create(ada, big('big'));
