@@ -117,7 +117,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     sessions,
     tokens,
     origin: new URL(config.baseUrl).origin,
-    limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
+    limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges, canvasBytes: config.limits.canvasBytes, promptChars: config.limits.promptChars },
     log,
     extensions,
     metrics,

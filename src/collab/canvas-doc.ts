@@ -34,12 +34,16 @@
 // iteration order depends on the order in which a peer received updates, and two peers must render the same
 // JSON text.
 //
+// Rules. What may be stored is ./canvas-rules.ts's (REST and the live document's update check apply it); rendering
+// leaves out a node's `data.image` of a scheme those rules refuse (`javascript:`), in case one was stored before.
+//
 // Input. Validation is the REST schemas' job; these functions accept any JSON without throwing. A node or edge
 // that is not an object with a string id is skipped; of several with one id the first is kept (the schemas
 // refuse duplicate node ids but not duplicate edge ids); a key whose value is `undefined` is absent. Anything a
 // hostile peer may have put in the document (an entry that is not a `Y.Map`, a malformed order key, a nested
 // shared type) renders as best it can and is replaced by the next `applyCanvas`.
 import * as Y from 'yjs';
+import { hasImageScheme } from './canvas-rules.js';
 import { isOrderKey, keysBetween } from './order-keys.js';
 
 /** The key of an entry's order key inside a node's or edge's `Y.Map`. */
@@ -146,7 +150,10 @@ function renderValue(value: unknown): unknown {
 function renderEntry(id: string, map: Y.Map<unknown>, kind: Kind): Record_ {
   const out: Record_ = {};
   put(out, 'id', id);
-  return renderInto(out, map, kind.leading, true);
+  renderInto(out, map, kind.leading, true);
+  // An image URL of a scheme no rule allows (a `javascript:` URL stored before the rules held live edits) is never served.
+  if (kind === NODE && isRecord(out.data) && typeof out.data.image === 'string' && !hasImageScheme(out.data.image)) delete out.data.image;
+  return out;
 }
 
 /** The order key of an entry as stored ('' when missing or not a string: such entries sort first). */

@@ -7,8 +7,9 @@
 //   nothing and closes it (4401) after COLLAB_AUTH_TIMEOUT_MS. Per document, the caller's role (owner and editors write; a viewer's
 //   connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the
 //   project exists); with a token, also its scopes (`read` to connect, `write` to edit).
-// - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
-//   and edge counts as on REST, malformed updates refused before hocuspocus applies them.
+// - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection; the
+//   REST canvas limits (root maps, node and edge counts, field rules, CANVAS_MAX_BYTES) on every update
+//   (./update-check.ts), and malformed updates, refused before hocuspocus applies them.
 // - Durability: every change applied in memory is appended to PostgreSQL (./update-queue.ts) and the sender's
 //   acknowledgement waits for that (./frames.ts `gatedSocket`); documents are loaded from snapshot + log, compacted
 //   when hocuspocus stores them (debounced while editing, then put off by a random spread so documents opened together
@@ -27,8 +28,9 @@ import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../aut
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../services/ids.js';
-import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
+import { applyCanvas, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
+import { createUpdateCheck } from './update-check.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
 export const COLLAB_PATH = '/api/collab';
@@ -40,6 +42,10 @@ export interface LiveLimits {
   updatesPerSecond: number;
   nodes: number;
   edges: number;
+  /** CANVAS_MAX_BYTES: the canvas's rendered JSON at most (./update-check.ts). */
+  canvasBytes: number;
+  /** PROMPT_MAX_CHARS: a node's `data.prompt` at most. */
+  promptChars: number;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
   /** At most one automatic restore point per this many milliseconds of editing. */
@@ -180,17 +186,6 @@ const refuse = (reason: string, code?: number) => new Refusal(reason, code);
 function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 503) {
   const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** Keys a Yjs update adds to the root map `root` that `map` does not have yet. */
-function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map: Y.Map<unknown>): number {
-  const keys = new Set<string>();
-  for (const struct of decoded.structs) {
-    // In a decoded (not yet integrated) update, an entry of a root map names that map by its name.
-    if (!(struct instanceof Y.Item) || (struct.parent as unknown) !== root || typeof struct.parentSub !== 'string') continue;
-    if (!map.has(struct.parentSub)) keys.add(struct.parentSub);
-  }
-  return keys.size;
 }
 
 export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, limits, log, extensions = [], relayed = extensions.length > 0, metrics }: LiveDeps): LiveDocuments {
@@ -344,14 +339,8 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
     });
   }
 
-  function checkCounts(decoded: ReturnType<typeof Y.decodeUpdate>, document: Document) {
-    const { nodes, edges } = canvasMaps(document);
-    // Y.Map's size walks the whole map: counted only for an update that adds entries (most edits change fields).
-    const newNodes = addedKeys(decoded, 'nodes', nodes);
-    if (newNodes > 0 && nodes.size + newNodes > limits.nodes) throw refuse('too-many-nodes', 4413);
-    const newEdges = addedKeys(decoded, 'edges', edges);
-    if (newEdges > 0 && edges.size + newEdges > limits.edges) throw refuse('too-many-edges', 4413);
-  }
+  /** The REST canvas limits on every update (./update-check.ts). */
+  const updateCheck = createUpdateCheck({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars });
 
   /** Token bucket per (socket, document) connection: `updatesPerSecond`, bursts of twice that. */
   function withinRate(connection: object): boolean {
@@ -423,7 +412,8 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       } catch {
         throw cutOff(refuse('malformed-update'));
       }
-      checkCounts(decoded, document);
+      const refused = updateCheck.check(decoded, document);
+      if (refused) throw refuse(refused.reason, refused.code);
     },
     async beforeHandleAwareness({ context, states }) {
       // Presence shows who people are as the service knows them, not as their client says.
