@@ -652,7 +652,7 @@ export interface paths {
                                 data: {
                                     /** @enum {string} */
                                     type: "upload" | "generation";
-                                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                                     image?: string;
                                     prompt?: string;
                                     isGenerating?: boolean;
@@ -1295,7 +1295,7 @@ export interface paths {
                             data: {
                                 /** @enum {string} */
                                 type: "upload" | "generation";
-                                /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                                 image?: string;
                                 prompt?: string;
                                 isGenerating?: boolean;
@@ -2931,6 +2931,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3065,6 +3074,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3857,7 +3875,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
-                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -3895,7 +3913,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4006,7 +4024,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4318,7 +4336,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
-                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -4356,7 +4374,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4467,7 +4485,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;

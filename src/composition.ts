@@ -161,7 +161,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     video: createVideoService({ provider: videoProvider, log }),
     templates: createTemplatesService({ templates, images: canvasImages, maxListed: config.limits.templatesListMax, maxBytes: config.limits.canvasBytes }),
     sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
-    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
+    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED, maxNamed: config.limits.versionsNamed }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
     projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, sharing: repositories.sharing, store }),
     thumbnails: createThumbnailsService({

@@ -205,7 +205,8 @@ function measure(doc: Y.Doc): number {
   return utf8(JSON.stringify(nodes)) + utf8(JSON.stringify(edges));
 }
 
-export function createUpdateCheck(limits: UpdateLimits): UpdateCheck {
+/** `now`: the clock of REMEASURE_MS (performance.now by default). */
+export function createUpdateCheck(limits: UpdateLimits, now: () => number = () => performance.now()): UpdateCheck {
   const rules = canvasRules(limits);
   const states = new WeakMap<Y.Doc, ByteState>();
   const slack = Math.max(64 * 1024, Math.floor(limits.bytes / 32));
@@ -312,7 +313,7 @@ export function createUpdateCheck(limits: UpdateLimits): UpdateCheck {
     let state = states.get(doc);
     if (state) return state;
     const measured = measure(doc);
-    const created: ByteState = { measured, bound: measured, measuredAt: performance.now() };
+    const created: ByteState = { measured, bound: measured, measuredAt: now() };
     states.set(doc, created);
     state = created;
     // Every update applied from now on (a peer's, the service's, another instance's) raises the bound.
@@ -339,10 +340,10 @@ export function createUpdateCheck(limits: UpdateLimits): UpdateCheck {
       if (growth === 0) return null;
       const state = stateOf(doc);
       if (state.bound + growth <= limits.bytes) return null;
-      const now = performance.now();
-      if (state.bound - state.measured >= slack || now - state.measuredAt >= REMEASURE_MS) {
+      const at = now();
+      if (state.bound - state.measured >= slack || at - state.measuredAt >= REMEASURE_MS) {
         state.measured = state.bound = measure(doc);
-        state.measuredAt = now;
+        state.measuredAt = at;
       }
       return state.bound + growth > limits.bytes ? refusal('canvas-too-large', 4413) : null;
     },
