@@ -151,9 +151,18 @@ function renderEntry(id: string, map: Y.Map<unknown>, kind: Kind): Record_ {
   const out: Record_ = {};
   put(out, 'id', id);
   renderInto(out, map, kind.leading, true);
-  // An image URL of a scheme no rule allows (a `javascript:` URL stored before the rules held live edits) is never served.
-  if (kind === NODE && isRecord(out.data) && typeof out.data.image === 'string' && !hasImageScheme(out.data.image)) delete out.data.image;
+  if (kind === NODE) dropUnsafeImage(out);
   return out;
+}
+
+/**
+ * Leaves out a rendered node's `data.image` of a scheme the rules refuse (a `javascript:` URL stored before they held
+ * live edits, or in a canvas saved before live documents): such an image is never served. Changes `node` in place.
+ */
+export function dropUnsafeImage(node: unknown): void {
+  if (!isRecord(node) || !isRecord(node.data)) return;
+  const image = node.data.image;
+  if (typeof image === 'string' && !hasImageScheme(image)) delete node.data.image;
 }
 
 /** The order key of an entry as stored ('' when missing or not a string: such entries sort first). */

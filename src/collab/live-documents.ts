@@ -28,7 +28,7 @@ import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../aut
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../services/ids.js';
-import { applyCanvas, renderCanvas, type CanvasContent } from './canvas-doc.js';
+import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { frameUpdate, gatedSocket, wellFormed, type GatedSocket } from './frames.js';
 import { createUpdateCheck } from './update-check.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
@@ -507,7 +507,10 @@ export function createLiveDocuments({ collab, roleOf, sessions, tokens, origin, 
       const loaded = hocuspocus.documents.get(projectId);
       if (loaded && !loaded.isLoading) return renderCanvas(loaded);
       const stored = await collab.load(projectId);
-      if (stored.legacy && !stored.snapshot && stored.updates.length === 0) return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
+      if (stored.legacy && !stored.snapshot && stored.updates.length === 0) {
+        stored.legacy.nodes.forEach(dropUnsafeImage); // saved before the image rules (canvas-doc renders the same way)
+        return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
+      }
       if (!stored.snapshot && stored.updates.length === 0) return null;
       const doc = new Y.Doc();
       try {
