@@ -7,7 +7,7 @@
 // stored. Keys the rules do not name (React Flow's `measured`, `style`; `data.error`, `data.example`, …) are kept by
 // the live document and rendered, so they are held to `isExtraValue`: plain JSON of bounded size. When node kinds get
 // a module each, a kind's `data` rules move there; the table shape (`FieldRules`) stays.
-import { isDataUrl } from '../net/data-url.js';
+import { isDataUrl } from '../net/data-scheme.js';
 import { isOrderKey } from './order-keys.js';
 
 /** A node or edge id, an edge's `source`/`target`: 1–200 characters. */
