@@ -312,10 +312,49 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
       for (const keys of dataMade.values()) {
         for (const [key, rule] of Object.entries(rules.data)) if (rule.required && !keys.has(key)) return { refusal: refusal(`missing-data-${key}`), growth };
       }
+      const removed = removedRequired(decoded, doc, places, new Set(fieldsSet.map((f) => placeKey(f.root, f.id, f.field, f.dataKey))));
+      if (removed) return { refusal: refusal(removed), growth };
       if (added.nodes.size > 0 && nodes._map.size + added.nodes.size > limits.nodes && entries(nodes) + added.nodes.size > limits.nodes) return { refusal: refusal('too-many-nodes', 4413), growth };
       if (added.edges.size > 0 && edges._map.size + added.edges.size > limits.edges && entries(edges) + added.edges.size > limits.edges) return { refusal: refusal('too-many-edges', 4413), growth };
     }
     return { refusal: null, growth };
+  }
+
+  const placeKey = (root: string, id: string, field: string, dataKey?: string) => [root, id, field, dataKey ?? ''].join('\u0000');
+
+  /**
+   * The refusal reason when an update deletes a field REST requires (`position`, a `data`'s `type`, …) of a node or
+   * edge that stays: not when the entry (or its `data`) goes in the same update, nor when the update sets the field
+   * again (a replaced value is a deletion too). The delete set's ranges are walked over the document's structs.
+   */
+  function removedRequired(decoded: Decoded, doc: Y.Doc, places: Places, setAgain: Set<string>): string | null {
+    const { ds } = decoded;
+    const gone = (item: Y.Item | null) => item === null || item.deleted || Y.isDeleted(ds, item.id);
+    for (const [client, ranges] of ds.clients) {
+      const structs = doc.store.clients.get(client);
+      const state = Y.getState(doc.store, client);
+      if (!structs) continue;
+      for (const { clock, len } of ranges) {
+        if (clock >= state || len <= 0) continue;
+        for (let i = Y.findIndexSS(structs, clock); i < structs.length && structs[i].id.clock < clock + len; i++) {
+          const item = structs[i];
+          if (!(item instanceof Y.Item) || item.deleted || item.parentSub === null) continue;
+          const place = places.placeOf(item);
+          if (!Array.isArray(place) || place.length < 3) continue;
+          const [root, id, field, dataKey] = place;
+          const rule = place.length === 3 ? (root === 'nodes' ? rules.node : root === 'edges' ? rules.edge : {})[field] : field === 'data' ? rules.data[dataKey] : undefined;
+          if (rule?.required !== true) continue;
+          const map = item.parent as Y.Map<unknown>;
+          if (map._map.get(item.parentSub) !== item) continue; // not the current value
+          const holder = map._item; // the node or edge, or the node's data map
+          if (gone(holder)) continue;
+          if (place.length === 4 && gone((holder!.parent as Y.AbstractType<unknown>)._item)) continue;
+          if (setAgain.has(placeKey(root, id, field, dataKey))) continue;
+          return place.length === 3 ? `missing-${field}` : `missing-data-${dataKey}`;
+        }
+      }
+    }
+    return null;
   }
 
   function stateOf(doc: Y.Doc): ByteState {

@@ -158,6 +158,12 @@ const CASES: Case[] = [
   change('a new node whose data has no type', 'missing-data-type', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', position: { x: 0, y: 0 }, data: {} }] })),
   change('a new edge without source', 'missing-source', (d) => addToCanvas(d, { edges: [{ id: 'f', target: 'a' }] })),
   change('a node whose data map is replaced by an empty one', 'missing-data-type', (d) => nodeMap(d, 'a').set('data', new Y.Map())),
+  // Deleting what REST requires of a node or edge that stays.
+  change("deleting a node's position", 'missing-position', (d) => nodeMap(d, 'a').delete('position')),
+  change("deleting a node's type", 'missing-type', (d) => nodeMap(d, 'b').delete('type')),
+  change("deleting a node's data", 'missing-data', (d) => nodeMap(d, 'a').delete('data')),
+  change("deleting a node's data type", 'missing-data-type', (d) => dataOf(d, 'b').delete('type')),
+  change("deleting an edge's target", 'missing-target', (d) => edgeMap(d, 'e').delete('target')),
   // Counts and bytes.
   change(`nodes beyond CANVAS_MAX_NODES (${MAX_NODES})`, 'too-many-nodes', (d) => addToCanvas(d, { nodes: Array.from({ length: MAX_NODES }, (_, i) => node(`many-${i}`)) }), 4413),
   change(`edges beyond CANVAS_MAX_EDGES (${MAX_EDGES})`, 'too-many-edges', (d) => addToCanvas(d, { edges: Array.from({ length: MAX_EDGES }, (_, i) => edge(`many-${i}`, 'a', 'b')) }), 4413),
@@ -234,6 +240,8 @@ describe('hostile content on the live canvas', () => {
     await w.saved();
     canvasMaps(w.doc).nodes.delete('d');
     canvasMaps(w.doc).edges.delete('f');
+    nodeMap(w.doc, 'a').delete('measured');
+    dataOf(w.doc, 'c').delete('image');
     await w.saved();
     expect(w.events.some((e) => e.startsWith('provider-close'))).toBe(false);
     await docWhere(other.doc, (d) => canvasMaps(d).nodes.has('c') && !canvasMaps(d).nodes.has('d'));
@@ -241,6 +249,7 @@ describe('hostile content on the live canvas', () => {
     expect(rest.nodes.map((n: Json) => n.id)).toEqual(['a', 'b', 'c']);
     expect(rest.nodes[0].position).toEqual({ x: 10, y: -20.5 });
     expect(rest.nodes[1].data.prompt).toBe('p'.repeat(PROMPT_CHARS));
+    expect(rest.nodes[2].data.image).toBeUndefined();
     w.close();
     // None of the refused writers made it in.
     const stored = clientsOf(await storedState(projectId));

@@ -43,6 +43,8 @@ describe('the live document update check', () => {
     expect(verdict((d) => dataOf(d, 'a').set('error', 'Failed to generate image'))).toBeNull();
     expect(verdict((d) => dataOf(d, 'a').delete('prompt'))).toBeNull();
     expect(verdict((d) => canvasMaps(d).nodes.delete('a'))).toBeNull();
+    expect(verdict((d) => nodeMap(d, 'a').set('data', new Y.Map([['type', 'upload']])))).toBeNull();
+    expect(verdict((d) => nodeMap(d, 'a').delete('measured'))).toBeNull();
     expect(verdict((d) => applyCanvas(d, { nodes: [], edges: [] }))).toBeNull();
   });
 
@@ -108,6 +110,10 @@ describe('the live document update check', () => {
     ['a new node whose data has no type', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', position: { x: 0, y: 0 }, data: {} }] }), 'missing-data-type'],
     ['a new edge without target', (d) => addToCanvas(d, { edges: [{ id: 'f', source: 'a' }] }), 'missing-target'],
     ['a data map replaced by one without type', (d) => nodeMap(d, 'a').set('data', new Y.Map()), 'missing-data-type'],
+    ["deleting a node's position", (d) => nodeMap(d, 'a').delete('position'), 'missing-position'],
+    ["deleting a node's data", (d) => nodeMap(d, 'a').delete('data'), 'missing-data'],
+    ["deleting a node's data type", (d) => dataOf(d, 'a').delete('type'), 'missing-data-type'],
+    ["deleting an edge's source", (d) => edgeMap(d, 'e').delete('source'), 'missing-source'],
   ];
   it.each(refusals)('refuses %s', (_what, change, reason) => {
     expect(verdict(change)).toBe(reason);
