@@ -69,6 +69,38 @@ describe('the live document update check', () => {
     expect(check.check(Y.decodeUpdate(Y.encodeStateAsUpdate(peer, before)), base)?.reason).toBe('invalid-image');
   });
 
+  it("passes what a person's undo and redo write (items redone through deleted ones), and the document follows the client", () => {
+    const server = new Y.Doc();
+    const client = new Y.Doc();
+    const check = createUpdateCheck(LIMITS);
+    const refusals: string[] = [];
+    client.on('update', (u: Uint8Array) => {
+      const refused = check.check(Y.decodeUpdate(u), server);
+      if (refused) refusals.push(refused.reason);
+      else Y.applyUpdate(server, u);
+    });
+    const me = { tab: 1 };
+    const undo = new Y.UndoManager([canvasMaps(client).nodes, canvasMaps(client).edges], { trackedOrigins: new Set([me]) });
+    const step = (fn: () => void) => {
+      client.transact(fn, me);
+      undo.stopCapturing();
+    };
+    step(() => addToCanvas(client, { nodes: [node('a', { image: '/x.png' }), node('b')], edges: [edge('e', 'a', 'b')] }));
+    step(() => {
+      canvasMaps(client).nodes.delete('a');
+      canvasMaps(client).edges.delete('e');
+    });
+    step(() => dataOf(client, 'b').set('prompt', 'x'));
+    step(() => nodeMap(client, 'b').set('position', { x: 5, y: 5 }));
+    for (let i = 0; i < 3; i++) undo.undo();
+    expect(canvasMaps(client).nodes.has('a')).toBe(true);
+    for (let i = 0; i < 3; i++) undo.redo();
+    for (let i = 0; i < 4; i++) undo.undo();
+    for (let i = 0; i < 4; i++) undo.redo();
+    expect(refusals).toEqual([]);
+    expect(renderCanvas(server)).toEqual(renderCanvas(client));
+  });
+
   const refusals: Array<[string, (d: Y.Doc) => void, string]> = [
     ['a root map other than nodes and edges', (d) => d.getMap('evil').set('k', 'v'), 'unknown-root'],
     ['a root array', (d) => d.getArray('list').push(['x']), 'unknown-root'],
