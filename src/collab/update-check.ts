@@ -199,7 +199,7 @@ function entries(map: Y.Map<unknown>): number {
   return live;
 }
 
-/** UTF-8 bytes of a string (an upper bound is enough: 3 per UTF-16 unit only when it is not ASCII). */
+/** UTF-8 bytes of a string, as REST counts a canvas. */
 const utf8 = (s: string) => Buffer.byteLength(s);
 
 interface ByteState {
