@@ -661,7 +661,7 @@ export interface paths {
                                 data: {
                                     /** @enum {string} */
                                     type: "upload" | "generation";
-                                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                                     image?: string;
                                     prompt?: string;
                                     isGenerating?: boolean;
@@ -1441,7 +1441,7 @@ export interface paths {
                             data: {
                                 /** @enum {string} */
                                 type: "upload" | "generation";
-                                /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                                 image?: string;
                                 prompt?: string;
                                 isGenerating?: boolean;
@@ -3279,6 +3279,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3413,6 +3422,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4205,7 +4223,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
-                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -4243,7 +4261,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4303,7 +4321,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4410,7 +4428,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4722,7 +4740,7 @@ export interface components {
                 data: {
                     /** @enum {string} */
                     type: "upload" | "generation";
-                    /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                     image?: string;
                     prompt?: string;
                     isGenerating?: boolean;
@@ -4760,7 +4778,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4820,7 +4838,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;
@@ -4927,7 +4945,7 @@ export interface components {
                     data: {
                         /** @enum {string} */
                         type: "upload" | "generation";
-                        /** @description an image URL (at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
                         image?: string;
                         prompt?: string;
                         isGenerating?: boolean;

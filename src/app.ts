@@ -204,7 +204,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(billingPlugin, { billing, origin: new URL(config.baseUrl).origin, rateLimit: perUserPerMinute('checkout', config.payments.startsPerMinute) });
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });
-    await api.register(versionRoutes, { versions, limits: config.limits });
+    await api.register(versionRoutes, { versions, limits: config.limits, rateLimit: perUserPerMinute('versions', config.limits.versionsPerMinute) });
     await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
     await api.register(projectGenerationRoutes, { gallery: composition.services.projectGenerations });
     await api.register(thumbnailRoutes, { thumbnails: composition.services.thumbnails, projects });

@@ -134,7 +134,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     sessions,
     tokens,
     origin: new URL(config.baseUrl).origin,
-    limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges },
+    limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges, canvasBytes: config.limits.canvasBytes, promptChars: config.limits.promptChars },
     log,
     extensions,
     metrics,
@@ -191,7 +191,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       maxBytes: config.limits.canvasBytes,
     }),
     sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
-    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED }),
+    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED, maxNamed: config.limits.versionsNamed }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
     projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, sharing: repositories.sharing, store }),
     thumbnails: createThumbnailsService({

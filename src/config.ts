@@ -147,6 +147,8 @@ const envSchema = z.object({
   THUMBNAIL_CACHE_ENTRIES: int(500, 0),
   RATE_LIMIT_TEMPLATES_PER_MINUTE: int(60, 0),
   PROJECT_MAX_MEMBERS: int(50, 1),
+  VERSIONS_MAX_NAMED: int(100, 1),
+  RATE_LIMIT_VERSIONS_PER_MINUTE: int(10, 0),
   RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
   API_TOKENS_PER_USER: int(50, 1),
   API_TOKEN_MAX_DAYS: int(365, 1),
@@ -338,6 +340,10 @@ export interface Config {
     templateListsPerMinute: number;
     /** Members a project may have (its owner not counted). */
     projectMembers: number;
+    /** Named versions a project may have (docs/api.md "History"). */
+    versionsNamed: number;
+    /** Versions named and restores, together, per user per minute (0 = no limit). */
+    versionsPerMinute: number;
     /** Reads of shared links (`GET /api/shared/:token`) per client address per minute (0 = no limit). */
     sharedLinksPerMinute: number;
     /** Personal API tokens one user may have (docs/api.md "API tokens"). */
@@ -580,6 +586,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       thumbnailCacheEntries: e.THUMBNAIL_CACHE_ENTRIES,
       templateListsPerMinute: e.RATE_LIMIT_TEMPLATES_PER_MINUTE,
       projectMembers: e.PROJECT_MAX_MEMBERS,
+      versionsNamed: e.VERSIONS_MAX_NAMED,
+      versionsPerMinute: e.RATE_LIMIT_VERSIONS_PER_MINUTE,
       sharedLinksPerMinute: e.RATE_LIMIT_SHARED_PER_MINUTE,
       apiTokensPerUser: e.API_TOKENS_PER_USER,
       apiTokenMaxDays: e.API_TOKEN_MAX_DAYS,

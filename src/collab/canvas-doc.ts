@@ -34,12 +34,16 @@
 // iteration order depends on the order in which a peer received updates, and two peers must render the same
 // JSON text.
 //
+// Rules. What may be stored is ./canvas-rules.ts's (REST and the live document's update check apply it); rendering
+// leaves out a node's `data.image` of a scheme those rules refuse (`javascript:`), in case one was stored before.
+//
 // Input. Validation is the REST schemas' job; these functions accept any JSON without throwing. A node or edge
 // that is not an object with a string id is skipped; of several with one id the first is kept (the schemas
 // refuse duplicate node ids but not duplicate edge ids); a key whose value is `undefined` is absent. Anything a
 // hostile peer may have put in the document (an entry that is not a `Y.Map`, a malformed order key, a nested
 // shared type) renders as best it can and is replaced by the next `applyCanvas`.
 import * as Y from 'yjs';
+import { hasImageScheme } from './canvas-rules.js';
 import { isOrderKey, keysBetween } from './order-keys.js';
 
 /** The key of an entry's order key inside a node's or edge's `Y.Map`. */
@@ -146,7 +150,19 @@ function renderValue(value: unknown): unknown {
 function renderEntry(id: string, map: Y.Map<unknown>, kind: Kind): Record_ {
   const out: Record_ = {};
   put(out, 'id', id);
-  return renderInto(out, map, kind.leading, true);
+  renderInto(out, map, kind.leading, true);
+  if (kind === NODE) dropUnsafeImage(out);
+  return out;
+}
+
+/**
+ * Leaves out a rendered node's `data.image` of a scheme the rules refuse (a `javascript:` URL stored before they held
+ * live edits, or in a canvas saved before live documents): such an image is never served. Changes `node` in place.
+ */
+export function dropUnsafeImage(node: unknown): void {
+  if (!isRecord(node) || !isRecord(node.data)) return;
+  const image = node.data.image;
+  if (typeof image === 'string' && !hasImageScheme(image)) delete node.data.image;
 }
 
 /** The order key of an entry as stored ('' when missing or not a string: such entries sort first). */

@@ -7,8 +7,9 @@
 //   nothing and closes it (4401) after COLLAB_AUTH_TIMEOUT_MS. Per document, the caller's role (owner and editors write; a viewer's
 //   connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the
 //   project exists); with a token, also its scopes (`read` to connect, `write` to edit).
-// - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection, node
-//   and edge counts as on REST, malformed updates refused before hocuspocus applies them. Per socket (./socket-limits.ts):
+// - Limits: binary frames only, COLLAB_MAX_MESSAGE_BYTES per frame, COLLAB_UPDATES_PER_SECOND per connection; the
+//   REST canvas limits (root maps, node and edge counts, field rules, CANVAS_MAX_BYTES) on every update
+//   (./update-check.ts), and malformed updates, refused before hocuspocus applies them. Per socket (./socket-limits.ts):
 //   every frame read whole and counted, whole-document answers bounded, the send buffer capped, presence bounded,
 //   sockets without a cookie bounded per address; presence is its sender's own (./presence.ts); refusals are one line
 //   of our log, never hocuspocus's console (./refusals.ts).
@@ -31,12 +32,13 @@ import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../aut
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../services/ids.js';
-import { applyCanvas, canvasMaps, renderCanvas, type CanvasContent } from './canvas-doc.js';
+import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { Refusal } from './close-codes.js';
 import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
 import { ownPresence } from './presence.js';
 import { quietRefusals } from './refusals.js';
 import { anonymousSockets, DEFAULT_SOCKET_LIMITS, guardSocket, type SocketLimits } from './socket-limits.js';
+import { createUpdateCheck } from './update-check.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
 export const COLLAB_PATH = '/api/collab';
@@ -48,6 +50,10 @@ export interface LiveLimits {
   updatesPerSecond: number;
   nodes: number;
   edges: number;
+  /** CANVAS_MAX_BYTES: the canvas's rendered JSON at most (./update-check.ts). */
+  canvasBytes: number;
+  /** PROMPT_MAX_CHARS: a node's `data.prompt` at most. */
+  promptChars: number;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
   /** At most one automatic restore point per this many milliseconds of editing. */
@@ -189,17 +195,6 @@ const refuse = (reason: string, code?: number) => new Refusal(reason, code);
 function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 429 | 503) {
   const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** Keys a Yjs update adds to the root map `root` that `map` does not have yet. */
-function addedKeys(decoded: ReturnType<typeof Y.decodeUpdate>, root: string, map: Y.Map<unknown>): number {
-  const keys = new Set<string>();
-  for (const struct of decoded.structs) {
-    // In a decoded (not yet integrated) update, an entry of a root map names that map by its name.
-    if (!(struct instanceof Y.Item) || (struct.parent as unknown) !== root || typeof struct.parentSub !== 'string') continue;
-    if (!map.has(struct.parentSub)) keys.add(struct.parentSub);
-  }
-  return keys.size;
 }
 
 export function createLiveDocuments({
@@ -365,14 +360,8 @@ export function createLiveDocuments({
     });
   }
 
-  function checkCounts(decoded: ReturnType<typeof Y.decodeUpdate>, document: Document) {
-    const { nodes, edges } = canvasMaps(document);
-    // Y.Map's size walks the whole map: counted only for an update that adds entries (most edits change fields).
-    const newNodes = addedKeys(decoded, 'nodes', nodes);
-    if (newNodes > 0 && nodes.size + newNodes > limits.nodes) throw refuse('too-many-nodes', 4413);
-    const newEdges = addedKeys(decoded, 'edges', edges);
-    if (newEdges > 0 && edges.size + newEdges > limits.edges) throw refuse('too-many-edges', 4413);
-  }
+  /** The REST canvas limits on every update (./update-check.ts). */
+  const updateCheck = createUpdateCheck({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars });
 
   /** Throws `refused()` unless `update` is a Yjs update that decodes. */
   function mustDecode(update: Uint8Array, refused: () => Refusal): void {
@@ -457,7 +446,8 @@ export function createLiveDocuments({
       } catch {
         throw cutOff(refuse('malformed-update'));
       }
-      checkCounts(decoded, document);
+      const refused = updateCheck.check(decoded, document);
+      if (refused) throw refuse(refused.reason, refused.code);
     },
     async beforeHandleAwareness({ context, states }) {
       // Presence shows who people are as the service knows them, not as their client says.
@@ -567,7 +557,10 @@ export function createLiveDocuments({
       const loaded = hocuspocus.documents.get(projectId);
       if (loaded && !loaded.isLoading) return renderCanvas(loaded);
       const stored = await collab.load(projectId);
-      if (stored.legacy && !stored.snapshot && stored.updates.length === 0) return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
+      if (stored.legacy && !stored.snapshot && stored.updates.length === 0) {
+        stored.legacy.nodes.forEach(dropUnsafeImage); // saved before the image rules (canvas-doc renders the same way)
+        return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
+      }
       if (!stored.snapshot && stored.updates.length === 0) return null;
       const doc = new Y.Doc();
       try {

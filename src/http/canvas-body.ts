@@ -3,10 +3,11 @@
 // returns the same value (unknown fields dropped, keys in schema order); anything it does not accept goes to
 // the zod schema, which stays the one definition of the rules and the source of every error message. A
 // property test (test/unit/canvas-body.test.ts) holds the two to the same verdicts and outputs.
-// Measured under `npm run load`: zod was ~20 % of the service thread per save; this is a few per cent.
+// Measured under `npm run load`: zod was ~20 % of the service thread per save; this is a few per cent. The field
+// predicates are the canvas rules' own (src/collab/canvas-rules.ts), which the live document applies too.
 import type { Config } from '../config.js';
+import { HANDLE_MAX_CHARS, MODEL_ID_MAX_CHARS, isFiniteNumber as isNumber, isId, isImage, isNodeKind as isKind, isText as text } from '../collab/canvas-rules.js';
 import { isDataUrl } from '../net/data-url.js';
-import { IMAGE_URL_MAX_CHARS, isStorableText } from './schemas.js';
 
 type Limits = Pick<Config['limits'], 'canvasNodes' | 'canvasEdges' | 'promptChars'>;
 
@@ -34,20 +35,7 @@ interface CanvasEdgeValue {
 }
 
 const MAX_VERSION = 2_147_483_647;
-/** A generation node's `data.model`, as the schema bounds it. */
-const MODEL_ID_MAX_CHARS = 100;
-/** Any NUL or surrogate at all: only then is the exact (slower) storable-text check needed. */
-// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
-const SUSPECT = /[\u0000\ud800-\udfff]/;
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const storable = (s: string) => !SUSPECT.test(s) || isStorableText(s);
-const text = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && storable(v);
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 200 && storable(v);
-const isKind = (v: unknown): v is 'upload' | 'generation' => v === 'upload' || v === 'generation';
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-/** An image URL of at most IMAGE_URL_MAX_CHARS, or a data: URL of any length (a save stores it as a file). */
-const isImage = (v: unknown): v is string => typeof v === 'string' && (v.length <= IMAGE_URL_MAX_CHARS || isDataUrl(v)) && storable(v);
 
 /** The validated value, or undefined when the zod schema must decide (and word the error). */
 export function createCanvasBodyCheck(limits: Limits): (body: unknown) => CanvasBodyValue | undefined {
@@ -84,11 +72,11 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
     if (!isId(id) || !isId(source) || !isId(target)) return undefined;
     const out: CanvasEdgeValue = { id, source, target };
     if (sourceHandle !== undefined) {
-      if (sourceHandle !== null && !text(sourceHandle, 200)) return undefined;
+      if (sourceHandle !== null && !text(sourceHandle, HANDLE_MAX_CHARS)) return undefined;
       out.sourceHandle = sourceHandle;
     }
     if (targetHandle !== undefined) {
-      if (targetHandle !== null && !text(targetHandle, 200)) return undefined;
+      if (targetHandle !== null && !text(targetHandle, HANDLE_MAX_CHARS)) return undefined;
       out.targetHandle = targetHandle;
     }
     return out;

@@ -2,16 +2,12 @@
 // the server; the OpenAPI document is generated from them.
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { HANDLE_MAX_CHARS, ID_MAX_CHARS, IMAGE_URL_MAX_CHARS, IMAGE_URL_SCHEMES, MODEL_ID_MAX_CHARS, NODE_KINDS, hasImageScheme, isStorableText } from '../collab/canvas-rules.js';
 import { isDataUrl } from '../net/data-url.js';
 import { says } from './messages.js';
 
-/**
- * Text PostgreSQL can keep as sent: no NUL and no lone UTF-16 surrogate (a `text` column refuses NUL, a `json`
- * value lone surrogates, a `jsonb` value both; canvases stay convertible to jsonb). Such strings are refused with
- * 400 instead of failing at the database with a 500.
- */
-// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
-export const isStorableText = (value: string): boolean => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+/** Text PostgreSQL can keep as sent (the canvas rules' definition, src/collab/canvas-rules.ts): refused with 400, never a 500 at the database. */
+export { isStorableText };
 const UNSTORABLE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
 
 export const ErrorBody = z.object({ error: z.string(), details: z.string().optional() }).meta({ id: 'Error' });
@@ -34,10 +30,11 @@ export const Project = z
   .object({ id: z.uuid(), userId: z.string(), name: z.string(), createdDate: z.string().describe('ISO 8601') })
   .meta({ id: 'Project' });
 
-const id = z.string().min(1).max(200).refine(isStorableText, UNSTORABLE);
+const id = z.string().min(1).max(ID_MAX_CHARS).refine(isStorableText, UNSTORABLE);
 /** A node's `data.image` that is not a data: URL (docs/api.md "Canvas"). */
-export const IMAGE_URL_MAX_CHARS = 2048;
-const NodeKind = z.enum(['upload', 'generation']);
+export { IMAGE_URL_MAX_CHARS };
+const NodeKind = z.enum(NODE_KINDS);
+const schemes = IMAGE_URL_SCHEMES.map((s) => `${s}:`).join(', ');
 
 /**
  * The canvas schemas for these limits, made once per limits: the OpenAPI document names `Canvas` once, so every
@@ -60,20 +57,21 @@ function makeCanvasSchemas(limits: Config['limits']) {
       image: z
         .string()
         .refine((v) => v.length <= IMAGE_URL_MAX_CHARS || isDataUrl(v), `Too big: an image URL has at most ${IMAGE_URL_MAX_CHARS} characters (a data: URL is stored as a file)`)
+        .refine(hasImageScheme, `Invalid image URL: only ${schemes} URLs or a path`)
         .refine(isStorableText, UNSTORABLE)
         .optional()
-        .describe(`an image URL (at most ${IMAGE_URL_MAX_CHARS} characters), or a data: URL of an image, which a save stores as a file and replaces by its URL`),
+        .describe(`an image URL (${schemes} or a path; at most ${IMAGE_URL_MAX_CHARS} characters), or a data: URL of an image, which a save stores as a file and replaces by its URL`),
       prompt: z.string().max(limits.promptChars).refine(isStorableText, UNSTORABLE).optional(),
       isGenerating: z.boolean().optional(),
-      model: z.string().max(100).refine(isStorableText, UNSTORABLE).optional().describe('A generation node: the model it generates with (an id from GET /api/models); absent: the default'),
+      model: z.string().max(MODEL_ID_MAX_CHARS).refine(isStorableText, UNSTORABLE).optional().describe('A generation node: the model it generates with (an id from GET /api/models); absent: the default'),
     }),
   });
   const Edge = z.object({
     id,
     source: id,
     target: id,
-    sourceHandle: z.string().max(200).refine(isStorableText, UNSTORABLE).nullish(),
-    targetHandle: z.string().max(200).refine(isStorableText, UNSTORABLE).nullish(),
+    sourceHandle: z.string().max(HANDLE_MAX_CHARS).refine(isStorableText, UNSTORABLE).nullish(),
+    targetHandle: z.string().max(HANDLE_MAX_CHARS).refine(isStorableText, UNSTORABLE).nullish(),
   });
   const nodesMessage = `A canvas holds at most ${limits.canvasNodes} nodes`;
   const edgesMessage = `A canvas holds at most ${limits.canvasEdges} edges`;

@@ -1,11 +1,9 @@
 import { ImageFetchError } from './errors.js';
 
+export { isDataUrl } from './data-scheme.js';
+
 const HEADER = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+);base64$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const DATA_SCHEME = /^data:/i;
-
-/** Whether `url` is a `data:` URL (of any kind; decodeDataUrl decides whether it is a usable one). */
-export const isDataUrl = (url: string): boolean => DATA_SCHEME.test(url);
 
 /** Decodes `data:<mime>;base64,<data>`; the size is judged from the encoded length before decoding. */
 export function decodeDataUrl(url: string, maxBytes: number): Buffer {

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { sessionUser } from '../http/guards.js';
+import type { RouteRateLimit } from '../http/rate-limit.js';
 import { presentVersion } from '../http/presenters.js';
 import { ErrorBody, versionsSchemas } from '../http/schemas.js';
 import type { VersionsService } from '../services/versions.js';
@@ -14,7 +15,9 @@ import type { VersionsService } from '../services/versions.js';
 const byProject = z.object({ projectId: z.string().max(100) });
 const byVersion = byProject.extend({ versionId: z.string().max(100) });
 
-export const versionRoutes: FastifyPluginAsyncZod<{ versions: VersionsService; limits: Config['limits'] }> = async (app, { versions, limits }) => {
+export const versionRoutes: FastifyPluginAsyncZod<{ versions: VersionsService; limits: Config['limits']; rateLimit?: RouteRateLimit }> = async (app, { versions, limits, rateLimit }) => {
+  // Naming and restoring each store a whole document: one per-user rate for both (RATE_LIMIT_VERSIONS_PER_MINUTE).
+  const limited = rateLimit ? { rateLimit } : undefined;
   const { Version, NameVersion, Versions, VersionPreview, Restored } = versionsSchemas(limits);
   // 400: a path parameter over 100 characters; 403: a viewer's change, or a cross-site one.
   const readErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
@@ -30,12 +33,13 @@ export const versionRoutes: FastifyPluginAsyncZod<{ versions: VersionsService; l
   }, async (req) => ({ versions: (await versions.list(sessionUser(req).id, req.params.projectId)).map(presentVersion) }));
 
   app.post('/api/user/project/:projectId/versions', {
+    config: limited,
     schema: {
       tags: ['history'],
       summary: 'Keep the canvas as it is now as a named version (owner and editors)',
       params: byProject,
       body: NameVersion,
-      response: { 201: z.object({ version: Version }), ...errors },
+      response: { 201: z.object({ version: Version }), 429: ErrorBody, ...errors },
     },
   }, async (req, reply) => {
     const version = await versions.create(sessionUser(req).id, req.params.projectId, req.body.name);
@@ -55,11 +59,12 @@ export const versionRoutes: FastifyPluginAsyncZod<{ versions: VersionsService; l
   });
 
   app.post('/api/user/project/:projectId/versions/:versionId/restore', {
+    config: limited,
     schema: {
       tags: ['history'],
       summary: 'Make the canvas what the version holds, as a new change everyone sees; the canvas as it was is kept as a version first (owner and editors)',
       params: byVersion,
-      response: { 200: Restored, ...errors },
+      response: { 200: Restored, 429: ErrorBody, ...errors },
     },
   }, async (req, reply) => {
     const canvas = await versions.restore(sessionUser(req).id, req.params.projectId, req.params.versionId);

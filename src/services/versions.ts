@@ -4,12 +4,14 @@
 // and the version grows; the log is never rewritten. Just before it, the document as it was is kept as a named
 // version (`Before restoring “…”`, by the person restoring), so a restore can itself be undone from the history.
 // Everyone with a role lists and previews; owners and editors name and restore (a viewer gets 403); anyone else
-// gets `404 Project not found`, whether or not the project exists.
+// gets `404 Project not found`, whether or not the project exists. Each named version holds the whole document, so a
+// project has at most VERSIONS_MAX_NAMED of them (a restore's own counts: at the cap a restore is refused too, before
+// anything changes), and naming and restoring share a per-user rate (the route's).
 import * as Y from 'yjs';
 import { applyCanvas, renderCanvas, type CanvasContent } from '../collab/canvas-doc.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasesRepository, ProjectRole, SharingRepository, VersionRow, VersionsRepository } from '../db/repositories/index.js';
-import { forbidden, projectNotFound, versionNotFound } from '../errors.js';
+import { forbidden, invalidRequest, projectNotFound, versionNotFound } from '../errors.js';
 import { isUuid } from './ids.js';
 
 export interface RestoredCanvas extends CanvasContent {
@@ -36,6 +38,8 @@ export interface VersionsDeps {
   live: Pick<LiveDocuments, 'open'>;
   /** How many versions a list shows at most. */
   maxListed: number;
+  /** VERSIONS_MAX_NAMED: named versions a project may have (a restore's own version counts). */
+  maxNamed: number;
 }
 
 /** How many versions a list shows at most (docs/api.md "History"). */
@@ -76,7 +80,14 @@ const labelOf = (version: VersionRow) => {
   return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
 };
 
-export function createVersionsService({ versions, sharing, canvases, live, maxListed }: VersionsDeps): VersionsService {
+export function createVersionsService({ versions, sharing, canvases, live, maxListed, maxNamed }: VersionsDeps): VersionsService {
+  /** Stores a named version, or refuses (400, nothing stored) when the project has `maxNamed` already. */
+  async function keepNamed(projectId: string, name: string, state: Uint8Array, createdBy: string): Promise<VersionRow> {
+    const row = await versions.createNamed({ projectId, name, state, createdBy }, maxNamed);
+    if (!row) throw invalidRequest(`A project has at most ${maxNamed} named versions`);
+    return row;
+  }
+
   /** The caller's role: 404 without one (or for an id that cannot be a project). */
   async function roleOn(userId: string, projectId: string): Promise<ProjectRole> {
     if (!isUuid(projectId)) throw projectNotFound();
@@ -109,7 +120,7 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
       } finally {
         await document.close();
       }
-      return versions.create({ projectId, kind: 'named', name, state, createdBy: userId });
+      return keepNamed(projectId, name, state, userId);
     },
 
     async get(userId, projectId, versionId) {
@@ -128,7 +139,7 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
       try {
         // Kept first: when it cannot be stored, nothing is restored.
         const before = Y.encodeStateAsUpdate(document.doc);
-        await versions.create({ projectId, kind: 'named', name: `Before restoring “${labelOf(version)}”`, state: before, createdBy: userId });
+        await keepNamed(projectId, `Before restoring “${labelOf(version)}”`, before, userId);
         // Synchronous from here to the change: what is kept as generating is what the document holds.
         keepGenerationState(restored, renderCanvas(document.doc));
         const stored = document.change((doc) => applyCanvas(doc, restored), { step: true });

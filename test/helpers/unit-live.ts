@@ -19,6 +19,8 @@ export function createUnitLiveDocuments(
       updatesPerSecond: 100,
       nodes: 5_000,
       edges: 10_000,
+      canvasBytes: 16 * 1024 * 1024,
+      promptChars: 10_000,
       heldBytes: 64 * 1024 * 1024,
       restorePointMs: 5 * 60_000,
       storeDebounceMs: 2_000,

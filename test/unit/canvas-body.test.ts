@@ -35,6 +35,15 @@ const IMAGES: unknown[] = [
   `https://img.example/${'x'.repeat(2028)}`,
   `xdata:${'x'.repeat(2100)}`,
   `data:image/png;base64,${'A'.repeat(2100)}\u0000`,
+  // Schemes (src/collab/canvas-rules.ts): http(s), data: and paths only.
+  'javascript:alert(1)',
+  ' JavaScript:alert(1)',
+  'java\nscript:alert(1)',
+  'vbscript:x',
+  'blob:https://x.example/1',
+  '/files/a.png',
+  '//cdn.example/a.png',
+  'HTTPS://img.example/a.png',
 ];
 
 function mutate(body: Json, rnd: () => number): string {

@@ -538,3 +538,27 @@ describe('cost (measured, not asserted)', () => {
     );
   });
 });
+
+describe('rendering content stored before the rules', () => {
+  it('never renders an image URL of a scheme the canvas rules refuse (javascript:, vbscript:), and keeps allowed ones', () => {
+    const doc = new Y.Doc();
+    const bad = ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'vbscript:msgbox(1)'];
+    const good = ['https://img.example/a.png', '/files/a.png', 'data:image/png;base64,AAAA'];
+    doc.transact(() => {
+      [...bad, ...good].forEach((image, i) => {
+        const data = new Y.Map<unknown>();
+        data.set('type', 'upload');
+        data.set('image', image);
+        const entry = new Y.Map<unknown>();
+        entry.set('type', 'upload');
+        entry.set('position', { x: i, y: 0 });
+        entry.set('data', data);
+        entry.set(ORDER_KEY, keysBetween(null, null, 10)[i]);
+        canvasMaps(doc).nodes.set(`n${i}`, entry);
+      });
+    });
+    const images = renderCanvas(doc).nodes.map((n) => (n as { data: Json }).data.image);
+    expect(images).toEqual([...bad.map(() => undefined), ...good]);
+    expect(renderCanvasEntry(doc, 'nodes', 'n0')!.value.data).toEqual({ type: 'upload' });
+  });
+});

@@ -134,6 +134,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ EVENT_STREAMS_PER_USER: '0' })).toThrow(/EVENT_STREAMS_PER_USER/);
   });
 
+  it('allows 100 named versions per project and 10 version writes per user a minute by default; VERSIONS_MAX_NAMED (at least 1) and RATE_LIMIT_VERSIONS_PER_MINUTE set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ versionsNamed: 100, versionsPerMinute: 10 });
+    expect(loadConfig({ VERSIONS_MAX_NAMED: '3', RATE_LIMIT_VERSIONS_PER_MINUTE: '0' }).config.limits).toMatchObject({ versionsNamed: 3, versionsPerMinute: 0 });
+    expect(() => loadConfig({ VERSIONS_MAX_NAMED: '0' })).toThrow(/VERSIONS_MAX_NAMED/);
+  });
+
   it('lists at most 200 templates and 60 template lists per address a minute by default; TEMPLATES_LIST_MAX (at least 1) and RATE_LIMIT_TEMPLATES_PER_MINUTE set them', () => {
     expect(loadConfig({}).config.limits).toMatchObject({ templatesListMax: 200, templateListsPerMinute: 60 });
     expect(loadConfig({ TEMPLATES_LIST_MAX: '5', RATE_LIMIT_TEMPLATES_PER_MINUTE: '0' }).config.limits).toMatchObject({ templatesListMax: 5, templateListsPerMinute: 0 });

@@ -1,0 +1,403 @@
+// The live document's content limits (docs/api.md "Live canvas"): every update a peer sends is checked, before it is
+// applied, against the REST canvas limits — root types, node and edge counts, each field's rule (./canvas-rules.ts)
+// and the canvas's bytes. A refused update is not applied, stored or broadcast; its sender is told why.
+//
+// The check reads the decoded update (Y.decodeUpdate) and never applies it to a copy of the document: each item's
+// place is found from the item itself, or through its parent or origin, in the update or in the document's store.
+// In a decoded update an item names its parent only when it has no origin: a root map by its name (a string), or the
+// ID of the item holding a nested type; an item with an origin (a map value that replaces another) has the parent
+// and key of that origin (Yjs copies them when it integrates the item). A place is the path of keys from a root:
+// `[root, id]` (a node or an edge), `[root, id, field]`, `['nodes', id, 'data', key]`; nothing deeper exists.
+//
+// Bytes. CANVAS_MAX_BYTES is measured as REST measures a canvas: the UTF-8 JSON of the rendered nodes plus that of
+// the rendered edges (so the live document holds what a REST save could). The exact measure renders the whole
+// document, so it is taken when a document is first checked and then only when needed: between two, every applied
+// update (from any origin) adds an upper bound of the JSON it can add (each value's JSON and its key), and only when
+// that bound would pass the limit is the document measured again — at most once per REMEASURE_MS unless the bound
+// grew by `slack` since (a refusal costs nothing then). An update that adds no content (deletions) always passes.
+import * as Y from 'yjs';
+import { canvasRules, isId, KEY_MAX_CHARS, type CanvasRuleLimits, type FieldRule, type FieldRules } from './canvas-rules.js';
+import { ORDER_KEY, renderCanvas } from './canvas-doc.js';
+
+export interface UpdateLimits extends CanvasRuleLimits {
+  nodes: number;
+  edges: number;
+  /** CANVAS_MAX_BYTES: the rendered canvas's JSON at most. */
+  bytes: number;
+}
+
+/** Why an update is refused: the close reason (naming the rule) and code (4413 for a limit, 4400 for a rule). */
+export interface UpdateRefusal {
+  reason: string;
+  code: number;
+}
+
+export interface UpdateCheck {
+  /** The refusal of a decoded update to `doc`, or null when it may be applied. */
+  check(decoded: Decoded, doc: Y.Doc): UpdateRefusal | null;
+  /** The document's bytes as last measured and the upper bound held now (tests, benchmarks); undefined before the first check. */
+  bytesOf(doc: Y.Doc): { measured: number; bound: number } | undefined;
+}
+
+type Decoded = ReturnType<typeof Y.decodeUpdate>;
+type Struct = Y.Item | Y.GC | Y.Skip;
+/** Where an item goes: a path of keys from a root, or why it has none. */
+type Place = string[] | typeof DEAD | typeof MISSING | typeof INVALID;
+/** Its parent is gone: Yjs turns the item into a GC struct (nothing visible). */
+const DEAD = 'dead';
+/** Its parent or origin is neither in the update nor in the document (Yjs would hold it back until it comes). */
+const MISSING = 'missing';
+/** A list position where only map keys exist, a parent that is not a map, or a place nested too deep. */
+const INVALID = 'invalid';
+const MAX_DEPTH = 4;
+/** At least this long between two exact measures of a document, unless its bound grew by `slack` since. */
+const REMEASURE_MS = 2_000;
+
+const refusal = (reason: string, code = 4400): UpdateRefusal => ({ reason, code });
+
+/** Finds the places of an update's items, through the update and the document's store. */
+class Places {
+  private readonly byClient = new Map<number, Struct[]>();
+  private readonly own = new Set<Struct>();
+  private readonly memo = new Map<Struct, Place>();
+
+  constructor(
+    structs: readonly Struct[],
+    private readonly doc: Y.Doc,
+    private readonly roots: { nodes: unknown; edges: unknown },
+  ) {
+    // decodeUpdate lists each client's structs in clock order.
+    for (const s of structs) {
+      this.own.add(s);
+      const list = this.byClient.get(s.id.client);
+      if (list) list.push(s);
+      else this.byClient.set(s.id.client, [s]);
+    }
+  }
+
+  /** The struct holding this clock: the update's own first, then the document's. */
+  private find(id: Y.ID): Struct | null {
+    const list = this.byClient.get(id.client);
+    if (list) {
+      let lo = 0;
+      let hi = list.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const s = list[mid];
+        if (id.clock < s.id.clock) hi = mid - 1;
+        else if (id.clock >= s.id.clock + s.length) lo = mid + 1;
+        else return s instanceof Y.Skip ? null : s;
+      }
+    }
+    if (Y.getState(this.doc.store, id.client) <= id.clock) return null;
+    return Y.getItem(this.doc.store, id);
+  }
+
+  private rootName(type: unknown): string {
+    return type === this.roots.nodes ? 'nodes' : type === this.roots.edges ? 'edges' : '#other';
+  }
+
+  /** The place of an item already in the document. */
+  private integrated(item: Y.Item): Place {
+    const keys: string[] = [];
+    for (let it = item; ; ) {
+      if (it.parentSub === null) return INVALID;
+      keys.push(it.parentSub);
+      const type = it.parent as Y.AbstractType<unknown> | null;
+      if (!type) return DEAD;
+      if (type._item === null) {
+        keys.push(this.rootName(type));
+        return keys.length > MAX_DEPTH ? INVALID : keys.reverse();
+      }
+      if (keys.length >= MAX_DEPTH) return INVALID;
+      it = type._item;
+    }
+  }
+
+  /** The place of a struct of the update or of the document (iterative: chains of origins may be long). */
+  placeOf(start: Struct): Place {
+    const chain: Array<{ item: Y.Item; sub: string | null }> = [];
+    let result: Place;
+    let cur: Struct | null = start;
+    for (;;) {
+      if (cur === null) {
+        result = MISSING;
+        break;
+      }
+      const known = this.memo.get(cur);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      if (!(cur instanceof Y.Item)) {
+        result = DEAD; // a GC struct
+        break;
+      }
+      if (!this.own.has(cur)) {
+        result = this.integrated(cur);
+        break;
+      }
+      const parent = cur.parent as unknown;
+      if (typeof parent === 'string') {
+        // A list item of a root (parentSub null) keeps only the root's name: refused for the root or the shape.
+        result = cur.parentSub === null ? [parent] : [parent, cur.parentSub];
+        break;
+      }
+      if (parent instanceof Y.ID) {
+        if (cur.parentSub === null) {
+          result = INVALID;
+          break;
+        }
+        const holder = this.find(parent);
+        if (holder === null) result = MISSING;
+        else if (!(holder instanceof Y.Item) || holder.content instanceof Y.ContentDeleted) result = DEAD;
+        else if (!(holder.content instanceof Y.ContentType) || !(holder.content.type instanceof Y.Map)) result = INVALID;
+        else {
+          chain.push({ item: cur, sub: cur.parentSub });
+          cur = holder;
+          continue;
+        }
+        break;
+      }
+      // Parent and key come from the origin (left), else from the right origin, as Yjs integrates it.
+      let next: Struct | null = cur.origin ? this.find(cur.origin) : null;
+      if (cur.origin && next === null) {
+        result = MISSING;
+        break;
+      }
+      if (!(next instanceof Y.Item) && cur.rightOrigin) {
+        next = this.find(cur.rightOrigin);
+        if (next === null) {
+          result = MISSING;
+          break;
+        }
+      }
+      if (next === null) {
+        result = INVALID;
+        break;
+      }
+      chain.push({ item: cur, sub: null });
+      cur = next;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { item, sub } = chain[i];
+      if (sub !== null && Array.isArray(result)) result = result.length >= MAX_DEPTH || result.length < 2 ? INVALID : [...result, sub];
+      this.memo.set(item, result);
+    }
+    return result;
+  }
+}
+
+/**
+ * Entries of a root map, for the count limits. `Y.Map.size` walks a generator over every key (~3 ms for 5,000 nodes);
+ * the map's key table, which also keeps each deleted key's last item, is an upper bound that is enough until it
+ * nears the limit, and a plain loop over it counts exactly.
+ */
+function entries(map: Y.Map<unknown>): number {
+  let live = 0;
+  for (const item of map._map.values()) if (!item.deleted) live++;
+  return live;
+}
+
+/** UTF-8 bytes of a string, as REST counts a canvas. */
+const utf8 = (s: string) => Buffer.byteLength(s);
+
+interface ByteState {
+  /** The document's bytes as last measured. */
+  measured: number;
+  /** An upper bound of its bytes now: `measured` plus what every update applied since can have added. */
+  bound: number;
+  measuredAt: number;
+}
+
+/** The REST measure of a document: UTF-8 JSON of its rendered nodes and of its rendered edges. */
+function measure(doc: Y.Doc): number {
+  const { nodes, edges } = renderCanvas(doc);
+  return utf8(JSON.stringify(nodes)) + utf8(JSON.stringify(edges));
+}
+
+/** `now`: the clock of REMEASURE_MS (performance.now by default). */
+export function createUpdateCheck(limits: UpdateLimits, now: () => number = () => performance.now()): UpdateCheck {
+  const rules = canvasRules(limits);
+  const states = new WeakMap<Y.Doc, ByteState>();
+  const slack = Math.max(64 * 1024, Math.floor(limits.bytes / 32));
+
+  const fieldRule = (table: FieldRules, key: string): FieldRule => (key === ORDER_KEY ? rules.order : Object.hasOwn(table, key) ? table[key] : rules.extra);
+
+  /**
+   * Walks an update: its refusal (with `enforce`), and the JSON it can add to the rendered canvas at most. Without
+   * `enforce` (an update already applied, to count its bytes) places are only read.
+   */
+  function examine(decoded: Decoded, doc: Y.Doc, enforce: boolean): { refusal: UpdateRefusal | null; growth: number } {
+    const nodes = doc.getMap('nodes');
+    const edges = doc.getMap('edges');
+    const places = new Places(decoded.structs, doc, { nodes, edges });
+    const added = { nodes: new Set<string>(), edges: new Set<string>() };
+    /** Entries (re)made by the update: the fields their items set (a new entry must have its required ones). */
+    const made = new Map<string, { root: 'nodes' | 'edges'; fields: Set<string> }>();
+    const madeKey = (root: string, id: string) => `${root}\u0000${id}`;
+    let growth = 0;
+    /** The fields (and `data` keys) the update gives a value. */
+    const fieldsSet: Array<{ root: string; id: string; field: string; dataKey?: string }> = [];
+
+    for (const struct of decoded.structs as Struct[]) {
+      if (!(struct instanceof Y.Item)) continue;
+      const place = places.placeOf(struct);
+      if (place === DEAD) continue;
+      if (place === MISSING) {
+        if (enforce) return { refusal: refusal('unknown-parent'), growth };
+        continue;
+      }
+      if (place === INVALID) {
+        if (enforce) return { refusal: refusal('invalid-shape'), growth };
+        continue;
+      }
+      const [root, id, field, dataKey] = place;
+      if (root !== 'nodes' && root !== 'edges') {
+        if (enforce) return { refusal: refusal('unknown-root'), growth };
+        continue;
+      }
+      if (place.length === 1) {
+        if (enforce) return { refusal: refusal('invalid-shape'), growth };
+        continue;
+      }
+      const content = struct.content;
+      if (content instanceof Y.ContentDeleted) continue;
+      const isMap = content instanceof Y.ContentType && content.type instanceof Y.Map;
+      if (place.length === 2) {
+        // A node or an edge: a map under its id.
+        if (enforce && !isMap) return { refusal: refusal('invalid-shape'), growth };
+        if (enforce && !isId(id)) return { refusal: refusal('invalid-id'), growth };
+        if (!(root === 'nodes' ? nodes : edges).has(id)) added[root].add(id);
+        made.set(madeKey(root, id), { root, fields: new Set() });
+        growth += 2 * utf8(id) + 16;
+        continue;
+      }
+      const key = place.length === 3 ? field : dataKey;
+      if (enforce && key.length > KEY_MAX_CHARS) return { refusal: refusal('invalid-key'), growth };
+      if (place.length === 3 && isMap) {
+        // Only a node's `data` is a nested map.
+        if (enforce && !(root === 'nodes' && field === 'data')) return { refusal: refusal('invalid-shape'), growth };
+        fieldsSet.push({ root, id, field });
+        growth += utf8(key) + 8;
+        continue;
+      }
+      if (enforce && place.length === 4 && !(root === 'nodes' && field === 'data')) return { refusal: refusal('invalid-shape'), growth };
+      if (!(content instanceof Y.ContentAny)) {
+        // Text, embeds, formats, binary, JSON strings, subdocuments, nested types elsewhere: not the canvas's shape.
+        if (enforce) return { refusal: refusal('invalid-shape'), growth };
+        continue;
+      }
+      const table = place.length === 4 ? rules.data : root === 'nodes' ? rules.node : rules.edge;
+      const rule = fieldRule(table, key);
+      for (const value of content.arr) {
+        if (enforce && !rule.test(value)) return { refusal: refusal(rule.reason), growth };
+        if (value !== undefined) growth += utf8(JSON.stringify(value) ?? '') + utf8(key) + 4;
+      }
+      if (content.arr.some((v) => v !== undefined)) fieldsSet.push(place.length === 4 ? { root, id, field, dataKey } : { root, id, field });
+    }
+
+    if (enforce) {
+      // A node or edge the update makes has the fields REST requires, and so does a `data` map it makes (its `type`).
+      const dataMade = new Map<string, Set<string>>();
+      for (const f of fieldsSet) if (f.field === 'data' && f.dataKey === undefined) dataMade.set(madeKey(f.root, f.id), new Set());
+      for (const f of fieldsSet) {
+        if (f.dataKey !== undefined) dataMade.get(madeKey(f.root, f.id))?.add(f.dataKey);
+        else made.get(madeKey(f.root, f.id))?.fields.add(f.field);
+      }
+      for (const entry of made.values()) {
+        const table = entry.root === 'nodes' ? rules.node : rules.edge;
+        for (const [field, rule] of Object.entries(table)) if (rule.required && !entry.fields.has(field)) return { refusal: refusal(`missing-${field}`), growth };
+      }
+      for (const keys of dataMade.values()) {
+        for (const [key, rule] of Object.entries(rules.data)) if (rule.required && !keys.has(key)) return { refusal: refusal(`missing-data-${key}`), growth };
+      }
+      const removed = removedRequired(decoded, doc, places, new Set(fieldsSet.map((f) => placeKey(f.root, f.id, f.field, f.dataKey))));
+      if (removed) return { refusal: refusal(removed), growth };
+      if (added.nodes.size > 0 && nodes._map.size + added.nodes.size > limits.nodes && entries(nodes) + added.nodes.size > limits.nodes) return { refusal: refusal('too-many-nodes', 4413), growth };
+      if (added.edges.size > 0 && edges._map.size + added.edges.size > limits.edges && entries(edges) + added.edges.size > limits.edges) return { refusal: refusal('too-many-edges', 4413), growth };
+    }
+    return { refusal: null, growth };
+  }
+
+  const placeKey = (root: string, id: string, field: string, dataKey?: string) => [root, id, field, dataKey ?? ''].join('\u0000');
+
+  /**
+   * The refusal reason when an update deletes a field REST requires (`position`, a `data`'s `type`, …) of a node or
+   * edge that stays: not when the entry (or its `data`) goes in the same update, nor when the update sets the field
+   * again (a replaced value is a deletion too). The delete set's ranges are walked over the document's structs.
+   */
+  function removedRequired(decoded: Decoded, doc: Y.Doc, places: Places, setAgain: Set<string>): string | null {
+    const { ds } = decoded;
+    const gone = (item: Y.Item | null) => item === null || item.deleted || Y.isDeleted(ds, item.id);
+    for (const [client, ranges] of ds.clients) {
+      const structs = doc.store.clients.get(client);
+      const state = Y.getState(doc.store, client);
+      if (!structs) continue;
+      for (const { clock, len } of ranges) {
+        if (clock >= state || len <= 0) continue;
+        for (let i = Y.findIndexSS(structs, clock); i < structs.length && structs[i].id.clock < clock + len; i++) {
+          const item = structs[i];
+          if (!(item instanceof Y.Item) || item.deleted || item.parentSub === null) continue;
+          const place = places.placeOf(item);
+          if (!Array.isArray(place) || place.length < 3) continue;
+          const [root, id, field, dataKey] = place;
+          const rule = place.length === 3 ? (root === 'nodes' ? rules.node : root === 'edges' ? rules.edge : {})[field] : field === 'data' ? rules.data[dataKey] : undefined;
+          if (rule?.required !== true) continue;
+          const map = item.parent as Y.Map<unknown>;
+          if (map._map.get(item.parentSub) !== item) continue; // not the current value
+          const holder = map._item; // the node or edge, or the node's data map
+          if (gone(holder)) continue;
+          if (place.length === 4 && gone((holder!.parent as Y.AbstractType<unknown>)._item)) continue;
+          if (setAgain.has(placeKey(root, id, field, dataKey))) continue;
+          return place.length === 3 ? `missing-${field}` : `missing-data-${dataKey}`;
+        }
+      }
+    }
+    return null;
+  }
+
+  function stateOf(doc: Y.Doc): ByteState {
+    let state = states.get(doc);
+    if (state) return state;
+    const measured = measure(doc);
+    const created: ByteState = { measured, bound: measured, measuredAt: now() };
+    states.set(doc, created);
+    state = created;
+    // Every update applied from now on (a peer's, the service's, another instance's) raises the bound.
+    doc.on('update', (update: Uint8Array) => {
+      try {
+        created.bound += examine(Y.decodeUpdate(update), doc, false).growth;
+      } catch {
+        created.bound = Infinity; // unreadable (never seen): measure again before anything grows
+      }
+    });
+    return state;
+  }
+
+  return {
+    check(decoded, doc) {
+      let examined: ReturnType<typeof examine>;
+      try {
+        examined = examine(decoded, doc, true);
+      } catch {
+        return refusal('malformed-update'); // structs Yjs itself could not place (never from a real client)
+      }
+      const { refusal: refused, growth } = examined;
+      if (refused) return refused;
+      if (growth === 0) return null;
+      const state = stateOf(doc);
+      if (state.bound + growth <= limits.bytes) return null;
+      const at = now();
+      if (state.bound - state.measured >= slack || at - state.measuredAt >= REMEASURE_MS) {
+        state.measured = state.bound = measure(doc);
+        state.measuredAt = at;
+      }
+      return state.bound + growth > limits.bytes ? refusal('canvas-too-large', 4413) : null;
+    },
+    bytesOf(doc) {
+      const state = states.get(doc);
+      return state && { measured: state.measured, bound: state.bound };
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// The live document's content limits (src/collab/update-check.ts) on decoded updates: what a peer's update would put
+// in the document is judged by the canvas rules before it is applied — root maps, shapes, each field, counts and
+// bytes — through items whose parent is in the update or already in the document, and through origins.
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { addToCanvas, applyCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
+import { createUpdateCheck, type UpdateLimits } from '../../src/collab/update-check.js';
+import { peerOf, withCanvas } from '../helpers/yjs-docs.js';
+
+type Json = Record<string, unknown>;
+const LIMITS: UpdateLimits = { nodes: 50, edges: 50, bytes: 64 * 1024, promptChars: 100 };
+const node = (id: string, extra: Json = {}) => ({ id, type: 'generation', position: { x: 1, y: 2 }, data: { type: 'generation', prompt: 'p', ...extra } });
+const edge = (id: string, source: string, target: string) => ({ id, source, target });
+
+/** The update a peer of `base` makes with `change` (one transaction). */
+function updateOf(base: Y.Doc, change: (peer: Y.Doc) => void): Uint8Array {
+  const peer = peerOf(base);
+  const before = Y.encodeStateVector(peer);
+  peer.transact(() => change(peer));
+  const update = Y.encodeStateAsUpdate(peer, before);
+  peer.destroy();
+  return update;
+}
+
+/** The reason the check refuses `change` on a two-node canvas with (a fresh check), or null. */
+function verdict(change: (peer: Y.Doc) => void, limits: UpdateLimits = LIMITS, base = withCanvas({ nodes: [node('a'), node('b')], edges: [edge('e', 'a', 'b')] })): string | null {
+  const check = createUpdateCheck(limits);
+  return check.check(Y.decodeUpdate(updateOf(base, change)), base)?.reason ?? null;
+}
+
+const nodeMap = (doc: Y.Doc, id: string) => canvasMaps(doc).nodes.get(id) as Y.Map<unknown>;
+const dataOf = (doc: Y.Doc, id: string) => nodeMap(doc, id).get('data') as Y.Map<unknown>;
+const edgeMap = (doc: Y.Doc, id: string) => canvasMaps(doc).edges.get(id) as Y.Map<unknown>;
+
+describe('the live document update check', () => {
+  it("passes what the service and the web client write: REST's apply, adds, moves, prompts, deletes", () => {
+    expect(verdict((d) => applyCanvas(d, { nodes: [node('a'), node('b', { image: 'https://img.example/b.png' }), node('c')], edges: [edge('e', 'a', 'b'), edge('f', 'b', 'c')] }))).toBeNull();
+    expect(verdict((d) => addToCanvas(d, { nodes: [node('z', { measured: { width: 10, height: 20 } })], edges: [edge('g', 'a', 'z')] }))).toBeNull();
+    expect(verdict((d) => nodeMap(d, 'a').set('position', { x: -5.5, y: 1e6 }))).toBeNull();
+    expect(verdict((d) => dataOf(d, 'a').set('prompt', 'q'.repeat(100)))).toBeNull();
+    expect(verdict((d) => dataOf(d, 'a').set('image', '/files/a.png'))).toBeNull();
+    expect(verdict((d) => dataOf(d, 'a').set('image', 'data:image/png;base64,AAAA'))).toBeNull();
+    expect(verdict((d) => dataOf(d, 'a').set('error', 'Failed to generate image'))).toBeNull();
+    expect(verdict((d) => dataOf(d, 'a').delete('prompt'))).toBeNull();
+    expect(verdict((d) => canvasMaps(d).nodes.delete('a'))).toBeNull();
+    expect(verdict((d) => nodeMap(d, 'a').set('data', new Y.Map([['type', 'upload']])))).toBeNull();
+    expect(verdict((d) => nodeMap(d, 'a').delete('measured'))).toBeNull();
+    expect(verdict((d) => applyCanvas(d, { nodes: [], edges: [] }))).toBeNull();
+  });
+
+  it('passes a chain of changes made offline (items whose origins are earlier items of the same update)', () => {
+    expect(
+      verdict((d) => {
+        for (let i = 0; i < 50; i++) {
+          nodeMap(d, 'a').set('position', { x: i, y: i });
+          dataOf(d, 'b').set('prompt', `p${i}`);
+        }
+      }),
+    ).toBeNull();
+    // And the same after the first of them is already in the document (origins in the store).
+    const base = withCanvas({ nodes: [node('a')], edges: [] });
+    const peer = peerOf(base);
+    nodeMap(peer, 'a').set('position', { x: 9, y: 9 });
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(peer));
+    const before = Y.encodeStateVector(peer);
+    for (let i = 0; i < 5; i++) nodeMap(peer, 'a').set('position', { x: i, y: 0 });
+    dataOf(peer, 'a').set('image', 'javascript:alert(1)');
+    const check = createUpdateCheck(LIMITS);
+    expect(check.check(Y.decodeUpdate(Y.encodeStateAsUpdate(peer, before)), base)?.reason).toBe('invalid-image');
+  });
+
+  it("passes what a person's undo and redo write (items redone through deleted ones), and the document follows the client", () => {
+    const server = new Y.Doc();
+    const client = new Y.Doc();
+    const check = createUpdateCheck(LIMITS);
+    const refusals: string[] = [];
+    client.on('update', (u: Uint8Array) => {
+      const refused = check.check(Y.decodeUpdate(u), server);
+      if (refused) refusals.push(refused.reason);
+      else Y.applyUpdate(server, u);
+    });
+    const me = { tab: 1 };
+    const undo = new Y.UndoManager([canvasMaps(client).nodes, canvasMaps(client).edges], { trackedOrigins: new Set([me]) });
+    const step = (fn: () => void) => {
+      client.transact(fn, me);
+      undo.stopCapturing();
+    };
+    step(() => addToCanvas(client, { nodes: [node('a', { image: '/x.png' }), node('b')], edges: [edge('e', 'a', 'b')] }));
+    step(() => {
+      canvasMaps(client).nodes.delete('a');
+      canvasMaps(client).edges.delete('e');
+    });
+    step(() => dataOf(client, 'b').set('prompt', 'x'));
+    step(() => nodeMap(client, 'b').set('position', { x: 5, y: 5 }));
+    for (let i = 0; i < 3; i++) undo.undo();
+    expect(canvasMaps(client).nodes.has('a')).toBe(true);
+    for (let i = 0; i < 3; i++) undo.redo();
+    for (let i = 0; i < 4; i++) undo.undo();
+    for (let i = 0; i < 4; i++) undo.redo();
+    expect(refusals).toEqual([]);
+    expect(renderCanvas(server)).toEqual(renderCanvas(client));
+  });
+
+  const refusals: Array<[string, (d: Y.Doc) => void, string]> = [
+    ['a root map other than nodes and edges', (d) => d.getMap('evil').set('k', 'v'), 'unknown-root'],
+    ['a root array', (d) => d.getArray('list').push(['x']), 'unknown-root'],
+    ['a root text', (d) => d.getText('t').insert(0, 'hello'), 'unknown-root'],
+    ['a node that is not a map', (d) => canvasMaps(d).nodes.set('x', 'vandal'), 'invalid-shape'],
+    ['a node that is a text', (d) => canvasMaps(d).nodes.set('x', new Y.Text('t')), 'invalid-shape'],
+    ['an empty node id', (d) => canvasMaps(d).nodes.set('', new Y.Map()), 'invalid-id'],
+    ['a node id over 200 characters', (d) => addToCanvas(d, { nodes: [node('n'.repeat(201))] }), 'invalid-id'],
+    ['a javascript: image', (d) => dataOf(d, 'a').set('image', 'javascript:alert(1)'), 'invalid-image'],
+    ['a JavaScript: image with spaces and a tab', (d) => dataOf(d, 'a').set('image', '  Java\tScript:alert(1)'), 'invalid-image'],
+    ['a vbscript: image', (d) => dataOf(d, 'a').set('image', 'vbscript:x'), 'invalid-image'],
+    ['an image URL over 2,048 characters', (d) => dataOf(d, 'a').set('image', `https://x.example/${'x'.repeat(2048)}`), 'invalid-image'],
+    ['an image that is a number', (d) => dataOf(d, 'a').set('image', 5), 'invalid-image'],
+    ['a prompt over the limit', (d) => dataOf(d, 'a').set('prompt', 'p'.repeat(101)), 'invalid-prompt'],
+    ['a prompt with NUL', (d) => dataOf(d, 'a').set('prompt', 'a\u0000b'), 'invalid-prompt'],
+    ['a prompt as a nested text', (d) => dataOf(d, 'a').set('prompt', new Y.Text('hello')), 'invalid-shape'],
+    ['a node type that is no kind', (d) => nodeMap(d, 'a').set('type', 'script'), 'invalid-node-type'],
+    ['a data type that is no kind', (d) => dataOf(d, 'a').set('type', 'x'), 'invalid-data-type'],
+    ['a position with a string', (d) => nodeMap(d, 'a').set('position', { x: '1', y: 2 }), 'invalid-position'],
+    ['a position that is not finite', (d) => nodeMap(d, 'a').set('position', { x: Infinity, y: 2 }), 'invalid-position'],
+    ['a position with extra keys', (d) => nodeMap(d, 'a').set('position', { x: 1, y: 2, z: 3 }), 'invalid-position'],
+    ['isGenerating that is not a boolean', (d) => dataOf(d, 'a').set('isGenerating', 'yes'), 'invalid-is-generating'],
+    ['a model over 100 characters', (d) => dataOf(d, 'a').set('model', 'm'.repeat(101)), 'invalid-model'],
+    ['data as a plain value', (d) => nodeMap(d, 'a').set('data', { type: 'generation' }), 'invalid-data'],
+    ['a nested map under another node field', (d) => nodeMap(d, 'a').set('style', new Y.Map()), 'invalid-shape'],
+    ['a nested map inside data', (d) => dataOf(d, 'a').set('deep', new Y.Map()), 'invalid-shape'],
+    ['a nested array inside data', (d) => dataOf(d, 'a').set('deep', new Y.Array()), 'invalid-shape'],
+    ['a nested map in an edge', (d) => edgeMap(d, 'e').set('data', new Y.Map()), 'invalid-shape'],
+    ['binary content', (d) => dataOf(d, 'a').set('blob', new Uint8Array(10)), 'invalid-shape'],
+    ['an extra value over 16 KB', (d) => nodeMap(d, 'a').set('style', { css: 'x'.repeat(17_000) }), 'invalid-value'],
+    ['an extra value nested 40 deep', (d) => nodeMap(d, 'a').set('style', JSON.parse('['.repeat(40) + ']'.repeat(40))), 'invalid-value'],
+    ['a key over 200 characters', (d) => dataOf(d, 'a').set('k'.repeat(201), 1), 'invalid-key'],
+    ['a malformed order key', (d) => nodeMap(d, 'a').set('#', '!!'), 'invalid-order-key'],
+    ['an edge source that is not a string', (d) => edgeMap(d, 'e').set('source', 5), 'invalid-source'],
+    ['an edge target over 200 characters', (d) => edgeMap(d, 'e').set('target', 't'.repeat(201)), 'invalid-target'],
+    ['an edge handle that is an object', (d) => edgeMap(d, 'e').set('sourceHandle', { a: 1 }), 'invalid-handle'],
+    ['a new node without position', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', data: { type: 'upload' } }] }), 'missing-position'],
+    ['a new node without data', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', position: { x: 0, y: 0 } }] }), 'missing-data'],
+    ['a new node whose data has no type', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', position: { x: 0, y: 0 }, data: {} }] }), 'missing-data-type'],
+    ['a new edge without target', (d) => addToCanvas(d, { edges: [{ id: 'f', source: 'a' }] }), 'missing-target'],
+    ['a data map replaced by one without type', (d) => nodeMap(d, 'a').set('data', new Y.Map()), 'missing-data-type'],
+    ["deleting a node's position", (d) => nodeMap(d, 'a').delete('position'), 'missing-position'],
+    ["deleting a node's data", (d) => nodeMap(d, 'a').delete('data'), 'missing-data'],
+    ["deleting a node's data type", (d) => dataOf(d, 'a').delete('type'), 'missing-data-type'],
+    ["deleting an edge's source", (d) => edgeMap(d, 'e').delete('source'), 'missing-source'],
+  ];
+  it.each(refusals)('refuses %s', (_what, change, reason) => {
+    expect(verdict(change)).toBe(reason);
+  });
+
+  it('refuses nodes and edges beyond the counts, re-added ids included', () => {
+    const limits = { ...LIMITS, nodes: 3, edges: 1 };
+    expect(verdict((d) => addToCanvas(d, { nodes: [node('c')] }), limits)).toBeNull();
+    expect(verdict((d) => addToCanvas(d, { nodes: [node('c'), node('d')] }), limits)).toBe('too-many-nodes');
+    expect(verdict((d) => addToCanvas(d, { edges: [edge('f', 'a', 'b')] }), limits)).toBe('too-many-edges');
+    // A deleted node's id set again (its item has an origin: no parent in the update) counts as a new node.
+    const base = withCanvas({ nodes: [node('a'), node('b'), node('c')], edges: [] });
+    canvasMaps(base).nodes.delete('c');
+    expect(verdict((d) => addToCanvas(d, { nodes: [node('c'), node('x')] }), limits, base)).toBe('too-many-nodes');
+  });
+
+  it('refuses an item whose parent is neither in the update nor in the document', () => {
+    const base = withCanvas({ nodes: [node('a')], edges: [] });
+    const elsewhere = peerOf(base);
+    addToCanvas(elsewhere, { nodes: [node('n')] }); // never sent to base
+    const before = Y.encodeStateVector(elsewhere);
+    dataOf(elsewhere, 'n').set('prompt', 'orphan');
+    const check = createUpdateCheck(LIMITS);
+    expect(check.check(Y.decodeUpdate(Y.encodeStateAsUpdate(elsewhere, before)), base)?.reason).toBe('unknown-parent');
+  });
+
+  it('holds the canvas to the byte limit, measured as REST measures it, and lets deletions through', () => {
+    const limits = { ...LIMITS, bytes: 4096 };
+    const base = withCanvas({ nodes: [node('a')], edges: [] });
+    let clock = 0;
+    const check = createUpdateCheck(limits, () => clock);
+    const apply = (change: (d: Y.Doc) => void) => {
+      const update = updateOf(base, change);
+      const refused = check.check(Y.decodeUpdate(update), base);
+      if (!refused) Y.applyUpdate(base, update);
+      return refused?.reason ?? null;
+    };
+    const restBytes = () => {
+      const { nodes, edges } = renderCanvas(base);
+      return Buffer.byteLength(JSON.stringify(nodes)) + Buffer.byteLength(JSON.stringify(edges));
+    };
+    const big = (id: string) => (d: Y.Doc) => addToCanvas(d, { nodes: [node(id, { note: 'x'.repeat(900) })] });
+    // Fill it with nodes of ~1 KB each until refused: the canvas is then within one node of the limit, never over.
+    let i = 0;
+    while (apply(big(`n${i}`)) === null) i++;
+    expect(i).toBeGreaterThan(1);
+    expect(restBytes()).toBeLessThanOrEqual(4096);
+    expect(restBytes()).toBeGreaterThan(4096 - 1100);
+    expect(apply(big('again'))).toBe('canvas-too-large');
+    // A deletion always passes; the room it made counts once the canvas is measured again (at most every 2 s).
+    expect(apply((d) => canvasMaps(d).nodes.delete('n0'))).toBeNull();
+    clock += 1_000;
+    expect(apply(big('again'))).toBe('canvas-too-large');
+    clock += 1_000;
+    expect(apply(big('again'))).toBeNull();
+    expect(restBytes()).toBeLessThanOrEqual(4096);
+    expect(check.bytesOf(base)!.measured).toBeLessThanOrEqual(4096);
+  });
+
+  it('counts changes of any origin in its bound (the service, another instance), never over the limit', () => {
+    const limits = { ...LIMITS, bytes: 4096 };
+    const base = withCanvas({ nodes: [node('a')], edges: [] });
+    const check = createUpdateCheck(limits);
+    expect(check.check(Y.decodeUpdate(updateOf(base, (d) => dataOf(d, 'a').set('prompt', 'x'))), base)).toBeNull();
+    const measured = check.bytesOf(base)!.bound;
+    // The service adds 3 KB (a REST save, checked by REST) without the check seeing it.
+    addToCanvas(base, { nodes: [node('big', { note: 'y'.repeat(3000) })] });
+    expect(check.bytesOf(base)!.bound).toBeGreaterThan(measured + 3000);
+    expect(check.check(Y.decodeUpdate(updateOf(base, (d) => addToCanvas(d, { nodes: [node('more', { note: 'z'.repeat(900) })] }))), base)?.reason).toBe('canvas-too-large');
+  });
+});
