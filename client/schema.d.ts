@@ -4013,6 +4013,15 @@ export interface components {
                     extensions: string[];
                 }[];
             };
+            /** @description The canvas limits a client keeps to, so that the live canvas never refuses what it writes */
+            canvas: {
+                /** @description The longest prompt a node may hold (PROMPT_MAX_CHARS); a longer one is refused by REST (400) and by the live canvas (4400 invalid-prompt) */
+                promptMaxChars: number;
+                /** @description The most nodes a canvas may hold (CANVAS_MAX_NODES; live canvas: 4413 too-many-nodes) */
+                maxNodes: number;
+                /** @description The most edges a canvas may hold (CANVAS_MAX_EDGES; live canvas: 4413 too-many-edges) */
+                maxEdges: number;
+            };
         };
         LineageInput: {
             generationId: string;
@@ -4529,6 +4538,15 @@ export interface components {
                     name: string;
                     extensions: string[];
                 }[];
+            };
+            /** @description The canvas limits a client keeps to, so that the live canvas never refuses what it writes */
+            canvas: {
+                /** @description The longest prompt a node may hold (PROMPT_MAX_CHARS); a longer one is refused by REST (400) and by the live canvas (4400 invalid-prompt) */
+                promptMaxChars: number;
+                /** @description The most nodes a canvas may hold (CANVAS_MAX_NODES; live canvas: 4413 too-many-nodes) */
+                maxNodes: number;
+                /** @description The most edges a canvas may hold (CANVAS_MAX_EDGES; live canvas: 4413 too-many-edges) */
+                maxEdges: number;
             };
         };
         Lineage: {
