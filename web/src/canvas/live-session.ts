@@ -7,7 +7,9 @@ import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../../src/collab/canvas-doc';
 import { api } from '../api/client';
+import { loadClientConfig } from '../hooks/use-client-config';
 import type { ConnectionState } from './connection';
+import { DEFAULT_CANVAS_LIMITS, fitElements, limitPatch, refusalText, Throttle, type CanvasLimits } from './live-limits';
 import { addElements, CanvasMirror, moveNodes, removeElements, setNodeData, type XY } from './live-doc';
 import { peersOf, selectionToSend, type Peer, type PresenceUser } from './presence';
 
@@ -49,14 +51,24 @@ export class LiveSession {
   readonly canvas: Store<CanvasSnapshot>;
   readonly history = new Store({ canUndo: false, canRedo: false });
   readonly peers = new Store<Peer[]>([]);
+  /**
+   * Why the service refused a change of this tab's (docs/api.md, the rules table): the provider keeps the change and
+   * resends it on every reconnect, so nothing of ours is saved until the page is reloaded. Null when all is well.
+   */
+  readonly refused = new Store<string | null>(null);
+  /** A change this tab did not make because the canvas could not take it (too many nodes): said once, until dismissed. */
+  readonly notice = new Store<string | null>(null);
+  /** The canvas limits of GET /api/client-config (the service's defaults until it answers). */
+  limits: CanvasLimits = DEFAULT_CANVAS_LIMITS;
 
   private readonly mirror: CanvasMirror;
   private readonly cleanups: Array<() => void> = [];
   private lastStep = { key: '', at: 0, sameEvent: false };
   private pendingMoves = new Map<string, XY>();
-  private moveFrame = 0;
+  /** A drag's positions and our pointer are written at most ~30 times a second (live-limits.ts LIVE_WRITE_MS). */
+  private readonly moveWrites = new Throttle(() => this.writeMoves());
   private pendingCursor: XY | null | undefined;
-  private cursorFrame = 0;
+  private readonly cursorWrites = new Throttle(() => this.provider.awareness?.setLocalStateField('cursor', this.pendingCursor ?? null));
   private selection: string[] = [];
   private lastSessionCheck = 0;
 
@@ -101,7 +113,15 @@ export class LiveSession {
       if (socket === 'disconnected') this.checkSession();
     });
     this.provider.on('synced', () => patch({ synced: true, loaded: true }));
-    this.provider.on('unsyncedChanges', ({ number }: { number: number }) => patch({ unsynced: number }));
+    this.provider.on('unsyncedChanges', ({ number }: { number: number }) => {
+      patch({ unsynced: number });
+      if (number === 0) this.refused.set(null); // everything of ours is stored: a refusal is behind us
+    });
+    // The service closing our document's connection: a refused change is refused again on every reconnect.
+    this.provider.on('close', ({ event }: { event?: { reason?: unknown } }) => {
+      const text = refusalText(event?.reason);
+      if (text) this.refused.set(text);
+    });
     this.provider.on('authenticated', ({ scope }: { scope: 'read-write' | 'readonly' }) => patch({ scope, denied: false }));
     this.provider.on('authenticationFailed', () => patch({ denied: true }));
     this.provider.on('stateless', ({ payload }: { payload: string }) => {
@@ -139,6 +159,10 @@ export class LiveSession {
       if (JSON.stringify(next) !== JSON.stringify(this.peers.get())) this.peers.set(next);
     };
     this.provider.awareness?.on('change', peers);
+
+    void loadClientConfig().then((config) => {
+      if (config?.canvas) this.limits = config.canvas;
+    });
   }
 
   /**
@@ -185,8 +209,24 @@ export class LiveSession {
     }
   };
 
-  add(elements: { nodes?: Record<string, unknown>[]; edges?: Record<string, unknown>[] }): void {
-    addElements(this.doc, elements, this.origin);
+  /**
+   * Adds nodes and edges, fitted to what the live canvas takes (live-limits.ts `fitElements`). Returns false, and
+   * says why in `notice`, when the canvas would have more nodes or edges than the service allows: nothing is added.
+   */
+  add(elements: { nodes?: Record<string, unknown>[]; edges?: Record<string, unknown>[] }): boolean {
+    const fitted = fitElements(elements, this.limits);
+    const { nodes, edges } = canvasMaps(this.doc);
+    const newOnes = (list: Record<string, unknown>[], root: Y.Map<unknown>) => list.filter((e) => !root.has(e.id as string)).length;
+    if (nodes.size + newOnes(fitted.nodes, nodes) > this.limits.maxNodes) {
+      this.notice.set(`Not added: a canvas holds at most ${this.limits.maxNodes.toLocaleString('en-US')} nodes.`);
+      return false;
+    }
+    if (edges.size + newOnes(fitted.edges, edges) > this.limits.maxEdges) {
+      this.notice.set(`Not added: a canvas holds at most ${this.limits.maxEdges.toLocaleString('en-US')} connections.`);
+      return false;
+    }
+    addElements(this.doc, fitted, this.origin);
+    return true;
   }
 
   remove(elements: { nodes?: string[]; edges?: string[] }): void {
@@ -195,32 +235,34 @@ export class LiveSession {
 
   /** Sets keys of a node's data: a step of this tab's (`tracked`, the default) or a change it never undoes (`quiet`). */
   setData(id: string, patch: Record<string, unknown>, tracked = true): boolean {
-    return setNodeData(this.doc, id, patch, tracked ? this.origin : this.quiet);
+    return setNodeData(this.doc, id, limitPatch(patch, this.limits), tracked ? this.origin : this.quiet);
   }
 
-  /** A node dragged to `position`: written at most once per animation frame (`flushMoves` writes at once). */
+  /**
+   * A node dragged to `position`: written at most every LIVE_WRITE_MS, whatever the display's frame rate (the drag
+   * itself is drawn from xyflow's local state every frame); `flushMoves` writes at once.
+   */
   queueMove(id: string, position: XY): void {
     this.pendingMoves.set(id, { x: position.x, y: position.y });
-    if (!this.moveFrame) this.moveFrame = requestAnimationFrame(() => this.flushMoves());
+    this.moveWrites.request();
   }
 
   flushMoves(): void {
-    cancelAnimationFrame(this.moveFrame);
-    this.moveFrame = 0;
+    this.moveWrites.flush();
+    this.writeMoves();
+  }
+
+  private writeMoves(): void {
     if (this.pendingMoves.size === 0) return;
     const moves = this.pendingMoves;
     this.pendingMoves = new Map();
     moveNodes(this.doc, moves, this.origin);
   }
 
-  /** Our pointer on the canvas (flow coordinates), or null when it left: sent at most once per animation frame. */
+  /** Our pointer on the canvas (flow coordinates), or null when it left: sent at most every LIVE_WRITE_MS. */
   setCursor(cursor: XY | null): void {
     this.pendingCursor = cursor;
-    if (this.cursorFrame) return;
-    this.cursorFrame = requestAnimationFrame(() => {
-      this.cursorFrame = 0;
-      this.provider.awareness?.setLocalStateField('cursor', this.pendingCursor ?? null);
-    });
+    this.cursorWrites.request();
   }
 
   setSelection(ids: string[]): void {
@@ -240,7 +282,7 @@ export class LiveSession {
 
   destroy(): void {
     this.flushMoves();
-    cancelAnimationFrame(this.cursorFrame);
+    this.cursorWrites.cancel();
     for (const cleanup of this.cleanups) cleanup();
     this.undoManager.destroy();
     this.provider.destroy();

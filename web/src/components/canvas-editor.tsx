@@ -39,6 +39,7 @@ import { EditorToolbar } from './editor-toolbar';
 import { ExampleNote } from './example-note';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
+import { LiveNotices } from './live-notices';
 import { nodeTypes } from './node-types';
 import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
@@ -188,6 +189,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         onShare={canShare ? () => setSharing(true) : undefined}
         minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}
       />
+      <LiveNotices session={session} />
       {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
       {savingTemplate && <SaveTemplateDialog defaultName={project.name} onSave={saveTemplate} onClose={() => setSavingTemplate(false)} />}
       {showingHistory && (

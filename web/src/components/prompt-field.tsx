@@ -5,11 +5,19 @@
 // use-undo-shortcuts.ts) rather than one character of the browser's own text undo, and Ctrl/Cmd+Shift+Z or Ctrl+Y
 // redo it. Typing is one step until a pause of about a second (the editor's setPrompt) or until the box loses and
 // regains focus; a preset is a step of its own.
+//
+// Length: the box takes at most the service's prompt limit (GET /api/client-config `canvas.promptMaxChars`; typing
+// and pasting stop there, and a preset past it is cut), and shows the count once the prompt nears the limit: the
+// live canvas refuses a longer prompt (4400 invalid-prompt), and with it every change after.
 import { useId, useRef, useState } from 'react';
+import { cutText, DEFAULT_CANVAS_LIMITS } from '../canvas/live-limits';
 import { applyPreset, type PromptPresets } from '../canvas/prompt-presets';
+import { useClientConfig } from '../hooks/use-client-config';
 
 /** Presets shown before "More words". */
 const FIRST = 8;
+/** The count shows from this share of the limit on. */
+const COUNT_FROM = 0.8;
 
 interface Props {
   value: string;
@@ -22,6 +30,9 @@ interface Props {
 export function PromptField({ value, readOnly, presets, onChange }: Props) {
   const promptId = useId();
   const presetsId = useId();
+  const countId = useId();
+  const max = useClientConfig()?.canvas?.promptMaxChars ?? DEFAULT_CANVAS_LIMITS.promptMaxChars;
+  const showCount = !readOnly && value.length >= max * COUNT_FROM;
   /** The next change starts a new undo step. */
   const newRun = useRef(true);
   const [all, setAll] = useState(false);
@@ -37,15 +48,23 @@ export function PromptField({ value, readOnly, presets, onChange }: Props) {
           rows={3}
           placeholder={readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”'}
           value={value}
+          maxLength={max}
+          aria-describedby={showCount ? countId : undefined}
           readOnly={readOnly}
           data-canvas-undo=""
           onFocus={() => (newRun.current = true)}
           onBlur={() => (newRun.current = true)}
           onChange={(event) => {
-            onChange(event.target.value, newRun.current);
+            onChange(cutText(event.target.value, max), newRun.current);
             newRun.current = false;
           }}
         />
+        {showCount && (
+          <span id={countId} className={`muted small prompt-count${value.length >= max ? ' at-limit' : ''}`} data-testid="prompt-count">
+            {value.length.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
+            {value.length >= max ? ' (the limit)' : ''}
+          </span>
+        )}
       </label>
       {!readOnly && presets && (
         <div className="prompt-presets">
@@ -60,7 +79,7 @@ export function PromptField({ value, readOnly, presets, onChange }: Props) {
                   className="prompt-chip nodrag"
                   aria-label={presets.kind === 'words' ? `Add “${item}”` : `Use “${item}”`}
                   onClick={() => {
-                    onChange(applyPreset(value, item, presets.kind), true);
+                    onChange(cutText(applyPreset(value, item, presets.kind), max), true);
                     newRun.current = true;
                   }}
                 >
