@@ -132,3 +132,17 @@ describe('close reasons', () => {
     for (const reason of ['signed-out', 'role-changed', 'token-revoked', '', undefined, 42]) expect(refusalText(reason)).toBeNull();
   });
 });
+
+describe('why a refusal asks for a reload, not an undo', () => {
+  it('an undone refused change still travels, with its content, in what the provider resends: refused again', () => {
+    const base = withCanvas({ nodes: [gen('a', { prompt: 'ok' })], edges: [] });
+    const peer = peerOf(base);
+    const origin = { source: 'editor' };
+    const undo = new Y.UndoManager([canvasMaps(peer).nodes], { trackedOrigins: new Set([origin]) });
+    const served = Y.encodeStateVector(base);
+    setNodeData(peer, 'a', { prompt: 'x'.repeat(200) }, origin);
+    undo.undo();
+    expect((canvasMaps(peer).nodes.get('a') as Y.Map<Y.Map<unknown>>).get('data')!.get('prompt')).toBe('ok');
+    expect(createUpdateCheck(CHECK).check(Y.decodeUpdate(Y.encodeStateAsUpdate(peer, served)), base)?.reason).toBe('invalid-prompt');
+  });
+});

@@ -2,7 +2,7 @@
 // the canvas limits of GET /api/client-config, a prompt cut to its limit, the pace at which a drag and the pointer
 // are sent, and the words for a change the service refused anyway. No React and no DOM: unit-tested in
 // test/unit/live-limits.test.ts.
-import { canvasRules, ID_MAX_CHARS, isId, isPosition, type FieldRules } from '../../../src/collab/canvas-rules.js';
+import { canvasRules, isId, isPosition, KEY_MAX_CHARS, type FieldRules } from '../../../src/collab/canvas-rules.js';
 
 export interface CanvasLimits {
   promptMaxChars: number;
@@ -45,7 +45,7 @@ function fitFields(fields: Json, table: FieldRules, extra: (v: unknown) => boole
     let fitted = value;
     if (key === 'prompt' && table === rulesFor(limits).data && typeof value === 'string') fitted = storableText(cutText(value, limits.promptMaxChars));
     const rule = Object.hasOwn(table, key) ? table[key].test : extra;
-    if (value !== undefined && (key.length > ID_MAX_CHARS || !rule(fitted))) fitted = undefined;
+    if (value !== undefined && (key.length > KEY_MAX_CHARS || !rule(fitted))) fitted = undefined;
     if (fitted !== value) (out ??= { ...fields })[key] = fitted;
   }
   return out ?? fields;
@@ -86,9 +86,6 @@ export function fitElements(elements: { nodes?: Json[]; edges?: Json[] }, limits
   });
   return { nodes, edges };
 }
-
-/** Whether an id is one the live canvas takes (1–200 characters). */
-export const isLiveId = (id: unknown): id is string => typeof id === 'string' && id.length >= 1 && id.length <= ID_MAX_CHARS;
 
 /**
  * Runs `write` at most once per `ms`: the first call at once, later ones within `ms` once at the end of the
