@@ -1,8 +1,8 @@
 // The web client keeps to the live canvas's limits (docs/api.md "Live canvas", "Limits"; web/src/canvas/live-limits.ts):
 // a prompt box stops at PROMPT_MAX_CHARS, typed or pasted, and the canvas stays saved; a change the service refuses
 // anyway (here: a client told a larger limit than the service's) is said in a persistent notice instead of a silent
-// reconnect loop; and a long, fast drag stays under COLLAB_UPDATES_PER_SECOND — never closed `rate-limited` — and
-// its last position is stored.
+// reconnect loop; a duplicate past CANVAS_MAX_NODES is refused in the page with a message; and a long, fast drag
+// stays under COLLAB_UPDATES_PER_SECOND — never closed `rate-limited` — and its last position is stored.
 import type { Page, WebSocket } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, screenshot } from './browser.js';
@@ -11,6 +11,8 @@ import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 const PROMPT_MAX = 50;
 /** Below a drag sent at the display's frame rate (60 a second headless), above the client's 30 a second. */
 const UPDATES_PER_SECOND = 35;
+/** One more node than the test canvas holds. */
+const MAX_NODES = 3;
 
 const nodes = [
   { id: 'a', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload' } },
@@ -38,7 +40,11 @@ function watchSocket(page: Page) {
 }
 
 describeInBrowser('the live canvas within its limits', () => {
-  const f = useBrowserFixture({ PROMPT_MAX_CHARS: String(PROMPT_MAX), COLLAB_UPDATES_PER_SECOND: String(UPDATES_PER_SECOND) });
+  const f = useBrowserFixture({
+    PROMPT_MAX_CHARS: String(PROMPT_MAX),
+    COLLAB_UPDATES_PER_SECOND: String(UPDATES_PER_SECOND),
+    CANVAS_MAX_NODES: String(MAX_NODES),
+  });
 
   async function openProject(name: string, prepare?: (page: Page) => Promise<unknown>) {
     const owner = await f.app.user('ada@example.com');
@@ -92,6 +98,25 @@ describeInBrowser('the live canvas within its limits', () => {
     const stored = (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'g');
     expect(stored.data.prompt).toBe('sepia');
     await expect(notice.getByRole('button', { name: 'Reload' }).isVisible()).resolves.toBe(true);
+  });
+
+  it('a duplicate past CANVAS_MAX_NODES is not sent: a message says why, and the canvas stays saved', async () => {
+    const { page, projectId, socket, errors } = await openProject('Full canvas');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('ControlOrMeta+d');
+    await page.getByTestId('live-notice').getByText(`Not added: a canvas holds at most ${MAX_NODES} nodes.`).waitFor();
+    expect(await page.locator('.react-flow__node').count()).toBe(2);
+    await saved(page);
+    expect(socket.refused('too-many-nodes')).toBe(false);
+    expect((await restCanvas(page, projectId))!.nodes).toHaveLength(2);
+    // One node more fits.
+    await page.getByTestId('live-notice').getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('button', { name: 'Add generation' }).click();
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(MAX_NODES);
+    await saved(page);
+    expect((await restCanvas(page, projectId))!.nodes).toHaveLength(MAX_NODES);
+    expect(errors).toEqual([]);
   });
 
   it('a long, fast drag is sent at most ~30 times a second: never closed rate-limited, its last position stored', async () => {
