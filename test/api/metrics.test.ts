@@ -1,11 +1,10 @@
 // GET /api/metrics (Prometheus text exposition) guarded by METRICS_TOKEN; route metrics by pattern; generation
 // and upload metrics recorded by the services.
 import sharp from 'sharp';
-import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ModelFailedError, ModelQuotaError, type ImageModel } from '../../src/models/index.js';
-import { canvasMaps } from '../../src/collab/canvas-doc.js';
+import { addToCanvas } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { connectLive } from '../helpers/live-client.js';
 import { dbMode, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -132,11 +131,8 @@ describe('metrics on', () => {
     const editor = await connectLive({ baseUrl: t.baseUrl, as: ada.client, projectId });
     try {
       await editor.event('synced');
-      editor.doc.transact(() => {
-        const node = new Y.Map<unknown>();
-        node.set('type', 'upload');
-        canvasMaps(editor.doc).nodes.set('a', node);
-      });
+      // A node the canvas rules take (type, position, data with its type), as the web client adds one.
+      addToCanvas(editor.doc, { nodes: [{ id: 'a', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload' } }] });
       await editor.saved();
       const text = await scrape();
       expect(sample(text, 'image_canvas_live_open_documents')).toBe(sample(before, 'image_canvas_live_open_documents')! + 1);

@@ -155,10 +155,18 @@ describe('the template lists', () => {
   it('a preview is the first image that is a web address; none is null', async () => {
     const erin = await t.user('erin-preview@example.com', 'Erin');
     const noImage = { nodes: [{ id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'x' } }], edges: [] };
-    const firstNotWeb = canvasOf(400, 'ftp://example.com/a.png');
-    const ids = [await publish(erin, 'no image', noImage), await publish(erin, 'ftp image', firstNotWeb)];
+    // The first node has no image: the preview is the second node's (a non-web image such as ftp: is refused by
+    // the canvas rules when published, tested in canvas-body and hostile-live-document).
+    const secondHasOne = {
+      nodes: [
+        { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'x' } },
+        { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: 'https://example.com/second.png' } },
+      ],
+      edges: [],
+    };
+    const ids = [await publish(erin, 'no image', noImage), await publish(erin, 'second image', secondHasOne)];
     const listed = (await t.client().get('/api/templates')).json as Array<{ id: string; previewUrl: string | null }>;
-    expect(ids.map((id) => listed.find((x) => x.id === id)?.previewUrl)).toEqual([null, null]);
+    expect(ids.map((id) => listed.find((x) => x.id === id)?.previewUrl)).toEqual([null, 'https://example.com/second.png']);
     for (const id of ids) expect((await remove(erin, id)).status).toBe(200);
   });
 

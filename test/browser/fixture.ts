@@ -102,8 +102,8 @@ export async function pasteImage(page: Page, base64: string): Promise<void> {
 }
 
 /** On an open canvas: add one image, add a generation node, and connect the image into it. Returns the node. */
-export async function connectOneImageToGeneration(page: Page) {
-  await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
+export async function connectOneImageToGeneration(page: Page, { side = 32 }: { side?: number } = {}) {
+  await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(side, side, [200, 100, 50]) });
   await page.getByAltText('Uploaded image').waitFor();
   await page.getByRole('button', { name: 'Add generation' }).click();
   const generation = page.locator('.react-flow__node-generation');

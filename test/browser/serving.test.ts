@@ -106,6 +106,7 @@ describe('the web client over HTTP', () => {
       analytics: { token: 'phc_public_token', apiHost: 'https://eu.example.com/ingest' },
       payments: { enabled: false },
       uploads: { maxBytes: 4 * 1024 * 1024, types: expect.arrayContaining([{ type: 'image/png', name: 'PNG', extensions: ['png'] }]) },
+      canvas: { promptMaxChars: 10_000, maxNodes: 5_000, maxEdges: 10_000 },
     });
   });
 
