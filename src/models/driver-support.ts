@@ -1,5 +1,5 @@
 // Small helpers shared by the provider drivers.
-import { createSafeFetcher, ImageFetchError, publicInternet, type SafeFetcher } from '../net/safe-fetch.js';
+import { createSafeFetcher, ImageFetchError, publicInternet, readBounded, type SafeFetcher } from '../net/safe-fetch.js';
 import { ModelFailedError, type ModelImage } from './image-model.js';
 
 const MAX_REASON = 200;
@@ -94,26 +94,10 @@ const tooLarge = () => new ModelFailedError('the model returned an image larger 
  * `readOutputImage` (the SSRF guard) instead.
  */
 export async function readBoundedBody(response: Response, maxBytes: number, refusal: () => Error): Promise<Buffer> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw refusal();
-  }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw refusal();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
+  const body = await readBounded(response, maxBytes);
+  if (body) return body;
+  await response.body?.cancel().catch(() => undefined);
+  throw refusal();
 }
 
 /**

@@ -136,29 +136,42 @@ function resolveLocation(location: string, base: URL): string {
   }
 }
 
-async function readBody(res: Response, maxBytes: number, controller: AbortController): Promise<Buffer> {
+/** A fetch response as `readBounded` reads it: undici's and the global fetch's alike (a body is a stream of bytes). */
+interface BoundedSource {
+  headers: { get(name: string): string | null };
+  body: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; releaseLock(): void } } | null;
+}
+
+/**
+ * A response body of at most `maxBytes`, read chunk by chunk; null when a Content-Length over it is declared or more
+ * has arrived (nothing past the limit is kept, and the body is left unlocked for the caller to abort or cancel).
+ */
+export async function readBounded(res: BoundedSource, maxBytes: number): Promise<Buffer | null> {
   const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    // Aborting (rather than cancelling the body) makes undici drop the connection instead of draining it.
-    controller.abort();
-    throw new FetchRefusal('too large');
-  }
+  if (Number.isFinite(declared) && declared > maxBytes) return null;
   if (!res.body) return Buffer.alloc(0);
-  // undici types a body as ReadableStream<any>; a fetch body is a stream of bytes.
-  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done || !value) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      controller.abort();
-      throw new FetchRefusal('too large');
+      reader.releaseLock();
+      return null;
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks, total);
+}
+
+async function readBody(res: Response, maxBytes: number, controller: AbortController): Promise<Buffer> {
+  const body = await readBounded(res, maxBytes);
+  if (body) return body;
+  // Aborting (rather than cancelling the body) makes undici drop the connection instead of draining it.
+  controller.abort();
+  throw new FetchRefusal('too large');
 }
 
 function toImageFetchError(url: string, err: unknown, timedOut: boolean): ImageFetchError {
