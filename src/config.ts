@@ -3,6 +3,7 @@
 // process.env (after reading .env) and whether stdout is a terminal; tests pass plain objects.
 import path from 'node:path';
 import { z } from 'zod';
+import type { SocketLimits } from './collab/socket-limits.js';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
@@ -369,14 +370,7 @@ export interface Config {
     compactLogRatio: number;
     authTimeoutMs: number;
     /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
-    socket: {
-      framesPerSecond: number;
-      bufferedBytes: number;
-      syncBytesPerSecond: number;
-      presenceBytes: number;
-      anonymousFrameBytes: number;
-      anonymousSocketsPerAddress: number;
-    };
+    socket: SocketLimits;
   };
   payments: {
     setup: 'local' | 'production';
