@@ -6,7 +6,7 @@ import { decode, type JWT } from '@auth/core/jwt';
 import { parseCookie as parseCookies } from 'cookie';
 import { LRUCache } from 'lru-cache';
 import type { ApiTokenScope } from '../db/schema.js';
-import { isUuid } from '../services/ids.js';
+import { isUuid } from '../ids.js';
 import { SESSION_COOKIE } from './authjs.js';
 import type { SessionClaims, SessionRevocations } from './revocations.js';
 

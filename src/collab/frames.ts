@@ -5,7 +5,7 @@
 import { MessageType, type WebSocketLike } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
-import { isUuid } from '../services/ids.js';
+import { isUuid } from '../ids.js';
 import { CLOSE, Refusal } from './close-codes.js';
 
 const SYNC_STEP_1 = 0;

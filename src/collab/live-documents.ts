@@ -31,7 +31,7 @@ import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
-import { isUuid } from '../services/ids.js';
+import { isUuid } from '../ids.js';
 import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { Refusal } from './close-codes.js';
 import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';

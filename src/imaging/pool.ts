@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError } from '../models/image-model.js';
 import type { OfflineLimits } from '../models/local-image-model.js';
-import type { SvgRender } from '../services/svg.js';
+import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from './fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';

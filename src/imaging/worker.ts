@@ -9,8 +9,8 @@ import { asBuffer as bytes, toPng, toPreview } from './convert.js';
 import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
 import { upscale as esrgan, upscaleText, upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 import { ModelFailedError, ModelInputError } from '../models/image-model.js';
-import { decodeProblem } from '../services/input-image-check.js';
-import { renderSvg, type SvgRender } from '../services/svg.js';
+import { decodeProblem } from './input-image-check.js';
+import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */

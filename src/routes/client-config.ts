@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { UPLOAD_TYPES } from '../services/object-names.js';
+import { UPLOAD_TYPES } from '../imaging/object-names.js';
 
 const DEFAULT_ANALYTICS_HOST = 'https://us.i.posthog.com';
 

@@ -4,7 +4,7 @@ import { newApiToken, type ApiTokenScope } from '../auth/api-tokens.js';
 import type { Transactions } from '../db/index.js';
 import type { ApiToken, ApiTokensRepository } from '../db/repositories/index.js';
 import { invalidRequest, tokenNotFound, unauthorized } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 export interface NewApiToken {
   name: string;

@@ -11,7 +11,7 @@ import type { LiveDocuments } from '../collab/live-documents.js';
 import { CanvasIdTakenError, type CanvasesRepository } from '../db/repositories/index.js';
 import { canvasConflict, canvasTooLarge, forbidden, projectNotFound } from '../errors.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 export interface CanvasInput {
   id?: string;

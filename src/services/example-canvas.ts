@@ -9,7 +9,7 @@ import { applyCanvas, canvasMaps, type CanvasContent } from '../collab/canvas-do
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasesRepository } from '../db/repositories/index.js';
 import { forbidden, projectNotFound } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 import type { UploadsService } from './uploads.js';
 
 /** The generation node's prompt: words the offline engine knows (src/models/local-operations.ts), plain English for the others. */

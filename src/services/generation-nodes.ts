@@ -13,7 +13,7 @@ import { canvasMaps } from '../collab/canvas-doc.js';
 import type { LiveDocuments, OpenDocument } from '../collab/live-documents.js';
 import type { GenerationNode, ProjectRole, RunningGenerationsRepository } from '../db/repositories/index.js';
 import { forbidden, projectNotFound } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 /** How a generation ended, as its node shows it (a canceled one leaves the node as it was). */
 export type GenerationOutcome = { image: string } | { error: string } | { canceled: true };

@@ -14,9 +14,9 @@ import type { ModelRegistry } from '../models/registry.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
-import { safeFileName, uniquePrefix } from './object-names.js';
-import { isUuid } from './ids.js';
-import { withProvenance, type Provenance } from './provenance.js';
+import { safeFileName, uniquePrefix } from '../imaging/object-names.js';
+import { isUuid } from '../ids.js';
+import { withProvenance, type Provenance } from '../imaging/provenance.js';
 
 export interface GenerateResponse {
   imageBase64: string;

@@ -9,8 +9,8 @@ import { AppError, imagesOverPixelBudget, inputImageTooLarge, invalidImage, unus
 import type { ModelImage } from '../models/index.js';
 import { decodeDataUrl, ImageFetchError, type SafeFetcher } from '../net/safe-fetch.js';
 import type { ObjectStore } from '../storage/index.js';
-import { decodeProblem, pixelProblem, readInputHeader } from './input-image-check.js';
-import { ACCEPTED_IMAGE_TYPES } from './object-names.js';
+import { decodeProblem, pixelProblem, readInputHeader } from '../imaging/input-image-check.js';
+import { ACCEPTED_IMAGE_TYPES } from '../imaging/object-names.js';
 
 export interface ResolvedInput extends ModelImage {
   /** The URL to record: the one given, or undefined for a data URL (stored later, its URL recorded). */

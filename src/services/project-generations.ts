@@ -6,7 +6,7 @@ import type { GalleryRow, GenerationsGalleryRepository, SharingRepository } from
 import { generationNotFound, projectNotFound } from '../errors.js';
 import type { ObjectStore } from '../storage/index.js';
 import { decodeCursor, pageOf } from './generation.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 /** The longest download name, in characters, `.png` included. */
 export const DOWNLOAD_NAME_CHARS = 80;

@@ -4,7 +4,7 @@
 import type { ProjectActivity, ProjectsRepository, SharingRepository } from '../db/repositories/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, projectNotFound, unauthorized } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 export interface ProjectsService {
   create(userId: string, name: string): Promise<ProjectRow>;

@@ -8,7 +8,7 @@ import type { Transactions, Tx } from '../db/index.js';
 import type { Member, MemberRole, ProjectAccess, SharedProjectRow, SharingRepository } from '../db/repositories/index.js';
 import { forbidden, invalidRequest, isAppError, memberNotFound, notFound, projectNotFound } from '../errors.js';
 import type { CanvasService } from './canvas.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 /** The signed-in user: roles are matched by their email. */
 export interface Caller {

@@ -8,7 +8,7 @@ import type { Transactions } from '../db/index.js';
 import type { TemplatesRepository } from '../db/repositories/index.js';
 import { canvasTooLarge, forbidden, invalidRequest, templateNotFound, unauthorized } from '../errors.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 import { createTemplateListing, type ListingView, type TemplateRendering } from './template-listing.js';
 import { matchesEtag } from './thumbnails.js';
 

@@ -12,7 +12,7 @@ import type { CanvasesRepository } from '../db/repositories/index.js';
 import { projectNotFound } from '../errors.js';
 import type { ThumbnailBox, ThumbnailLine, ThumbnailPlan } from '../imaging/thumbnail.js';
 import type { ObjectStore } from '../storage/index.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 export const THUMBNAIL_WIDTH = 320;
 export const THUMBNAIL_HEIGHT = 200;

@@ -11,9 +11,9 @@ import { LRUCache } from 'lru-cache';
 import { AppError, fileTooLarge, unsupportedFileType, uploadFailed, uploadInterrupted } from '../errors.js';
 import { uploadResult, type Metrics } from '../metrics.js';
 import { ObjectExistsError, ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
-import { ACCEPTED_IMAGE_TYPES, extensionOf, safeFileName, uniquePrefix } from './object-names.js';
-import { sniffBuffer, sniffStream } from './sniff.js';
-import { rasterizeSvg, SVG_TYPE, type SvgRender } from './svg.js';
+import { ACCEPTED_IMAGE_TYPES, extensionOf, safeFileName, uniquePrefix } from '../imaging/object-names.js';
+import { sniffBuffer, sniffStream } from '../imaging/sniff.js';
+import { rasterizeSvg, SVG_TYPE, type SvgRender } from '../imaging/svg.js';
 
 const PNG = 'image/png';
 

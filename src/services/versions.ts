@@ -12,7 +12,7 @@ import { applyCanvas, renderCanvas, type CanvasContent } from '../collab/canvas-
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasesRepository, ProjectRole, SharingRepository, VersionRow, VersionsRepository } from '../db/repositories/index.js';
 import { forbidden, invalidRequest, projectNotFound, versionNotFound } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../ids.js';
 
 export interface RestoredCanvas extends CanvasContent {
   id: string;

@@ -1,9 +1,9 @@
-// Provenance XMP in generated PNGs (src/services/provenance.ts): written into real PNGs made by sharp, then read
+// Provenance XMP in generated PNGs (src/imaging/provenance.ts): written into real PNGs made by sharp, then read
 // back out of the bytes by this test's own chunk walker (and by libvips through sharp), never by the module.
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PROVENANCE_NS, TRAINED_ALGORITHMIC_MEDIA, withProvenance } from '../../src/services/provenance.js';
+import { PROVENANCE_NS, TRAINED_ALGORITHMIC_MEDIA, withProvenance } from '../../src/imaging/provenance.js';
 
 interface Chunk {
   type: string;

@@ -1,7 +1,7 @@
 // The list of upload types the web client is given (GET /api/client-config) is the list the uploads service takes.
 import { describe, expect, it } from 'vitest';
-import { ACCEPTED_IMAGE_TYPES, UPLOAD_TYPES } from '../../../src/services/object-names.js';
-import { SVG_TYPE } from '../../../src/services/svg.js';
+import { ACCEPTED_IMAGE_TYPES, UPLOAD_TYPES } from '../../../src/imaging/object-names.js';
+import { SVG_TYPE } from '../../../src/imaging/svg.js';
 
 describe('UPLOAD_TYPES', () => {
   it('names every accepted raster type and SVG, each once, with a name and at least one extension', () => {

@@ -1,6 +1,6 @@
 // Detect a file's type from its first bytes, for a stream without buffering the rest. (file-type's own
 // fileTypeStream never settles on an empty Node stream in v21, so the peek is ours; detection is file-type's,
-// except SVG, which file-type does not detect: src/services/svg.ts.)
+// except SVG, which file-type does not detect: src/imaging/svg.ts.)
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { looksLikeSvg, SVG_TYPE } from './svg.js';

@@ -1,8 +1,8 @@
 // SVG recognition from a file's first bytes (conservative: only a document whose root is <svg>) and its
-// rasterization to PNG, bounded in pixels and bytes (src/services/svg.ts).
+// rasterization to PNG, bounded in pixels and bytes (src/imaging/svg.ts).
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { looksLikeSvg, rasterizeSvg } from '../../../src/services/svg.js';
+import { looksLikeSvg, rasterizeSvg } from '../../../src/imaging/svg.js';
 import { failure } from '../../helpers/app-error.js';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
