@@ -19,7 +19,7 @@ import { metricsPlugin } from './http/metrics.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { trustProxyOption } from './http/trusted-proxies.js';
+import { trustProxyOption } from './net/trusted-proxies.js';
 import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { createWebClientShell, notFoundPage, webClient } from './http/web-client.js';

@@ -7,7 +7,7 @@ import type { SessionRevocations } from './auth/revocations.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
 import type { Config } from './config.js';
-import { clientAddressOf } from './http/trusted-proxies.js';
+import { clientAddressOf } from './net/trusted-proxies.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
 import { createAccessChecksRepository, createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';

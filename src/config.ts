@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { SocketLimits } from './collab/socket-limits.js';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
-import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
+import { parseTrustedProxies, type TrustedProxies } from './net/trusted-proxies.js';
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
 import { loadWorkflow, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
 
@@ -220,7 +220,7 @@ export interface Config {
     largeBody: { requestTimeoutMs: number; bodyIdleTimeoutMs: number };
     /** How long a kept-alive connection may wait for its next request. */
     keepAliveTimeoutMs: number;
-    /** Whose X-Forwarded-For names the client (src/http/trusted-proxies.ts). */
+    /** Whose X-Forwarded-For names the client (src/net/trusted-proxies.ts). */
     trustedProxies: TrustedProxies;
   };
   /** Public base URL of the service, no trailing slash. */

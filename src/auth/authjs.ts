@@ -4,19 +4,36 @@ import { Auth, type AuthConfig } from '@auth/core';
 import type { OIDCConfig } from '@auth/core/providers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { UsersService } from '../services/users.js';
+import type { UserRow } from '../db/schema.js';
 import type { SessionRevocations } from './revocations.js';
 
 export const SESSION_COOKIE = 'authlib.session-token';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 const AUTH_BASE_PATH = '/api/auth';
 
+/** A person as the identity provider names them at sign-in. */
+export interface SignInIdentity {
+  provider: string;
+  subject: string;
+  email: string;
+  name: string;
+  image: string;
+}
+
+/** What sign-in needs of our users (src/services/users.ts provides it). */
+export interface SignInUsers {
+  /** The user for this identity, created on first sign-in; null when the email belongs to another identity. */
+  signIn(identity: SignInIdentity): Promise<UserRow | null>;
+  findBySubject(provider: string, subject: string): Promise<UserRow | null>;
+  findById(id: string): Promise<UserRow | null>;
+}
+
 export interface AuthOptions {
   baseUrl: string;
   secret: string;
   secureCookies: boolean;
   provider: { issuer: string; clientId: string; clientSecret: string; name: string };
-  users: Pick<UsersService, 'signIn' | 'findBySubject' | 'findById'>;
+  users: SignInUsers;
   log: { warn(msg: string): void; error(msg: string): void };
   /** Signed-out sessions (sign-out records one; a revoked session reads as signed out). */
   revocations?: Pick<SessionRevocations, 'isRevoked' | 'revokeSession'>;

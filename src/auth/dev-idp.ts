@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider from 'oidc-provider';
 import { z } from 'zod';
 import { notFound } from '../errors.js';
-import { escapeHtml, page } from '../http/html.js';
+import { escapeHtml, page } from '../html.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
 export const DEV_CLIENT_ID = 'image-canvas-dev';

@@ -4,7 +4,7 @@
 // form with method GET, a redirect), with our SameSite=Lax session cookie. Such a GET starts nothing: only a
 // navigation the browser says is our own does, or a request with an API token (a header no page can add).
 import type { FastifyRequest } from 'fastify';
-import { escapeHtml, page } from './html.js';
+import { escapeHtml, page } from '../html.js';
 
 /**
  * True when the browser says this request comes from our own origin, or from the person themselves (a typed

@@ -16,7 +16,7 @@ import { invalidPath } from '../errors.js';
 import { analyticsHost } from '../routes/client-config.js';
 import { pageRoutes, type ClientShell } from '../routes/pages.js';
 import type { NotFoundPage } from './error-handler.js';
-import { page } from './html.js';
+import { page } from '../html.js';
 
 const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 

@@ -18,7 +18,7 @@ import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailed
 import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
-import { FairSlots } from './fair-slots.js';
+import { FairSlots } from '../fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 import type { ThumbnailPlan } from './thumbnail.js';

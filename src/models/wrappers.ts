@@ -1,5 +1,5 @@
 // Decorators around any ImageModel: a fallback model, and a timeout with a per-instance concurrency cap.
-import { FairSlots } from '../imaging/fair-slots.js';
+import { FairSlots } from '../fair-slots.js';
 import { type GenerateRequest, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
 
 /** Tries `fallback` when `primary` fails or is over quota; `result.model` says which one answered. */
@@ -30,7 +30,7 @@ export const WAITING_FOR_SLOT = 'waiting for a free model slot on this instance'
 
 /**
  * At most `maxConcurrent` calls run at once; the rest wait their turn by owner (the user, `req.owner`;
- * ../imaging/fair-slots.ts): the owner served longest ago goes first, and the last free slot (of two or more) goes
+ * ../fair-slots.ts): the owner served longest ago goes first, and the last free slot (of two or more) goes
  * only to an owner who has rested — none running, and its last call given back at least as long ago as it ran —
  * so users who each keep calls running, back to back, never hold up one whose calls are short. A caller
  * whose signal aborts leaves the queue; a waiting call reports WAITING_FOR_SLOT as its progress. The timeout

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorText } from '../auth/auth-errors.js';
 import { callAuth } from '../auth/authjs.js';
 import type { SessionUser, SessionVerifier } from '../auth/session.js';
-import { escapeHtml } from '../http/html.js';
+import { escapeHtml } from '../html.js';
 
 export interface ClientShell {
   /**

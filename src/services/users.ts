@@ -1,22 +1,10 @@
 // Users: created on first sign-in (isPro false), found on later ones, never duplicated even when two first
 // sign-ins of one person race (the unique indexes decide; the loser reads the winner's row).
+import type { SignInUsers } from '../auth/authjs.js';
 import type { UsersRepository } from '../db/repositories/index.js';
-import type { UserRow } from '../db/schema.js';
 
-export interface SignInIdentity {
-  provider: string;
-  subject: string;
-  email: string;
-  name: string;
-  image: string;
-}
-
-export interface UsersService {
-  /** The user for this identity, created on first sign-in; null when the email belongs to another identity. */
-  signIn(identity: SignInIdentity): Promise<UserRow | null>;
-  findBySubject(provider: string, subject: string): Promise<UserRow | null>;
-  findById(id: string): Promise<UserRow | null>;
-}
+/** Sign-in's users (src/auth/authjs.ts says what sign-in needs; this service is all of it). */
+export type UsersService = SignInUsers;
 
 export interface UsersDeps {
   users: Pick<UsersRepository, 'findById' | 'findBySubject' | 'insertIfAbsent'>;

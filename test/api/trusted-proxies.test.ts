@@ -1,4 +1,4 @@
-// The client address (req.ip) comes only from our own proxies (TRUSTED_PROXIES, src/http/trusted-proxies.ts):
+// The client address (req.ip) comes only from our own proxies (TRUSTED_PROXIES, src/net/trusted-proxies.ts):
 // X-Forwarded-For is read from the right, and what a client wrote to the left of what our proxy appended is
 // never its address. Shown on the per-address limit of the anonymous video route (RATE_LIMIT_VIDEO_PER_MINUTE)
 // and on the address the request logs record. The test client connects from 127.0.0.1 and plays both the client

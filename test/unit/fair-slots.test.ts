@@ -1,9 +1,9 @@
-// Turns on the image workers and model-call slots (src/imaging/fair-slots.ts): an owner never holds more than its
+// Turns on the image workers and model-call slots (src/fair-slots.ts): an owner never holds more than its
 // share of the slots, so one user's long jobs always leave a slot for others; owners with work waiting take turns,
 // the one served longest ago first; the reserve goes only to an owner who has rested; an abort while waiting
 // leaves the queue. The reserve's clock is faked (vi.useFakeTimers): no test waits for real time.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FairSlots } from '../../src/imaging/fair-slots.js';
+import { FairSlots } from '../../src/fair-slots.js';
 
 /** Acquires and records the order in which grants arrive. */
 function recorder(slots: FairSlots) {

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { clientAddressOf, DEFAULT_TRUSTED_PROXIES, trustProxyOption, type TrustedProxies } from '../../src/http/trusted-proxies.js';
+import { clientAddressOf, DEFAULT_TRUSTED_PROXIES, trustProxyOption, type TrustedProxies } from '../../src/net/trusted-proxies.js';
 import { PRODUCTION_ENV } from '../helpers/production-env.js';
 
 const production = PRODUCTION_ENV;

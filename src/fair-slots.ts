@@ -1,5 +1,5 @@
-// Who runs next on a set of slots: the image workers (../imaging/pool.ts) and each model's calls on this instance
-// (../models/wrappers.ts). A plain FIFO let one user fill every worker with long jobs (two heavy offline
+// Who runs next on a set of slots: the image workers (./imaging/pool.ts) and each model's calls on this instance
+// (./models/wrappers.ts). A plain FIFO let one user fill every worker with long jobs (two heavy offline
 // generations took both default workers, and everyone else's small generations waited ~9 s behind them), and
 // several users fill every model-call slot (three accounts within every per-user limit held a fourth user's
 // 28 ms generation 12.5 s). Here each owner (a user; '' for work of no one in particular) may hold at most
