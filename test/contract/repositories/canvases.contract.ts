@@ -1,0 +1,79 @@
+// CanvasesRepository (src/db/repositories/canvases.ts): the canvas row, the caller's role, and whether a generation
+// of the caller, the owner or an editor is running.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CanvasIdTakenError } from '../../../src/db/repositories/index.js';
+import { failureOf, newProject, newUser, type ContractRepositories, type RepositoriesUnderTest } from './harness.js';
+
+/** A project of a new owner, with an editor, a viewer and a stranger. */
+async function sharedProject(r: ContractRepositories) {
+  const [owner, editor, viewer, stranger] = [await newUser(r), await newUser(r), await newUser(r), await newUser(r)];
+  const project = await newProject(r, owner.id);
+  await r.sharing.upsertMember({ projectId: project.id, email: editor.email, role: 'editor', invitedBy: owner.id });
+  await r.sharing.upsertMember({ projectId: project.id, email: viewer.email, role: 'viewer', invitedBy: owner.id });
+  return { owner, editor, viewer, stranger, project };
+}
+
+export function canvasesContract(repos: RepositoriesUnderTest) {
+  describe('canvases', () => {
+    it("answers each user's role, no canvas before the first save, and nothing to a stranger", async () => {
+      const r = repos();
+      const { owner, editor, viewer, stranger, project } = await sharedProject(r);
+      expect(await r.canvases.current(owner.id, project.id)).toEqual({ id: null, version: null, generating: false, role: 'owner' });
+      expect(await r.canvases.current(editor.id, project.id)).toMatchObject({ role: 'editor' });
+      expect(await r.canvases.current(viewer.id, project.id)).toMatchObject({ role: 'viewer' });
+      expect(await r.canvases.current(stranger.id, project.id)).toBeNull();
+      expect(await r.canvases.current(owner.id, randomUUID())).toBeNull();
+    });
+
+    it('makes an empty canvas (version 0) for a writer only, once per project', async () => {
+      const r = repos();
+      const { owner, editor, viewer, project } = await sharedProject(r);
+      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: viewer.id });
+      expect(await r.canvases.current(owner.id, project.id)).toMatchObject({ id: null, version: null });
+      const id = randomUUID();
+      await r.canvases.createEmpty({ id, projectId: project.id, userId: editor.id });
+      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: owner.id });
+      expect(await r.canvases.current(owner.id, project.id)).toMatchObject({ id, version: 0 });
+    });
+
+    it("refuses another project's canvas id", async () => {
+      const r = repos();
+      const owner = await newUser(r);
+      const [a, b] = [await newProject(r, owner.id), await newProject(r, owner.id)];
+      const id = randomUUID();
+      await r.canvases.createEmpty({ id, projectId: a.id, userId: owner.id });
+      expect(await failureOf(r.canvases.createEmpty({ id, projectId: b.id, userId: owner.id }))).toBeInstanceOf(CanvasIdTakenError);
+      expect(await r.canvases.current(owner.id, b.id)).toMatchObject({ id: null });
+    });
+
+    it("says a generation is running when the caller's, the owner's or an editor's is, not a viewer's or a stranger's", async () => {
+      const r = repos();
+      const { owner, editor, viewer, stranger, project } = await sharedProject(r);
+      const generating = async (userId: string) => (await r.canvases.current(userId, project.id))!.generating;
+
+      const strangers = randomUUID();
+      await r.runningGenerations.start(strangers, stranger.id, 60_000);
+      const viewers = randomUUID();
+      await r.runningGenerations.start(viewers, viewer.id, 60_000);
+      expect(await generating(owner.id)).toBe(false);
+      expect(await generating(viewer.id)).toBe(true); // the caller's own
+
+      const editors = randomUUID();
+      await r.runningGenerations.start(editors, editor.id, 60_000);
+      expect(await generating(owner.id)).toBe(true);
+      await r.runningGenerations.remove(editors);
+      expect(await generating(owner.id)).toBe(false);
+
+      const owners = randomUUID();
+      await r.runningGenerations.start(owners, owner.id, 60_000);
+      expect(await generating(editor.id)).toBe(true);
+      await r.runningGenerations.remove(owners);
+
+      await r.runningGenerations.start(randomUUID(), editor.id, -1_000); // lapsed
+      expect(await generating(owner.id)).toBe(false);
+      await r.runningGenerations.remove(strangers);
+      await r.runningGenerations.remove(viewers);
+    });
+  });
+}

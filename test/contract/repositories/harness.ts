@@ -1,0 +1,52 @@
+// What the repository contract suites run against: the real repositories on PostgreSQL
+// (test/api/repositories.test.ts) or the in-memory fakes of the services' unit tests (test/fakes/repositories.ts,
+// test/unit/repository-fakes.test.ts). One set of repositories serves a whole suite, so each test makes its own
+// users and projects and asserts only about them.
+import { randomUUID } from 'node:crypto';
+import type { NewGeneration, Repositories } from '../../../src/db/repositories/index.js';
+import type { ProjectRow, UserRow } from '../../../src/db/schema.js';
+
+/** The repositories the fakes implement. */
+export type ContractRepositories = Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'>;
+
+/** The repositories under test (read when a test runs: the runner makes them in its beforeAll). */
+export type RepositoriesUnderTest = () => ContractRepositories;
+
+export async function newUser(r: ContractRepositories, values: { email?: string; name?: string; image?: string } = {}): Promise<UserRow> {
+  const user = await r.users.insertIfAbsent({
+    email: values.email ?? `u-${randomUUID()}@example.com`,
+    name: values.name ?? 'Ann',
+    image: values.image ?? '',
+    provider: 'oauth',
+    providerSubject: randomUUID(),
+  });
+  if (!user) throw new Error('could not make a user');
+  return user;
+}
+
+export async function newProject(r: ContractRepositories, userId: string, name = 'Project'): Promise<ProjectRow> {
+  const project = await r.projects.insert({ userId, name });
+  if (!project) throw new Error('could not make a project');
+  return project;
+}
+
+export const newGeneration = (user: Pick<UserRow, 'id' | 'email'>, values: Partial<NewGeneration> = {}): NewGeneration => ({
+  id: randomUUID(),
+  userId: user.id,
+  userEmail: user.email,
+  prompt: 'a red cat',
+  inputImages: [],
+  outputImageUrl: `/files/${randomUUID()}.png`,
+  model: 'local',
+  ...values,
+});
+
+/** The error a call rejects with. */
+export async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err: unknown) => err,
+  );
+}
