@@ -10,6 +10,7 @@ import {
   CanvasIdTakenError,
   type CanvasesRepository,
   type CollabRepository,
+  type GenerationNode,
   type GenerationsRepository,
   type NewGeneration,
   type ProjectsRepository,
@@ -84,8 +85,8 @@ export interface FakeState {
   /** By project id. */
   collab: Map<string, CollabRecord>;
   generations: GenerationRow[];
-  /** Running generation id → its user and lease end (ms). */
-  running: Map<string, { userId: string; expiresAt: number; reservedUsd?: number }>;
+  /** Running generation id → its user, lease end (ms), the node it writes into and what it holds of the budget. */
+  running: Map<string, { userId: string; expiresAt: number; node?: GenerationNode; reservedUsd?: number }>;
   /** Model calls that recorded no generation (the free quota counts them for a day). */
   spentCalls: { userId: string; at: number; costUsd?: number }[];
   subscriptions: Map<string, SubscriptionRecord>;
@@ -114,6 +115,15 @@ const emptyState = (): FakeState => ({
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Words much as `to_tsvector('simple', …)` and `prefixQuery` (src/db/repositories/generations.ts) find them: lower-cased runs of letters, marks and digits. */
+const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, 32);
+/** The prompt search: every word of `q` is a word of the prompt, the last one a prefix of one; no word matches nothing. */
+function promptMatches(prompt: string, q: string): boolean {
+  const wanted = wordsOf(q);
+  const words = wordsOf(prompt);
+  return wanted.length > 0 && wanted.every((w, i) => (i === wanted.length - 1 ? words.some((word) => word.startsWith(w)) : words.includes(w)));
+}
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
@@ -127,6 +137,9 @@ export function createFakeRepositories(): FakeRepositories {
   let state = emptyState();
   let clock = 0;
   const tick = () => ++clock;
+  /** Now, strictly after the last time it answered: rows made one after another never share a creation time. */
+  let lastNow = 0;
+  const increasingNow = () => new Date((lastNow = Math.max(Date.now(), lastNow + 1)));
 
   const users: UsersRepository = {
     async findById(id) {
@@ -198,7 +211,7 @@ export function createFakeRepositories(): FakeRepositories {
   const projects: ProjectsRepository = {
     async insert({ userId, name }) {
       if (!state.users.has(userId)) return null;
-      const row: ProjectRow = { id: randomUUID(), userId, name, createdAt: new Date(Date.now() + tick()) };
+      const row: ProjectRow = { id: randomUUID(), userId, name, createdAt: increasingNow() };
       state.projects.set(row.id, row);
       return row;
     },
@@ -220,6 +233,8 @@ export function createFakeRepositories(): FakeRepositories {
       state.collab.delete(projectId);
       for (const [key, m] of state.members) if (m.projectId === projectId) state.members.delete(key);
       state.links.delete(projectId);
+      for (const [id, r] of state.running) if (r.node?.projectId === projectId) state.running.delete(id); // ON DELETE CASCADE
+      for (const g of state.generations) if (g.projectId === projectId) g.projectId = null; // ON DELETE SET NULL
       return true;
     },
     async listActivity(userId) {
@@ -274,8 +289,8 @@ export function createFakeRepositories(): FakeRepositories {
       const versions = new Map<string, number>();
       for (const [projectId, n] of counts) {
         const c = state.canvases.get(projectId);
-        if (c) Object.assign(c, { version: c.version + n, updatedAt: new Date() });
-        else state.canvases.set(projectId, { id: randomUUID(), projectId, version: n, updatedAt: new Date() });
+        if (c) Object.assign(c, { version: c.version + n, updatedAt: increasingNow() });
+        else state.canvases.set(projectId, { id: randomUUID(), projectId, version: n, updatedAt: increasingNow() });
         versions.set(projectId, state.canvases.get(projectId)!.version);
       }
       return versions;
@@ -324,7 +339,7 @@ export function createFakeRepositories(): FakeRepositories {
       const lineage = { jobId: null, projectId: null, nodeId: null, canvasVersion: null, modelVersion: null, inputs: null, outputSha256: null, outputBytes: null, queuedMs: null, modelMs: null, totalMs: null, cost: null, parentIds: [], promptInMetadata: false };
       state.generations.push({ createdAt: new Date(), ...lineage, ...generation });
     },
-    async listByUser(userId, { after, limit }) {
+    async listByUser(userId, { after, limit, q, projectId, model }) {
       const key = (g: { createdAt: Date; id: string }) => [g.createdAt.getTime(), g.id] as const;
       const before = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) => {
         const [at, ai] = key(a);
@@ -333,6 +348,7 @@ export function createFakeRepositories(): FakeRepositories {
       };
       return state.generations
         .filter((g) => g.userId === userId && (!after || before(g, after)))
+        .filter((g) => (q === undefined || promptMatches(g.prompt, q)) && (projectId === undefined || g.projectId === projectId) && (model === undefined || g.model === model))
         .sort((a, b) => (before(a, b) ? 1 : before(b, a) ? -1 : 0))
         .slice(0, limit);
     },
@@ -365,36 +381,50 @@ export function createFakeRepositories(): FakeRepositories {
       const kept = state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS || (c.costUsd !== undefined && c.at >= monthStart));
       state.spentCalls = [...kept, { userId, at: Date.now(), costUsd }];
     },
-    async canvasVersion() {
-      return null;
+    async canvasVersion(projectId) {
+      return state.canvases.get(projectId)?.version ?? null;
     },
     async parentsOf(urls, { userId, projectId }) {
-      return state.generations.filter((g) => urls.includes(g.outputImageUrl) && (g.userId === userId || (projectId && g.projectId === projectId))).map((g) => g.id);
+      return state.generations
+        .filter((g) => urls.includes(g.outputImageUrl) && (g.userId === userId || (projectId && g.projectId === projectId)))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+        .map((g) => g.id);
     },
   };
 
   const runningGenerations: RunningGenerationsRepository = {
-    async start(id, userId, leaseMs, _tx, _node, reservedUsd) {
+    async start(id, userId, leaseMs, _tx, node, reservedUsd) {
       if (!state.users.has(userId)) return false;
       if (state.running.has(id)) throw new Error(`running generation ${id} exists`);
-      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, reservedUsd });
+      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, node, reservedUsd });
       return true;
     },
-    async renew(id, userId, leaseMs, _tx, _node, reservedUsd) {
-      if (state.users.has(userId)) state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, reservedUsd });
+    async renew(id, userId, leaseMs, _tx, node, reservedUsd) {
+      if (!state.users.has(userId)) return;
+      // ON CONFLICT (id) DO UPDATE SET expires_at: a lease still there keeps its node and reservation.
+      const held = state.running.get(id);
+      if (held) held.expiresAt = Date.now() + leaseMs;
+      else state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, node, reservedUsd });
     },
     async remove(id) {
       state.running.delete(id);
     },
     async removeWithExpired(id) {
       state.running.delete(id);
-      for (const [key, r] of state.running) if (r.expiresAt <= Date.now()) state.running.delete(key);
+      for (const [key, r] of state.running) if (r.expiresAt <= Date.now() && !r.node) state.running.delete(key);
     },
     async countByUser(userId) {
       return [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
     },
-    async claimLapsedNodes() {
-      return []; // rows here name no node
+    async claimLapsedNodes(limit) {
+      const now = Date.now();
+      const lapsed = [...state.running].filter(([, r]) => r.node && r.expiresAt <= now).sort(([, a], [, b]) => a.expiresAt - b.expiresAt).slice(0, limit);
+      for (const [id] of lapsed) state.running.delete(id);
+      return lapsed.map(([, { node }]) => ({
+        projectId: node!.projectId,
+        nodeId: node!.nodeId,
+        stillRunning: [...state.running.values()].some((r) => r.node?.projectId === node!.projectId && r.node.nodeId === node!.nodeId && r.expiresAt > now),
+      }));
     },
   };
 
@@ -440,7 +470,7 @@ export function createFakeRepositories(): FakeRepositories {
   const templates: TemplatesRepository = {
     async insert(template) {
       if (!state.users.has(template.userId)) return null;
-      const row: TemplateRecord = { id: randomUUID(), ...template, createdAt: new Date(Date.now() + tick()) };
+      const row: TemplateRecord = { id: randomUUID(), ...template, createdAt: increasingNow() };
       state.templates.set(row.id, row);
       return { id: row.id };
     },
@@ -516,7 +546,7 @@ export function createFakeRepositories(): FakeRepositories {
       const key = memberKey(member.projectId, member.email);
       const existing = state.members.get(key);
       if (existing) existing.role = member.role;
-      else state.members.set(key, { ...member, createdAt: new Date(Date.now() + tick()) });
+      else state.members.set(key, { ...member, createdAt: increasingNow() });
       const { email, role, createdAt } = state.members.get(key)!;
       return { member: { email, role, createdAt }, created: !existing };
     },
