@@ -51,12 +51,15 @@ export function generationsContract(repos: RepositoriesUnderTest) {
       expect(await ids({ q: 'red', model: 'local' })).toEqual([]);
     });
 
-    it('refuses a second generation with the same id', async () => {
+    it('refuses a second generation with the same id, and one of a missing user', async () => {
       const r = repos();
       const ann = await newUser(r);
       const g = newGeneration(ann);
       await r.generations.insert(g);
       await expect(r.generations.insert(g)).rejects.toBeDefined();
+      const orphan = newGeneration({ id: randomUUID(), email: 'gone@example.com' });
+      await expect(r.generations.insert(orphan)).rejects.toBeDefined();
+      expect(await r.generations.listByUser(orphan.userId, { limit: 10 })).toEqual([]);
     });
 
     it("answers a project's canvas version, null without a canvas", async () => {

@@ -31,7 +31,10 @@ export function projectsContract(repos: RepositoriesUnderTest) {
       const project = await newProject(r, ann.id);
       expect(await r.projects.renameOwned(bob.id, project.id, 'Taken')).toBeNull();
       expect(await r.projects.renameOwned(ann.id, randomUUID(), 'Missing')).toBeNull();
+      const [listed] = await r.projects.listByOwner(ann.id);
       expect(await r.projects.renameOwned(ann.id, project.id, 'Renamed')).toEqual({ ...project, name: 'Renamed' });
+      // Rows are values: the rename changes none answered before.
+      expect([project.name, listed.name]).toEqual(['Project', 'Project']);
       expect(await r.projects.deleteOwned(bob.id, project.id)).toBe(false);
       expect(await r.projects.deleteOwned(ann.id, project.id)).toBe(true);
       expect(await r.projects.deleteOwned(ann.id, project.id)).toBe(false);

@@ -37,10 +37,26 @@ export function sharingContract(repos: RepositoriesUnderTest) {
       expect((await r.sharing.listMembers(project.id)).map((m) => m.email)).toEqual(['amy@example.com']);
     });
 
-    it('refuses a member of a missing project', async () => {
+    it('refuses a member of a missing project, and an email that is not lower-case', async () => {
       const r = repos();
       const owner = await newUser(r);
       await expect(r.sharing.upsertMember({ projectId: randomUUID(), email: 'x@example.com', role: 'viewer', invitedBy: owner.id })).rejects.toBeDefined();
+      const project = await newProject(r, owner.id);
+      await expect(r.sharing.upsertMember({ projectId: project.id, email: 'Bob@example.com', role: 'viewer', invitedBy: owner.id })).rejects.toBeDefined();
+      expect(await r.sharing.listMembers(project.id)).toEqual([]);
+    });
+
+    it("matches members by the lower-cased email of the user's record", async () => {
+      const r = repos();
+      const owner = await newUser(r);
+      const email = `Bob-${randomUUID()}@Example.com`;
+      const bob = await newUser(r, { email });
+      const project = await newProject(r, owner.id);
+      await r.sharing.upsertMember({ projectId: project.id, email: email.toLowerCase(), role: 'editor', invitedBy: owner.id });
+      expect(await r.sharing.access(bob.id, project.id)).toMatchObject({ role: 'editor' });
+      expect(await r.sharing.listSharedWith(bob.id)).toMatchObject([{ id: project.id, role: 'editor' }]);
+      expect((await r.projects.listActivity(bob.id)).map((a) => a.projectId)).toEqual([project.id]);
+      expect(await r.canvases.current(bob.id, project.id)).toMatchObject({ role: 'editor' });
     });
 
     it('lists the projects shared with a user, oldest first, with the role and the owner', async () => {

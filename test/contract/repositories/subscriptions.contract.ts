@@ -40,12 +40,23 @@ export function subscriptionsContract(repos: RepositoriesUnderTest) {
       expect(await r.users.deriveSubscriptionState(user.id, 'c')).toEqual({ isPro: false, subscriptionStatus: 'past_due' });
     });
 
-    it('refuses a second row with the same id', async () => {
+    it('refuses a second row with the same id, and a row of a missing user', async () => {
       const r = repos();
       const user = await newUser(r);
       const id = randomUUID();
       await r.subscriptions.insert(id, user.id, state('2026-03-01T12:00:00.000Z'));
       await expect(r.subscriptions.insert(id, user.id, state('2026-03-01T12:00:00.000Z'))).rejects.toBeDefined();
+      const orphan = randomUUID();
+      await expect(r.subscriptions.insert(orphan, randomUUID(), state('2026-03-01T12:00:00.000Z'))).rejects.toBeDefined();
+      expect(await r.subscriptions.findOrdered(orphan, '2026-03-01T12:00:00.000Z')).toBeNull();
+    });
+
+    it('changes nothing when updating or stopping a row that does not exist', async () => {
+      const r = repos();
+      const id = randomUUID();
+      await r.subscriptions.update(id, state('2026-03-01T12:00:00.000Z'));
+      await r.subscriptions.stopGranting(id);
+      expect(await r.subscriptions.findOrdered(id, '2026-03-01T12:00:00.000Z')).toBeNull();
     });
 
     it('tells whether a pre-upgrade row covers a subscription created at a time', async () => {

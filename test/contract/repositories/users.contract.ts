@@ -49,6 +49,16 @@ export function usersContract(repos: RepositoriesUnderTest) {
       expect(await r.users.findById(user.id)).toMatchObject({ isPro: false, subscriptionStatus: 'canceled', paymentsCustomerId: 'cus_2' });
     });
 
+    it('answers rows as values: a later change changes no row answered before', async () => {
+      const r = repos();
+      const user = await newUser(r);
+      const found = await r.users.findById(user.id);
+      await r.subscriptions.insert(randomUUID(), user.id, { productId: 'pro', status: 'active', hasAccess: true, grantsPro: true, changedAt: '2026-01-01T10:00:00.000Z' });
+      await r.users.deriveSubscriptionState(user.id, 'cus_4');
+      expect(user).toMatchObject({ isPro: false, paymentsCustomerId: null });
+      expect(found).toMatchObject({ isPro: false, paymentsCustomerId: null });
+    });
+
     it('derives no Pro and no status without subscriptions', async () => {
       const r = repos();
       const user = await newUser(r);
