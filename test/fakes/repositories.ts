@@ -116,6 +116,12 @@ const emptyState = (): FakeState => ({
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A row as a value of its own (the real repositories answer new objects each time), or null. */
+const copy = <T extends object>(row: T | undefined): T | null => (row ? { ...row } : null);
+
+/** A foreign-key violation as PostgreSQL reports it (the driver's error carries the SQLSTATE in `code`). */
+const foreignKeyViolation = (table: string) => Object.assign(new Error(`insert or update on table "${table}" violates foreign key constraint`), { code: '23503' });
+
 /** Words much as `to_tsvector('simple', …)` and `prefixQuery` (src/db/repositories/generations.ts) find them: lower-cased runs of letters, marks and digits. */
 const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, 32);
 /** The prompt search: every word of `q` is a word of the prompt, the last one a prefix of one; no word matches nothing. */
@@ -143,17 +149,17 @@ export function createFakeRepositories(): FakeRepositories {
 
   const users: UsersRepository = {
     async findById(id) {
-      return state.users.get(id) ?? null;
+      return copy(state.users.get(id));
     },
     async findBySubject(provider, subject) {
-      return [...state.users.values()].find((u) => u.provider === provider && u.providerSubject === subject) ?? null;
+      return copy([...state.users.values()].find((u) => u.provider === provider && u.providerSubject === subject));
     },
     async insertIfAbsent(values) {
       const taken = [...state.users.values()].some(
         (u) => u.email === values.email || (u.provider === values.provider && u.providerSubject === values.providerSubject),
       );
       if (taken) return null;
-      return addUser(values);
+      return { ...addUser(values) };
     },
     async lockForUpdate(id) {
       const user = state.users.get(id);
@@ -213,18 +219,19 @@ export function createFakeRepositories(): FakeRepositories {
       if (!state.users.has(userId)) return null;
       const row: ProjectRow = { id: randomUUID(), userId, name, createdAt: increasingNow() };
       state.projects.set(row.id, row);
-      return row;
+      return { ...row };
     },
     async listByOwner(userId) {
       return [...state.projects.values()]
         .filter((p) => p.userId === userId)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+        .map((p) => ({ ...p }));
     },
     async renameOwned(userId, projectId, name) {
       const project = ownedProject(userId, projectId);
       if (!project) return null;
       project.name = name;
-      return project;
+      return { ...project };
     },
     async deleteOwned(userId, projectId) {
       if (!ownedProject(userId, projectId)) return false;
@@ -274,13 +281,11 @@ export function createFakeRepositories(): FakeRepositories {
     if (!record) state.collab.set(projectId, (record = { snapshot: null, updates: [], restorePoints: [] }));
     return record;
   };
-  /** A foreign-key violation as PostgreSQL reports it (the driver's error carries the SQLSTATE in `code`). */
-  const foreignKeyViolation = () => Object.assign(new Error('insert or update on table "collab_updates" violates foreign key constraint'), { code: '23503' });
 
   const collab: CollabRepository = {
     async append(changes) {
       // One statement: a change of a project that does not exist fails all of them.
-      if (changes.some((c) => !state.projects.has(c.projectId))) throw foreignKeyViolation();
+      if (changes.some((c) => !state.projects.has(c.projectId))) throw foreignKeyViolation('collab_updates');
       const counts = new Map<string, number>();
       for (const { projectId, update } of changes) {
         if (update) documentOf(projectId).updates.push(update.slice());
@@ -336,6 +341,7 @@ export function createFakeRepositories(): FakeRepositories {
   const generations: GenerationsRepository = {
     async insert(generation: NewGeneration) {
       if (state.generations.some((g) => g.id === generation.id)) throw new Error(`duplicate generation id ${generation.id}`);
+      if (!state.users.has(generation.userId)) throw foreignKeyViolation('generations');
       const lineage = { jobId: null, projectId: null, nodeId: null, canvasVersion: null, modelVersion: null, inputs: null, outputSha256: null, outputBytes: null, queuedMs: null, modelMs: null, totalMs: null, cost: null, parentIds: [], promptInMetadata: false };
       state.generations.push({ createdAt: new Date(), ...lineage, ...generation });
     },
@@ -350,7 +356,8 @@ export function createFakeRepositories(): FakeRepositories {
         .filter((g) => g.userId === userId && (!after || before(g, after)))
         .filter((g) => (q === undefined || promptMatches(g.prompt, q)) && (projectId === undefined || g.projectId === projectId) && (model === undefined || g.model === model))
         .sort((a, b) => (before(a, b) ? 1 : before(b, a) ? -1 : 0))
-        .slice(0, limit);
+        .slice(0, limit)
+        .map((g) => structuredClone(g));
     },
     async monthSpend(userId) {
       const now = new Date();
@@ -375,7 +382,7 @@ export function createFakeRepositories(): FakeRepositories {
       return recorded + spent + running;
     },
     async recordSpentCall(userId, _tx, costUsd) {
-      if (!state.users.has(userId)) throw new Error(`no user ${userId}`); // the foreign key
+      if (!state.users.has(userId)) throw foreignKeyViolation('spent_model_calls');
       const now = new Date();
       const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
       const kept = state.spentCalls.filter((c) => c.at > Date.now() - DAY_MS || (c.costUsd !== undefined && c.at >= monthStart));
@@ -440,10 +447,12 @@ export function createFakeRepositories(): FakeRepositories {
       return { hasAccess: s.hasAccess, newer: Date.parse(s.changedAt) > Date.parse(at), covers, changedAt: s.changedAt };
     },
     async update(id, values) {
-      Object.assign(state.subscriptions.get(id)!, values, { updatedAt: tick() });
+      const s = state.subscriptions.get(id);
+      if (s) Object.assign(s, values, { updatedAt: tick() });
     },
     async insert(id, userId, values) {
       if (state.subscriptions.has(id)) throw new Error(`subscription ${id} exists`);
+      if (!state.users.has(userId)) throw foreignKeyViolation('subscriptions');
       state.subscriptions.set(id, { id, userId, ...values, updatedAt: tick() });
     },
     async stopGranting(id) {
@@ -542,7 +551,8 @@ export function createFakeRepositories(): FakeRepositories {
         .map(({ email, role, createdAt }) => ({ email, role, createdAt }));
     },
     async upsertMember(member) {
-      if (!state.projects.has(member.projectId)) throw new Error(`no project ${member.projectId}`); // the foreign key
+      if (!state.projects.has(member.projectId)) throw foreignKeyViolation('project_members');
+      if (member.email !== member.email.toLowerCase()) throw Object.assign(new Error('new row for relation "project_members" violates check constraint'), { code: '23514' });
       const key = memberKey(member.projectId, member.email);
       const existing = state.members.get(key);
       if (existing) existing.role = member.role;
@@ -565,7 +575,7 @@ export function createFakeRepositories(): FakeRepositories {
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
     },
     async replaceLink(projectId, tokenHash, createdBy) {
-      if (!state.projects.has(projectId)) throw new Error(`no project ${projectId}`); // the foreign key
+      if (!state.projects.has(projectId)) throw foreignKeyViolation('project_share_links');
       state.links.set(projectId, { tokenHash, createdBy, createdAt: new Date() });
     },
     async deleteLink(projectId) {
@@ -583,6 +593,7 @@ export function createFakeRepositories(): FakeRepositories {
   const revocations: SessionRevocation[] = [];
   const sessionRevocations: SessionRevocationsRepository = {
     async add(values) {
+      if (!state.users.has(values.userId)) throw foreignKeyViolation('session_revocations');
       const row = { ...values, revokedAt: new Date() };
       revocations.push(row);
       return row;
