@@ -2,7 +2,10 @@
 // (src/db/repositories/). They keep the rules the services rely on: ownership and roles in the same call, unique users,
 // the canvas id namespace, expiring leases, live documents as snapshot + update log whose every change steps the
 // canvas version, and transactions that roll back when their function throws.
-// Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision.
+// Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision, and rows
+// made one after another get increasing times even inside one transaction (where PostgreSQL's now() is one).
+// The repository contract (test/contract/repositories/) holds them to the real repositories' behaviour: extend it
+// with any behaviour a fake gains.
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import type { Transactions, Tx } from '../../src/db/index.js';
