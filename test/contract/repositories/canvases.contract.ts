@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CanvasIdTakenError } from '../../../src/db/repositories/index.js';
-import { failureOf, newProject, newUser, type ContractRepositories, type RepositoriesUnderTest } from './harness.js';
+import { createEmptyCanvas, currentCanvas, failureOf, newProject, newUser, type ContractRepositories, type RepositoriesUnderTest } from './harness.js';
 
 /** A project of a new owner, with an editor, a viewer and a stranger. */
 async function sharedProject(r: ContractRepositories) {
@@ -19,22 +19,22 @@ export function canvasesContract(repos: RepositoriesUnderTest) {
     it("answers each user's role, no canvas before the first save, and nothing to a stranger", async () => {
       const r = repos();
       const { owner, editor, viewer, stranger, project } = await sharedProject(r);
-      expect(await r.canvases.current(owner.id, project.id)).toEqual({ id: null, version: null, generating: false, role: 'owner' });
-      expect(await r.canvases.current(editor.id, project.id)).toMatchObject({ role: 'editor' });
-      expect(await r.canvases.current(viewer.id, project.id)).toMatchObject({ role: 'viewer' });
-      expect(await r.canvases.current(stranger.id, project.id)).toBeNull();
-      expect(await r.canvases.current(owner.id, randomUUID())).toBeNull();
+      expect(await currentCanvas(r, owner.id, project.id)).toEqual({ id: null, version: null, generating: false, role: 'owner' });
+      expect(await currentCanvas(r, editor.id, project.id)).toMatchObject({ role: 'editor' });
+      expect(await currentCanvas(r, viewer.id, project.id)).toMatchObject({ role: 'viewer' });
+      expect(await currentCanvas(r, stranger.id, project.id)).toBeNull();
+      expect(await currentCanvas(r, owner.id, randomUUID())).toBeNull();
     });
 
     it('makes an empty canvas (version 0) for a writer only, once per project', async () => {
       const r = repos();
       const { owner, editor, viewer, project } = await sharedProject(r);
-      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: viewer.id });
-      expect(await r.canvases.current(owner.id, project.id)).toMatchObject({ id: null, version: null });
+      await createEmptyCanvas(r, { id: randomUUID(), projectId: project.id, userId: viewer.id });
+      expect(await currentCanvas(r, owner.id, project.id)).toMatchObject({ id: null, version: null });
       const id = randomUUID();
-      await r.canvases.createEmpty({ id, projectId: project.id, userId: editor.id });
-      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: owner.id });
-      expect(await r.canvases.current(owner.id, project.id)).toMatchObject({ id, version: 0 });
+      await createEmptyCanvas(r, { id, projectId: project.id, userId: editor.id });
+      await createEmptyCanvas(r, { id: randomUUID(), projectId: project.id, userId: owner.id });
+      expect(await currentCanvas(r, owner.id, project.id)).toMatchObject({ id, version: 0 });
     });
 
     it("refuses another project's canvas id", async () => {
@@ -42,15 +42,15 @@ export function canvasesContract(repos: RepositoriesUnderTest) {
       const owner = await newUser(r);
       const [a, b] = [await newProject(r, owner.id), await newProject(r, owner.id)];
       const id = randomUUID();
-      await r.canvases.createEmpty({ id, projectId: a.id, userId: owner.id });
-      expect(await failureOf(r.canvases.createEmpty({ id, projectId: b.id, userId: owner.id }))).toBeInstanceOf(CanvasIdTakenError);
-      expect(await r.canvases.current(owner.id, b.id)).toMatchObject({ id: null });
+      await createEmptyCanvas(r, { id, projectId: a.id, userId: owner.id });
+      expect(await failureOf(createEmptyCanvas(r, { id, projectId: b.id, userId: owner.id }))).toBeInstanceOf(CanvasIdTakenError);
+      expect(await currentCanvas(r, owner.id, b.id)).toMatchObject({ id: null });
     });
 
     it("says a generation is running when the caller's, the owner's or an editor's is, not a viewer's or a stranger's", async () => {
       const r = repos();
       const { owner, editor, viewer, stranger, project } = await sharedProject(r);
-      const generating = async (userId: string) => (await r.canvases.current(userId, project.id))!.generating;
+      const generating = async (userId: string) => (await currentCanvas(r, userId, project.id))!.generating;
 
       const strangers = randomUUID();
       await r.runningGenerations.start(strangers, stranger.id, 60_000);

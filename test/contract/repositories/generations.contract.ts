@@ -2,7 +2,7 @@
 // free quota's and the monthly budget's counts, and lineage's parents.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { failureOf, newGeneration, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
+import { createEmptyCanvas, failureOf, newGeneration, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
 
 const at = (iso: string) => new Date(iso);
 const usd = (amount: number) => ({ amount, currency: 'USD', basis: 'list price' as const });
@@ -67,7 +67,7 @@ export function generationsContract(repos: RepositoriesUnderTest) {
       const ann = await newUser(r);
       const project = await newProject(r, ann.id);
       expect(await r.generations.canvasVersion(project.id)).toBeNull();
-      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: ann.id });
+      await createEmptyCanvas(r, { id: randomUUID(), projectId: project.id, userId: ann.id });
       expect(await r.generations.canvasVersion(project.id)).toBe(0);
       await r.collab.append([{ projectId: project.id, update: null }]);
       expect(await r.generations.canvasVersion(project.id)).toBe(1);

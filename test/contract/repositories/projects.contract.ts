@@ -3,7 +3,7 @@
 // generations stay, with no project (ON DELETE SET NULL).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newGeneration, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
+import { createEmptyCanvas, newGeneration, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
 
 export function projectsContract(repos: RepositoriesUnderTest) {
   describe('projects', () => {
@@ -45,7 +45,7 @@ export function projectsContract(repos: RepositoriesUnderTest) {
       const r = repos();
       const [ann, bob] = [await newUser(r), await newUser(r)];
       const project = await newProject(r, ann.id);
-      await r.canvases.createEmpty({ id: randomUUID(), projectId: project.id, userId: ann.id });
+      await createEmptyCanvas(r, { id: randomUUID(), projectId: project.id, userId: ann.id });
       await r.collab.append([{ projectId: project.id, update: new Uint8Array([0, 0]) }]);
       await r.sharing.upsertMember({ projectId: project.id, email: bob.email, role: 'editor', invitedBy: ann.id });
       const token = `hash-${randomUUID()}`;

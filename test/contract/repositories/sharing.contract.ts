@@ -2,7 +2,7 @@
 // Member emails are lower-case (the services lower them; the table checks it).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newProject, newUser, type RepositoriesUnderTest } from './harness.js';
+import { accessOf, currentCanvas, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
 
 export function sharingContract(repos: RepositoriesUnderTest) {
   describe('sharing', () => {
@@ -12,10 +12,10 @@ export function sharingContract(repos: RepositoriesUnderTest) {
       const project = await newProject(r, owner.id, 'Shared');
       await r.sharing.upsertMember({ projectId: project.id, email: bob.email, role: 'viewer', invitedBy: owner.id });
       const seen = { projectName: 'Shared', ownerId: owner.id, ownerEmail: owner.email, ownerName: 'Olivia' };
-      expect(await r.sharing.access(owner.id, project.id)).toEqual({ role: 'owner', ...seen });
-      expect(await r.sharing.access(bob.id, project.id)).toEqual({ role: 'viewer', ...seen });
-      expect(await r.sharing.access(eve.id, project.id)).toBeNull();
-      expect(await r.sharing.access(owner.id, randomUUID())).toBeNull();
+      expect(await accessOf(r, owner.id, project.id)).toEqual({ role: 'owner', ...seen });
+      expect(await accessOf(r, bob.id, project.id)).toEqual({ role: 'viewer', ...seen });
+      expect(await accessOf(r, eve.id, project.id)).toBeNull();
+      expect(await accessOf(r, owner.id, randomUUID())).toBeNull();
     });
 
     it('adds a member, then changes its role; lists members oldest first; removes one', async () => {
@@ -53,10 +53,10 @@ export function sharingContract(repos: RepositoriesUnderTest) {
       const bob = await newUser(r, { email });
       const project = await newProject(r, owner.id);
       await r.sharing.upsertMember({ projectId: project.id, email: email.toLowerCase(), role: 'editor', invitedBy: owner.id });
-      expect(await r.sharing.access(bob.id, project.id)).toMatchObject({ role: 'editor' });
+      expect(await accessOf(r, bob.id, project.id)).toMatchObject({ role: 'editor' });
       expect(await r.sharing.listSharedWith(bob.id)).toMatchObject([{ id: project.id, role: 'editor' }]);
       expect((await r.projects.listActivity(bob.id)).map((a) => a.projectId)).toEqual([project.id]);
-      expect(await r.canvases.current(bob.id, project.id)).toMatchObject({ role: 'editor' });
+      expect(await currentCanvas(r, bob.id, project.id)).toMatchObject({ role: 'editor' });
     });
 
     it('lists the projects shared with a user, oldest first, with the role and the owner', async () => {
