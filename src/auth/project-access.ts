@@ -78,9 +78,9 @@ export interface ProjectGrant {
 
 export interface ProjectAccess {
   /** What the actor holds on the project (one query; none for an id that cannot be a project). */
-  accessOf(actor: Actor, projectId: string): Promise<Access>;
+  accessOf: (actor: Actor, projectId: string) => Promise<Access>;
   /** The actor's grant on the project if they may do `action`; else throws the refusal (`refusal`). One query. */
-  require(actor: Actor, projectId: string, action: ProjectAction, tx?: Tx): Promise<ProjectGrant>;
+  require: (actor: Actor, projectId: string, action: ProjectAction, tx?: Tx) => Promise<ProjectGrant>;
 }
 
 export interface ProjectAccessDeps {
