@@ -210,7 +210,7 @@ export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, row
 
   // The API and the database must agree on what is stored before anything is timed.
   const viaApi = await owner.client.get(`/api/user/project/canvas?projectId=${projects[0].projectId}`);
-  const found = await createCanvasesRepository(drizzle(t.pool, { schema })).current(owner.id, projects[0].projectId);
+  const found = await createCanvasesRepository(drizzle(t.pool, { schema })).current({ userId: owner.id }, projects[0].projectId);
   const doc = await storedDocument(collab, projects[0].projectId);
   const viaDb = JSON.stringify({ id: found?.id, projectId: projects[0].projectId, ...renderCanvas(doc), version: found?.version });
   doc.destroy();

@@ -264,7 +264,7 @@ export async function runCanvasJob(job: CanvasJob, { canvases, collab }: CanvasR
       if (!versions.get(call.append.projectId)) throw new Error('the collab repository stepped no version of that project');
       return;
     }
-    const found = await canvases.current(call.read.userId, call.read.projectId);
+    const found = await canvases.current({ userId: call.read.userId }, call.read.projectId);
     if (!found?.version) throw new Error('the canvases repository found no canvas of that project and user');
     const stored = await collab.load(call.read.projectId);
     if (!stored.snapshot && stored.updates.length === 0) throw new Error('the collab repository found no document of that project');

@@ -3,6 +3,7 @@
 // services, each given only the slices it uses. src/app.ts registers plugins and routes with what it makes.
 import { startAccessSweep } from './auth/access-sweep.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/api-tokens.js';
+import { createProjectAccess } from './auth/project-access.js';
 import type { SessionRevocations } from './auth/revocations.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
@@ -125,12 +126,13 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   // Personal API tokens: checked on each request (and on the live socket) against the database, so a revoked one
   // stops working at once on every instance.
   const tokens = createTokenVerifier({ tokens: repositories.apiTokens, log });
-  const roleOf = async (userId: string, projectId: string) => (await repositories.sharing.access(userId, projectId))?.role ?? null;
+  // The one project-access rule: every service, the live socket and the sweep ask it (src/auth/project-access.ts).
+  const access = createProjectAccess({ sharing: repositories.sharing });
   // Instances share live documents through Redis only when configured (the module loads the Redis client).
   const extensions = config.collab.redisUrl ? [(await import('./collab/redis.js')).redisExtension(config.collab.redisUrl)] : [];
   const live = createLiveDocuments({
     collab: repositories.collab,
-    roleOf,
+    accessOf: access.accessOf,
     sessions,
     tokens,
     origin: new URL(config.baseUrl).origin,
@@ -146,10 +148,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
-  const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
+  const generationNodes = createGenerationNodes({ live, access, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
   const services: Services = {
     users: createUsersService({ users }),
-    projects: createProjectsService({ projects, roles: repositories.sharing, accessChanged: live.revalidate }),
+    projects: createProjectsService({ projects, access, accessChanged: live.revalidate }),
     canvas,
     generation: createGenerationService({
       users,
@@ -190,10 +192,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       maxPerUser: config.limits.templatesPerUser,
       maxBytes: config.limits.canvasBytes,
     }),
-    sharing: createSharingService({ sharing: repositories.sharing, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
-    versions: createVersionsService({ versions: repositories.versions, sharing: repositories.sharing, canvases, live, maxListed: VERSIONS_LISTED, maxNamed: config.limits.versionsNamed }),
+    sharing: createSharingService({ sharing: repositories.sharing, access, transactions, canvas, maxMembers: config.limits.projectMembers, accessChanged: live.revalidate }),
+    versions: createVersionsService({ versions: repositories.versions, access, canvases, live, maxListed: VERSIONS_LISTED, maxNamed: config.limits.versionsNamed }),
     apiTokens: createApiTokensService({ tokens: repositories.apiTokens, transactions, maxPerUser: config.limits.apiTokensPerUser }),
-    projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, sharing: repositories.sharing, store }),
+    projectGenerations: createProjectGenerationsService({ gallery: repositories.generationsGallery, access, store }),
     thumbnails: createThumbnailsService({
       canvases,
       live,

@@ -8,13 +8,14 @@
 //
 // - a signed-out session (its own sign-out, or "sign out of all devices"): a map look-up, no query;
 // - a revoked or expired token: one query for all the token ids in use here;
-// - a role no longer held on the project (removed, project deleted), or a viewer's connection that may write (an
-//   editor demoted): one query for all the (user, project) pairs open here. Member changes made on another
+// - a role no longer held on the project (removed, project deleted), or a connection that may write whose role may
+//   no longer `edit` (an editor demoted; src/auth/project-access.ts): one query for all the (user, project) pairs open here. Member changes made on another
 //   instance are found this way, without Redis; the instance that made them tells its own sockets at once
 //   (src/collab/live-documents.ts `revalidate`).
 //
 // Nothing here runs per edit or per event: an edit costs what it cost before.
 import type { AccessChecksRepository } from '../db/repositories/index.js';
+import { permits } from './project-access.js';
 import type { SessionRevocations } from './revocations.js';
 import type { SessionUser } from './session.js';
 
@@ -92,9 +93,9 @@ async function rolesEnded(open: OpenConnection[], checks: AccessChecksRepository
   const roles = new Map((await inBatches([...pairs.values()], (batch) => checks.roles(batch))).map((r) => [key(r.userId, r.projectId), r.role]));
   for (const c of open) {
     if (!c.project) continue;
-    const role = roles.get(key(c.user.id, c.project.id));
-    if (!role) c.end('permission-denied');
-    else if (role === 'viewer' && c.project.writes) c.end('role-changed');
+    const access = roles.get(key(c.user.id, c.project.id)) ?? 'none';
+    if (!permits(access, 'read')) c.end('permission-denied');
+    else if (!permits(access, 'edit') && c.project.writes) c.end('role-changed');
   }
 }
 

@@ -29,9 +29,9 @@ import * as Y from 'yjs';
 import { socketCloseCode, type OpenConnection } from '../auth/access-sweep.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
-import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
+import { permits, type ProjectAccess } from '../auth/project-access.js';
+import type { CollabRepository } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
-import { isUuid } from '../ids.js';
 import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from './canvas-doc.js';
 import { Refusal } from './close-codes.js';
 import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
@@ -81,8 +81,8 @@ export interface LiveLimits {
 
 export interface LiveDeps {
   collab: CollabRepository;
-  /** The user's role on the project, null without one (or no such project). */
-  roleOf: (userId: string, projectId: string) => Promise<ProjectRole | null>;
+  /** What the user holds on the project (src/auth/project-access.ts): connect with `read`, write with `edit`. */
+  accessOf: ProjectAccess['accessOf'];
   sessions: SessionVerifier;
   /** Personal API tokens, accepted as the provider's `token` on an upgrade without a session cookie; unset: refused (401). */
   tokens?: Pick<TokenVerifier, 'verify'>;
@@ -199,7 +199,7 @@ function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 429 | 503) {
 
 export function createLiveDocuments({
   collab,
-  roleOf,
+  accessOf,
   sessions,
   tokens,
   origin,
@@ -403,10 +403,10 @@ export function createLiveDocuments({
         if (!found.token?.scopes.includes('read')) throw refuse('insufficient-scope', 4403);
         user = found;
       }
-      const role = isUuid(documentName) ? await roleOf(user.id, documentName) : null;
-      if (!role) throw refuse('permission-denied', 4403);
+      const access = await accessOf({ userId: user.id }, documentName);
+      if (!permits(access, 'read')) throw refuse('permission-denied', 4403);
       // A token without `write` reads only, whatever its user's role.
-      if (role === 'viewer' || (user.token && !user.token.scopes.includes('write'))) connectionConfig.readOnly = true;
+      if (!permits(access, 'edit') || (user.token && !user.token.scopes.includes('write'))) connectionConfig.readOnly = true;
       // The token's user becomes this document connection's user (presence, revalidate).
       if (!context.user) {
         if (context.gate) context.gate.authenticated = true;
@@ -591,12 +591,12 @@ export function createLiveDocuments({
         document.getConnections().map(async (connection) => {
           const user = (connection.context as SocketContext | undefined)?.user;
           if (!user) return;
-          const role = await roleOf(user.id, projectId);
+          const access = await accessOf({ userId: user.id }, projectId);
           // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
-          if (!role) connection.webSocket.close(4403, 'permission-denied');
-          else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(4403, 'role-changed');
+          if (!permits(access, 'read')) connection.webSocket.close(4403, 'permission-denied');
+          else if (!permits(access, 'edit') && !connection.readOnly) connection.webSocket.close(4403, 'role-changed');
           // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
-          if (!role || role === 'viewer') connection.readOnly = true;
+          if (!permits(access, 'edit')) connection.readOnly = true;
         }),
       );
     },

@@ -44,7 +44,7 @@ export const canvasRoutes: FastifyPluginAsyncZod<{ canvas: CanvasService; limits
       response: { 200: Canvas.nullable(), ...errors },
     },
   }, async (req, reply) => {
-    const json = await canvas.getJson(sessionUser(req).id, req.query.projectId);
+    const json = await canvas.getJson({ userId: sessionUser(req).id }, req.query.projectId);
     return sendJsonText(reply, json ?? 'null');
   });
 

@@ -2,14 +2,16 @@
 // document, a save makes the document equal to the body by changing only what differs, so people editing live see
 // a small change. The canvas row keeps the canvas id and `version`, which grows with every change from any path
 // (docs/api.md "Canvas versions"): with `version`, a save is conditional (a stale save gets 409 and the current
-// version, so an old client can never wipe live work); without it, last write wins. Owners and editors write,
-// viewers read (403 on a save), anyone else gets 404. Images sent inline as data: URLs are stored as files first
+// version, so an old client can never wipe live work); without it, last write wins. Who may read (`view`) and write
+// (`edit`) is src/auth/project-access.ts's rule: owners and editors write, viewers and the read-only link read (403 on
+// a save), anyone else gets 404. Images sent inline as data: URLs are stored as files first
 // and replaced by their URLs (./canvas-images.ts); the canvas is held to CANVAS_MAX_BYTES.
 import { randomUUID } from 'node:crypto';
+import { check, PERMISSIONS, type Actor } from '../auth/project-access.js';
 import { applyCanvas, renderCanvas } from '../collab/canvas-doc.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import { CanvasIdTakenError, type CanvasesRepository } from '../db/repositories/index.js';
-import { canvasConflict, canvasTooLarge, forbidden, projectNotFound } from '../errors.js';
+import { canvasConflict, canvasTooLarge, projectNotFound } from '../errors.js';
 import { prepareInlineImages, type CanvasImages, type ImageNode } from './canvas-images.js';
 import { isUuid } from '../ids.js';
 
@@ -22,8 +24,8 @@ export interface CanvasInput {
 }
 
 export interface CanvasService {
-  /** The canvas as a JSON text ready to send, or null when the project has none. */
-  getJson(userId: string, projectId: string): Promise<string | null>;
+  /** The canvas as a JSON text ready to send, or null when the project has none; for a user or a link's holder. */
+  getJson(actor: Actor, projectId: string): Promise<string | null>;
   save(userId: string, input: CanvasInput): Promise<string>;
 }
 
@@ -55,35 +57,32 @@ export function createCanvasService({ canvases, live, images, maxBytes }: Canvas
   const tooLarge = (nodes: string, edges: string) =>
     (nodes.length + edges.length) * 3 > maxBytes && Buffer.byteLength(nodes) + Buffer.byteLength(edges) > maxBytes;
 
-  async function current(userId: string, projectId: string) {
-    const found = await canvases.current(userId, projectId);
-    if (!found) throw projectNotFound();
-    return found;
+  /** The canvas row, if the actor may `view` it (404/403 otherwise): one query for both. */
+  async function viewable(actor: Actor, projectId: string) {
+    return check(await canvases.current(actor, projectId), 'view');
   }
 
-  /** The canvas as `current`, for a save: a viewer may read it but not write it (403). */
+  /** The canvas row, for a save: if the user may `edit` (a viewer gets 403). */
   async function writable(userId: string, projectId: string) {
-    const found = await current(userId, projectId);
-    if (found.role === 'viewer') throw forbidden();
-    return found;
+    return check(await canvases.current({ userId }, projectId), 'edit');
   }
 
   /** Makes the canvas row (version 0) for a first save, with the client's id unless that names another canvas. */
   async function createRow(userId: string, projectId: string, id: string | undefined) {
     try {
-      await canvases.createEmpty({ id: id ?? randomUUID(), projectId, userId });
+      await canvases.createEmpty({ id: id ?? randomUUID(), projectId, userId, writers: PERMISSIONS.edit });
     } catch (err) {
       if (!(err instanceof CanvasIdTakenError)) throw err;
-      await canvases.createEmpty({ id: randomUUID(), projectId, userId });
+      await canvases.createEmpty({ id: randomUUID(), projectId, userId, writers: PERMISSIONS.edit });
     }
   }
 
   return {
-    async getJson(userId, projectId) {
+    async getJson(actor, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
       // The version read next then counts every change made through this instance so far.
       await live.settled(projectId);
-      const { id, version, generating } = await current(userId, projectId);
+      const { id, version, generating } = await viewable(actor, projectId);
       if (id === null || !version) return null;
       await live.catchUp(projectId, version);
       const content = (await live.read(projectId)) ?? { nodes: [], edges: [] };

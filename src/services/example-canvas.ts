@@ -4,11 +4,12 @@
 // ship with the service (src/assets/) and are stored as the user's own images, named by their content: asked for
 // again (any project of the same user), they are not stored again. The example goes only into an empty canvas —
 // checked in the same document transaction that adds it — so asking twice, or after editing, changes nothing.
-// Owners and editors may ask (a viewer gets 403); anyone else gets `404 Project not found`.
+// Owners and editors may ask (`edit`: a viewer gets 403); anyone else gets `404 Project not found`.
+import { check } from '../auth/project-access.js';
 import { applyCanvas, canvasMaps, type CanvasContent } from '../collab/canvas-doc.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasesRepository } from '../db/repositories/index.js';
-import { forbidden, projectNotFound } from '../errors.js';
+import { projectNotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { UploadsService } from './uploads.js';
 
@@ -48,9 +49,7 @@ export function createExampleCanvasService({ canvases, live, uploads, images }: 
   return {
     async seed(userId, projectId) {
       if (!isUuid(projectId)) throw projectNotFound();
-      const found = await canvases.current(userId, projectId);
-      if (!found) throw projectNotFound();
-      if (found.role === 'viewer') throw forbidden();
+      const found = check(await canvases.current({ userId }, projectId), 'edit');
       const document = await live.open(projectId);
       try {
         const isEmpty = () => {

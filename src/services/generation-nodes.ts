@@ -11,9 +11,8 @@
 import * as Y from 'yjs';
 import { canvasMaps } from '../collab/canvas-doc.js';
 import type { LiveDocuments, OpenDocument } from '../collab/live-documents.js';
-import type { GenerationNode, ProjectRole, RunningGenerationsRepository } from '../db/repositories/index.js';
-import { forbidden, projectNotFound } from '../errors.js';
-import { isUuid } from '../ids.js';
+import type { ProjectAccess } from '../auth/project-access.js';
+import type { GenerationNode, RunningGenerationsRepository } from '../db/repositories/index.js';
 
 /** How a generation ended, as its node shows it (a canceled one leaves the node as it was). */
 export type GenerationOutcome = { image: string } | { error: string } | { canceled: true };
@@ -43,7 +42,7 @@ export interface NodeTracker {
 }
 
 export interface GenerationNodes {
-  /** 404 when the user has no role on the project (or there is none), 403 for a viewer: as the canvas routes. */
+  /** 404 when the user has no role on the project (or there is none), 403 for a viewer (`generate`): as the canvas routes. */
   authorize(userId: string, node: GenerationNode): Promise<void>;
   /** Opens the project's document and marks the node generating (in the background); `end()` once it ends. */
   track(node: GenerationNode): NodeTracker;
@@ -61,7 +60,7 @@ export interface GenerationNodes {
 
 export interface GenerationNodesDeps {
   live: Pick<LiveDocuments, 'open'>;
-  roleOf: (userId: string, projectId: string) => Promise<ProjectRole | null>;
+  access: Pick<ProjectAccess, 'require'>;
   runningGenerations: Pick<RunningGenerationsRepository, 'claimLapsedNodes'>;
   log: { warn(o: object, m: string): void };
   /** How often lapsed leases are looked for; 0: never by itself (call `sweep`). */
@@ -95,7 +94,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs }: GenerationNodesDeps): GenerationNodes {
+export function createGenerationNodes({ live, access, runningGenerations, log, sweepMs }: GenerationNodesDeps): GenerationNodes {
   const warn = (err: unknown, node: GenerationNode, message: string) => log.warn({ err, projectId: node.projectId, nodeId: node.nodeId }, message);
 
   /** Applies `write` to the document, waits for the store (bounded), and closes the document. */
@@ -216,9 +215,7 @@ export function createGenerationNodes({ live, roleOf, runningGenerations, log, s
 
   return {
     async authorize(userId, { projectId }) {
-      const role = isUuid(projectId) ? await roleOf(userId, projectId) : null;
-      if (!role) throw projectNotFound();
-      if (role === 'viewer') throw forbidden();
+      await access.require({ userId }, projectId, 'generate');
     },
     track,
     showJob,

@@ -1,12 +1,12 @@
 // A project's gallery (docs/api.md "Project gallery"): every generation made into the project, by anyone, newest
 // first, searched by prompt words and filtered by node; and one generation's PNG as a download named after the
-// project and the prompt. The owner and every member (editor or viewer) may read; anyone else gets
-// `404 Project not found`, whether or not the project exists, as the canvas routes answer.
-import type { GalleryRow, GenerationsGalleryRepository, SharingRepository } from '../db/repositories/index.js';
-import { generationNotFound, projectNotFound } from '../errors.js';
+// project and the prompt. The owner and every member (editor or viewer) may read (`read`, src/auth/project-access.ts);
+// anyone else gets `404 Project not found`, whether or not the project exists, as the canvas routes answer.
+import type { ProjectAccess } from '../auth/project-access.js';
+import type { GalleryRow, GenerationsGalleryRepository } from '../db/repositories/index.js';
+import { generationNotFound } from '../errors.js';
 import type { ObjectStore } from '../storage/index.js';
 import { decodeCursor, pageOf } from './generation.js';
-import { isUuid } from '../ids.js';
 
 /** The longest download name, in characters, `.png` included. */
 export const DOWNLOAD_NAME_CHARS = 80;
@@ -19,7 +19,7 @@ export interface ProjectGenerationsService {
 
 export interface ProjectGenerationsDeps {
   gallery: Pick<GenerationsGalleryRepository, 'listByProject' | 'findInProject'>;
-  sharing: Pick<SharingRepository, 'access'>;
+  access: Pick<ProjectAccess, 'require'>;
   store: Pick<ObjectStore, 'nameFromUrl' | 'get'>;
 }
 
@@ -46,25 +46,20 @@ export function downloadName(projectName: string, prompt: string): string {
   return `${cut || 'generation'}.png`;
 }
 
-export function createProjectGenerationsService({ gallery, sharing, store }: ProjectGenerationsDeps): ProjectGenerationsService {
-  /** The caller's access to the project (its name); 404 without a role, as for a project that does not exist. */
-  async function access(userId: string, projectId: string) {
-    const found = isUuid(projectId) ? await sharing.access(userId, projectId) : null;
-    if (!found) throw projectNotFound();
-    return found;
-  }
+export function createProjectGenerationsService({ gallery, access, store }: ProjectGenerationsDeps): ProjectGenerationsService {
+  const readable = (userId: string, projectId: string) => access.require({ userId }, projectId, 'read');
 
   return {
     async list(userId, projectId, { nodeId, q, cursor, limit }) {
       const after = cursor ? decodeCursor(cursor) : undefined;
-      await access(userId, projectId);
+      await readable(userId, projectId);
       const search = q?.trim() ? q : undefined; // an empty search is no search
       const rows = await gallery.listByProject(projectId, { after, limit: limit + 1, nodeId, q: search });
       return pageOf(rows, limit);
     },
 
     async download(userId, projectId, generationId) {
-      const { projectName } = await access(userId, projectId);
+      const { projectName } = await readable(userId, projectId);
       const generation = await gallery.findInProject(projectId, generationId);
       const name = generation ? store.nameFromUrl(generation.outputImageUrl) : null;
       const object = name ? await store.get(name) : null;

@@ -1,10 +1,11 @@
-// Projects belong to one user. Every read and write is scoped by owner, so another user's project and one
-// that does not exist get the same answer (404 Project not found): whether a project id exists never leaks.
-// A member of a project (docs/api.md "Sharing") knows it exists: renaming or deleting it is 403 for them.
-import type { ProjectActivity, ProjectsRepository, SharingRepository } from '../db/repositories/index.js';
+// Projects belong to one user. Renaming and deleting are the owner's (src/auth/project-access.ts): anyone else who
+// holds nothing on the project gets the same answer as for one that does not exist (404 Project not found), so
+// whether a project id exists never leaks; a member (docs/api.md "Sharing") knows it exists and gets 403. The
+// statements are scoped by owner as well.
+import type { ProjectAccess } from '../auth/project-access.js';
+import type { ProjectActivity, ProjectsRepository } from '../db/repositories/index.js';
 import type { ProjectRow } from '../db/schema.js';
-import { forbidden, projectNotFound, unauthorized } from '../errors.js';
-import { isUuid } from '../ids.js';
+import { projectNotFound, unauthorized } from '../errors.js';
 
 export interface ProjectsService {
   create(userId: string, name: string): Promise<ProjectRow>;
@@ -17,18 +18,12 @@ export interface ProjectsService {
 
 export interface ProjectsDeps {
   projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned' | 'listActivity'>;
-  /** Roles, read only when an owner-only change found no project of the user. */
-  roles: Pick<SharingRepository, 'access'>;
+  access: Pick<ProjectAccess, 'require'>;
   /** Called after a project was deleted: live connections to its document are closed. */
   accessChanged?: (projectId: string) => Promise<void>;
 }
 
-export function createProjectsService({ projects, roles, accessChanged = async () => {} }: ProjectsDeps): ProjectsService {
-  /** Why an owner-only change did nothing: 403 for a member, 404 for anyone else. */
-  async function refusal(userId: string, projectId: string) {
-    return (await roles.access(userId, projectId)) ? forbidden() : projectNotFound();
-  }
-
+export function createProjectsService({ projects, access, accessChanged = async () => {} }: ProjectsDeps): ProjectsService {
   return {
     async create(userId, name) {
       const row = await projects.insert({ userId, name });
@@ -40,15 +35,15 @@ export function createProjectsService({ projects, roles, accessChanged = async (
       return projects.listByOwner(userId);
     },
     async rename(userId, projectId, name) {
-      if (!isUuid(projectId)) throw projectNotFound();
+      await access.require({ userId }, projectId, 'rename');
       const row = await projects.renameOwned(userId, projectId, name);
-      if (!row) throw await refusal(userId, projectId);
+      if (!row) throw projectNotFound(); // deleted meanwhile
       return row;
     },
     async remove(userId, projectId) {
-      if (!isUuid(projectId)) throw projectNotFound();
+      await access.require({ userId }, projectId, 'delete');
       // The canvas goes with it (foreign key ON DELETE CASCADE).
-      if (!(await projects.deleteOwned(userId, projectId))) throw await refusal(userId, projectId);
+      if (!(await projects.deleteOwned(userId, projectId))) throw projectNotFound(); // deleted meanwhile
       await accessChanged(projectId);
     },
     activity(userId) {

@@ -1,12 +1,14 @@
 // Sharing (docs/api.md "Sharing"): the owner invites people by email as `editor` (reads and writes the canvas)
-// or `viewer` (reads it), and may make one read-only link. Only the owner changes members and the link; a member
-// may read the member list and leave. Anyone without a role gets `404 Project not found`, whether or not the
-// project exists; a member asking for an owner-only change gets `403 Forbidden` (they know the project exists).
+// or `viewer` (reads it), and may make one read-only link. Only the owner changes members and the link (`share`); a
+// member may read the member list (`read`) and leave (`leave`). Anyone without a role gets `404 Project not found`,
+// whether or not the project exists; a member asking for an owner-only change gets `403 Forbidden` (they know the
+// project exists): src/auth/project-access.ts.
 // A link's token is 256 random bits; only its SHA-256 is stored, so it is shown once, when it is made.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Transactions, Tx } from '../db/index.js';
-import type { Member, MemberRole, ProjectAccess, SharedProjectRow, SharingRepository } from '../db/repositories/index.js';
-import { forbidden, invalidRequest, isAppError, memberNotFound, notFound, projectNotFound } from '../errors.js';
+import type { ProjectAccess } from '../auth/project-access.js';
+import type { Transactions } from '../db/index.js';
+import type { Member, MemberRole, SharedProjectRow, SharingRepository } from '../db/repositories/index.js';
+import { invalidRequest, isAppError, memberNotFound, notFound, projectNotFound } from '../errors.js';
 import type { CanvasService } from './canvas.js';
 import { isUuid } from '../ids.js';
 
@@ -41,8 +43,9 @@ export interface SharingService {
 export interface SharingDeps {
   sharing: Pick<
     SharingRepository,
-    'access' | 'lockProject' | 'listMembers' | 'upsertMember' | 'removeMember' | 'listSharedWith' | 'replaceLink' | 'deleteLink' | 'findLink'
+    'lockProject' | 'listMembers' | 'upsertMember' | 'removeMember' | 'listSharedWith' | 'replaceLink' | 'deleteLink' | 'findLink'
   >;
+  access: Pick<ProjectAccess, 'require'>;
   transactions: Transactions;
   canvas: Pick<CanvasService, 'getJson'>;
   /** PROJECT_MAX_MEMBERS. */
@@ -56,20 +59,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-export function createSharingService({ sharing, transactions, canvas, maxMembers, accessChanged = async () => {} }: SharingDeps): SharingService {
-  /** The caller's access to the project: 404 without a role (or for an id that cannot exist). */
-  async function accessOf(caller: Caller, projectId: string, tx?: Tx): Promise<ProjectAccess> {
-    if (!isUuid(projectId)) throw projectNotFound();
-    const access = await sharing.access(caller.id, projectId, tx);
-    if (!access) throw projectNotFound();
-    return access;
-  }
-  async function ownerOf(caller: Caller, projectId: string, tx?: Tx): Promise<ProjectAccess> {
-    const access = await accessOf(caller, projectId, tx);
-    if (access.role !== 'owner') throw forbidden();
-    return access;
-  }
-
+export function createSharingService({ sharing, access, transactions, canvas, maxMembers, accessChanged = async () => {} }: SharingDeps): SharingService {
   return {
     async invite(caller, projectId, invite) {
       const email = normalEmail(invite.email);
@@ -77,8 +67,8 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
       return transactions.transaction(async (tx) => {
         // Changes of one project's members are serialized, so the member limit holds under concurrent invites.
         if (!(await sharing.lockProject(projectId, tx))) throw projectNotFound();
-        const access = await ownerOf(caller, projectId, tx);
-        if (email === normalEmail(access.ownerEmail)) throw invalidRequest('The owner cannot be invited');
+        const { owner } = await access.require({ userId: caller.id }, projectId, 'share', tx);
+        if (email === normalEmail(owner.email)) throw invalidRequest('The owner cannot be invited');
         const members = await sharing.listMembers(projectId, tx);
         if (!members.some((m) => m.email === email) && members.length >= maxMembers) {
           throw invalidRequest(`A project has at most ${maxMembers} members`);
@@ -91,15 +81,14 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
     },
 
     async list(caller, projectId) {
-      const access = await accessOf(caller, projectId);
-      return { owner: { email: access.ownerEmail, name: access.ownerName }, members: await sharing.listMembers(projectId) };
+      const { owner } = await access.require({ userId: caller.id }, projectId, 'read');
+      return { owner: { email: owner.email, name: owner.name }, members: await sharing.listMembers(projectId) };
     },
 
     async remove(caller, projectId, email) {
-      const access = await accessOf(caller, projectId);
       const target = normalEmail(email);
-      // A member may remove only themselves (leave); the owner anyone.
-      if (access.role !== 'owner' && target !== normalEmail(caller.email)) throw forbidden();
+      // Removing oneself is leaving; removing anyone else is the owner's (sharing).
+      await access.require({ userId: caller.id }, projectId, target === normalEmail(caller.email) ? 'leave' : 'share');
       // An email PostgreSQL cannot hold (NUL) is no member of anything.
       if (target.includes('\u0000') || !(await sharing.removeMember(projectId, target))) throw memberNotFound();
       await accessChanged(projectId);
@@ -110,26 +99,28 @@ export function createSharingService({ sharing, transactions, canvas, maxMembers
     },
 
     async createLink(caller, projectId) {
-      await ownerOf(caller, projectId);
+      await access.require({ userId: caller.id }, projectId, 'share');
       const token = randomBytes(32).toString('base64url');
       await sharing.replaceLink(projectId, hashToken(token), caller.id);
       return { token };
     },
 
     async revokeLink(caller, projectId) {
-      await ownerOf(caller, projectId);
+      await access.require({ userId: caller.id }, projectId, 'share');
       await sharing.deleteLink(projectId);
     },
 
     async openLink(token) {
       // Found by its hash (an index lookup): what is compared is a digest of the token, never the token itself.
-      const link = TOKEN.test(token) ? await sharing.findLink(hashToken(token)) : null;
+      const linkHash = TOKEN.test(token) ? hashToken(token) : null;
+      const link = linkHash ? await sharing.findLink(linkHash) : null;
       if (!link) throw notFound();
       try {
-        const canvasJson = await canvas.getJson(link.ownerId, link.projectId);
+        // Read as the link's holder (`view`): revoked meanwhile, it shows nothing.
+        const canvasJson = await canvas.getJson({ linkHash: linkHash! }, link.projectId);
         return { project: { id: link.projectId, name: link.projectName }, canvasJson };
       } catch (err) {
-        // The project was deleted between the two reads: the link went with it.
+        // The project was deleted (or the link revoked) between the two reads.
         if (isAppError(err, 'project_not_found')) throw notFound();
         throw err;
       }

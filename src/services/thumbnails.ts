@@ -1,11 +1,12 @@
 // Canvas thumbnails (docs/api.md "Thumbnails"): a small PNG of a project's live document — each node's box at its
 // position, scaled to fit, the edges as lines, and in each box the node's image when it is one of our stored
 // images (read through the store, never over HTTP; one that cannot be read stays a box). Who may read the canvas
-// may read its thumbnail (owner, editor, viewer); anyone else gets `404 Project not found`, as on the canvas routes.
+// may read its thumbnail (`read`: owner, editor, viewer); anyone else gets `404 Project not found`, as on the canvas routes.
 // A thumbnail is known by the canvas `version` it shows: its ETag names that version, so a browser's copy is
 // revalidated with a 304 and nothing drawn, and an edit (a new version) draws it anew. The newest drawing of each
 // project is kept in memory (THUMBNAIL_CACHE_ENTRIES projects at most); drawing happens in the image workers.
 import { LRUCache } from 'lru-cache';
+import { check } from '../auth/project-access.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasContent } from '../collab/canvas-doc.js';
 import type { CanvasesRepository } from '../db/repositories/index.js';
@@ -199,8 +200,7 @@ export function createThumbnailsService(deps: ThumbnailsDeps): ThumbnailsService
       if (!isUuid(projectId)) throw projectNotFound();
       // The version read next then counts every change made through this instance so far (as a canvas read).
       await live.settled(projectId);
-      const current = await canvases.current(userId, projectId);
-      if (!current) throw projectNotFound();
+      const current = check(await canvases.current({ userId }, projectId), 'read');
       const version = current.id === null ? 0 : (current.version ?? 0);
       // The caller's copy shows this version, drawn completely: nothing to draw or send.
       if (matchesEtag(ifNoneMatch, etagOf(version, true))) return { etag: etagOf(version, true), png: null };

@@ -3,15 +3,16 @@
 // restoring one. A restore is a new change of the live document, made as the service, so everyone connected sees it
 // and the version grows; the log is never rewritten. Just before it, the document as it was is kept as a named
 // version (`Before restoring “…”`, by the person restoring), so a restore can itself be undone from the history.
-// Everyone with a role lists and previews; owners and editors name and restore (a viewer gets 403); anyone else
-// gets `404 Project not found`, whether or not the project exists. Each named version holds the whole document, so a
+// Everyone with a role lists and previews (`read`); owners and editors name and restore (`edit`: a viewer gets 403);
+// anyone else gets `404 Project not found`, whether or not the project exists (src/auth/project-access.ts). Each named version holds the whole document, so a
 // project has at most VERSIONS_MAX_NAMED of them (a restore's own counts: at the cap a restore is refused too, before
 // anything changes), and naming and restoring share a per-user rate (the route's).
 import * as Y from 'yjs';
 import { applyCanvas, renderCanvas, type CanvasContent } from '../collab/canvas-doc.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
-import type { CanvasesRepository, ProjectRole, SharingRepository, VersionRow, VersionsRepository } from '../db/repositories/index.js';
-import { forbidden, invalidRequest, projectNotFound, versionNotFound } from '../errors.js';
+import type { ProjectAccess } from '../auth/project-access.js';
+import type { CanvasesRepository, VersionRow, VersionsRepository } from '../db/repositories/index.js';
+import { invalidRequest, projectNotFound, versionNotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 
 export interface RestoredCanvas extends CanvasContent {
@@ -33,7 +34,7 @@ export interface VersionsService {
 
 export interface VersionsDeps {
   versions: VersionsRepository;
-  sharing: Pick<SharingRepository, 'access'>;
+  access: Pick<ProjectAccess, 'require'>;
   canvases: Pick<CanvasesRepository, 'current'>;
   live: Pick<LiveDocuments, 'open'>;
   /** How many versions a list shows at most. */
@@ -80,7 +81,7 @@ const labelOf = (version: VersionRow) => {
   return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
 };
 
-export function createVersionsService({ versions, sharing, canvases, live, maxListed, maxNamed }: VersionsDeps): VersionsService {
+export function createVersionsService({ versions, access, canvases, live, maxListed, maxNamed }: VersionsDeps): VersionsService {
   /** Stores a named version, or refuses (400, nothing stored) when the project has `maxNamed` already. */
   async function keepNamed(projectId: string, name: string, state: Uint8Array, createdBy: string): Promise<VersionRow> {
     const row = await versions.createNamed({ projectId, name, state, createdBy }, maxNamed);
@@ -88,16 +89,8 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
     return row;
   }
 
-  /** The caller's role: 404 without one (or for an id that cannot be a project). */
-  async function roleOn(userId: string, projectId: string): Promise<ProjectRole> {
-    if (!isUuid(projectId)) throw projectNotFound();
-    const access = await sharing.access(userId, projectId);
-    if (!access) throw projectNotFound();
-    return access.role;
-  }
-  async function writable(userId: string, projectId: string): Promise<void> {
-    if ((await roleOn(userId, projectId)) === 'viewer') throw forbidden();
-  }
+  const readable = (userId: string, projectId: string) => access.require({ userId }, projectId, 'read');
+  const writable = (userId: string, projectId: string) => access.require({ userId }, projectId, 'edit');
   async function versionOf(projectId: string, versionId: string) {
     const found = isUuid(versionId) ? await versions.find(projectId, versionId) : null;
     if (!found) throw versionNotFound();
@@ -107,7 +100,7 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
 
   return {
     async list(userId, projectId) {
-      await roleOn(userId, projectId);
+      await readable(userId, projectId);
       return versions.list(projectId, maxListed);
     },
 
@@ -124,7 +117,7 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
     },
 
     async get(userId, projectId, versionId) {
-      await roleOn(userId, projectId);
+      await readable(userId, projectId);
       const version = await versionOf(projectId, versionId);
       const canvas = renderState(version.state);
       keepGenerationState(canvas, { nodes: [], edges: [] }); // a preview is a still picture: nothing generating
@@ -146,7 +139,7 @@ export function createVersionsService({ versions, sharing, canvases, live, maxLi
         const canvas = renderCanvas(document.doc);
         const number = await stored;
         // The change made the canvas row if the project had none.
-        const row = await canvases.current(userId, projectId);
+        const row = await canvases.current({ userId }, projectId);
         if (!row?.id) throw projectNotFound(); // the project went away meanwhile
         return { id: row.id, projectId, nodes: canvas.nodes, edges: canvas.edges, version: number ?? row.version ?? 0 };
       } finally {

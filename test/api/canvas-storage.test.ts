@@ -78,7 +78,7 @@ afterAll(async () => {
 const row = async () =>
   (await pool.query(`SELECT id, version, nodes::text AS nodes, edges::text AS edges FROM canvases WHERE project_id = $1`, [projectId])).rows[0];
 const snapshots = async () => Number((await pool.query(`SELECT count(*) AS n FROM collab_snapshots WHERE project_id = $1`, [projectId])).rows[0].n);
-const read = async () => JSON.parse((await canvas.getJson(userId, projectId))!);
+const read = async () => JSON.parse((await canvas.getJson({ userId }, projectId))!);
 
 // In order: each step starts from what the one before left.
 describe('a canvas saved before live documents (migration 0011)', () => {

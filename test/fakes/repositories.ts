@@ -18,6 +18,8 @@ import {
   type NewGeneration,
   type ProjectsRepository,
   type ProjectRole,
+  type AccessRole,
+  type Actor,
   type SharingRepository,
   type MemberRole,
   type Repositories,
@@ -204,7 +206,7 @@ export function createFakeRepositories(): FakeRepositories {
     return project && project.userId === userId ? project : undefined;
   };
   const memberKey = (projectId: string, email: string) => `${projectId} ${email}`;
-  /** The user's role on the project (src/db/repositories/sharing.ts `roleOf`), null when none. */
+  /** The user's role on the project (src/db/repositories/project-access.ts `roleOf`), null when none. */
   const roleOn = (userId: string, projectId: string): ProjectRole | null => {
     const project = state.projects.get(projectId);
     if (!project) return null;
@@ -212,9 +214,10 @@ export function createFakeRepositories(): FakeRepositories {
     const email = state.users.get(userId)?.email.toLowerCase();
     return (email && state.members.get(memberKey(projectId, email))?.role) || null;
   };
-  const writes = (userId: string, projectId: string) => {
-    const role = roleOn(userId, projectId);
-    return role === 'owner' || role === 'editor';
+  /** What the actor holds on the project (./project-access.ts `accessRoleOf`), null when nothing. */
+  const accessOn = (actor: Actor, projectId: string): AccessRole | null => {
+    if ('userId' in actor) return roleOn(actor.userId, projectId);
+    return state.links.get(projectId)?.tokenHash === actor.linkHash ? 'link' : null;
   };
 
   const projects: ProjectsRepository = {
@@ -260,20 +263,21 @@ export function createFakeRepositories(): FakeRepositories {
   const userRunning = (userId: string) => [...state.running.values()].some((r) => r.userId === userId && r.expiresAt > Date.now());
 
   const canvases: CanvasesRepository = {
-    async current(userId, projectId) {
-      const role = roleOn(userId, projectId);
+    async current(actor, projectId) {
+      const role = accessOn(actor, projectId);
       if (!role) return null;
       const c = state.canvases.get(projectId);
       const editors = [...state.members.values()].filter((m) => m.projectId === projectId && m.role === 'editor').map((m) => m.email);
       const generating =
-        userRunning(userId) ||
+        ('userId' in actor && userRunning(actor.userId)) ||
         userRunning(state.projects.get(projectId)!.userId) ||
         [...state.users.values()].some((u) => editors.includes(u.email) && userRunning(u.id));
       return { id: c?.id ?? null, version: c?.version ?? null, generating, role };
     },
-    async createEmpty({ id, projectId, userId }) {
+    async createEmpty({ id, projectId, userId, writers }) {
       // INSERT … ON CONFLICT (project_id) DO NOTHING: only the primary key (the id) can still conflict.
-      if (!writes(userId, projectId) || state.canvases.has(projectId)) return;
+      const role = roleOn(userId, projectId);
+      if (!role || !writers.includes(role) || state.canvases.has(projectId)) return;
       if ([...state.canvases.values()].some((c) => c.id === id)) throw new CanvasIdTakenError();
       state.canvases.set(projectId, { id, projectId, version: 0 });
     },
@@ -537,8 +541,8 @@ export function createFakeRepositories(): FakeRepositories {
   };
 
   const sharing: SharingRepository = {
-    async access(userId, projectId) {
-      const role = roleOn(userId, projectId);
+    async access(actor, projectId) {
+      const role = accessOn(actor, projectId);
       if (!role) return null;
       const project = state.projects.get(projectId)!;
       const owner = state.users.get(project.userId)!;

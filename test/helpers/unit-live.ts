@@ -1,6 +1,7 @@
 // The live documents (src/collab/live-documents.ts) of a test that uses the services without the app: the real
 // module over the given collab repository (in memory, or PostgreSQL), roles from the given sharing repository,
 // never mounted (no socket: the session verifier knows nobody). Close it after each test.
+import { createProjectAccess } from '../../src/auth/project-access.js';
 import { createLiveDocuments, type LiveDeps, type LiveDocuments, type LiveLimits } from '../../src/collab/live-documents.js';
 import type { CollabRepository, SharingRepository } from '../../src/db/repositories/index.js';
 
@@ -11,7 +12,7 @@ export function createUnitLiveDocuments(
 ): LiveDocuments {
   return createLiveDocuments({
     collab: repos.collab,
-    roleOf: async (userId, projectId) => (await repos.sharing.access(userId, projectId))?.role ?? null,
+    accessOf: createProjectAccess({ sharing: repos.sharing }).accessOf,
     sessions: { verify: async () => null },
     origin: 'http://app.test',
     limits: {

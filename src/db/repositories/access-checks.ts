@@ -3,12 +3,12 @@
 // so a sweep costs two queries however many sockets and streams are open.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../index.js';
-import { roleOf, type ProjectRole } from './sharing.js';
+import { roleOf, type ProjectRole } from './project-access.js';
 
 export interface AccessChecksRepository {
   /** The tokens among `ids` that still exist (not revoked, their user not deleted), with when they expire (null: never). */
   tokens(ids: readonly string[]): Promise<Array<{ id: string; expiresAt: Date | null }>>;
-  /** The role of each pair that has one (as `roleOf` in ./sharing.ts); a pair without a role, or whose project is gone, is left out. */
+  /** The role of each pair that has one (as `roleOf` in ./project-access.ts); a pair without a role, or whose project is gone, is left out. */
   roles(pairs: ReadonlyArray<{ userId: string; projectId: string }>): Promise<Array<{ userId: string; projectId: string; role: ProjectRole }>>;
 }
 

@@ -1,10 +1,10 @@
 // Canvases: one row per project, holding the canvas id and its version (the content lives in the project's live
-// document: ./collab.ts, src/collab/). Every statement checks the caller's role on the project itself (owner,
-// editor or viewer: ./sharing.ts `roleOf`; the owner's case is decided without reading project_members), so a
-// project without a role for the caller looks like a missing one.
+// document: ./collab.ts, src/collab/). Every statement reads what the caller holds on the project itself (a role, or
+// the read-only link: ./project-access.ts; the owner's case is decided without reading project_members), so a
+// project the caller holds nothing on looks like a missing one. What each may do is src/auth/project-access.ts's rule.
 import { DrizzleQueryError, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { roleOf, type ProjectRole } from './sharing.js';
+import { accessRoleOf, type AccessRole, type Actor } from './project-access.js';
 
 export type CurrentCanvas = {
   /** null: the project has no canvas row yet. */
@@ -16,8 +16,8 @@ export type CurrentCanvas = {
    * project's owner or one of its editors.
    */
   generating: boolean;
-  /** The user's role on the project. */
-  role: ProjectRole;
+  /** What the caller holds on the project. */
+  role: AccessRole;
 };
 
 /** The canvas id of a save that would create the row is already another project's canvas id. */
@@ -29,34 +29,31 @@ export class CanvasIdTakenError extends Error {
 }
 
 export interface CanvasesRepository {
-  /** The project's canvas row, whether a generation is running, and the user's role; null when the user has no role on such a project. */
-  current(userId: string, projectId: string, tx?: Tx): Promise<CurrentCanvas | null>;
+  /** The project's canvas row, whether a generation is running, and what the caller holds; null when they hold nothing on such a project. */
+  current(actor: Actor, projectId: string, tx?: Tx): Promise<CurrentCanvas | null>;
   /**
-   * Makes the project's canvas row (version 0, content to come) with this id if it has none and the user may write
-   * the project; throws CanvasIdTakenError when the id is another project's canvas id.
+   * Makes the project's canvas row (version 0, content to come) with this id if it has none and the user still holds
+   * one of `writers` (the roles that may edit); throws CanvasIdTakenError when the id is another project's canvas id.
    */
-  createEmpty(canvas: { id: string; projectId: string; userId: string }, tx?: Tx): Promise<void>;
+  createEmpty(canvas: { id: string; projectId: string; userId: string; writers: readonly AccessRole[] }, tx?: Tx): Promise<void>;
 }
 
-/** The user may write the project `p`: its owner or an editor. */
-const writes = (userId: string) => sql`${roleOf(userId)} IN ('owner', 'editor')`;
-
 /**
- * The canvas row, the user's role, and whether a generation of the user, the owner or an editor is running on any
- * instance, in one round trip. (Member emails and user emails are both lower-case.)
+ * The canvas row, what the caller holds, and whether a generation of the caller, the owner or an editor is running on
+ * any instance, in one round trip. (Member emails and user emails are both lower-case.)
  */
-const current = (userId: string, projectId: string) => sql`
+const current = (actor: Actor, projectId: string) => sql`
 SELECT c.id, c.version, r.role,
   EXISTS (
-    SELECT 1 FROM running_generations g WHERE g.expires_at > now() AND (g.user_id = ${userId} OR g.user_id = p.user_id
+    SELECT 1 FROM running_generations g WHERE g.expires_at > now() AND (${'userId' in actor ? sql`g.user_id = ${actor.userId} OR ` : sql``}g.user_id = p.user_id
       OR g.user_id IN (SELECT u.id FROM project_members m JOIN users u ON u.email = m.email WHERE m.project_id = p.id AND m.role = 'editor'))
   ) AS generating
-FROM projects p CROSS JOIN LATERAL (SELECT ${roleOf(userId)} AS role) r LEFT JOIN canvases c ON c.project_id = p.id
+FROM projects p CROSS JOIN LATERAL (SELECT ${accessRoleOf(actor)} AS role) r LEFT JOIN canvases c ON c.project_id = p.id
 WHERE p.id = ${projectId} AND r.role IS NOT NULL`;
 
-const createEmpty = (c: { id: string; projectId: string; userId: string }) => sql`
+const createEmpty = (c: { id: string; projectId: string; userId: string; writers: readonly AccessRole[] }) => sql`
 INSERT INTO canvases AS c (id, project_id, version)
-SELECT ${c.id}, p.id, 0 FROM projects p WHERE p.id = ${c.projectId} AND ${writes(c.userId)}
+SELECT ${c.id}, p.id, 0 FROM projects p WHERE p.id = ${c.projectId} AND ${accessRoleOf({ userId: c.userId })} = ANY(${sql.param([...c.writers])}::text[])
 ON CONFLICT (project_id) DO NOTHING`;
 
 const isPkViolation = (err: unknown) =>
@@ -77,8 +74,8 @@ export function createCanvasesRepository(db: Db): CanvasesRepository {
   }
 
   return {
-    async current(userId, projectId, tx) {
-      return (await rows<CurrentCanvas>(current(userId, projectId), tx))[0] ?? null;
+    async current(actor, projectId, tx) {
+      return (await rows<CurrentCanvas>(current(actor, projectId), tx))[0] ?? null;
     },
     async createEmpty(canvas, tx) {
       await rows(createEmpty(canvas), tx);

@@ -1,11 +1,11 @@
 // A project's generations, by anyone, for its gallery and named downloads (docs/api.md "Project gallery"), and one
 // generation's lineage for those who may see it: its author, or anyone with a role on the project it was made into
-// (./sharing.ts `roleOf`). The routes check the caller's role on the project first (src/services/project-generations.ts).
+// (./project-access.ts `roleOf`). The routes check the caller's role on the project first (src/services/project-generations.ts).
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { generations, users, type GenerationRow } from '../schema.js';
 import { afterCursor, generationColumns, promptMatches, type GenerationsAfter } from './generations.js';
-import { roleOf } from './sharing.js';
+import { roleOf } from './project-access.js';
 
 /** A generation as a project's gallery lists it: with its author's name. */
 export type GalleryRow = GenerationRow & { authorName: string };

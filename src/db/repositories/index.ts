@@ -24,6 +24,7 @@ export * from './collab.js';
 export * from './generation-jobs.js';
 export * from './generations.js';
 export * from './generations-gallery.js';
+export * from './project-access.js';
 export * from './projects.js';
 export * from './rate-limits.js';
 export * from './running-generations.js';

@@ -1,29 +1,14 @@
 // Sharing (docs/api.md "Sharing"): a project's members, invited by email with a role, and its read-only link.
-// A user's role on a project is `owner` (projects.user_id), or the role of the member row carrying the email of
-// their user record (stored lower-cased at sign-in, as the session's email). `roleOf` is that rule as one SQL
-// expression, used here and by the canvas statements (./canvases.ts): the owner's case is decided first, so
-// the owner's requests never read project_members.
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+// Who holds what on a project is derived by ./project-access.ts (its SQL) and decided by src/auth/project-access.ts.
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../index.js';
 import { projectMembers, projects, projectShareLinks, users, type ProjectMemberRow } from '../schema.js';
+import { accessRoleOf, type AccessRole, type Actor, type MemberRole } from './project-access.js';
 
-export type MemberRole = 'editor' | 'viewer';
-export type ProjectRole = 'owner' | MemberRole;
-
-/**
- * The role of user `userId` on the project row named `table` (an alias in the statement): `owner`, `editor`,
- * `viewer`, or NULL when they have none. A CASE evaluates lazily: for the owner the member lookup never runs.
- * `userId` is a value, or a column of the statement (./access-checks.ts checks many pairs at once).
- */
-export const roleOf = (userId: string | SQL, table = 'p'): SQL<ProjectRole | null> => {
-  const p = sql.raw(table);
-  return sql<ProjectRole | null>`(CASE WHEN ${p}.user_id = ${userId} THEN 'owner' ELSE (SELECT m.role FROM project_members m WHERE m.project_id = ${p}.id AND m.email = (SELECT lower(u.email) FROM users u WHERE u.id = ${userId})) END)`;
-};
-
-/** A user's access to a project, with what the sharing routes show of it. */
-export interface ProjectAccess {
-  role: ProjectRole;
+/** What someone holds on a project, with what the sharing routes show of it. */
+export interface ProjectAccessRow {
+  role: AccessRole;
   projectName: string;
   ownerId: string;
   ownerEmail: string;
@@ -44,8 +29,8 @@ export interface SharedProjectRow {
 }
 
 export interface SharingRepository {
-  /** The user's role on the project and its owner; null when they have none, or there is no such project. */
-  access(userId: string, projectId: string, tx?: Tx): Promise<ProjectAccess | null>;
+  /** What the actor holds on the project, and its owner; null when they hold nothing, or there is no such project. */
+  access(actor: Actor, projectId: string, tx?: Tx): Promise<ProjectAccessRow | null>;
   /** Locks the project's row until the transaction ends (changes of its members are serialized); false when there is none. */
   lockProject(projectId: string, tx: Tx): Promise<boolean>;
   /** The project's members, oldest invitation first (ties by email). */
@@ -70,8 +55,8 @@ export function createSharingRepository(db: Db): SharingRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
   const memberFields = { email: projectMembers.email, role: projectMembers.role, createdAt: projectMembers.createdAt };
   return {
-    async access(userId, projectId, tx) {
-      const role = roleOf(userId, '"projects"');
+    async access(actor, projectId, tx) {
+      const role = accessRoleOf(actor, '"projects"');
       const [row] = await on(tx)
         .select({ role, projectName: projects.name, ownerId: projects.userId, ownerEmail: users.email, ownerName: users.name })
         .from(projects)

@@ -51,13 +51,13 @@ export async function failureOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-// The calls whose signatures issue 32's one project-access rule (h/access) changes, in one place.
+// The calls that take an actor (src/db/repositories/project-access.ts), made as a signed-in user, in one place.
 
 /** The canvas row, the user's role and whether a generation is running, as `userId` sees them. */
-export const currentCanvas = (r: ContractRepositories, userId: string, projectId: string) => r.canvases.current(userId, projectId);
+export const currentCanvas = (r: ContractRepositories, userId: string, projectId: string) => r.canvases.current({ userId }, projectId);
 
 /** Makes the project's empty canvas row if `userId` may write the project (owner or editor). */
-export const createEmptyCanvas = (r: ContractRepositories, canvas: { id: string; projectId: string; userId: string }) => r.canvases.createEmpty(canvas);
+export const createEmptyCanvas = (r: ContractRepositories, canvas: { id: string; projectId: string; userId: string }) => r.canvases.createEmpty({ ...canvas, writers: ['owner', 'editor'] });
 
 /** The user's role on the project and its owner. */
-export const accessOf = (r: ContractRepositories, userId: string, projectId: string) => r.sharing.access(userId, projectId);
+export const accessOf = (r: ContractRepositories, userId: string, projectId: string) => r.sharing.access({ userId }, projectId);

@@ -53,10 +53,10 @@ const imageNode = (id: string, image: string) => ({ id, type: 'upload', position
 
 describe('canvas service', () => {
   it('reads null before the first save; the first save creates version 1 and answers what was stored', async () => {
-    expect(await canvas.getJson(ada, projectId)).toBeNull();
+    expect(await canvas.getJson({ userId: ada }, projectId)).toBeNull();
     const saved = JSON.parse(await canvas.save(ada, { id: 'c1', projectId, nodes: [node('a')], edges: [] }));
     expect(saved).toEqual({ id: 'c1', projectId, nodes: [node('a')], edges: [], version: 1 });
-    expect(JSON.parse((await canvas.getJson(ada, projectId))!)).toEqual(saved);
+    expect(JSON.parse((await canvas.getJson({ userId: ada }, projectId))!)).toEqual(saved);
   });
 
   it('a first save with version 0 creates the canvas; a second one gets 409 with the current version', async () => {
@@ -73,7 +73,7 @@ describe('canvas service', () => {
     const err = await failure(canvas.save(ada, { projectId, nodes: [node('stale')], edges: [], version: 1 }));
     expect(err.code).toBe('canvas_conflict');
     expect(err.extra).toEqual({ version: 2 });
-    expect(JSON.parse((await canvas.getJson(ada, projectId))!).nodes).toEqual([node('b')]);
+    expect(JSON.parse((await canvas.getJson({ userId: ada }, projectId))!).nodes).toEqual([node('b')]);
   });
 
   it('a save without a version replaces the canvas (last write wins) and keeps its id', async () => {
@@ -84,7 +84,7 @@ describe('canvas service', () => {
 
   it('another user’s project, a missing one and a non-uuid id are all 404, and nothing is stored', async () => {
     for (const [user, id] of [[bob, projectId], [ada, randomUUID()], [ada, 'nope']] as const) {
-      expect((await failure(canvas.getJson(user, id))).code).toBe('project_not_found');
+      expect((await failure(canvas.getJson({ userId: user }, id))).code).toBe('project_not_found');
       expect((await failure(canvas.save(user, { projectId: id, nodes: [], edges: [] }))).code).toBe('project_not_found');
       expect((await failure(canvas.save(user, { projectId: id, nodes: [], edges: [], version: 0 }))).code).toBe('project_not_found');
     }
@@ -102,7 +102,7 @@ describe('canvas service', () => {
 
   it('a node saved generating reads as settled once no generation of the user runs, and as saved while one does', async () => {
     await canvas.save(ada, { projectId, nodes: [node('g', true), node('h')], edges: [] });
-    const flags = async () => JSON.parse((await canvas.getJson(ada, projectId))!).nodes.map((n: { data: { isGenerating: boolean } }) => n.data.isGenerating);
+    const flags = async () => JSON.parse((await canvas.getJson({ userId: ada }, projectId))!).nodes.map((n: { data: { isGenerating: boolean } }) => n.data.isGenerating);
     expect(await flags()).toEqual([false, false]);
     await repos.runningGenerations.start(randomUUID(), ada, 60_000);
     expect(await flags()).toEqual([true, false]);

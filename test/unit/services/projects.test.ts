@@ -1,6 +1,7 @@
 // The projects service on in-memory repositories: ownership, 401 for a user that no longer exists, 404s.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createProjectAccess } from '../../../src/auth/project-access.js';
 import { AppError } from '../../../src/errors.js';
 import { createProjectsService, type ProjectsService } from '../../../src/services/projects.js';
 import { createFakeRepositories, type FakeRepositories } from '../../fakes/repositories.js';
@@ -12,7 +13,7 @@ let bob: string;
 
 beforeEach(() => {
   repos = createFakeRepositories();
-  projects = createProjectsService({ projects: repos.projects, roles: repos.sharing });
+  projects = createProjectsService({ projects: repos.projects, access: createProjectAccess({ sharing: repos.sharing }) });
   ada = repos.addUser({ email: 'ada@example.com' }).id;
   bob = repos.addUser({ email: 'bob@example.com' }).id;
 });

@@ -2,6 +2,7 @@
 // make and open links; the member limit; the same 404 for a project without a role as for a missing one.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createProjectAccess } from '../../../src/auth/project-access.js';
 import type { LiveDocuments } from '../../../src/collab/live-documents.js';
 import type { CanvasImages } from '../../../src/services/canvas-images.js';
 import { createCanvasService, type CanvasService } from '../../../src/services/canvas.js';
@@ -34,7 +35,7 @@ beforeEach(async () => {
   repos = createFakeRepositories();
   live = createUnitLiveDocuments(repos);
   canvas = createCanvasService({ canvases: repos.canvases, live, images: noImages, maxBytes: 1024 * 1024 });
-  sharing = createSharingService({ sharing: repos.sharing, transactions: repos.transactions, canvas, maxMembers: MAX });
+  sharing = createSharingService({ sharing: repos.sharing, access: createProjectAccess({ sharing: repos.sharing }), transactions: repos.transactions, canvas, maxMembers: MAX });
   [owner, ada, bob, eve] = ['owner@example.com', 'ada@example.com', 'bob@example.com', 'eve@example.com'].map(caller);
   projectId = (await repos.projects.insert({ userId: owner.id, name: 'P' }))!.id;
 });
@@ -67,7 +68,7 @@ describe('sharing service', () => {
     expect(await code(sharing.remove(ada, projectId, bob.email))).toBe('forbidden');
     expect(await code(sharing.createLink(bob, projectId))).toBe('forbidden');
     expect(await code(sharing.revokeLink(ada, projectId))).toBe('forbidden');
-    const projects = createProjectsService({ projects: repos.projects, roles: repos.sharing });
+    const projects = createProjectsService({ projects: repos.projects, access: createProjectAccess({ sharing: repos.sharing }) });
     expect(await code(projects.rename(ada.id, projectId, 'Taken'))).toBe('forbidden');
     expect(await code(projects.remove(bob.id, projectId))).toBe('forbidden');
     expect(await code(projects.rename(eve.id, projectId, 'Taken'))).toBe('project_not_found');
@@ -98,7 +99,7 @@ describe('sharing service', () => {
     expect(JSON.stringify(repos.state.links.get(projectId))).not.toContain(token); // only a hash is kept
     const opened = await sharing.openLink(token);
     expect(opened.project).toEqual({ id: projectId, name: 'P' });
-    expect(opened.canvasJson).toBe(await canvas.getJson(owner.id, projectId));
+    expect(opened.canvasJson).toBe(await canvas.getJson({ userId: owner.id }, projectId));
     const { token: next } = await sharing.createLink(owner, projectId);
     expect(await code(sharing.openLink(token))).toBe('not_found');
     await sharing.revokeLink(owner, projectId);
@@ -113,12 +114,12 @@ describe('canvas roles', () => {
     await sharing.invite(owner, projectId, { email: bob.email, role: 'viewer' });
     await canvas.save(owner.id, { projectId, nodes: [node('a')], edges: [] });
     expect(JSON.parse(await canvas.save(ada.id, { projectId, nodes: [node('b')], edges: [], version: 1 }))).toMatchObject({ version: 2 });
-    expect(JSON.parse((await canvas.getJson(bob.id, projectId))!)).toMatchObject({ nodes: [node('b')], version: 2 });
+    expect(JSON.parse((await canvas.getJson({ userId: bob.id }, projectId))!)).toMatchObject({ nodes: [node('b')], version: 2 });
     for (const version of [undefined, 2, 0, 7]) {
       expect(await code(canvas.save(bob.id, { projectId, nodes: [], edges: [], version }))).toBe('forbidden');
       expect(await code(canvas.save(eve.id, { projectId, nodes: [], edges: [], version }))).toBe('project_not_found');
     }
-    expect(await code(canvas.getJson(eve.id, projectId))).toBe('project_not_found');
+    expect(await code(canvas.getJson({ userId: eve.id }, projectId))).toBe('project_not_found');
     expect(repos.state.canvases.get(projectId)?.version).toBe(2);
   });
 });
