@@ -91,6 +91,22 @@ export function sharingContract(repos: RepositoriesUnderTest) {
       await expect(r.sharing.replaceLink(randomUUID(), `h-${randomUUID()}`, owner.id)).rejects.toBeDefined();
     });
 
+    it("answers a read-only link's holder as `link`, only while the project's link has that hash", async () => {
+      const r = repos();
+      const owner = await newUser(r, { name: 'Olivia' });
+      const project = await newProject(r, owner.id, 'Linked');
+      const linkHash = `h-${randomUUID()}`;
+      expect(await r.sharing.access({ linkHash }, project.id)).toBeNull();
+      await r.sharing.replaceLink(project.id, linkHash, owner.id);
+      expect(await r.sharing.access({ linkHash }, project.id)).toEqual({ role: 'link', projectName: 'Linked', ownerId: owner.id, ownerEmail: owner.email, ownerName: 'Olivia' });
+      expect(await r.canvases.current({ linkHash }, project.id)).toEqual({ id: null, version: null, generating: false, role: 'link' });
+      expect(await r.sharing.access({ linkHash: `h-${randomUUID()}` }, project.id)).toBeNull();
+      expect(await r.canvases.current({ linkHash }, (await newProject(r, owner.id)).id)).toBeNull();
+      await r.sharing.deleteLink(project.id);
+      expect(await r.sharing.access({ linkHash }, project.id)).toBeNull();
+      expect(await r.canvases.current({ linkHash }, project.id)).toBeNull();
+    });
+
     it('locks a project row in a transaction; false for a missing project', async () => {
       const r = repos();
       const project = await newProject(r, (await newUser(r)).id);
