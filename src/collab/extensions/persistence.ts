@@ -67,7 +67,10 @@ export interface Persistence extends Extension {
 }
 
 export function persistence({ collab, heldBytes, relayed, log, onLoaded }: PersistenceDeps): Persistence {
+  /** The server, once it configured this extension (a few microtasks after it was built; no document is open before). */
   let instance: Hocuspocus | undefined;
+  let configured!: (instance: Hocuspocus) => void;
+  const ready = new Promise<Hocuspocus>((resolve) => (configured = resolve));
   let saving = true;
   const queue: UpdateQueue = createUpdateQueue({
     store: (changes) => collab.append(changes),
@@ -139,17 +142,13 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
     });
   }
 
-  const hocuspocus = () => {
-    if (!instance) throw new Error('live documents: the persistence extension is not configured');
-    return instance;
-  };
-
   return {
     extensionName: 'persistence',
     priority: 100,
 
-    async onConfigure({ instance: configured }: onConfigurePayload) {
-      instance = configured;
+    async onConfigure(payload: onConfigurePayload) {
+      instance = payload.instance;
+      configured(instance);
     },
     async connected({ connection }) {
       if (!saving) connection.sendStateless(statelessText({ type: 'saving', ok: false }));
@@ -170,7 +169,7 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
     },
 
     async open(projectId) {
-      const connection = await hocuspocus().openDirectConnection(projectId, { user: null });
+      const connection = await (await ready).openDirectConnection(projectId, { user: null });
       const document = connection.document!;
       return {
         doc: document,
