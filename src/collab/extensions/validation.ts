@@ -6,6 +6,8 @@
 // checked here (./limits.ts refuses those that do not decode).
 //
 // Runs after ./limits.ts and ./persistence.ts (a change that cannot be stored now is refused `not-saving` first).
+// New checks of a change's content (by node kind) belong in ../update-check.ts; their closes and messages in
+// ../protocol.ts (REFUSED_CHANGE, StatelessMessage).
 import type { beforeHandleMessagePayload, Extension } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { frameUpdate } from '../frames.js';
