@@ -14,7 +14,7 @@ let bob: Who;
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'upload', position: { x: 10, y: 20 }, data: { type: 'upload', image: `http://img/${id}.png`, ...extra } });
 const generation = (id: string) => ({ id, type: 'generation', position: { x: 300, y: 20.5 }, data: { type: 'generation', prompt: 'grayscale' } });
-const canvas = { nodes: [node('a'), generation('g')], edges: [{ id: 'e1', source: 'a', target: 'g', targetHandle: 'in' }], viewport: { x: -12.5, y: 40, zoom: 0.75 } };
+const canvas = { nodes: [node('a'), generation('g')], edges: [{ id: 'e1', source: 'a', target: 'g', targetHandle: 'images' }], viewport: { x: -12.5, y: 40, zoom: 0.75 } };
 
 const list = (who?: Who) => (who ? who.client : t.client()).get('/api/upload/templates');
 const publish = (who: Who, body: unknown) => who.client.post('/api/upload/templates', body);

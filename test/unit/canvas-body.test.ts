@@ -104,7 +104,7 @@ function baseBody(seed: number): Json {
   const body: Json = { projectId: '6f1c2f4e-0000-4000-8000-000000000000', nodes: nodes.slice(0, 30), edges: [] };
   const ids = new Set((body.nodes as Json[]).map((n) => n.id));
   body.edges = edges.filter((e) => ids.has(e.source) && ids.has(e.target)).slice(0, 40);
-  (body.edges as Json[]).forEach((e, i) => i % 3 === 0 && (e.sourceHandle = i % 2 ? null : 'out'));
+  (body.edges as Json[]).forEach((e, i) => i % 3 === 0 && (e.sourceHandle = i % 2 ? null : 'image'));
   if (seed % 2) body.version = seed % 5;
   if (seed % 3) body.id = `canvas-${seed}`;
   return body;
