@@ -71,6 +71,8 @@ export interface NodeKind<T extends string = string> {
   readonly data: (limits: KindLimits) => DataFields;
   readonly inputs: readonly Port[];
   readonly outputs: readonly Port[];
+  /** About the size the editor draws a node of this kind at: used where the document holds no measured size (thumbnails). */
+  readonly size: { readonly width: number; readonly height: number };
   readonly task?: KindTask;
 }
 

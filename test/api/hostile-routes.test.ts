@@ -255,6 +255,7 @@ function templates(): Record<string, Request> {
     'GET /api/health': { method: 'GET', path: '/api/health' },
     'GET /api/ready': { method: 'GET', path: '/api/ready' },
     'GET /api/client-config': { method: 'GET', path: '/api/client-config' },
+    'GET /api/node-kinds': { method: 'GET', path: '/api/node-kinds' },
     'GET /api/user': { method: 'GET', path: '/api/user' },
     'GET /api/user/session': { method: 'GET', path: '/api/user/session' },
     // Accepted from ada it would end her sessions: only ever sent refused (anonymous, forged, cross-site).

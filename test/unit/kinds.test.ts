@@ -22,7 +22,7 @@ describe('node kinds', () => {
   });
 
   it('refuses a malformed kind when its module loads', () => {
-    const base = { type: 'x', label: 'X', version: 1, data: () => ({}), inputs: [], outputs: [] };
+    const base = { type: 'x', label: 'X', version: 1, data: () => ({}), inputs: [], outputs: [], size: { width: 1, height: 1 } };
     expect(() => defineKind({ ...base, type: 'Not A Type' })).toThrow(/type/);
     expect(() => defineKind({ ...base, version: 0 })).toThrow(/version/);
     expect(() => defineKind({ ...base, outputs: [{ name: 'a', value: 'image', list: false }, { name: 'a', value: 'text', list: false }] })).toThrow(/share a name/);
@@ -56,18 +56,18 @@ describe('node kinds', () => {
     expect(edgeProblem(e({ sourceHandle: 'image', targetHandle: 'images' }), kind('upload'), kind('generation'))).toBeUndefined();
     expect(edgeProblem(e({ targetHandle: 'prompt' }), kind('text'), kind('generation'))).toBeUndefined();
 
-    expect(edgeProblem(e(), kind('upload'), kind('upload'))).toEqual({ field: 'targetHandle', message: 'edge "e1": node "t" (upload) has no inputs' });
+    expect(edgeProblem(e(), kind('upload'), kind('upload'))).toEqual({ field: 'targetHandle', message: 'node "t" (upload) has no inputs' });
     expect(edgeProblem(e({ targetHandle: 'in' }), kind('upload'), kind('generation'))).toEqual({
       field: 'targetHandle',
-      message: 'edge "e1": node "t" (generation) has no input "in"; its inputs: "images", "prompt"',
+      message: 'node "t" (generation) has no input "in"; its inputs: "images", "prompt"',
     });
     expect(edgeProblem(e({ sourceHandle: 'out' }), kind('upload'), kind('generation'))).toEqual({
       field: 'sourceHandle',
-      message: 'edge "e1": node "s" (upload) has no output "out"; its outputs: "image"',
+      message: 'node "s" (upload) has no output "out"; its outputs: "image"',
     });
     expect(edgeProblem(e(), kind('text'), kind('generation'))).toEqual({
       field: 'targetHandle',
-      message: 'edge "e1": output "text" (text) of node "s" (text) does not fit input "images" (image) of node "t" (generation); this input fits: "prompt"',
+      message: 'output "text" (text) of node "s" (text) does not fit input "images" (image) of node "t" (generation); this input fits: "prompt"',
     });
     expect(edgeProblem(e({ targetHandle: 'prompt' }), kind('upload'), kind('generation'))?.field).toBe('targetHandle');
   });
