@@ -28,6 +28,10 @@ describe('node kinds', () => {
     expect(() => defineKind({ ...base, outputs: [{ name: 'a', value: 'image', list: false }, { name: 'a', value: 'text', list: false }] })).toThrow(/share a name/);
     expect(() => defineKind({ ...base, inputs: [{ name: 'a', value: 'image', list: false, default: true }, { name: 'b', value: 'text', list: false, default: true }] })).toThrow(/default/);
     expect(() => defineKind({ ...base, inputs: [{ name: 'a', value: 'audio' as 'image', list: false }] })).toThrow(/value type/);
+    // Data keys are read by indexing (as zod does): never one every object has.
+    const field = kindData({ promptChars: 1 }).get('text')!.fields.text;
+    expect(() => defineKind({ ...base, data: () => ({ constructor: field }) })).toThrow(/constructor/);
+    expect(() => defineKind({ ...base, data: () => ({ type: field }) })).toThrow(/type/);
   });
 
   it('fits values of one type, a mask into an image port, never an image into a mask port', () => {
