@@ -1,6 +1,8 @@
 // The node-kind registry (src/kinds/): every kind is well formed, lookups answer by type, ports and their fit,
 // and each kind's data rules give the same verdict as a predicate (live document, fast path) and as zod (REST).
 import { describe, expect, it } from 'vitest';
+import { canvasSchemas } from '../../src/http/schemas.js';
+import { exampleCanvas } from '../../src/services/example-canvas.js';
 import { NODE_KINDS, NODE_TYPES, dataRulesOf, defineKind, edgeProblem, fits, kindData, kindOf, portOf, type NodeKind } from '../../src/kinds/index.js';
 
 const limits = { promptChars: 50 };
@@ -110,5 +112,11 @@ describe('node kinds', () => {
         }
       }
     }
+  });
+
+  it('takes the example canvas (written into the document directly, not through REST) as a valid canvas', () => {
+    const { CanvasBody } = canvasSchemas({ canvasNodes: 10, canvasEdges: 10, promptChars: 1000 } as Parameters<typeof canvasSchemas>[0]);
+    const example = exampleCanvas(['https://img.example/1.png', 'https://img.example/2.png']);
+    expect(CanvasBody.safeParse({ projectId: 'p', ...example }).error).toBeUndefined();
   });
 });
