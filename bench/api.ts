@@ -116,8 +116,10 @@ export function makeCanvas(userId: string, seed: number) {
       data: { type, image, ...(prompt ? { prompt } : {}), isGenerating: false },
     };
   });
+  // Edges go into generation nodes: an upload has no input port (src/kinds/upload.ts).
+  const generations = nodes.filter((n) => n.type === 'generation');
   const edges = Array.from({ length: CANVAS_EDGES }, (_, i) => {
-    const target = nodes[1 + (i % (CANVAS_NODES - 1))];
+    const target = generations[i % generations.length];
     const source = nodes[Math.floor(rnd() * CANVAS_NODES)];
     return { id: `e-${source.id.slice(-6)}-${target.id.slice(-6)}-${i}`, source: source.id, target: target.id };
   });

@@ -5,17 +5,25 @@
 //
 // A field rule takes the field's value as the document holds it (a plain JSON value) and says whether it may be
 // stored. Keys the rules do not name (React Flow's `measured`, `style`; `data.error`, `data.example`, …) are kept by
-// the live document and rendered, so they are held to `isExtraValue`: plain JSON of bounded size. When node kinds get
-// a module each, a kind's `data` rules move there; the table shape (`FieldRules`) stays.
-import { isDataUrl } from '../net/data-scheme.js';
+// the live document and rendered, so they are held to `isExtraValue`: plain JSON of bounded size. A node's `data`
+// rules are its kind's (src/kinds/: one module per kind, with the value predicates this module re-exports).
+import { dataRulesOf, isNodeType, type FieldRule, type FieldRules } from '../kinds/index.js';
+import { isText } from '../kinds/values.js';
 import { isOrderKey } from './order-keys.js';
+
+export type { FieldRule, FieldRules } from '../kinds/index.js';
+export {
+  IMAGE_URL_MAX_CHARS,
+  IMAGE_URL_SCHEMES,
+  MODEL_ID_MAX_CHARS,
+  hasImageScheme,
+  isImage,
+  isStorableText,
+  isText,
+} from '../kinds/values.js';
 
 /** A node or edge id, an edge's `source`/`target`: 1–200 characters. */
 export const ID_MAX_CHARS = 200;
-/** A node's `data.image` that is not a data: URL (docs/api.md "Canvas"). */
-export const IMAGE_URL_MAX_CHARS = 2048;
-/** A generation node's `data.model`. */
-export const MODEL_ID_MAX_CHARS = 100;
 /** An edge's `sourceHandle` / `targetHandle`. */
 export const HANDLE_MAX_CHARS = 200;
 /** A key of a node, an edge or a node's `data` in the live document. */
@@ -27,27 +35,10 @@ export const EXTRA_VALUE_MAX_DEPTH = 16;
 /** An order key (./order-keys.ts: about one character per six insertions into one gap). */
 export const ORDER_KEY_MAX_CHARS = 1024;
 
-export const NODE_KINDS = ['upload', 'generation'] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
+/** A node `type` some kind has (the registry, src/kinds/). */
+export const isNodeKind = isNodeType;
 
-/** URL schemes an image may have; a URL without one (a path, `//host/…`) is relative to the page. */
-export const IMAGE_URL_SCHEMES: readonly string[] = ['http', 'https', 'data'];
-
-/**
- * Text PostgreSQL can keep as sent: no NUL and no lone UTF-16 surrogate (a `text` column refuses NUL, a `json`
- * value lone surrogates, a `jsonb` value both; canvases stay convertible to jsonb).
- */
-// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL cannot store it.
-export const isStorableText = (value: string): boolean => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
-/** Any NUL or surrogate at all: only then is the exact (slower) storable-text check needed. */
-// eslint-disable-next-line no-control-regex -- NUL is matched on purpose.
-const SUSPECT = /[\u0000\ud800-\udfff]/;
-const storable = (s: string) => !SUSPECT.test(s) || isStorableText(s);
-
-/** A string of at most `max` characters that PostgreSQL can store. */
-export const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && storable(v);
-export const isId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= ID_MAX_CHARS && storable(v);
-export const isNodeKind = (v: unknown): v is NodeKind => v === 'upload' || v === 'generation';
+export const isId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && isText(v, ID_MAX_CHARS);
 export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -55,24 +46,6 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** `{ x, y }`, finite numbers, nothing else. */
 export const isPosition = (v: unknown): v is { x: number; y: number } =>
   isRecord(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && Object.keys(v).length === 2;
-
-/** The scheme a browser would see (it drops tabs and newlines anywhere, and leading spaces and controls), lower-cased; null for a relative URL. */
-function schemeOf(url: string): string | null {
-  // eslint-disable-next-line no-control-regex -- controls are what a browser strips before the scheme.
-  const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
-  const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(cleaned);
-  return match ? match[1].toLowerCase() : null;
-}
-
-/** An image URL whose scheme is one of IMAGE_URL_SCHEMES, or a relative one (no `javascript:`, `vbscript:`, `blob:`, …). */
-export const hasImageScheme = (url: string): boolean => {
-  const scheme = schemeOf(url);
-  return scheme === null || IMAGE_URL_SCHEMES.includes(scheme);
-};
-
-/** A node's `data.image`: an image URL of at most IMAGE_URL_MAX_CHARS, or a data: URL of any length, with an allowed scheme. */
-export const isImage = (v: unknown): v is string =>
-  typeof v === 'string' && (v.length <= IMAGE_URL_MAX_CHARS || isDataUrl(v)) && hasImageScheme(v) && storable(v);
 
 /**
  * Plain JSON (null, booleans, finite numbers, strings, arrays and plain objects) of at most EXTRA_VALUE_MAX_CHARS
@@ -108,20 +81,16 @@ export interface CanvasRuleLimits {
   promptChars: number;
 }
 
-/** A field's rule and the reason a refusal names (`invalid-<field>`). */
-export interface FieldRule {
-  test: (value: unknown) => boolean;
-  reason: string;
-  /** Whether a node or edge must have the field (REST refuses one without it). */
-  required?: boolean;
-}
-export type FieldRules = Readonly<Record<string, FieldRule>>;
-
 export interface CanvasRules {
   /** A node's own fields (its `data` is a nested map, ruled by `data`). */
   node: FieldRules;
-  /** A node's `data` keys. */
+  /**
+   * A node's `data` keys whatever its kind: `type` any kind's, the other keys as SPEC's kinds (`upload`,
+   * `generation`) hold them. The rules of one kind are `dataOf(type)`'s.
+   */
   data: FieldRules;
+  /** The `data` rules of a node of this `type` (its kind's, src/kinds/), `type` included; undefined for a type no kind has. */
+  dataOf: (type: unknown) => FieldRules | undefined;
   edge: FieldRules;
   /** The order key every node and edge carries (canvas-doc's `#`). */
   order: FieldRule;
@@ -141,13 +110,8 @@ export function canvasRules(limits: CanvasRuleLimits): CanvasRules {
       // The live document holds `data` as a nested map (checked key by key); as a plain value it is refused.
       data: { test: () => false, reason: 'invalid-data', required: true },
     },
-    data: {
-      type: { test: isNodeKind, reason: 'invalid-data-type', required: true },
-      image: { test: optional(isImage), reason: 'invalid-image' },
-      prompt: { test: optional((v) => isText(v, limits.promptChars)), reason: 'invalid-prompt' },
-      isGenerating: { test: optional((v) => typeof v === 'boolean'), reason: 'invalid-is-generating' },
-      model: { test: optional((v) => isText(v, MODEL_ID_MAX_CHARS)), reason: 'invalid-model' },
-    },
+    data: { ...dataRulesOf('generation', limits), type: { test: isNodeKind, reason: 'invalid-data-type', required: true } },
+    dataOf: (type) => dataRulesOf(type, limits),
     edge: {
       source: { test: isId, reason: 'invalid-source', required: true },
       target: { test: isId, reason: 'invalid-target', required: true },

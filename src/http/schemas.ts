@@ -2,8 +2,8 @@
 // the server; the OpenAPI document is generated from them.
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { HANDLE_MAX_CHARS, ID_MAX_CHARS, IMAGE_URL_MAX_CHARS, IMAGE_URL_SCHEMES, MODEL_ID_MAX_CHARS, NODE_KINDS, hasImageScheme, isStorableText } from '../collab/canvas-rules.js';
-import { isDataUrl } from '../net/data-url.js';
+import { HANDLE_MAX_CHARS, ID_MAX_CHARS, IMAGE_URL_MAX_CHARS, isStorableText } from '../collab/canvas-rules.js';
+import { NODE_KINDS, edgeProblem, kindData, kindOf } from '../kinds/index.js';
 import { says } from './messages.js';
 
 /** Text PostgreSQL can keep as sent (the canvas rules' definition, src/collab/canvas-rules.ts): refused with 400, never a 500 at the database. */
@@ -33,8 +33,6 @@ export const Project = z
 const id = z.string().min(1).max(ID_MAX_CHARS).refine(isStorableText, UNSTORABLE);
 /** A node's `data.image` that is not a data: URL (docs/api.md "Canvas"). */
 export { IMAGE_URL_MAX_CHARS };
-const NodeKind = z.enum(NODE_KINDS);
-const schemes = IMAGE_URL_SCHEMES.map((s) => `${s}:`).join(', ');
 
 /**
  * The canvas schemas for these limits, made once per limits: the OpenAPI document names `Canvas` once, so every
@@ -48,24 +46,13 @@ export function canvasSchemas(limits: Config['limits']): ReturnType<typeof makeC
 const canvasSchemasByLimits = new WeakMap<Config['limits'], ReturnType<typeof makeCanvasSchemas>>();
 
 function makeCanvasSchemas(limits: Config['limits']) {
-  const Node = z.object({
-    id,
-    type: NodeKind,
-    position: z.object({ x: z.number(), y: z.number() }),
-    data: z.object({
-      type: NodeKind,
-      image: z
-        .string()
-        .refine((v) => v.length <= IMAGE_URL_MAX_CHARS || isDataUrl(v), `Too big: an image URL has at most ${IMAGE_URL_MAX_CHARS} characters (a data: URL is stored as a file)`)
-        .refine(hasImageScheme, `Invalid image URL: only ${schemes} URLs or a path`)
-        .refine(isStorableText, UNSTORABLE)
-        .optional()
-        .describe(`an image URL (${schemes} or a path; at most ${IMAGE_URL_MAX_CHARS} characters), or a data: URL of an image, which a save stores as a file and replaces by its URL`),
-      prompt: z.string().max(limits.promptChars).refine(isStorableText, UNSTORABLE).optional(),
-      isGenerating: z.boolean().optional(),
-      model: z.string().max(MODEL_ID_MAX_CHARS).refine(isStorableText, UNSTORABLE).optional().describe('A generation node: the model it generates with (an id from GET /api/models); absent: the default'),
-    }),
-  });
+  // One object per kind (src/kinds/), told apart by `type`.
+  const kinds = kindData(limits);
+  const position = z.object({ x: z.number(), y: z.number() });
+  const nodeOfKind = (type: string) => z.object({ id, type: z.literal(type), position, data: kinds.get(type)!.schema });
+  const [first, ...more] = NODE_KINDS.map((kind) => nodeOfKind(kind.type));
+  // A type no kind has: "Invalid discriminator value. Expected 'upload' | 'generation' | …" at `nodes.<i>.type`.
+  const Node = z.discriminatedUnion('type', [first, ...more]);
   const Edge = z.object({
     id,
     source: id,
@@ -91,16 +78,29 @@ function makeCanvasSchemas(limits: Config['limits']) {
   return { CanvasBody, Canvas };
 }
 
-/** A canvas's graph rules (canvases and templates): node ids are unique, edges join known nodes. */
-function checkGraph(canvas: { nodes: Array<{ id: string }>; edges: Array<{ id: string; source: string; target: string }> }, ctx: z.RefinementCtx): void {
-  const ids = new Set<string>();
+/**
+ * A canvas's graph rules (canvases and templates): node ids are unique, edges join known nodes, and an edge's
+ * handles name ports its nodes' kinds have, whose values fit (src/kinds/ `edgeProblem`).
+ */
+function checkGraph(
+  canvas: { nodes: Array<{ id: string; type: string }>; edges: Array<{ id: string; source: string; target: string; sourceHandle?: string | null; targetHandle?: string | null }> },
+  ctx: z.RefinementCtx,
+): void {
+  const types = new Map<string, string>();
   for (const node of canvas.nodes) {
-    if (ids.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
-    ids.add(node.id);
+    if (types.has(node.id)) ctx.addIssue({ code: 'custom', message: says(`Duplicate node id: ${node.id}`).error, path: ['nodes'] });
+    types.set(node.id, node.type);
   }
-  for (const edge of canvas.edges) {
-    if (!ids.has(edge.source) || !ids.has(edge.target)) {
+  for (const [i, edge] of canvas.edges.entries()) {
+    const source = kindOf(types.get(edge.source));
+    const target = kindOf(types.get(edge.target));
+    if (!source || !target) {
       ctx.addIssue({ code: 'custom', message: says(`Edge ${edge.id} references an unknown node`).error, path: ['edges'] });
+      return;
+    }
+    const problem = edgeProblem(edge, source, target);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem.message, path: ['edges', i, problem.field] });
       return;
     }
   }

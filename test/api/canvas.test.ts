@@ -20,7 +20,7 @@ describe('canvas', () => {
     const projectId = await project(ada);
     expect(await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).toMatchObject({ status: 200, text: 'null' });
     const nodes = [node('a'), { id: 'g', type: 'generation', position: { x: 10.5, y: -3 }, data: { type: 'generation', prompt: 'grayscale', isGenerating: false } }];
-    const edges = [{ id: 'e1', source: 'a', target: 'g', sourceHandle: null, targetHandle: 'in' }];
+    const edges = [{ id: 'e1', source: 'a', target: 'g', sourceHandle: null, targetHandle: 'images' }];
     const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges });
     expect(saved.status).toBe(200);
     expect(saved.json).toEqual({ id: expect.any(String), projectId, nodes, edges, version: 1 });

@@ -14,7 +14,7 @@ let bob: Who;
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'upload', position: { x: 10, y: 20 }, data: { type: 'upload', image: `http://img/${id}.png`, ...extra } });
 const generation = (id: string) => ({ id, type: 'generation', position: { x: 300, y: 20.5 }, data: { type: 'generation', prompt: 'grayscale' } });
-const canvas = { nodes: [node('a'), generation('g')], edges: [{ id: 'e1', source: 'a', target: 'g', targetHandle: 'in' }], viewport: { x: -12.5, y: 40, zoom: 0.75 } };
+const canvas = { nodes: [node('a'), generation('g')], edges: [{ id: 'e1', source: 'a', target: 'g', targetHandle: 'images' }], viewport: { x: -12.5, y: 40, zoom: 0.75 } };
 
 const list = (who?: Who) => (who ? who.client : t.client()).get('/api/upload/templates');
 const publish = (who: Who, body: unknown) => who.client.post('/api/upload/templates', body);
@@ -143,8 +143,8 @@ describe('templates', () => {
     await expectError(publish(ada, { templateName: 'No canvas' }), 'Canvas is required');
     await expectError(bad({ canvas: 'many' }), /^Invalid canvas: /);
 
-    await expectError(withCanvas({ nodes: [{ ...node('a'), type: 'video' }] }), /^Invalid canvas\.nodes\.0\.type: /);
-    await expectError(withCanvas({ nodes: [{ ...node('a'), position: { x: 'left', y: 0 } }] }), /^Invalid canvas\.nodes\.0\.position\.x: /);
+    await expectError(withCanvas({ nodes: [{ ...node('a'), type: 'video' }] }), /^Invalid canvas\.nodes\.0\.type \(node "a"\): /);
+    await expectError(withCanvas({ nodes: [{ ...node('a'), position: { x: 'left', y: 0 } }] }), /^Invalid canvas\.nodes\.0\.position\.x \(node "a"\): /);
     await expectError(withCanvas({ nodes: 'many' }), /^Invalid canvas\.nodes: /);
     await expectError(withCanvas({ nodes: [node('a'), node('a')], edges: [] }), 'Duplicate node id: a');
     await expectError(withCanvas({ edges: [{ id: 'e', source: 'a', target: 'ghost' }] }), 'Edge e references an unknown node');
