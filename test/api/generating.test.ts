@@ -67,7 +67,7 @@ async function heldGeneration(reply: GeminiReply) {
   const calls = gemini.requests.length;
   gemini.reply({ ...reply, holdUntil: new Promise<void>((r) => (release = r)) });
   const pending = ada.client.post('/api/image', { images: [await input()], prompt: 'slow' });
-  await expect.poll(() => gemini.requests.length).toBe(calls + 1);
+  await expect.poll(() => gemini.requests.length, { timeout: 60_000 }).toBe(calls + 1); // the event, not a clock: a busy machine may take seconds
   return { release, pending };
 }
 
