@@ -46,7 +46,8 @@ export function storedData(type: string, data: Record<string, unknown>): Record<
 /** An edge's handle for a port: none for the kind's default port (as SPEC's edges, which name none), else its name. */
 export const handleOf = (ports: readonly Port[], name: string | null | undefined): string | undefined => {
   const port = portOf(ports, name);
-  return port && !port.default ? port.name : name ?? undefined;
+  if (port) return port.default ? undefined : port.name;
+  return name ?? undefined; // no such port: as it was named (the connection is refused anyway)
 };
 
 const a = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);

@@ -135,8 +135,12 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     setRefused(null);
   }, []);
   const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-    // Let go over an input that does not fit: say why (a drag over nothing offers a menu instead).
-    if (state.toHandle && state.isValid === false && refusal.current) setRefused(refusal.current);
+    // Let go over a handle that does not fit: say why (a drag over nothing offers a menu instead).
+    if (state.fromHandle && state.toHandle && state.isValid === false) {
+      const [from, to] = state.fromHandle.type === 'source' ? [state.fromHandle, state.toHandle] : [state.toHandle, state.fromHandle];
+      const problem = problemOf({ source: from.nodeId, sourceHandle: from.id ?? null, target: to.nodeId, targetHandle: to.id ?? null });
+      if (problem) setRefused(problem);
+    }
     menus.onConnectEnd(event, state);
   };
   // A click-to-connect ended on a handle that does not fit: say why.

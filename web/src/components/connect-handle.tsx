@@ -5,7 +5,7 @@
 // well as a mouse: besides dragging from it (xyflow), a click or a tap on an output and then on an input connects
 // them (xyflow's connectOnClick), and in an editable canvas the handle is a button in the Tab order that Enter or
 // Space clicks. Its name says whose port it is and what it takes: "Output of Image 2: connect to a generation
-// node", "Input of Generate 1: connect images here" (a default port), "Prompt input of Generate 1: connect texts
+// node", "Input of Generate 1: connect images here" (a default port), "Text input of Generate 1: connect texts
 // here". Read-only, it is a plain, unnamed dot.
 import { Handle, Position } from '@xyflow/react';
 import type { CSSProperties, KeyboardEvent } from 'react';
@@ -39,6 +39,7 @@ export function PortHandles({ nodeId, kind }: { nodeId: string; kind: NodeKind }
             type={type}
             port={port}
             named={ports.length > 1}
+            sideWord={ports.filter((p) => p.value === port.value).length > 1 ? (port.label ?? port.name) : `${port.value[0].toUpperCase()}${port.value.slice(1)}`}
             style={ports.length > 1 ? { top: `${((i + 1) * 100) / (ports.length + 1)}%` } : undefined}
           />
         ));
@@ -53,10 +54,12 @@ interface Props {
   port: Port;
   /** Whether the side has several ports: the handle shows its port's name beside it, and its name says which. */
   named: boolean;
+  /** What names the port among the others of its side: its value ("Text"), or its own name when that is not enough. */
+  sideWord: string;
   style?: CSSProperties;
 }
 
-function ConnectHandle({ nodeId, type, port, named, style }: Props) {
+function ConnectHandle({ nodeId, type, port, named, sideWord, style }: Props) {
   const { readOnly } = useEditor();
   const name = useNodeName(nodeId);
   const position = type === 'source' ? Position.Right : Position.Left;
@@ -70,8 +73,9 @@ function ConnectHandle({ nodeId, type, port, named, style }: Props) {
     );
   }
   const side = type === 'source' ? 'Output' : 'Input';
-  // The default port is the node's input (or output); another one is named ("Prompt input of Generate 1").
-  const label = `${named && !port.default ? `${word} ${side.toLowerCase()}` : side}${name ? ` of ${name}` : ''}: ${hintOf(port, type)}`;
+  // The default port is the node's input (or output); another one is named by what it takes ("Text input of
+  // Generate 1"; by its own name when two on the side take the same).
+  const label = `${named && !port.default ? `${sideWord} ${side.toLowerCase()}` : side}${name ? ` of ${name}` : ''}: ${hintOf(port, type)}`;
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     event.preventDefault();

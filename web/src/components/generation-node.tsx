@@ -70,7 +70,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
     <NodeFrame nodeId={id} type={type} busy={generating}>
       <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
       {joined.length > 0 && (
-        <div className="joined-texts" aria-label="Texts joined to the prompt">
+        <div className="joined-texts" role="group" aria-label="Joined texts">
           <span className="muted small">Joined with the prompt when it runs:</span>
           <ul>
             {joined.map((j) => (
