@@ -5,7 +5,7 @@
 // canvas keeps its nodes; deleting a node renumbers the later ones of its kind. Moving a node keeps its name.
 import { useStore } from '@xyflow/react';
 import { kindOf } from './kinds.js';
-import type { CanvasEdge, CanvasNode, NodeKind } from './model';
+import type { CanvasEdge, CanvasNode, NodeKind } from './model.js';
 
 /** The kind's word, its label in the registry ("Image", "Generate", "Text"); "Node" for a type no kind has. */
 export const kindName = (kind: NodeKind | undefined): string => kindOf(kind)?.label ?? 'Node';
