@@ -2,10 +2,13 @@
 // from the canvas's menu, its text typed and kept across a reload; its output connects into a generation node's
 // prompt port (the edge names that port, and the generation node says its prompt is joined with the text); a
 // connection between ports that do not fit (a text into the images input) is refused with the reason, beside the
-// pointer while dragging and in the status line once let go, and nothing is stored; a SPEC canvas (edges without
-// handles) still draws its edges into the images input.
+// pointer while dragging and in the status line once let go, and nothing is stored; a node of a kind the page does
+// not know (stored by a newer version) is drawn as an unknown node, never as an image node; a SPEC canvas (edges
+// without handles) still draws its edges into the images input.
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { addToCanvas } from '../../src/collab/canvas-doc.js';
 import { describeInBrowser, newPage } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
@@ -99,6 +102,35 @@ describeInBrowser('node kinds from the registry', () => {
     await joined.waitFor();
     expect(await joined.textContent()).toContain('Text 1: “a red fox in the snow”');
     expect(await g.getByText('No inputs yet: connect images into the left handle.').count()).toBe(1);
+
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a node of a kind this page does not know (stored by a newer version) as such, and the rest as always', async () => {
+    const owner = await f.app.user('newer@example.com');
+    const projectId = (await owner.client.post('/api/user/project', { userId: owner.id, name: 'Newer' })).json.id as string;
+    // What a newer version of the service would have stored: its own kind beside an image node, an edge between them.
+    const doc = new Y.Doc();
+    addToCanvas(doc, {
+      nodes: [
+        { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload' } },
+        { id: 'x', type: 'llm', position: { x: 500, y: 0 }, data: { type: 'llm', prompt: 'describe it' } },
+      ],
+      edges: [{ id: 'e1', source: 'u', target: 'x' }],
+    });
+    await f.app.pool.query('INSERT INTO collab_updates (project_id, update) VALUES ($1, $2)', [projectId, Buffer.from(Y.encodeStateAsUpdate(doc))]);
+
+    const { page, errors } = await newPage(await f.newContext());
+    await f.signIn(page.context(), 'newer@example.com');
+    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+    const unknown = node(page, 'x');
+    await unknown.getByText('A node of a kind this page does not know (“llm”).', { exact: false }).waitFor();
+    expect(await unknown.locator('.canvas-node-title span').textContent()).toBe('Node 1');
+    expect(await unknown.locator('.react-flow__handle').count()).toBe(0);
+    await node(page, 'u').getByText('Drop an image here, or choose a file.').waitFor();
+    // It can be deleted like any node.
+    await unknown.getByRole('button', { name: 'Delete unknown node' }).click();
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // A node's connection handles, one per port of its kind (src/kinds/): inputs on the left, outputs on the right,
 // each with its port's name as xyflow's handle id (an edge's `sourceHandle`/`targetHandle`), the default port first
 // (an edge that names no handle, as SPEC's edges, is drawn at the first handle of its side). A side with several
-// ports spreads them down the node and names each beside it. Each handle can be used by a keyboard and a finger as
+// ports keeps the default one halfway down, as a single handle is, the others below it, and names each beside it. Each handle can be used by a keyboard and a finger as
 // well as a mouse: besides dragging from it (xyflow), a click or a tap on an output and then on an input connects
 // them (xyflow's connectOnClick), and in an editable canvas the handle is a button in the Tab order that Enter or
 // Space clicks. Its name says whose port it is and what it takes: "Output of Image 2: connect to a generation
@@ -23,7 +23,10 @@ function hintOf(port: Port, type: 'source' | 'target'): string {
   return `connect to ${article(kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}` : kinds[0])} node`;
 }
 
-/** Ports of one side, the default one first. */
+/**
+ * Ports of one side, the default one first: it stays halfway down the node (where SPEC's edges, which name no port,
+ * have always arrived), the others below it.
+ */
 const inOrder = (ports: readonly Port[]) => [...ports.filter((p) => p.default), ...ports.filter((p) => !p.default)];
 
 /** The handles of a node of `kind`: one per input, then one per output. */
@@ -40,7 +43,7 @@ export function PortHandles({ nodeId, kind }: { nodeId: string; kind: NodeKind }
             port={port}
             named={ports.length > 1}
             sideWord={ports.filter((p) => p.value === port.value).length > 1 ? (port.label ?? port.name) : `${port.value[0].toUpperCase()}${port.value.slice(1)}`}
-            style={ports.length > 1 ? { top: `${((i + 1) * 100) / (ports.length + 1)}%` } : undefined}
+            style={ports.length > 1 ? { top: `${50 + (i * 50) / ports.length}%` } : undefined}
           />
         ));
       })}
@@ -63,13 +66,18 @@ function ConnectHandle({ nodeId, type, port, named, sideWord, style }: Props) {
   const { readOnly } = useEditor();
   const name = useNodeName(nodeId);
   const position = type === 'source' ? Position.Right : Position.Left;
-  const word = port.label ?? port.name;
-  const tag = named && <span className={`port-label ${type}`}>{word}</span>;
+  // The port's name beside the handle, outside it (the handle's accessible name says what it takes).
+  const tag = named && (
+    <span className={`port-label ${type}`} style={style} aria-hidden="true">
+      {port.label ?? port.name}
+    </span>
+  );
   if (readOnly) {
     return (
-      <Handle type={type} id={port.name} position={position} style={style}>
+      <>
+        <Handle type={type} id={port.name} position={position} style={style} />
         {tag}
-      </Handle>
+      </>
     );
   }
   const side = type === 'source' ? 'Output' : 'Input';
@@ -83,8 +91,9 @@ function ConnectHandle({ nodeId, type, port, named, sideWord, style }: Props) {
     event.currentTarget.click();
   };
   return (
-    <Handle type={type} id={port.name} position={position} style={style} role="button" tabIndex={0} aria-label={label} title={label} onKeyDown={onKeyDown}>
+    <>
+      <Handle type={type} id={port.name} position={position} style={style} role="button" tabIndex={0} aria-label={label} title={label} onKeyDown={onKeyDown} />
       {tag}
-    </Handle>
+    </>
   );
 }
