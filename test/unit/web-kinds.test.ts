@@ -5,9 +5,8 @@
 // their kind's size; names use the kind's label; connections fit by port (web/src/canvas/kinds.ts); and the live
 // session fits a text node's text to the limit as it does a prompt.
 import { describe, expect, it } from 'vitest';
-import { NODE_SIZE } from '../../src/kinds/index.js';
 import { CLIP_TYPE, clipFromText, clipToText, copyNodes, pasteClip, type CopiedNode } from '../../web/src/canvas/clipboard.js';
-import { connectionProblem, handleOf, keptData, linkPorts, sizeOf } from '../../web/src/canvas/kinds.js';
+import { connectionProblem, handleOf, keptData, linkPorts, NODE_SIZE, sizeOf } from '../../web/src/canvas/kinds.js';
 import { fitElements, limitPatch } from '../../web/src/canvas/live-limits.js';
 import { createNode, toFlowNodes, toSavedNode, type CanvasNode } from '../../web/src/canvas/model.js';
 import { kindName, nodeNames } from '../../web/src/canvas/names.js';

@@ -9,7 +9,8 @@ export type Canvas = components['schemas']['Canvas'];
 export type ApiErrorBody = components['schemas']['Error'];
 export type CanvasSaveBody = paths['/api/user/project/canvas']['post']['requestBody']['content']['application/json'];
 // `nodes`/`edges` may be left out of a save (they are then empty); the client always sends both.
-export type SavedNode = NonNullable<CanvasSaveBody['nodes']>[number];
+/** A node of any kind (GET /api/node-kinds). */
+export type ApiNode = NonNullable<CanvasSaveBody['nodes']>[number];
 export type SavedEdge = NonNullable<CanvasSaveBody['edges']>[number];
 export type GenerateBody = paths['/api/image']['post']['requestBody']['content']['application/json'];
 export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];

@@ -2,11 +2,18 @@
 // (src/kinds/, shared with the service): a node's kind, its planned size, the data a copy keeps, and whether a
 // connection between two ports fits — in words people read when it does not. No React and no DOM (the kinds' UI
 // is web/src/kinds/); unit-tested in test/unit/web-kinds.test.ts.
-import { dataRulesOf, fits, kindOf, NODE_SIZE, portOf, type NodeKind, type NodeSize, type Port } from '../../../src/kinds/index.js';
+import { dataRulesOf, fits, kindOf, portOf, type NodeKind, type Port } from '../../../src/kinds/index.js';
 
 export { kindOf, NODE_KINDS, portOf, type NodeKind, type NodeType, type Port } from '../../../src/kinds/index.js';
 
-/** The size a node of this type is planned with before it is drawn (its kind's `size`; a default for any other). */
+export interface NodeSize {
+  readonly width: number;
+  readonly height: number;
+}
+/** The size a node of a type no kind has is planned with (an unknown node: its title and a note). */
+export const NODE_SIZE: NodeSize = { width: 260, height: 160 };
+
+/** The size a node of this type is planned with before it is drawn (its kind's `size`; NODE_SIZE for any other). */
 export const sizeOf = (type: string | undefined): NodeSize => kindOf(type)?.size ?? NODE_SIZE;
 
 /**

@@ -67,7 +67,10 @@ export function toDoc(nodes: CanvasNode[], edges: CanvasEdge[]): CanvasDoc {
   return { nodes: nodes.map(toSavedNode), edges: edges.map(toSavedEdge) };
 }
 
-/** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs. */
+/**
+ * A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs.
+ * A node of a kind this client does not know keeps its type (drawn as an unknown node).
+ */
 export function fromSavedNode(node: StoredNode): CanvasNode {
   const data = { ...node.data } as NodeData;
   delete data.isGenerating;
