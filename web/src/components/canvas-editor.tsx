@@ -97,9 +97,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step(`prompt:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
         session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
       },
-      setText: (nodeId, text, newRun) => {
-        session.step(`text:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
-        session.setData(nodeId, { text });
+      setFields: (nodeId, fields, typing) => {
+        if (typing) session.step(`${Object.keys(fields).join(',')}:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: typing.newRun });
+        else session.step();
+        session.setData(nodeId, fields);
       },
       setModel: (nodeId, model) => {
         session.step();

@@ -43,7 +43,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       readOnly: true,
       uploadFiles: ignore,
       setPrompt: ignore,
-      setText: ignore,
+      setFields: ignore,
       setModel: ignore,
       generate: ignore,
       cancelGeneration: ignore,

@@ -8,7 +8,7 @@ import { NodeFrame } from './node-frame';
 import { PromptField } from './prompt-field';
 
 export function TextNode({ id, type, data }: NodeProps<CanvasNode>) {
-  const { setText, readOnly } = useEditor();
+  const { setFields, readOnly } = useEditor();
   return (
     <NodeFrame nodeId={id} type={type}>
       <PromptField
@@ -16,7 +16,7 @@ export function TextNode({ id, type, data }: NodeProps<CanvasNode>) {
         placeholder={readOnly ? 'No text' : 'Write a text; connect it to a generation node’s prompt'}
         value={typeof data.text === 'string' ? data.text : ''}
         readOnly={readOnly}
-        onChange={(text, newRun) => setText(id, text, newRun)}
+        onChange={(text, newRun) => setFields(id, { text }, { newRun })}
       />
     </NodeFrame>
   );
