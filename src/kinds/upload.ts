@@ -10,5 +10,5 @@ export const upload = defineKind({
   data: specData,
   inputs: [],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
-  size: { width: 260, height: 260 },
+  size: { width: 260, height: 330 }, // as the editor draws it: with its image and buttons
 });

@@ -1,6 +1,9 @@
 // The thumbnail's layout (src/services/thumbnails.ts planThumbnail) takes each node's size and look from its kind
 // (src/kinds/): a kind that runs is tinted, others are plain; a type no kind has is drawn plain at a default size.
 import { describe, expect, it } from 'vitest';
+import { generation } from '../../../src/kinds/generation.js';
+import { text } from '../../../src/kinds/text.js';
+import { upload } from '../../../src/kinds/upload.js';
 import { planThumbnail } from '../../../src/services/thumbnails.js';
 
 const at = (x: number) => ({ x, y: 0 });
@@ -15,11 +18,11 @@ describe('thumbnail plan', () => {
       { id: 'x', type: 'mystery', position: at(3000), data: { type: 'mystery' } },
     ]);
     expect(boxes.map((b) => b.look)).toEqual(['plain', 'runs', 'plain', 'plain']);
-    // Drawn sizes in proportion to the kinds' (upload 260×260, generation 260×400, text 260×180, unknown 260×260).
+    // Drawn sizes in proportion to the kinds' (their `size`; an unknown type 260×260).
     const [u, g, t, x] = boxes;
-    expect(g.height / u.height).toBeCloseTo(400 / 260, 5);
-    expect(t.height / u.height).toBeCloseTo(180 / 260, 5);
-    expect(x.height).toBeCloseTo(u.height, 5);
+    expect(g.height / u.height).toBeCloseTo(generation.size.height / upload.size.height, 5);
+    expect(t.height / u.height).toBeCloseTo(text.size.height / upload.size.height, 5);
+    expect(x.height / u.height).toBeCloseTo(260 / upload.size.height, 5);
   });
 
   it('takes the kind from data.type when the node type is unknown (SPEC let them differ)', () => {

@@ -18,6 +18,11 @@ export interface EditorActions {
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; feeds?: string; source: UploadSource }) => void;
   /** Sets a generation node's prompt; typing coalesces into one undo step until a pause, or `newRun` (focus came back, a chip). */
   setPrompt: (nodeId: string, prompt: string, newRun?: boolean) => void;
+  /**
+   * Sets keys of a node's data (any kind's fields: a text's `text`, …; an empty text is kept). One undo step; or,
+   * with `typing`, typing into those keys coalesces into one step until a pause or `typing.newRun`, as `setPrompt`.
+   */
+  setFields: (nodeId: string, fields: Record<string, unknown>, typing?: { newRun?: boolean }) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */
   setModel: (nodeId: string, model: string | undefined) => void;
   generate: (nodeId: string) => void;
