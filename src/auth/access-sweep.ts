@@ -21,11 +21,6 @@ import type { SessionUser } from './session.js';
 /** Why an open connection was ended (the close reason of a socket, the `reason` of a stream's `closed` event). */
 export type EndReason = 'signed-out' | 'token-revoked' | 'token-expired' | 'permission-denied' | 'role-changed';
 
-/** The close code of a live socket ended for `reason`: 4401 when its credential ended, 4403 when its role did. */
-export function socketCloseCode(reason: EndReason): number {
-  return reason === 'permission-denied' || reason === 'role-changed' ? 4403 : 4401;
-}
-
 /** One connection kept open on this instance, as the sweep sees it. */
 export interface OpenConnection {
   /** Who, and by what: the session's claims (`user.session`) or the API token (`user.token`). */

@@ -6,7 +6,7 @@ import { MessageType, type WebSocketLike } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { isUuid } from '../ids.js';
-import { CLOSE, Refusal } from './close-codes.js';
+import { CLOSE, Refusal } from './protocol.js';
 
 const SYNC_STEP_1 = 0;
 const SYNC_STEP_2 = 1;
@@ -85,7 +85,7 @@ export function gatedSocket(ws: { send(data: Uint8Array): void; close(code?: num
         try {
           await stored;
         } catch {
-          if (ws.readyState === 1) ws.close(1011, 'not saved');
+          if (ws.readyState === 1) ws.close(CLOSE.notSaved.code, CLOSE.notSaved.reason);
           return;
         }
         if (ws.readyState === 1) ws.send(frame);

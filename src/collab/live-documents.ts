@@ -26,22 +26,22 @@ import type { Duplex } from 'node:stream';
 import { Hocuspocus, type Extension, type Document } from '@hocuspocus/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { socketCloseCode, type OpenConnection } from '../auth/access-sweep.js';
+import type { OpenConnection } from '../auth/access-sweep.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../auth/session.js';
 import type { CollabRepository, ProjectRole } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import { isUuid } from '../ids.js';
 import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from './canvas-doc.js';
-import { Refusal } from './close-codes.js';
 import { frameUpdate, gatedSocket, type GatedSocket } from './frames.js';
 import { ownPresence } from './presence.js';
+import { CLOSE, COLLAB_PATH, endedCode, refusal, statelessText, type Refusal } from './protocol.js';
 import { quietRefusals } from './refusals.js';
 import { anonymousSockets, DEFAULT_SOCKET_LIMITS, guardSocket, type SocketLimits } from './socket-limits.js';
 import { createUpdateCheck } from './update-check.js';
 import { createUpdateQueue, type UpdateQueue } from './update-queue.js';
 
-export const COLLAB_PATH = '/api/collab';
+export { COLLAB_PATH } from './protocol.js';
 
 export interface LiveLimits {
   /** A frame larger than this closes the socket (1009). */
@@ -188,9 +188,7 @@ function turns(n: number) {
 /** How long `close()` waits for queued changes to be stored before giving up on them (they were never acknowledged). */
 const CLOSE_DRAIN_MS = 5_000;
 
-export { Refusal } from './close-codes.js';
-
-const refuse = (reason: string, code?: number) => new Refusal(reason, code);
+export { Refusal } from './protocol.js';
 
 function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 429 | 503) {
   const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
@@ -221,7 +219,7 @@ export function createLiveDocuments({
     log,
     onSaving(ok) {
       saving = ok;
-      const message = JSON.stringify({ type: 'saving', ok });
+      const message = statelessText({ type: 'saving', ok });
       for (const document of hocuspocus.documents.values()) document.broadcastStateless(message);
     },
   });
@@ -399,12 +397,12 @@ export function createLiveDocuments({
       if (!user) {
         // A socket without a session cookie: the document's auth message must carry a valid token with `read`.
         const found = token && tokens ? await tokens.verify(token) : null;
-        if (!found) throw refuse('unauthorized', 4401);
-        if (!found.token?.scopes.includes('read')) throw refuse('insufficient-scope', 4403);
+        if (!found) throw refusal(CLOSE.unauthorized);
+        if (!found.token?.scopes.includes('read')) throw refusal(CLOSE.insufficientScope);
         user = found;
       }
       const role = isUuid(documentName) ? await roleOf(user.id, documentName) : null;
-      if (!role) throw refuse('permission-denied', 4403);
+      if (!role) throw refusal(CLOSE.permissionDenied);
       // A token without `write` reads only, whatever its user's role.
       if (role === 'viewer' || (user.token && !user.token.scopes.includes('write'))) connectionConfig.readOnly = true;
       // The token's user becomes this document connection's user (presence, revalidate).
@@ -414,7 +412,7 @@ export function createLiveDocuments({
       }
     },
     async connected({ connection }) {
-      if (!saving) connection.sendStateless(JSON.stringify({ type: 'saving', ok: false }));
+      if (!saving) connection.sendStateless(statelessText({ type: 'saving', ok: false }));
     },
     async onLoadDocument({ documentName, document }) {
       await loadInto(documentName, document);
@@ -433,21 +431,21 @@ export function createLiveDocuments({
       try {
         update = frameUpdate(frame);
       } catch {
-        throw cutOff(refuse('malformed-message'));
+        throw cutOff(refusal(CLOSE.malformedMessage));
       }
       if (!update) return;
-      if (!withinRate(connection)) throw cutOff(refuse('rate-limited', 4429)); // a viewer's updates count too
+      if (!withinRate(connection)) throw cutOff(refusal(CLOSE.rateLimited)); // a viewer's updates count too
       // A viewer's update is answered "not applied" by hocuspocus, which reads it first: one that does not decode is refused here.
-      if (connection.readOnly) return mustDecode(update, () => cutOff(refuse('malformed-update')));
-      if (queue.full()) throw refuse('not-saving', 4503);
+      if (connection.readOnly) return mustDecode(update, () => cutOff(refusal(CLOSE.malformedUpdate)));
+      if (queue.full()) throw refusal(CLOSE.notSaving);
       let decoded: ReturnType<typeof Y.decodeUpdate>;
       try {
         decoded = Y.decodeUpdate(update);
       } catch {
-        throw cutOff(refuse('malformed-update'));
+        throw cutOff(refusal(CLOSE.malformedUpdate));
       }
       const refused = updateCheck.check(decoded, document);
-      if (refused) throw refuse(refused.reason, refused.code);
+      if (refused) throw refusal(refused);
     },
     async beforeHandleAwareness({ context, states }) {
       // Presence shows who people are as the service knows them, not as their client says.
@@ -506,7 +504,7 @@ export function createLiveDocuments({
         // Let in only to authenticate: a socket that does not within the deadline holds nothing of ours any longer.
         const gate = context.gate;
         const deadline = setTimeout(() => {
-          if (!gate.authenticated) ws.close(4401, 'unauthorized');
+          if (!gate.authenticated) ws.close(CLOSE.unauthorized.code, CLOSE.unauthorized.reason);
         }, limits.authTimeoutMs ?? 10_000);
         deadline.unref();
         ws.once('close', () => clearTimeout(deadline));
@@ -593,8 +591,8 @@ export function createLiveDocuments({
           if (!user) return;
           const role = await roleOf(user.id, projectId);
           // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
-          if (!role) connection.webSocket.close(4403, 'permission-denied');
-          else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(4403, 'role-changed');
+          if (!role) connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+          else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
           // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
           if (!role || role === 'viewer') connection.readOnly = true;
         }),
@@ -611,7 +609,7 @@ export function createLiveDocuments({
             project: { id: document.name, writes: !connection.readOnly },
             end(reason) {
               connection.readOnly = true;
-              connection.webSocket.close(socketCloseCode(reason), reason);
+              connection.webSocket.close(endedCode(reason), reason);
             },
           });
         }

@@ -10,7 +10,7 @@
 // hocuspocus too, its message as is: it is logged here and hocuspocus gets a refusal, which it answers as it answered
 // the failure (`permission-denied`) without printing.
 import type { beforeHandleMessagePayload, Configuration, Connection } from '@hocuspocus/server';
-import { CLOSE, Refusal } from './close-codes.js';
+import { CLOSE, Refusal } from './protocol.js';
 import { neuter } from './frames.js';
 
 export interface RefusalLog {
@@ -18,8 +18,6 @@ export interface RefusalLog {
   error(o: object, m: string): void;
 }
 
-/** Connections that could not handle a frame: whether the service failed, not the client. */
-const FAILED = { code: 4500, reason: 'failed' };
 
 /**
  * `hook` whose failures on a client's connection are logged and become a silent `permission-denied` (the service's
@@ -56,7 +54,7 @@ export function quietRefusals<Context>(log: RefusalLog, config: Partial<Configur
         refused.add(connection);
         if (err instanceof Refusal) log.warn({ projectId: document.name, code: err.code, reason: err.reason }, 'live socket: a frame was refused');
         else log.error({ err, projectId: document.name }, 'live socket: a frame could not be handled');
-        const { code, reason } = err instanceof Refusal ? err : FAILED;
+        const { code, reason } = err instanceof Refusal ? err : CLOSE.failed;
         connection.close({ code, reason });
         neuter(frame);
       }

@@ -25,7 +25,7 @@
 //   address (COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS) until one of their documents authenticates.
 import { MessageType, OutgoingMessage } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
-import { CLOSE, Refusal, type CloseReason } from './close-codes.js';
+import { CLOSE, Refusal, type CloseReason } from './protocol.js';
 import { documentOf, readClientFrame, readServerFrame } from './frames.js';
 
 export interface SocketLimits {
@@ -171,7 +171,7 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
     admit(data, isBinary) {
       if (closing || ws.readyState !== OPEN) return null;
       if (!withinRate()) return refuse(CLOSE.rateLimited);
-      if (!isBinary) return refuse({ code: 1003, reason: 'binary frames only' });
+      if (!isBinary) return refuse(CLOSE.binaryOnly);
       const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       const anonymous = gate !== undefined && !gate.authenticated;
       if (anonymous && frame.byteLength > limits.anonymousFrameBytes) return refuse(CLOSE.tooMuchBeforeAuth, { bytes: frame.byteLength });
@@ -213,7 +213,7 @@ export function guardSocket(ws: WebSocket, { limits, log, gate, address }: { lim
     },
 
     failed(err) {
-      refuse({ code: 1009, reason: 'message too big' }, { error: typeof err.code === 'string' ? err.code : 'error' });
+      refuse(CLOSE.messageTooBig, { error: typeof err.code === 'string' ? err.code : 'error' });
     },
   };
 }

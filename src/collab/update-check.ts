@@ -18,6 +18,7 @@
 import * as Y from 'yjs';
 import { canvasRules, isId, KEY_MAX_CHARS, type CanvasRuleLimits, type FieldRule, type FieldRules } from './canvas-rules.js';
 import { ORDER_KEY, renderCanvas } from './canvas-doc.js';
+import { CLOSE, REFUSED_CHANGE, RULE_REFUSED } from './protocol.js';
 
 export interface UpdateLimits extends CanvasRuleLimits {
   nodes: number;
@@ -53,7 +54,7 @@ const MAX_DEPTH = 4;
 /** At least this long between two exact measures of a document, unless its bound grew by `slack` since. */
 const REMEASURE_MS = 2_000;
 
-const refusal = (reason: string, code = 4400): UpdateRefusal => ({ reason, code });
+const refusal = (reason: string, code: number = RULE_REFUSED): UpdateRefusal => ({ reason, code });
 
 /** Finds the places of an update's items, through the update and the document's store. */
 class Places {
@@ -314,8 +315,8 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
       }
       const removed = removedRequired(decoded, doc, places, new Set(fieldsSet.map((f) => placeKey(f.root, f.id, f.field, f.dataKey))));
       if (removed) return { refusal: refusal(removed), growth };
-      if (added.nodes.size > 0 && nodes._map.size + added.nodes.size > limits.nodes && entries(nodes) + added.nodes.size > limits.nodes) return { refusal: refusal('too-many-nodes', 4413), growth };
-      if (added.edges.size > 0 && edges._map.size + added.edges.size > limits.edges && entries(edges) + added.edges.size > limits.edges) return { refusal: refusal('too-many-edges', 4413), growth };
+      if (added.nodes.size > 0 && nodes._map.size + added.nodes.size > limits.nodes && entries(nodes) + added.nodes.size > limits.nodes) return { refusal: refusal(REFUSED_CHANGE.tooManyNodes.reason, REFUSED_CHANGE.tooManyNodes.code), growth };
+      if (added.edges.size > 0 && edges._map.size + added.edges.size > limits.edges && entries(edges) + added.edges.size > limits.edges) return { refusal: refusal(REFUSED_CHANGE.tooManyEdges.reason, REFUSED_CHANGE.tooManyEdges.code), growth };
     }
     return { refusal: null, growth };
   }
@@ -381,7 +382,7 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
       try {
         examined = examine(decoded, doc, true);
       } catch {
-        return refusal('malformed-update'); // structs Yjs itself could not place (never from a real client)
+        return refusal(CLOSE.malformedUpdate.reason); // structs Yjs itself could not place (never from a real client)
       }
       const { refusal: refused, growth } = examined;
       if (refused) return refused;
@@ -393,7 +394,7 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
         state.measured = state.bound = measure(doc);
         state.measuredAt = at;
       }
-      return state.bound + growth > limits.bytes ? refusal('canvas-too-large', 4413) : null;
+      return state.bound + growth > limits.bytes ? refusal(REFUSED_CHANGE.canvasTooLarge.reason, REFUSED_CHANGE.canvasTooLarge.code) : null;
     },
     bytesOf(doc) {
       const state = states.get(doc);

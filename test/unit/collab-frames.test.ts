@@ -7,7 +7,7 @@ import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { Refusal } from '../../src/collab/close-codes.js';
+import { Refusal } from '../../src/collab/protocol.js';
 import { documentOf, frameUpdate, gatedSocket, neuter, readClientFrame, readServerFrame } from '../../src/collab/frames.js';
 
 function frame(address: string, type: MessageType, write: (e: encoding.Encoder) => void): Uint8Array {

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
-import { CLOSE } from '../../src/collab/close-codes.js';
+import { CLOSE } from '../../src/collab/protocol.js';
 import { createUpdateCheck, type UpdateLimits } from '../../src/collab/update-check.js';
 import { addElements, setNodeData } from '../../web/src/canvas/live-doc.js';
 import { cutText, fitElements, limitPatch, LIVE_WRITE_MS, refusalText, Throttle, type CanvasLimits } from '../../web/src/canvas/live-limits.js';

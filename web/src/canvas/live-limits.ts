@@ -3,6 +3,7 @@
 // are sent, and the words for a change the service refused anyway. No React and no DOM: unit-tested in
 // test/unit/live-limits.test.ts.
 import { canvasRules, isId, isPosition, KEY_MAX_CHARS, type FieldRules } from '../../../src/collab/canvas-rules.js';
+import { CLOSE, REFUSED_CHANGE } from '../../../src/collab/protocol.js';
 
 export interface CanvasLimits {
   promptMaxChars: number;
@@ -146,10 +147,10 @@ const REFUSALS: Record<string, string> = {
   'invalid-shape': 'the canvas would be malformed',
   'unknown-root': 'the canvas would be malformed',
   'unknown-parent': 'the canvas would be malformed',
-  'malformed-update': 'the change is malformed',
-  'too-many-nodes': 'the canvas would have more nodes than allowed',
-  'too-many-edges': 'the canvas would have more connections than allowed',
-  'canvas-too-large': 'the canvas would be larger than allowed',
+  [CLOSE.malformedUpdate.reason]: 'the change is malformed',
+  [REFUSED_CHANGE.tooManyNodes.reason]: 'the canvas would have more nodes than allowed',
+  [REFUSED_CHANGE.tooManyEdges.reason]: 'the canvas would have more connections than allowed',
+  [REFUSED_CHANGE.canvasTooLarge.reason]: 'the canvas would be larger than allowed',
 };
 
 /**

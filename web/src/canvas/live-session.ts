@@ -6,6 +6,7 @@
 import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../../src/collab/canvas-doc';
+import { COLLAB_PATH, readStateless } from '../../../src/collab/protocol';
 import { api } from '../api/client';
 import { loadClientConfig } from '../hooks/use-client-config';
 import type { ConnectionState } from './connection';
@@ -103,7 +104,7 @@ export class LiveSession {
       denied: false,
       online: navigator.onLine,
     });
-    const url = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}/api/collab`;
+    const url = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}${COLLAB_PATH}`;
     this.provider = new HocuspocusProvider({ url, name: projectId, document: this.doc });
     const patch = (change: Partial<ConnectionState>) => this.connection.set({ ...this.connection.get(), ...change });
     this.provider.on('status', ({ status }: { status: WebSocketStatus }) => {
@@ -124,13 +125,10 @@ export class LiveSession {
     });
     this.provider.on('authenticated', ({ scope }: { scope: 'read-write' | 'readonly' }) => patch({ scope, denied: false }));
     this.provider.on('authenticationFailed', () => patch({ denied: true }));
+    // The service's stateless messages (src/collab/protocol.ts); anything else is not ours and is ignored.
     this.provider.on('stateless', ({ payload }: { payload: string }) => {
-      try {
-        const message = JSON.parse(payload) as { type?: unknown; ok?: unknown };
-        if (message.type === 'saving' && typeof message.ok === 'boolean') patch({ saving: message.ok });
-      } catch {
-        // Not ours: ignored.
-      }
+      const message = readStateless(payload);
+      if (message?.type === 'saving') patch({ saving: message.ok });
     });
 
     // Browsers do not close a WebSocket when the network goes: do it ourselves, and come back when it returns.
