@@ -94,8 +94,8 @@ export interface LiveDeps {
   extensions?: Extension[];
   /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
   relayed?: boolean;
-  /** Where compactions are counted (metrics on). */
-  metrics?: Pick<Metrics, 'compaction'>;
+  /** Where compactions and refused changes are counted (metrics on). */
+  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
 }
@@ -445,7 +445,10 @@ export function createLiveDocuments({
         throw cutOff(refusal(CLOSE.malformedUpdate));
       }
       const refused = updateCheck.check(decoded, document);
-      if (refused) throw refusal(refused);
+      if (refused) {
+        metrics?.refusedChange?.(refused.reason);
+        throw refusal(refused);
+      }
     },
     async beforeHandleAwareness({ context, states }) {
       // Presence shows who people are as the service knows them, not as their client says.

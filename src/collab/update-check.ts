@@ -344,6 +344,14 @@ function entries(map: Y.Map<unknown>): number {
 
 /** UTF-8 bytes of a string, as REST counts a canvas. */
 const utf8 = (s: string) => Buffer.byteLength(s);
+/** UTF-8 bytes of a value's JSON; Infinity for one that has none (a bigint: refused by its rule before bytes count). */
+function jsonBytes(value: unknown): number {
+  try {
+    return utf8(JSON.stringify(value) ?? '');
+  } catch {
+    return Infinity;
+  }
+}
 
 interface ByteState {
   /** The document's bytes as last measured. */
@@ -447,7 +455,7 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
         if (enforce) for (const value of content.arr) if (!rule.test(value)) return { refusal: refusal(rule.reason), growth };
         if (root === 'edges') edgesSet.add(id);
       }
-      for (const value of content.arr) if (value !== undefined) growth += utf8(JSON.stringify(value) ?? '') + utf8(key) + 4;
+      for (const value of content.arr) if (value !== undefined) growth += jsonBytes(value) + utf8(key) + 4;
       if (content.arr.some((v) => v !== undefined)) fieldsSet.push(place.length === 4 ? { root, id, field, dataKey } : { root, id, field });
       // The value that stays: an item the update itself deletes (a key set twice in one change) is not it.
       if (enforce && !Y.isDeleted(decoded.ds, struct.id)) setTo.set(placeKey(root, id, field, dataKey), content.arr[content.arr.length - 1]);
