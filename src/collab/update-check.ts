@@ -310,8 +310,10 @@ class Kinds {
     if (changedNodes.size > 0) {
       for (const [id, item] of this.roots.edges._map) {
         if (item.deleted || !(item.content instanceof Y.ContentType)) continue;
-        const edge = item.content.type as Y.Map<unknown>;
-        if (changedNodes.has(edge.get('source') as string) || changedNodes.has(edge.get('target') as string)) ids.add(id);
+        const fields = (item.content.type as Y.Map<unknown>)._map;
+        const source = fields.get('source');
+        const target = fields.get('target');
+        if ((source && !source.deleted && changedNodes.has(valueOf(source) as string)) || (target && !target.deleted && changedNodes.has(valueOf(target) as string))) ids.add(id);
       }
     }
     for (const id of ids) {
