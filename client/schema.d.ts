@@ -275,6 +275,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/node-kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every node kind: its ports and the JSON Schema of its data (no session needed) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeKinds"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -650,10 +686,10 @@ export interface paths {
                         templateName: string;
                         canvas: {
                             /** @default [] */
-                            nodes?: {
+                            nodes?: ({
                                 id: string;
                                 /** @enum {string} */
-                                type: "upload" | "generation";
+                                type: "upload";
                                 position: {
                                     x: number;
                                     y: number;
@@ -668,7 +704,39 @@ export interface paths {
                                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                     model?: string;
                                 };
-                            }[];
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "generation";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "upload" | "generation";
+                                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                    image?: string;
+                                    prompt?: string;
+                                    isGenerating?: boolean;
+                                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "text";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "text";
+                                    /** @description the text (may be empty) */
+                                    text: string;
+                                };
+                            })[];
                             /** @default [] */
                             edges?: {
                                 id: string;
@@ -1430,10 +1498,10 @@ export interface paths {
                         id?: string;
                         projectId: string;
                         /** @default [] */
-                        nodes?: {
+                        nodes?: ({
                             id: string;
                             /** @enum {string} */
-                            type: "upload" | "generation";
+                            type: "upload";
                             position: {
                                 x: number;
                                 y: number;
@@ -1448,7 +1516,39 @@ export interface paths {
                                 /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                 model?: string;
                             };
-                        }[];
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "generation";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "upload" | "generation";
+                                /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                image?: string;
+                                prompt?: string;
+                                isGenerating?: boolean;
+                                /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "text";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "text";
+                                /** @description the text (may be empty) */
+                                text: string;
+                            };
+                        })[];
                         /** @default [] */
                         edges?: {
                             id: string;
@@ -4023,6 +4123,39 @@ export interface components {
                 maxEdges: number;
             };
         };
+        NodePortInput: {
+            /** @description the handle name an edge's sourceHandle (an output) or targetHandle (an input) gives */
+            name: string;
+            label?: string;
+            /**
+             * @description what travels along the edge; a mask also fits an image input
+             * @enum {string}
+             */
+            value: "image" | "mask" | "text" | "video";
+            /** @description whether the port takes (or gives) a list of values rather than one */
+            list: boolean;
+            /** @description the port an edge without a handle (absent or null) means */
+            default: boolean;
+        };
+        NodeKindInput: {
+            /** @description the node's `type` and its `data.type` */
+            type: string;
+            label: string;
+            /** @description changes when what the kind does with the same data changes */
+            version: number;
+            inputs: components["schemas"]["NodePortInput"][];
+            outputs: components["schemas"]["NodePortInput"][];
+            /** @description the job task a node of this kind runs (start it with POST /api/generations); null: it does not run */
+            task: string | null;
+            /** @description JSON Schema (draft 2020-12) of the node's `data`; keys it does not name are dropped by a save */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        NodeKindsInput: {
+            /** @description in menu order */
+            kinds: components["schemas"]["NodeKindInput"][];
+        };
         LineageInput: {
             generationId: string;
             /** @description The generation job that made it (POST /api/generations); null for POST /api/image */
@@ -4221,10 +4354,10 @@ export interface components {
         CanvasInput: {
             id: string;
             projectId: string;
-            nodes: {
+            nodes: ({
                 id: string;
                 /** @enum {string} */
-                type: "upload" | "generation";
+                type: "upload";
                 position: {
                     x: number;
                     y: number;
@@ -4239,7 +4372,39 @@ export interface components {
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
                 };
-            }[];
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "generation";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    image?: string;
+                    prompt?: string;
+                    isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "text";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "text";
+                    /** @description the text (may be empty) */
+                    text: string;
+                };
+            })[];
             edges: {
                 id: string;
                 source: string;
@@ -4259,10 +4424,10 @@ export interface components {
                 image: string;
             };
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4277,7 +4442,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4319,10 +4516,10 @@ export interface components {
             id: string;
             name: string;
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4337,7 +4534,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4426,10 +4655,10 @@ export interface components {
             version: components["schemas"]["CanvasVersionInput"];
             /** @description the version’s canvas; no node is shown generating */
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4444,7 +4673,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4548,6 +4809,39 @@ export interface components {
                 /** @description The most edges a canvas may hold (CANVAS_MAX_EDGES; live canvas: 4413 too-many-edges) */
                 maxEdges: number;
             };
+        };
+        NodePort: {
+            /** @description the handle name an edge's sourceHandle (an output) or targetHandle (an input) gives */
+            name: string;
+            label?: string;
+            /**
+             * @description what travels along the edge; a mask also fits an image input
+             * @enum {string}
+             */
+            value: "image" | "mask" | "text" | "video";
+            /** @description whether the port takes (or gives) a list of values rather than one */
+            list: boolean;
+            /** @description the port an edge without a handle (absent or null) means */
+            default: boolean;
+        };
+        NodeKind: {
+            /** @description the node's `type` and its `data.type` */
+            type: string;
+            label: string;
+            /** @description changes when what the kind does with the same data changes */
+            version: number;
+            inputs: components["schemas"]["NodePort"][];
+            outputs: components["schemas"]["NodePort"][];
+            /** @description the job task a node of this kind runs (start it with POST /api/generations); null: it does not run */
+            task: string | null;
+            /** @description JSON Schema (draft 2020-12) of the node's `data`; keys it does not name are dropped by a save */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        NodeKinds: {
+            /** @description in menu order */
+            kinds: components["schemas"]["NodeKind"][];
         };
         Lineage: {
             generationId: string;
@@ -4747,10 +5041,10 @@ export interface components {
         Canvas: {
             id: string;
             projectId: string;
-            nodes: {
+            nodes: ({
                 id: string;
                 /** @enum {string} */
-                type: "upload" | "generation";
+                type: "upload";
                 position: {
                     x: number;
                     y: number;
@@ -4765,7 +5059,39 @@ export interface components {
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
                 };
-            }[];
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "generation";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    image?: string;
+                    prompt?: string;
+                    isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "text";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "text";
+                    /** @description the text (may be empty) */
+                    text: string;
+                };
+            })[];
             edges: {
                 id: string;
                 source: string;
@@ -4785,10 +5111,10 @@ export interface components {
                 image: string;
             };
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4803,7 +5129,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4845,10 +5203,10 @@ export interface components {
             id: string;
             name: string;
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4863,7 +5221,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4952,10 +5342,10 @@ export interface components {
             version: components["schemas"]["CanvasVersion"];
             /** @description the version’s canvas; no node is shown generating */
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4970,7 +5360,39 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;

@@ -12,7 +12,7 @@ const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json']
   .map((f) => path.join(web, f))
   .concat(
     path.join(root, 'package-lock.json'),
-    ...['src/auth/auth-errors.ts', 'src/collab/canvas-doc.ts', 'src/collab/order-keys.ts', 'client/index.ts', 'client/sse.ts', 'client/schema.d.ts'].map((f) => path.join(root, f)),
+    ...['src/auth/auth-errors.ts', 'src/collab/canvas-doc.ts', 'src/collab/canvas-rules.ts', 'src/collab/order-keys.ts', 'src/net/data-scheme.ts', 'client/index.ts', 'client/sse.ts', 'client/schema.d.ts'].map((f) => path.join(root, f)),
   );
 
 async function mtime(file: string): Promise<number> {
@@ -35,7 +35,8 @@ async function newestUnder(dir: string): Promise<number> {
 export async function webBuildIsStale(): Promise<boolean> {
   const built = await mtime(path.join(WEB_DIST, 'index.html'));
   if (!built) return true;
-  const sources = Math.max(await newestUnder(path.join(web, 'src')), ...(await Promise.all(INPUTS.map(mtime))));
+  // The node kinds (src/kinds/) are shared with the client whole.
+  const sources = Math.max(await newestUnder(path.join(web, 'src')), await newestUnder(path.join(root, 'src', 'kinds')), ...(await Promise.all(INPUTS.map(mtime))));
   return sources > built;
 }
 

@@ -24,6 +24,7 @@ import { canvasRoutes } from './routes/canvas.js';
 import { healthRoutes } from './routes/health.js';
 import { createWebClientShell, notFoundPage, webClient } from './http/web-client.js';
 import { clientConfigRoutes } from './routes/client-config.js';
+import { nodeKindRoutes } from './routes/node-kinds.js';
 import { projectRoutes } from './routes/projects.js';
 import { imageRoutes } from './routes/image.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -173,6 +174,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // Web client: the React app's pages and assets, and its public configuration.
   await app.register(webClient, { config, authConfig, sessions, shell: webShell });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) }, uploadMaxBytes: config.limits.uploadBytes, canvasLimits: config.limits });
+  await app.register(nodeKindRoutes, { limits: config.limits });
   await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, counters: composition.rateLimits });

@@ -7,7 +7,7 @@
 // predicates are the canvas rules' own (src/collab/canvas-rules.ts), which the live document applies too.
 import type { Config } from '../config.js';
 import { HANDLE_MAX_CHARS, isFiniteNumber as isNumber, isId, isText as text } from '../collab/canvas-rules.js';
-import { edgeProblem, kindData, type NodeKind, type NodeType } from '../kinds/index.js';
+import { fits, kindData, portOf, type NodeType, type Port } from '../kinds/index.js';
 import { isDataUrl } from '../net/data-url.js';
 
 type Limits = Pick<Config['limits'], 'canvasNodes' | 'canvasEdges' | 'promptChars'>;
@@ -40,41 +40,59 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The validated value, or undefined when the zod schema must decide (and word the error). */
 export function createCanvasBodyCheck(limits: Limits): (body: unknown) => CanvasBodyValue | undefined {
-  // Per kind, once: its data keys in schema order (`type` first) with their predicates, and its kind for the edges.
+  // Per kind, once: its data keys in schema order (`type` first) with their predicates, and its ports by name
+  // (an absent or null handle: the default port), so that an edge is checked with two lookups (`edgeProblem`'s
+  // verdict without its message).
   interface KindCheck {
-    kind: NodeKind;
     keys: string[];
     tests: Array<(v: unknown) => boolean>;
     required: boolean[];
+    outputs: Map<string, Port>;
+    inputs: Map<string, Port>;
+    defaultOutput: Port | undefined;
+    defaultInput: Port | undefined;
   }
   const checks = new Map<string, KindCheck>();
   for (const [type, { kind, fields }] of kindData(limits)) {
     const keys = Object.keys(fields);
-    checks.set(type, { kind, keys, tests: keys.map((k) => fields[k].test), required: keys.map((k) => fields[k].required === true) });
+    checks.set(type, {
+      keys,
+      tests: keys.map((k) => fields[k].test),
+      required: keys.map((k) => fields[k].required === true),
+      outputs: new Map(kind.outputs.map((p) => [p.name, p])),
+      inputs: new Map(kind.inputs.map((p) => [p.name, p])),
+      defaultOutput: portOf(kind.outputs, null),
+      defaultInput: portOf(kind.inputs, null),
+    });
   }
-  const checkOf = (type: unknown) => (typeof type === 'string' ? checks.get(type) : undefined);
 
-  function node(n: unknown): (CanvasNodeValue & { kind: NodeKind }) | undefined {
-    if (!isRecord(n)) return undefined;
+  /** The node's value, or undefined when it is refused. */
+  function node(n: unknown, check: KindCheck | undefined): CanvasNodeValue | undefined {
+    if (!check || !isRecord(n)) return undefined;
     const { id, type, position, data } = n;
-    const check = checkOf(type);
-    if (!isId(id) || !check || !isRecord(position) || !isRecord(data)) return undefined;
+    if (!isId(id) || !isRecord(position) || !isRecord(data)) return undefined;
     const { x, y } = position;
     if (!isNumber(x) || !isNumber(y)) return undefined;
     const { keys, tests, required } = check;
     const out: Record<string, unknown> = {};
     for (let k = 0; k < keys.length; k++) {
-      const key = keys[k];
-      // An own key only: `data` comes from JSON.parse, but a key such as `constructor` must not be read from the prototype.
-      const value = Object.hasOwn(data, key) ? data[key] : undefined;
+      // Read as zod reads it (no kind names a key of Object.prototype: src/kinds/kind.ts defineKind).
+      const value = data[keys[k]];
       if (value === undefined) {
         if (required[k]) return undefined;
         continue;
       }
       if (!tests[k](value)) return undefined;
-      out[key] = value;
+      out[keys[k]] = value;
     }
-    return { id, type: type as NodeType, position: { x, y }, data: out, kind: check.kind };
+    return { id, type: type as NodeType, position: { x, y }, data: out };
+  }
+
+  /** Whether an edge's ports exist on its nodes' kinds and fit. */
+  function portsFit(e: CanvasEdgeValue, source: KindCheck, target: KindCheck): boolean {
+    const from = e.sourceHandle === undefined || e.sourceHandle === null ? source.defaultOutput : source.outputs.get(e.sourceHandle);
+    const to = e.targetHandle === undefined || e.targetHandle === null ? target.defaultInput : target.inputs.get(e.targetHandle);
+    return from !== undefined && to !== undefined && fits(from, to);
   }
 
   function edge(e: unknown): CanvasEdgeValue | undefined {
@@ -106,12 +124,15 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
     if (version !== undefined && !(Number.isInteger(version) && (version as number) >= 0 && (version as number) <= MAX_VERSION)) return undefined;
 
     const outNodes = new Array<CanvasNodeValue>(nodes.length);
-    const kinds = new Map<string, NodeKind>();
+    const kinds = new Map<string, KindCheck>();
     for (let i = 0; i < nodes.length; i++) {
-      const n = node(nodes[i]);
-      if (!n || kinds.has(n.id)) return undefined;
-      kinds.set(n.id, n.kind);
-      outNodes[i] = { id: n.id, type: n.type, position: n.position, data: n.data };
+      const n = nodes[i] as unknown;
+      const type = isRecord(n) ? n.type : undefined;
+      const check = typeof type === 'string' ? checks.get(type) : undefined;
+      const value = node(n, check);
+      if (!value || kinds.has(value.id)) return undefined;
+      kinds.set(value.id, check!);
+      outNodes[i] = value;
     }
     const outEdges = new Array<CanvasEdgeValue>(edges.length);
     for (let i = 0; i < edges.length; i++) {
@@ -119,7 +140,7 @@ export function createCanvasBodyCheck(limits: Limits): (body: unknown) => Canvas
       if (!e) return undefined;
       const source = kinds.get(e.source);
       const target = kinds.get(e.target);
-      if (!source || !target || edgeProblem(e, source, target)) return undefined;
+      if (!source || !target || !portsFit(e, source, target)) return undefined;
       outEdges[i] = e;
     }
     // Keys in schema order, as zod gives them: id, projectId, nodes, edges, version.

@@ -138,13 +138,15 @@ const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 };
 
 /** Any error, as one of ours. */
-function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'routeOptions'>): AppError {
+function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'routeOptions' | 'body'>): AppError {
   if (err instanceof AppError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const issue = err.validation[0];
     if (issue.message && isPublicMessage(issue.message)) return invalidRequest(issue.message);
-    const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'request';
-    return invalidRequest(`Invalid ${where}: ${issue.message}`);
+    const path = issue.instancePath.split('/').slice(1);
+    const where = path.join('.') || err.validationContext || 'request';
+    const entry = err.validationContext === 'body' ? entryNamed(req.body, path) : '';
+    return invalidRequest(`Invalid ${where}${entry}: ${issue.message}`);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -166,6 +168,24 @@ function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'rou
     return code ? new AppError(code, 'Bad request') : badRequest();
   }
   return internal();
+}
+
+/**
+ * ` (node "a")` for a field inside a canvas's (or template's) node or edge, naming the entry by the id the body
+ * gave it, so that a refusal names the node and the field; '' when there is no such id to name.
+ */
+function entryNamed(body: unknown, path: string[]): string {
+  let named = '';
+  let value = body;
+  for (let i = 0; i < path.length && typeof value === 'object' && value !== null; i++) {
+    const key = path[i];
+    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    const id = typeof value === 'object' && value !== null && Object.hasOwn(value, 'id') ? (value as { id: unknown }).id : undefined;
+    if ((path[i - 1] === 'nodes' || path[i - 1] === 'edges') && typeof id === 'string' && id.length > 0 && id.length <= 200) {
+      named = ` (${path[i - 1] === 'nodes' ? 'node' : 'edge'} ${JSON.stringify(id)})`;
+    }
+  }
+  return named;
 }
 
 /** The answer to an error: status from its code, body `{ error, details?, …extra }`, Retry-After when it has one. */

@@ -8,7 +8,8 @@ export interface ThumbnailBox {
   y: number;
   width: number;
   height: number;
-  kind: 'upload' | 'generation';
+  /** `runs`: a node whose kind runs (a generation, …), drawn tinted; `plain`: any other. */
+  look: 'plain' | 'runs';
   /** Index into the images passed with the plan: the box is covered by that image. */
   image?: number;
 }
@@ -31,9 +32,9 @@ export interface ThumbnailPlan {
 }
 
 const BACKGROUND = '#eef0f5';
-const STYLE: Record<ThumbnailBox['kind'], { fill: string; stroke: string }> = {
-  upload: { fill: '#ffffff', stroke: '#b9bfcf' },
-  generation: { fill: '#e3e6ff', stroke: '#7c83e6' },
+const STYLE: Record<ThumbnailBox['look'], { fill: string; stroke: string }> = {
+  plain: { fill: '#ffffff', stroke: '#b9bfcf' },
+  runs: { fill: '#e3e6ff', stroke: '#7c83e6' },
 };
 const EDGE = '#8b91a5';
 
@@ -50,7 +51,7 @@ function svgOf(plan: ThumbnailPlan): string {
   }
   for (const l of plan.lines) parts.push(`<line x1="${n(l.x1)}" y1="${n(l.y1)}" x2="${n(l.x2)}" y2="${n(l.y2)}" stroke="${EDGE}" stroke-width="1.5"/>`);
   for (const b of plan.boxes) {
-    const { fill, stroke } = STYLE[b.kind];
+    const { fill, stroke } = STYLE[b.look];
     const r = Math.min(4, b.width / 4, b.height / 4);
     parts.push(`<rect x="${n(b.x)}" y="${n(b.y)}" width="${n(b.width)}" height="${n(b.height)}" rx="${n(r)}" fill="${fill}" stroke="${stroke}" stroke-width="1"/>`);
   }

@@ -94,14 +94,13 @@ export function portOf(ports: readonly Port[], handle: string | null | undefined
   return handle === undefined || handle === null ? ports.find((p) => p.default) : ports.find((p) => p.name === handle);
 }
 
-/** What is wrong with an edge's ports, naming the field and saying why; undefined when its ports exist and fit. */
+/** What is wrong with an edge's ports: the field, and why (naming the nodes and ports, not the edge). */
 export interface EdgeProblem {
   field: 'sourceHandle' | 'targetHandle';
   message: string;
 }
 
 interface EdgeEnds {
-  id: string;
   source: string;
   target: string;
   sourceHandle?: string | null;
@@ -123,7 +122,7 @@ function missingPort(edge: EdgeEnds, kind: NodeKind, side: 'source' | 'target'):
       : handle === undefined || handle === null
         ? `${node} has no default ${what}; name one in ${field}: ${names(ports)}`
         : `${node} has no ${what} ${q(handle)}; its ${what}s: ${names(ports)}`;
-  return { field, message: `edge ${q(edge.id)}: ${message}` };
+  return { field, message };
 }
 
 /** Whether an edge's ports exist on its nodes' kinds and fit (see `fits`). */
@@ -138,7 +137,7 @@ export function edgeProblem(edge: EdgeEnds, source: NodeKind, target: NodeKind):
   return {
     field: 'targetHandle',
     message:
-      `edge ${q(edge.id)}: output ${q(from.name)} (${from.value}) of node ${q(edge.source)} (${source.type}) does not fit ` +
+      `output ${q(from.name)} (${from.value}) of node ${q(edge.source)} (${source.type}) does not fit ` +
       `input ${q(to.name)} (${to.value}) of node ${q(edge.target)} (${target.type})${hint}`,
   };
 }

@@ -71,6 +71,8 @@ export interface NodeKind<T extends string = string> {
   readonly data: (limits: KindLimits) => DataFields;
   readonly inputs: readonly Port[];
   readonly outputs: readonly Port[];
+  /** About the size the editor draws a node of this kind at: used where the document holds no measured size (thumbnails). */
+  readonly size: { readonly width: number; readonly height: number };
   readonly task?: KindTask;
 }
 
@@ -78,6 +80,10 @@ export interface NodeKind<T extends string = string> {
 export function defineKind<const T extends string>(kind: NodeKind<T>): NodeKind<T> {
   if (!/^[a-z][a-z0-9-]{0,39}$/.test(kind.type)) throw new Error(`node kind ${kind.type}: a type is 1–40 lower-case letters, digits and dashes`);
   if (!Number.isInteger(kind.version) || kind.version < 1) throw new Error(`node kind ${kind.type}: version must be a positive integer`);
+  for (const key of Object.keys(kind.data({ promptChars: 1 }))) {
+    // Readers index `data` by these keys directly (the save fast path, as zod does): never a key every object has.
+    if (key in Object.prototype || key === 'type') throw new Error(`node kind ${kind.type}: a data key may not be named ${key}`);
+  }
   for (const [side, ports] of [['inputs', kind.inputs], ['outputs', kind.outputs]] as const) {
     const names = new Set(ports.map((p) => p.name));
     if (names.size !== ports.length) throw new Error(`node kind ${kind.type}: two ${side} share a name`);

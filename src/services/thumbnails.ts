@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasContent } from '../collab/canvas-doc.js';
 import type { CanvasesRepository } from '../db/repositories/index.js';
+import { kindOf } from '../kinds/index.js';
 import { projectNotFound } from '../errors.js';
 import type { ThumbnailBox, ThumbnailLine, ThumbnailPlan } from '../imaging/thumbnail.js';
 import type { ObjectStore } from '../storage/index.js';
@@ -19,8 +20,8 @@ export const THUMBNAIL_HEIGHT = 200;
 /** Part of every ETag: raise it when the drawing changes, so browsers' copies of the old drawing are replaced. */
 const DRAWING = 1;
 const PADDING = 12;
-/** The size a node is drawn at when the document does not say (as the editor draws them). */
-const NODE_SIZE = { upload: { width: 260, height: 260 }, generation: { width: 260, height: 400 } };
+/** The size a node of a type no kind has is drawn at when the document does not say (a kind says its own). */
+const UNKNOWN_SIZE = { width: 260, height: 260 };
 
 export interface Thumbnail {
   etag: string;
@@ -68,7 +69,7 @@ const sizeValue = (v: unknown) => (finite(v) && v > 0 && v <= 10_000 ? v : undef
 
 interface Placed {
   id: string;
-  kind: ThumbnailBox['kind'];
+  look: ThumbnailBox['look'];
   x: number;
   y: number;
   width: number;
@@ -84,11 +85,13 @@ function placed(nodes: unknown[]): Placed[] {
     const { x, y } = node.position;
     if (!finite(x) || !finite(y)) continue;
     const data = isRecord(node.data) ? node.data : {};
-    const kind = node.type === 'generation' || data.type === 'generation' ? 'generation' : 'upload';
+    // Its kind (src/kinds/) by `type`, else by `data.type` (SPEC let them differ); a node that runs is drawn as one.
+    const kind = kindOf(node.type) ?? kindOf(data.type);
+    const size = kind?.size ?? UNKNOWN_SIZE;
     const measured = isRecord(node.measured) ? node.measured : {};
-    const width = sizeValue(measured.width) ?? NODE_SIZE[kind].width;
-    const height = sizeValue(measured.height) ?? NODE_SIZE[kind].height;
-    out.push({ id: node.id, kind, x, y, width, height, image: typeof data.image === 'string' ? data.image : undefined });
+    const width = sizeValue(measured.width) ?? size.width;
+    const height = sizeValue(measured.height) ?? size.height;
+    out.push({ id: node.id, look: kind?.task ? 'runs' : 'plain', x, y, width, height, image: typeof data.image === 'string' ? data.image : undefined });
   }
   return out;
 }
@@ -109,7 +112,7 @@ export function planThumbnail(content: CanvasContent, opts: { maxImages: number;
   const offsetY = (THUMBNAIL_HEIGHT - (bottom - top) * scale) / 2;
   const boxes = new Map<string, ThumbnailBox>();
   for (const p of nodes) {
-    const box: ThumbnailBox = { x: offsetX + (p.x - left) * scale, y: offsetY + (p.y - top) * scale, width: p.width * scale, height: p.height * scale, kind: p.kind };
+    const box: ThumbnailBox = { x: offsetX + (p.x - left) * scale, y: offsetY + (p.y - top) * scale, width: p.width * scale, height: p.height * scale, look: p.look };
     if (p.image && urls.length < opts.maxImages && box.width >= 4 && box.height >= 4 && opts.isOurs(p.image)) {
       box.image = urls.length;
       urls.push(p.image);

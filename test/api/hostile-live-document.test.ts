@@ -297,7 +297,7 @@ describe('images with a scheme the rules refuse', () => {
     const before = await restCanvas(ada, projectId);
     const res = await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('a', { image })], edges: [] });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatch(/^Invalid nodes\.0\.data\.image: Invalid image URL: only http:, https:, data: URLs or a path$/);
+    expect(res.json.error).toMatch(/^Invalid nodes\.0\.data\.image \(node "a"\): Invalid image URL: only http:, https:, data: URLs or a path$/);
     expect(await restCanvas(ada, projectId)).toEqual(before);
   });
 

@@ -248,6 +248,8 @@ const subscriptionEvent = (type: string, externalId: string, customerId: string)
 let bobActive: { body: string; headers: Record<string, string> };
 
 const node = (id: string, data: Record<string, unknown> = {}) => ({ id, type: 'upload', position: { x: 1, y: 2 }, data: { type: 'upload', ...data } });
+/** A generation node: an edge from an upload goes into it (an upload has no input port, src/kinds/upload.ts). */
+const gen = (id: string) => ({ id, type: 'generation', position: { x: 1, y: 2 }, data: { type: 'generation' } });
 
 /** A request each operation accepts from ada (the cases vary one thing of it). Keyed `METHOD /openapi/path`. */
 function templates(): Record<string, Request> {
@@ -255,6 +257,7 @@ function templates(): Record<string, Request> {
     'GET /api/health': { method: 'GET', path: '/api/health' },
     'GET /api/ready': { method: 'GET', path: '/api/ready' },
     'GET /api/client-config': { method: 'GET', path: '/api/client-config' },
+    'GET /api/node-kinds': { method: 'GET', path: '/api/node-kinds' },
     'GET /api/user': { method: 'GET', path: '/api/user' },
     'GET /api/user/session': { method: 'GET', path: '/api/user/session' },
     // Accepted from ada it would end her sessions: only ever sent refused (anonymous, forged, cross-site).
@@ -378,7 +381,7 @@ beforeAll(async () => {
   P = (await a.client.post('/api/user/project', { userId: a.id, name: 'P' })).json.id;
   S = (await a.client.post('/api/user/project', { userId: a.id, name: 'Scratch' })).json.id;
   B = (await b.client.post('/api/user/project', { userId: b.id, name: 'Bob' })).json.id;
-  for (const id of [P, S]) expect((await a.client.post('/api/user/project/canvas', { projectId: id, nodes: [node('n1'), node('n2')], edges: [{ id: 'e1', source: 'n1', target: 'n2' }] })).status).toBe(200);
+  for (const id of [P, S]) expect((await a.client.post('/api/user/project/canvas', { projectId: id, nodes: [node('n1'), gen('n2')], edges: [{ id: 'e1', source: 'n1', target: 'n2' }] })).status).toBe(200);
   const uploaded = await send({ method: 'POST', path: '/api/upload', ...multipart([{ name: 'file', filename: 'kept.png', type: 'image/png', data: png }]), headers: { ...multipart([]).headers, cookie: `${COOKIE}=${a.cookie}` } });
   expect(uploaded.status).toBe(200);
   storedFile = new URL(uploaded.json.url).pathname.replace('/files/', '');
@@ -883,7 +886,7 @@ describe('hostile input on every route', () => {
         { name: `canvas node id: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [node(v)], edges: [] }), ...ok, accepted: async (res) => back(`canvas node id: ${vname}`, v, res.json.nodes[0].id) },
         { name: `canvas node prompt: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [node('n', { prompt: v })], edges: [] }), ...ok, accepted: async (res) => back(`canvas node prompt: ${vname}`, v, res.json.nodes[0].data.prompt) },
         { name: `canvas node image: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [node('n', { image: v })], edges: [] }), ...ok, accepted: async (res) => back(`canvas node image: ${vname}`, v, res.json.nodes[0].data.image) },
-        { name: `canvas edge handle: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [node('a'), node('b')], edges: [{ id: 'e', source: 'a', target: 'b', sourceHandle: v }] }), ...ok, accepted: async (res) => back(`canvas edge handle: ${vname}`, v, res.json.edges[0].sourceHandle) },
+        { name: `canvas edge handle: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [node('a'), gen('b')], edges: [{ id: 'e', source: 'a', target: 'b', sourceHandle: v }] }), ...ok, accepted: async (res) => back(`canvas edge handle: ${vname}`, v, res.json.edges[0].sourceHandle) },
         { name: `canvas node type: ${vname}`, method: 'POST', path: '/api/user/project/canvas', ...json({ projectId: S, nodes: [{ ...node('n'), type: v }], edges: [] }), status: [400] },
         // A prompt that cannot be stored is refused before the model runs (the image is valid); an odd one
         // with an unreadable image is refused for the image.

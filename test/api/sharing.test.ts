@@ -217,7 +217,7 @@ describe('sharing a project', () => {
 describe('the read-only link', () => {
   it('shows the canvas signed out; a new link replaces the old; revoking ends it; all unknown tokens are the same 404', async () => {
     const id = await project(owner, 'Linked');
-    const saved = await saveCanvas(owner, { projectId: id, nodes: [node('a'), node('b')], edges: [{ id: 'e', source: 'a', target: 'b' }] });
+    const saved = await saveCanvas(owner, { projectId: id, nodes: [node('a'), { ...node('b'), type: 'generation', data: { type: 'generation' } }], edges: [{ id: 'e', source: 'a', target: 'b' }] });
     const made = await makeLink(owner, id);
     expect(made).toMatchObject({ status: 201, json: { token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), url: `${t.baseUrl}/api/shared/${made.json.token}` } });
     // Only the token's SHA-256 is stored.

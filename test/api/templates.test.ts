@@ -143,8 +143,8 @@ describe('templates', () => {
     await expectError(publish(ada, { templateName: 'No canvas' }), 'Canvas is required');
     await expectError(bad({ canvas: 'many' }), /^Invalid canvas: /);
 
-    await expectError(withCanvas({ nodes: [{ ...node('a'), type: 'video' }] }), /^Invalid canvas\.nodes\.0\.type: /);
-    await expectError(withCanvas({ nodes: [{ ...node('a'), position: { x: 'left', y: 0 } }] }), /^Invalid canvas\.nodes\.0\.position\.x: /);
+    await expectError(withCanvas({ nodes: [{ ...node('a'), type: 'video' }] }), /^Invalid canvas\.nodes\.0\.type \(node "a"\): /);
+    await expectError(withCanvas({ nodes: [{ ...node('a'), position: { x: 'left', y: 0 } }] }), /^Invalid canvas\.nodes\.0\.position\.x \(node "a"\): /);
     await expectError(withCanvas({ nodes: 'many' }), /^Invalid canvas\.nodes: /);
     await expectError(withCanvas({ nodes: [node('a'), node('a')], edges: [] }), 'Duplicate node id: a');
     await expectError(withCanvas({ edges: [{ id: 'e', source: 'a', target: 'ghost' }] }), 'Edge e references an unknown node');

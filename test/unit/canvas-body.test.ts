@@ -1,6 +1,7 @@
 // The canvas save fast path (src/http/canvas-body.ts) must give the zod schema's verdict and value for every
 // body: same acceptance, same output (unknown fields dropped, keys in order). Bodies are a realistic canvas
-// with one or more generated faults each, from a fixed seed.
+// (uploads, generations and text nodes feeding their prompt port) with one or more generated faults each, from a
+// fixed seed: bad values, nodes turned into another kind, edges given other ports.
 import { describe, expect, it } from 'vitest';
 import { makeCanvas } from '../../bench/api.js';
 import { createCanvasBodyCheck } from '../../src/http/canvas-body.js';
@@ -22,7 +23,9 @@ type Json = Record<string, unknown>;
 const BAD_VALUES: unknown[] = [
   undefined, null, 0, -1, 1.5, 2 ** 31, 2 ** 31 - 1, 2 ** 53, 'x', '', true, [], {}, [1], { a: 1 },
   'a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', 'x'.repeat(201), 'x'.repeat(2049), 'p'.repeat(201), 'm'.repeat(100), 'm'.repeat(101),
-  'upload', 'generation', '__proto__', 'constructor',
+  'upload', 'generation', 'text', 'video', '__proto__', 'constructor',
+  // Port names (src/kinds/): right on one side or kind, wrong on another.
+  'image', 'images', 'prompt', 'in', 'out',
 ];
 
 /** Images around the rules: data: URLs of any length and case are taken (a save stores them), other URLs up to 2,048. */
@@ -51,7 +54,7 @@ function mutate(body: Json, rnd: () => number): string {
   const value = () => structuredClone(pick(BAD_VALUES));
   const nodes = body.nodes as Json[];
   const edges = body.edges as Json[];
-  const target = pick(['body', 'node', 'data', 'position', 'edge', 'dup', 'dangling', 'many', 'extra', 'missing', 'image'] as const);
+  const target = pick(['body', 'node', 'data', 'position', 'edge', 'dup', 'dangling', 'many', 'extra', 'missing', 'image', 'kind', 'port'] as const);
   const setOrDelete = (o: Json, keys: string[]) => {
     const key = pick(keys);
     if (typeof o !== 'object' || o === null) return `${key} (parent already replaced)`;
@@ -66,7 +69,7 @@ function mutate(body: Json, rnd: () => number): string {
     case 'node':
       return `node.${setOrDelete(pick(nodes), ['id', 'type', 'position', 'data', 'label'])}`;
     case 'data':
-      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'model', 'label'])}`;
+      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'model', 'text', 'label'])}`;
     case 'position':
       return `position.${setOrDelete(pick(nodes).position as Json, ['x', 'y', 'z'])}`;
     case 'edge':
@@ -90,6 +93,21 @@ function mutate(body: Json, rnd: () => number): string {
       for (const key of keys) delete body[key];
       return `missing ${keys.join(' and ')}`;
     }
+    case 'kind': {
+      // A node turned into another kind, keeping or changing its data's type: the data then fits the kind or not.
+      const n = pick(nodes);
+      if (typeof n !== 'object' || n === null || typeof n.data !== 'object' || n.data === null) return 'kind (parent already replaced)';
+      n.type = pick(['upload', 'generation', 'text']);
+      if (rnd() < 0.7) (n.data as Json).type = n.type;
+      if (n.type === 'text' && rnd() < 0.7) (n.data as Json).text = pick(['', 'words', 'p'.repeat(201)]);
+      return `node kind ${String(n.type)}`;
+    }
+    case 'port': {
+      const e = pick(edges);
+      if (typeof e !== 'object' || e === null) return 'port (parent already replaced)';
+      e[pick(['sourceHandle', 'targetHandle'])] = pick([null, 'image', 'images', 'prompt', 'text', 'in', '']);
+      return 'edge port';
+    }
     case 'image': {
       const data = pick(nodes)?.data as Json | undefined;
       if (typeof data !== 'object' || data === null) return 'image (parent already replaced)';
@@ -105,6 +123,14 @@ function baseBody(seed: number): Json {
   const ids = new Set((body.nodes as Json[]).map((n) => n.id));
   body.edges = edges.filter((e) => ids.has(e.source) && ids.has(e.target)).slice(0, 40);
   (body.edges as Json[]).forEach((e, i) => i % 3 === 0 && (e.sourceHandle = i % 2 ? null : 'image'));
+  // Some text nodes feeding the generations' prompt port (src/kinds/text.ts).
+  const withText = body.nodes as Json[];
+  const generations = withText.filter((n) => n.type === 'generation');
+  for (let i = 0; i < 4; i++) {
+    const id = `text-${seed}-${i}`;
+    withText.push({ id, type: 'text', position: { x: i, y: seed % 7 }, data: { type: 'text', text: i % 2 ? `words ${i}` : '' } });
+    (body.edges as Json[]).push({ id: `te-${i}`, source: id, target: generations[i % generations.length].id, ...(i % 2 ? { sourceHandle: 'text' } : {}), targetHandle: 'prompt' });
+  }
   if (seed % 2) body.version = seed % 5;
   if (seed % 3) body.id = `canvas-${seed}`;
   return body;
@@ -115,7 +141,7 @@ describe('canvas save fast path', () => {
     const rnd = random(20261122);
     let accepted = 0;
     let refused = 0;
-    const acceptedWith = { missing: 0, image: 0 };
+    const acceptedWith = { missing: 0, image: 0, kind: 0, port: 0 };
     for (let i = 0; i < 2000; i++) {
       const body = baseBody(i);
       const faults = i % 10 === 0 ? [] : Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
@@ -137,6 +163,8 @@ describe('canvas save fast path', () => {
         expect(JSON.stringify(got), what).toBe(JSON.stringify(expected.data));
         if (faults.some((f) => f.startsWith('missing'))) acceptedWith.missing++;
         if (faults.some((f) => f.startsWith('data.image:'))) acceptedWith.image++;
+        if (faults.some((f) => f.startsWith('node kind'))) acceptedWith.kind++;
+        if (faults.some((f) => f === 'edge port')) acceptedWith.port++;
       } else refused++;
     }
     // Both sides of the verdict are exercised.
@@ -145,6 +173,9 @@ describe('canvas save fast path', () => {
     // Bodies without nodes or edges, and with data: URL images, are among the accepted ones.
     expect(acceptedWith.missing).toBeGreaterThan(10);
     expect(acceptedWith.image).toBeGreaterThan(10);
+    // So are nodes changed to another kind, and edges whose ports changed (when the result still fits).
+    expect(acceptedWith.kind).toBeGreaterThan(10);
+    expect(acceptedWith.port).toBeGreaterThan(10);
   });
 
   it('does not accept what is not an object', () => {

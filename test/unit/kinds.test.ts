@@ -1,6 +1,8 @@
 // The node-kind registry (src/kinds/): every kind is well formed, lookups answer by type, ports and their fit,
 // and each kind's data rules give the same verdict as a predicate (live document, fast path) and as zod (REST).
 import { describe, expect, it } from 'vitest';
+import { canvasSchemas } from '../../src/http/schemas.js';
+import { exampleCanvas } from '../../src/services/example-canvas.js';
 import { NODE_KINDS, NODE_TYPES, dataRulesOf, defineKind, edgeProblem, fits, kindData, kindOf, portOf, type NodeKind } from '../../src/kinds/index.js';
 
 const limits = { promptChars: 50 };
@@ -22,12 +24,16 @@ describe('node kinds', () => {
   });
 
   it('refuses a malformed kind when its module loads', () => {
-    const base = { type: 'x', label: 'X', version: 1, data: () => ({}), inputs: [], outputs: [] };
+    const base = { type: 'x', label: 'X', version: 1, data: () => ({}), inputs: [], outputs: [], size: { width: 1, height: 1 } };
     expect(() => defineKind({ ...base, type: 'Not A Type' })).toThrow(/type/);
     expect(() => defineKind({ ...base, version: 0 })).toThrow(/version/);
     expect(() => defineKind({ ...base, outputs: [{ name: 'a', value: 'image', list: false }, { name: 'a', value: 'text', list: false }] })).toThrow(/share a name/);
     expect(() => defineKind({ ...base, inputs: [{ name: 'a', value: 'image', list: false, default: true }, { name: 'b', value: 'text', list: false, default: true }] })).toThrow(/default/);
     expect(() => defineKind({ ...base, inputs: [{ name: 'a', value: 'audio' as 'image', list: false }] })).toThrow(/value type/);
+    // Data keys are read by indexing (as zod does): never one every object has.
+    const field = kindData({ promptChars: 1 }).get('text')!.fields.text;
+    expect(() => defineKind({ ...base, data: () => ({ constructor: field }) })).toThrow(/constructor/);
+    expect(() => defineKind({ ...base, data: () => ({ type: field }) })).toThrow(/type/);
   });
 
   it('fits values of one type, a mask into an image port, never an image into a mask port', () => {
@@ -56,18 +62,18 @@ describe('node kinds', () => {
     expect(edgeProblem(e({ sourceHandle: 'image', targetHandle: 'images' }), kind('upload'), kind('generation'))).toBeUndefined();
     expect(edgeProblem(e({ targetHandle: 'prompt' }), kind('text'), kind('generation'))).toBeUndefined();
 
-    expect(edgeProblem(e(), kind('upload'), kind('upload'))).toEqual({ field: 'targetHandle', message: 'edge "e1": node "t" (upload) has no inputs' });
+    expect(edgeProblem(e(), kind('upload'), kind('upload'))).toEqual({ field: 'targetHandle', message: 'node "t" (upload) has no inputs' });
     expect(edgeProblem(e({ targetHandle: 'in' }), kind('upload'), kind('generation'))).toEqual({
       field: 'targetHandle',
-      message: 'edge "e1": node "t" (generation) has no input "in"; its inputs: "images", "prompt"',
+      message: 'node "t" (generation) has no input "in"; its inputs: "images", "prompt"',
     });
     expect(edgeProblem(e({ sourceHandle: 'out' }), kind('upload'), kind('generation'))).toEqual({
       field: 'sourceHandle',
-      message: 'edge "e1": node "s" (upload) has no output "out"; its outputs: "image"',
+      message: 'node "s" (upload) has no output "out"; its outputs: "image"',
     });
     expect(edgeProblem(e(), kind('text'), kind('generation'))).toEqual({
       field: 'targetHandle',
-      message: 'edge "e1": output "text" (text) of node "s" (text) does not fit input "images" (image) of node "t" (generation); this input fits: "prompt"',
+      message: 'output "text" (text) of node "s" (text) does not fit input "images" (image) of node "t" (generation); this input fits: "prompt"',
     });
     expect(edgeProblem(e({ targetHandle: 'prompt' }), kind('upload'), kind('generation'))?.field).toBe('targetHandle');
   });
@@ -106,5 +112,11 @@ describe('node kinds', () => {
         }
       }
     }
+  });
+
+  it('takes the example canvas (written into the document directly, not through REST) as a valid canvas', () => {
+    const { CanvasBody } = canvasSchemas({ canvasNodes: 10, canvasEdges: 10, promptChars: 1000 } as Parameters<typeof canvasSchemas>[0]);
+    const example = exampleCanvas(['https://img.example/1.png', 'https://img.example/2.png']);
+    expect(CanvasBody.safeParse({ projectId: 'p', ...example }).error).toBeUndefined();
   });
 });

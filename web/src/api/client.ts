@@ -9,7 +9,10 @@ export type Canvas = components['schemas']['Canvas'];
 export type ApiErrorBody = components['schemas']['Error'];
 export type CanvasSaveBody = paths['/api/user/project/canvas']['post']['requestBody']['content']['application/json'];
 // `nodes`/`edges` may be left out of a save (they are then empty); the client always sends both.
-export type SavedNode = NonNullable<CanvasSaveBody['nodes']>[number];
+/** A node of any kind (GET /api/node-kinds). */
+export type ApiNode = NonNullable<CanvasSaveBody['nodes']>[number];
+// The editor knows SPEC's two kinds so far; the other kinds come with the registry's web side (src/kinds/).
+export type SavedNode = Extract<ApiNode, { type: 'upload' | 'generation' }>;
 export type SavedEdge = NonNullable<CanvasSaveBody['edges']>[number];
 export type GenerateBody = paths['/api/image']['post']['requestBody']['content']['application/json'];
 export type GenerateResult = paths['/api/image']['post']['responses'][200]['content']['application/json'];

@@ -2,7 +2,7 @@
 // the live document renders them (./live-doc.ts). Only the stored fields ever leave the browser: xyflow's own
 // (selected, measured, dragging, …) stay here.
 import type { Edge, Node, XYPosition } from '@xyflow/react';
-import type { SavedEdge, SavedNode } from '../api/client';
+import type { ApiNode, SavedEdge, SavedNode } from '../api/client';
 
 export type NodeKind = SavedNode['type'];
 export type NodeData = SavedNode['data'] & {
@@ -41,12 +41,15 @@ export function toDoc(nodes: CanvasNode[], edges: CanvasEdge[]): CanvasDoc {
   return { nodes: nodes.map(toSavedNode), edges: edges.map(toSavedEdge) };
 }
 
-/** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs. */
-export function fromSavedNode(node: SavedNode): CanvasNode {
-  const data: NodeData = { ...node.data };
+/**
+ * A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs.
+ * A node of a kind the editor does not draw yet keeps its type (xyflow draws it as a plain node).
+ */
+export function fromSavedNode(node: ApiNode): CanvasNode {
+  const data = { ...node.data } as NodeData;
   delete data.isGenerating;
   delete data.job;
-  return { id: node.id, type: node.type, position: node.position, data };
+  return { id: node.id, type: node.type as NodeKind, position: node.position, data };
 }
 
 export function fromSavedEdge(edge: SavedEdge): CanvasEdge {
