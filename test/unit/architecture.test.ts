@@ -32,13 +32,18 @@ describe('src/ structure', () => {
     expect(outside).toEqual([]);
   });
 
-  it('services, storage, models, net, payments, video and db never import http/ or routes/', () => {
-    const lower = ['services', 'storage', 'models', 'net', 'payments', 'video', 'db'].map((d) => join(SRC, d) + '/');
+  it('services, storage, models, net, payments, video, db and collab never import http/ or routes/', () => {
+    const lower = ['services', 'storage', 'models', 'net', 'payments', 'video', 'db', 'collab'].map((d) => join(SRC, d) + '/');
     const upper = ['http', 'routes'].map((d) => join(SRC, d) + '/');
     const wrong = [...graph]
       .filter(([from]) => lower.some((d) => from.startsWith(d)))
       .flatMap(([from, tos]) => tos.filter((to) => upper.some((d) => to.startsWith(d))).map((to) => `${name(from)} → ${name(to)}`));
     expect(wrong).toEqual([]);
+  });
+
+  it('collab/protocol.ts, which the web client imports too, imports nothing', () => {
+    const text = readFileSync(join(SRC, 'collab', 'protocol.ts'), 'utf8');
+    expect([...text.matchAll(/^\s*import\b.*$/gm)].map((m) => m[0])).toEqual([]);
   });
 
   it('has no import cycles', () => {

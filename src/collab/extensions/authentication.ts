@@ -1,0 +1,144 @@
+// Who may use a live document (docs/api.md "Live canvas"; DESIGN.md §9), as a hocuspocus extension:
+//
+// - On the upgrade (`signIn`, before hocuspocus sees the socket): a browser's Origin must be ours (403), the session
+//   cookie must be valid (401). An upgrade without a session cookie is let in only to authenticate with a personal
+//   API token (the provider's `token`, in each document's auth message): until a document authenticates,
+//   hocuspocus answers it nothing, and `watch` closes it (4401) after COLLAB_AUTH_TIMEOUT_MS.
+// - Per document (`onAuthenticate`): the caller's role (owner and editors write; a viewer's connection is
+//   read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the project exists);
+//   with a token, also its scopes (`read` to connect, `write` to edit).
+// - Afterwards: `revalidate` checks again the role of everyone connected to a document (after a member change made
+//   here), and `connections` lists every person's connection for the access sweep (src/auth/access-sweep.ts),
+//   which ends those whose session, token or role ended.
+import type { IncomingMessage } from 'node:http';
+import type { Document, Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import type { WebSocket } from 'ws';
+import type { OpenConnection } from '../../auth/access-sweep.js';
+import type { TokenVerifier } from '../../auth/api-tokens.js';
+import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../../auth/session.js';
+import type { ProjectRole } from '../../db/repositories/index.js';
+import { isUuid } from '../../ids.js';
+import type { Gate } from '../socket-limits.js';
+import { CLOSE, endedCode, refusal } from '../protocol.js';
+
+/** What hocuspocus holds for a socket (copied per document connection). */
+export interface SocketContext {
+  /**
+   * The upgrade's session user; for a socket signed in by token, its user once the document authenticated. It keeps
+   * what let it in (the session's claims, or the token's id) for the access sweep (`connections`).
+   */
+  user: SessionUser | null;
+  /** A socket without a session cookie: each document authenticates with an API token (`onAuthenticate`). */
+  byToken?: boolean;
+  /** Shared by the socket's documents (hocuspocus copies the context per document): set once one authenticated. */
+  gate?: Gate;
+}
+
+export interface AuthenticationDeps {
+  /** The user's role on the project, null without one (or no such project). */
+  roleOf: (userId: string, projectId: string) => Promise<ProjectRole | null>;
+  sessions: SessionVerifier;
+  /** Personal API tokens, accepted as the provider's `token` on an upgrade without a session cookie; unset: refused (401). */
+  tokens?: Pick<TokenVerifier, 'verify'>;
+  /** The service's own origin: a browser connection from any other is refused. */
+  origin: string;
+  /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this. */
+  authTimeoutMs: number;
+}
+
+export interface Authentication extends Extension<SocketContext> {
+  /** The upgrade's verdict: the socket's context, or the HTTP status to refuse it with. */
+  signIn(req: IncomingMessage): Promise<{ context: SocketContext } | { status: 401 | 403 }>;
+  /** Closes a socket let in without a session cookie (4401) if none of its documents authenticated in time. */
+  watch(ws: WebSocket, context: SocketContext): void;
+  /**
+   * Checks again the role of everyone connected to `document`: the socket of a connection without a role is closed
+   * (its provider reconnects and is refused), and so is that of a viewer whose connection could write (it reconnects
+   * read-only).
+   */
+  revalidate(document: Document): Promise<void>;
+  /** Every person's document connection in `documents`, for the access sweep. */
+  connections(documents: Iterable<Document>): OpenConnection[];
+}
+
+const userOf = (connection: { context?: unknown }) => (connection.context as SocketContext | undefined)?.user;
+
+export function authentication({ roleOf, sessions, tokens, origin, authTimeoutMs }: AuthenticationDeps): Authentication {
+  return {
+    extensionName: 'authentication',
+
+    async signIn(req) {
+      const from = req.headers.origin;
+      if (from !== undefined && from !== origin) return { status: 403 };
+      const user = await sessions.verify(req.headers.cookie);
+      // A session cookie that is not valid stays a 401; without one, a token may authenticate each document.
+      if (!user && (!tokens || hasSessionCookie(req.headers.cookie))) return { status: 401 };
+      return { context: user ? { user } : { user: null, byToken: true, gate: { authenticated: false } } };
+    },
+
+    watch(ws, { gate }) {
+      // Let in only to authenticate: a socket that does not within the deadline holds nothing of ours any longer.
+      if (!gate) return;
+      const deadline = setTimeout(() => {
+        if (!gate.authenticated) ws.close(CLOSE.unauthorized.code, CLOSE.unauthorized.reason);
+      }, authTimeoutMs);
+      deadline.unref();
+      ws.once('close', () => clearTimeout(deadline));
+    },
+
+    async onAuthenticate({ documentName, context, connectionConfig, token }: onAuthenticatePayload<SocketContext>) {
+      let user = context.user;
+      if (!user && !context.byToken) return; // the service's own connection
+      if (!user) {
+        // A socket without a session cookie: the document's auth message must carry a valid token with `read`.
+        const found = token && tokens ? await tokens.verify(token) : null;
+        if (!found) throw refusal(CLOSE.unauthorized);
+        if (!found.token?.scopes.includes('read')) throw refusal(CLOSE.insufficientScope);
+        user = found;
+      }
+      const role = isUuid(documentName) ? await roleOf(user.id, documentName) : null;
+      if (!role) throw refusal(CLOSE.permissionDenied);
+      // A token without `write` reads only, whatever its user's role.
+      if (role === 'viewer' || (user.token && !user.token.scopes.includes('write'))) connectionConfig.readOnly = true;
+      // The token's user becomes this document connection's user (presence, revalidate).
+      if (!context.user) {
+        if (context.gate) context.gate.authenticated = true;
+        return { user };
+      }
+    },
+
+    async revalidate(document) {
+      await Promise.all(
+        document.getConnections().map(async (connection) => {
+          const user = userOf(connection);
+          if (!user) return;
+          const role = await roleOf(user.id, document.name);
+          // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
+          if (!role) connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+          else if (role === 'viewer' && !connection.readOnly) connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
+          if (!role || role === 'viewer') connection.readOnly = true;
+        }),
+      );
+    },
+
+    connections(documents) {
+      const open: OpenConnection[] = [];
+      for (const document of documents) {
+        for (const connection of document.getConnections()) {
+          const user = userOf(connection);
+          if (!user) continue; // the service's own
+          open.push({
+            user,
+            project: { id: document.name, writes: !connection.readOnly },
+            end(reason) {
+              connection.readOnly = true;
+              connection.webSocket.close(endedCode(reason), reason);
+            },
+          });
+        }
+      }
+      return open;
+    },
+  };
+}
