@@ -38,6 +38,11 @@ export interface Metrics {
   upload(result: UploadResult, bytes: number): void;
   /** A compaction of a live document came due and ended so. */
   compaction(result: CompactionResult, seconds: number): void;
+  /**
+   * A live change refused for its content, before it was applied (src/collab/update-check.ts): `reason` is its close
+   * reason (src/collab/protocol.ts REFUSED_CHANGE, `invalid-<field>`, `missing-<field>`, …), a bounded set.
+   */
+  refusedChange(reason: string): void;
   /** Where the live canvas's gauges are read from (once the live documents exist). */
   watchLive(read: () => LiveGauges): void;
 }

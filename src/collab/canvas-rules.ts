@@ -7,7 +7,7 @@
 // stored. Keys the rules do not name (React Flow's `measured`, `style`; `data.error`, `data.example`, …) are kept by
 // the live document and rendered, so they are held to `isExtraValue`: plain JSON of bounded size. A node's `data`
 // rules are its kind's (src/kinds/: one module per kind, with the value predicates this module re-exports).
-import { dataRulesOf, isNodeType, type FieldRule, type FieldRules } from '../kinds/index.js';
+import { dataRulesOf, isNodeType, NODE_TYPES, type FieldRule, type FieldRules } from '../kinds/index.js';
 import { isText } from '../kinds/values.js';
 import { isOrderKey } from './order-keys.js';
 
@@ -91,6 +91,11 @@ export interface CanvasRules {
   data: FieldRules;
   /** The `data` rules of a node of this `type` (its kind's, src/kinds/), `type` included; undefined for a type no kind has. */
   dataOf: (type: unknown) => FieldRules | undefined;
+  /**
+   * Every `data` key some kind names. On a node whose kind does not name it, such a key is refused
+   * (`data-of-another-kind`: an `image` on a `text` node) where any other key is an extra value.
+   */
+  kindKeys: ReadonlySet<string>;
   edge: FieldRules;
   /** The order key every node and edge carries (canvas-doc's `#`). */
   order: FieldRule;
@@ -112,6 +117,7 @@ export function canvasRules(limits: CanvasRuleLimits): CanvasRules {
     },
     data: { ...dataRulesOf('generation', limits), type: { test: isNodeKind, reason: 'invalid-data-type', required: true } },
     dataOf: (type) => dataRulesOf(type, limits),
+    kindKeys: new Set(NODE_TYPES.flatMap((type) => Object.keys(dataRulesOf(type, limits) ?? {}))),
     edge: {
       source: { test: isId, reason: 'invalid-source', required: true },
       target: { test: isId, reason: 'invalid-target', required: true },

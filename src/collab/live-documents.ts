@@ -88,8 +88,8 @@ export interface LiveDeps {
   extensions?: Extension[];
   /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
   relayed?: boolean;
-  /** Where compactions are counted (metrics on). */
-  metrics?: Pick<Metrics, 'compaction'>;
+  /** Where compactions and refused changes are counted (metrics on). */
+  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
 }
@@ -176,7 +176,7 @@ export function createLiveDocuments({
       quiet(frameLimits({ updatesPerSecond: limits.updatesPerSecond })),
       quiet(presence<SocketContext>()),
       quiet(stored),
-      quiet(validation({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars })),
+      quiet(validation({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars }, metrics)),
       compactions,
     ],
   });

@@ -69,13 +69,26 @@ export const LIMIT_REFUSED = 4413;
  * Closes of a document connection whose change's content was refused (./update-check.ts, ./canvas-rules.ts): not
  * applied, stored or broadcast. The reason names the rule — `invalid-<field>` (the field rules of ./canvas-rules.ts),
  * `missing-<field>`, `invalid-shape`, `unknown-root`, `unknown-parent` (code RULE_REFUSED) — or the limit (below).
- * The provider keeps the change and sends it again on every reconnect (the web client says why: live-limits.ts).
+ * The provider would keep the change and send it again on every reconnect: the web client drops its document and
+ * loads it again instead, and says why (web/src/canvas/live-limits.ts `refusalText`).
  */
 export const REFUSED_CHANGE = {
   tooManyNodes: { code: LIMIT_REFUSED, reason: 'too-many-nodes' },
   tooManyEdges: { code: LIMIT_REFUSED, reason: 'too-many-edges' },
   canvasTooLarge: { code: LIMIT_REFUSED, reason: 'canvas-too-large' },
-  // Changes refused by node kind (issue 32, live edits validated by kind) get their close reason here.
+
+  // By node kind (src/kinds/): a node's `data` is held to the rules of its kind, each field's refusal named
+  // `invalid-<field>` (`invalid-text`, `invalid-prompt`, …) and a required one's absence `missing-data-<field>`.
+  /** A node `type` no kind has. */
+  unknownNodeType: { code: RULE_REFUSED, reason: 'invalid-node-type' },
+  /** A `data.type` its node's kind does not allow. */
+  invalidDataType: { code: RULE_REFUSED, reason: 'invalid-data-type' },
+  /** A `data` key that another kind has and the node's own does not (an `image` on a `text` node). */
+  dataOfAnotherKind: { code: RULE_REFUSED, reason: 'data-of-another-kind' },
+  /** An edge's `sourceHandle`/`targetHandle` names no port of its node's kind (absent: the kind has no default port). */
+  unknownPort: { code: RULE_REFUSED, reason: 'unknown-port' },
+  /** An edge from an output whose value does not fit its input (text into an image input; src/kinds/ `fits`). */
+  portsDoNotFit: { code: RULE_REFUSED, reason: 'ports-do-not-fit' },
 } as const;
 
 /** Why the access sweep ends a connection (src/auth/access-sweep.ts EndReason): its credential or its role ended. */

@@ -9,6 +9,16 @@
 // and key of that origin (Yjs copies them when it integrates the item). A place is the path of keys from a root:
 // `[root, id]` (a node or an edge), `[root, id, field]`, `['nodes', id, 'data', key]`; nothing deeper exists.
 //
+// Kinds (src/kinds/). A node's `data` keys are held to the rules of its kind — the `type` the update sets, else the
+// one the document holds —; a key another kind names is refused on it (`data-of-another-kind`), any other key is an
+// extra value; a new `data` map has its kind's required keys. A change of a node's `type` (or a node replaced whole)
+// is allowed and re-checks what the node keeps: its existing data under the new kind (keys the same update deletes
+// or sets aside), the new kind's required keys, and every edge of the node (one pass over the edges, only then).
+// An edge the update adds or whose ends or handles it sets or deletes must name ports its nodes' kinds have, whose
+// values fit (`unknown-port`, `ports-do-not-fit`); an edge with an end that is not a node is not judged. Each check
+// reads only the entries the update names: no rendering. Yjs resolves concurrent sets of one key by client id, not
+// by arrival: a type set concurrently with another one is checked as if it won.
+//
 // Bytes. CANVAS_MAX_BYTES is measured as REST measures a canvas: the UTF-8 JSON of the rendered nodes plus that of
 // the rendered edges (so the live document holds what a REST save could). The exact measure renders the whole
 // document, so it is taken when a document is first checked and then only when needed: between two, every applied
@@ -19,6 +29,7 @@ import * as Y from 'yjs';
 import { canvasRules, isId, KEY_MAX_CHARS, type CanvasRuleLimits, type FieldRule, type FieldRules } from './canvas-rules.js';
 import { ORDER_KEY, renderCanvas } from './canvas-doc.js';
 import { CLOSE, REFUSED_CHANGE, RULE_REFUSED } from './protocol.js';
+import { fits, kindOf, portOf } from '../kinds/index.js';
 
 export interface UpdateLimits extends CanvasRuleLimits {
   nodes: number;
@@ -189,6 +200,139 @@ class Places {
   }
 }
 
+/** The key of a place (an entry, a field of one, or a key of a node's `data`) in the maps of one check. */
+const placeKey = (root: string, id: string, field = '', dataKey = '') => `${root}\u0000${id}\u0000${field}\u0000${dataKey}`;
+/** The value a map item holds (a map key's last value). */
+const valueOf = (item: Y.Item): unknown => {
+  const values = item.content.getContent();
+  return values[values.length - 1];
+};
+
+/**
+ * What the canvas's nodes are once an update is applied, as far as their kinds go: a node's type (the one the update
+ * sets, else the document's), whether it exists, an edge's ends and handles. Reads only the entries the update
+ * names, from the update's values and the document's maps (never renders the document).
+ */
+class Kinds {
+  private readonly types = new Map<string, unknown>();
+
+  constructor(
+    private readonly ds: Decoded['ds'],
+    private readonly roots: { nodes: Y.Map<unknown>; edges: Y.Map<unknown> },
+    /** Entries the update makes (or replaces), by placeKey(root, id). */
+    private readonly made: ReadonlyMap<string, unknown>,
+    /** The values the update sets, by placeKey. */
+    private readonly setTo: ReadonlyMap<string, unknown>,
+  ) {}
+
+  /** Whether a document item is gone once the update is applied. */
+  private removed(item: Y.Item | undefined): boolean {
+    return !item || item.deleted || Y.isDeleted(this.ds, item.id);
+  }
+
+  /** The document's map of an entry, unless the update deletes or replaces it. */
+  private current(root: 'nodes' | 'edges', id: string): Y.Map<unknown> | null {
+    if (this.made.has(placeKey(root, id))) return null;
+    const item = this.roots[root]._map.get(id);
+    if (this.removed(item) || !(item!.content instanceof Y.ContentType) || !(item!.content.type instanceof Y.Map)) return null;
+    return item!.content.type as Y.Map<unknown>;
+  }
+
+  /** An entry's field once the update is applied: the update's value, else the document's (unless the update deletes it). */
+  valueAfter(root: 'nodes' | 'edges', id: string, field: string): unknown {
+    const key = placeKey(root, id, field);
+    if (this.setTo.has(key)) return this.setTo.get(key);
+    const item = this.current(root, id)?._map.get(field);
+    return this.removed(item) ? undefined : valueOf(item!);
+  }
+
+  exists(root: 'nodes' | 'edges', id: string): boolean {
+    return this.made.has(placeKey(root, id)) || this.current(root, id) !== null;
+  }
+
+  typeAfter(id: string): unknown {
+    if (!this.types.has(id)) this.types.set(id, this.valueAfter('nodes', id, 'type'));
+    return this.types.get(id);
+  }
+
+  /** Nodes the document holds whose kind the update changes: their `type` set to another, or the whole node replaced. */
+  kindChanges(): Set<string> {
+    const changed = new Set<string>();
+    const before = (id: string) => {
+      const item = this.roots.nodes._map.get(id);
+      if (!item || item.deleted || !(item.content instanceof Y.ContentType)) return undefined;
+      const typeItem = (item.content.type as Y.Map<unknown>)._map.get('type');
+      return typeItem && !typeItem.deleted ? valueOf(typeItem) : undefined;
+    };
+    for (const key of this.made.keys()) {
+      const [root, id] = key.split('\u0000');
+      if (root === 'nodes' && this.roots.nodes.has(id)) changed.add(id);
+    }
+    for (const key of this.setTo.keys()) {
+      const [root, id, field, dataKey] = key.split('\u0000');
+      if (root === 'nodes' && field === 'type' && dataKey === '' && this.roots.nodes.has(id) && before(id) !== this.typeAfter(id)) changed.add(id);
+    }
+    return changed;
+  }
+
+  /**
+   * The refusal of a node whose kind the update changes, by its existing data: every key the update leaves must
+   * pass the new kind's rule, and the new kind's required keys must be there. Null when it passes.
+   */
+  recheckData(id: string, dataOf: (type: unknown) => FieldRules | undefined, ruleOf: (table: FieldRules, key: string) => FieldRule): string | null {
+    const table = dataOf(this.typeAfter(id));
+    if (!table) return REFUSED_CHANGE.unknownNodeType.reason;
+    const dataItem = this.current('nodes', id)?._map.get('data');
+    if (this.removed(dataItem) || !(dataItem!.content instanceof Y.ContentType)) return null; // `data` deleted: refused as missing
+    const data = dataItem!.content.type as Y.Map<unknown>;
+    const left = (key: string) => {
+      const set = placeKey('nodes', id, 'data', key);
+      if (this.setTo.has(set)) return this.setTo.get(set); // checked with the update's values
+      const item = data._map.get(key);
+      return this.removed(item) ? undefined : valueOf(item!);
+    };
+    for (const [key, item] of data._map) {
+      if (this.removed(item) || this.setTo.has(placeKey('nodes', id, 'data', key))) continue;
+      const rule = ruleOf(table, key);
+      if (!rule.test(valueOf(item))) return rule.reason;
+    }
+    for (const [key, rule] of Object.entries(table)) if (rule.required && left(key) === undefined) return `missing-data-${key}`;
+    return null;
+  }
+
+  /**
+   * The refusal of an edge whose ports do not exist on its nodes' kinds or do not fit (src/kinds/ `portOf`, `fits`):
+   * the edges the update sets, and every edge of a node whose kind it changes (found by one pass over the edges,
+   * only then). An edge with an end that is not a node (yet) is not judged, as before.
+   */
+  checkEdges(touched: ReadonlySet<string>, changedNodes: ReadonlySet<string>): string | null {
+    const ids = new Set(touched);
+    if (changedNodes.size > 0) {
+      for (const [id, item] of this.roots.edges._map) {
+        if (item.deleted || !(item.content instanceof Y.ContentType)) continue;
+        const fields = (item.content.type as Y.Map<unknown>)._map;
+        const source = fields.get('source');
+        const target = fields.get('target');
+        if ((source && !source.deleted && changedNodes.has(valueOf(source) as string)) || (target && !target.deleted && changedNodes.has(valueOf(target) as string))) ids.add(id);
+      }
+    }
+    for (const id of ids) {
+      if (!this.exists('edges', id)) continue;
+      const source = this.valueAfter('edges', id, 'source');
+      const target = this.valueAfter('edges', id, 'target');
+      if (typeof source !== 'string' || typeof target !== 'string' || !this.exists('nodes', source) || !this.exists('nodes', target)) continue;
+      const from = kindOf(this.typeAfter(source));
+      const to = kindOf(this.typeAfter(target));
+      if (!from || !to) continue; // a type no kind has: refused where it is set
+      const output = portOf(from.outputs, this.valueAfter('edges', id, 'sourceHandle') as string | null | undefined);
+      const input = portOf(to.inputs, this.valueAfter('edges', id, 'targetHandle') as string | null | undefined);
+      if (!output || !input) return REFUSED_CHANGE.unknownPort.reason;
+      if (!fits(output, input)) return REFUSED_CHANGE.portsDoNotFit.reason;
+    }
+    return null;
+  }
+}
+
 /**
  * Entries of a root map, for the count limits. `Y.Map.size` walks a generator over every key (~3 ms for 5,000 nodes);
  * the map's key table, which also keeps each deleted key's last item, is an upper bound that is enough until it
@@ -202,6 +346,14 @@ function entries(map: Y.Map<unknown>): number {
 
 /** UTF-8 bytes of a string, as REST counts a canvas. */
 const utf8 = (s: string) => Buffer.byteLength(s);
+/** UTF-8 bytes of a value's JSON; Infinity for one that has none (a bigint: refused by its rule before bytes count). */
+function jsonBytes(value: unknown): number {
+  try {
+    return utf8(JSON.stringify(value) ?? '');
+  } catch {
+    return Infinity;
+  }
+}
 
 interface ByteState {
   /** The document's bytes as last measured. */
@@ -224,6 +376,9 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
   const slack = Math.max(64 * 1024, Math.floor(limits.bytes / 32));
 
   const fieldRule = (table: FieldRules, key: string): FieldRule => (key === ORDER_KEY ? rules.order : Object.hasOwn(table, key) ? table[key] : rules.extra);
+  /** A key of a node's `data` under its kind's rules: a key another kind has is refused; any other is an extra value. */
+  const otherKind: FieldRule = { test: (v) => v === undefined, reason: REFUSED_CHANGE.dataOfAnotherKind.reason };
+  const dataRule = (table: FieldRules, key: string): FieldRule => (key !== ORDER_KEY && !Object.hasOwn(table, key) && rules.kindKeys.has(key) ? otherKind : fieldRule(table, key));
 
   /**
    * Walks an update: its refusal (with `enforce`), and the JSON it can add to the rendered canvas at most. Without
@@ -235,11 +390,16 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
     const places = new Places(decoded.structs, doc, { nodes, edges });
     const added = { nodes: new Set<string>(), edges: new Set<string>() };
     /** Entries (re)made by the update: the fields their items set (a new entry must have its required ones). */
-    const made = new Map<string, { root: 'nodes' | 'edges'; fields: Set<string> }>();
-    const madeKey = (root: string, id: string) => `${root}\u0000${id}`;
+    const made = new Map<string, { root: 'nodes' | 'edges'; id: string; fields: Set<string> }>();
     let growth = 0;
     /** The fields (and `data` keys) the update gives a value. */
     const fieldsSet: Array<{ root: string; id: string; field: string; dataKey?: string }> = [];
+    /** The value each field (or `data` key) has once the update is applied, where the update sets it. */
+    const setTo = new Map<string, unknown>();
+    /** The `data` values the update sets, held to the rules of their node's kind once every node's type is known. */
+    const dataSet: Array<{ id: string; key: string; values: unknown[] }> = [];
+    /** Edges whose ends or handles the update sets. */
+    const edgesSet = new Set<string>();
 
     for (const struct of decoded.structs as Struct[]) {
       if (!(struct instanceof Y.Item)) continue;
@@ -270,7 +430,7 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
         if (enforce && !isMap) return { refusal: refusal('invalid-shape'), growth };
         if (enforce && !isId(id)) return { refusal: refusal('invalid-id'), growth };
         if (!(root === 'nodes' ? nodes : edges).has(id)) added[root].add(id);
-        made.set(madeKey(root, id), { root, fields: new Set() });
+        made.set(placeKey(root, id), { root, id, fields: new Set() });
         growth += 2 * utf8(id) + 16;
         continue;
       }
@@ -289,46 +449,71 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
         if (enforce) return { refusal: refusal('invalid-shape'), growth };
         continue;
       }
-      const table = place.length === 4 ? rules.data : root === 'nodes' ? rules.node : rules.edge;
-      const rule = fieldRule(table, key);
-      for (const value of content.arr) {
-        if (enforce && !rule.test(value)) return { refusal: refusal(rule.reason), growth };
-        if (value !== undefined) growth += utf8(JSON.stringify(value) ?? '') + utf8(key) + 4;
+      if (place.length === 4) {
+        // A `data` key: its kind's rule, once the node's type after the update is known (below).
+        if (enforce) dataSet.push({ id, key, values: content.arr });
+      } else {
+        const rule = fieldRule(root === 'nodes' ? rules.node : rules.edge, key);
+        if (enforce) for (const value of content.arr) if (!rule.test(value)) return { refusal: refusal(rule.reason), growth };
+        if (root === 'edges') edgesSet.add(id);
       }
+      for (const value of content.arr) if (value !== undefined) growth += jsonBytes(value) + utf8(key) + 4;
       if (content.arr.some((v) => v !== undefined)) fieldsSet.push(place.length === 4 ? { root, id, field, dataKey } : { root, id, field });
+      // The value that stays: an item the update itself deletes (a key set twice in one change) is not it.
+      if (enforce && !Y.isDeleted(decoded.ds, struct.id)) setTo.set(placeKey(root, id, field, dataKey), content.arr[content.arr.length - 1]);
     }
 
     if (enforce) {
+      const kinds = new Kinds(decoded.ds, { nodes, edges }, made, setTo);
       // A node or edge the update makes has the fields REST requires, and so does a `data` map it makes (its `type`).
       const dataMade = new Map<string, Set<string>>();
-      for (const f of fieldsSet) if (f.field === 'data' && f.dataKey === undefined) dataMade.set(madeKey(f.root, f.id), new Set());
+      for (const f of fieldsSet) if (f.field === 'data' && f.dataKey === undefined) dataMade.set(f.id, new Set());
       for (const f of fieldsSet) {
-        if (f.dataKey !== undefined) dataMade.get(madeKey(f.root, f.id))?.add(f.dataKey);
-        else made.get(madeKey(f.root, f.id))?.fields.add(f.field);
+        if (f.dataKey !== undefined) dataMade.get(f.id)?.add(f.dataKey);
+        else made.get(placeKey(f.root, f.id))?.fields.add(f.field);
       }
       for (const entry of made.values()) {
         const table = entry.root === 'nodes' ? rules.node : rules.edge;
         for (const [field, rule] of Object.entries(table)) if (rule.required && !entry.fields.has(field)) return { refusal: refusal(`missing-${field}`), growth };
       }
-      for (const keys of dataMade.values()) {
-        for (const [key, rule] of Object.entries(rules.data)) if (rule.required && !keys.has(key)) return { refusal: refusal(`missing-data-${key}`), growth };
+      // Each `data` value by the rules of its node's kind: the type the update sets, else the document's.
+      for (const { id, key, values } of dataSet) {
+        const table = rules.dataOf(kinds.typeAfter(id));
+        if (!table) return { refusal: refusal(REFUSED_CHANGE.unknownNodeType.reason), growth };
+        const rule = dataRule(table, key);
+        for (const value of values) if (!rule.test(value)) return { refusal: refusal(rule.reason), growth };
       }
-      const removed = removedRequired(decoded, doc, places, new Set(fieldsSet.map((f) => placeKey(f.root, f.id, f.field, f.dataKey))));
+      for (const [id, keys] of dataMade) {
+        const table = rules.dataOf(kinds.typeAfter(id));
+        if (!table) return { refusal: refusal(REFUSED_CHANGE.unknownNodeType.reason), growth };
+        for (const [key, rule] of Object.entries(table)) if (rule.required && !keys.has(key)) return { refusal: refusal(`missing-data-${key}`), growth };
+      }
+      // A node whose kind changes keeps only data its new kind takes, and its edges must still fit.
+      const changed = kinds.kindChanges();
+      for (const id of changed) {
+        if (dataMade.has(id)) continue; // its data is the update's own, checked above
+        const refused = kinds.recheckData(id, (type) => rules.dataOf(type), dataRule);
+        if (refused) return { refusal: refusal(refused), growth };
+      }
+      const removed = removedRequired(decoded, doc, places, new Set(fieldsSet.map((f) => placeKey(f.root, f.id, f.field, f.dataKey))), kinds, edgesSet);
       if (removed) return { refusal: refusal(removed), growth };
+      for (const entry of made.values()) if (entry.root === 'edges') edgesSet.add(entry.id);
+      const edgeRefusal = kinds.checkEdges(edgesSet, changed);
+      if (edgeRefusal) return { refusal: refusal(edgeRefusal), growth };
       if (added.nodes.size > 0 && nodes._map.size + added.nodes.size > limits.nodes && entries(nodes) + added.nodes.size > limits.nodes) return { refusal: refusal(REFUSED_CHANGE.tooManyNodes.reason, REFUSED_CHANGE.tooManyNodes.code), growth };
       if (added.edges.size > 0 && edges._map.size + added.edges.size > limits.edges && entries(edges) + added.edges.size > limits.edges) return { refusal: refusal(REFUSED_CHANGE.tooManyEdges.reason, REFUSED_CHANGE.tooManyEdges.code), growth };
     }
     return { refusal: null, growth };
   }
 
-  const placeKey = (root: string, id: string, field: string, dataKey?: string) => [root, id, field, dataKey ?? ''].join('\u0000');
-
   /**
-   * The refusal reason when an update deletes a field REST requires (`position`, a `data`'s `type`, …) of a node or
-   * edge that stays: not when the entry (or its `data`) goes in the same update, nor when the update sets the field
-   * again (a replaced value is a deletion too). The delete set's ranges are walked over the document's structs.
+   * The refusal reason when an update deletes a field REST requires (`position`, a `data`'s `type`, a `text` node's
+   * `text`, …) of a node or edge that stays: not when the entry (or its `data`) goes in the same update, nor when the
+   * update sets the field again (a replaced value is a deletion too). The delete set's ranges are walked over the
+   * document's structs. A `data` key is required or not by the node's kind after the update. Edges whose fields it
+   * deletes are added to `edgesChanged` (their ports are checked again).
    */
-  function removedRequired(decoded: Decoded, doc: Y.Doc, places: Places, setAgain: Set<string>): string | null {
+  function removedRequired(decoded: Decoded, doc: Y.Doc, places: Places, setAgain: Set<string>, kinds: Kinds, edgesChanged: Set<string>): string | null {
     const { ds } = decoded;
     const gone = (item: Y.Item | null) => item === null || item.deleted || Y.isDeleted(ds, item.id);
     for (const [client, ranges] of ds.clients) {
@@ -343,7 +528,9 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
           const place = places.placeOf(item);
           if (!Array.isArray(place) || place.length < 3) continue;
           const [root, id, field, dataKey] = place;
-          const rule = place.length === 3 ? (root === 'nodes' ? rules.node : root === 'edges' ? rules.edge : {})[field] : field === 'data' ? rules.data[dataKey] : undefined;
+          if (root === 'edges' && place.length === 3) edgesChanged.add(id); // a handle deleted: the default port then
+          const rule =
+            place.length === 3 ? (root === 'nodes' ? rules.node : root === 'edges' ? rules.edge : {})[field] : field === 'data' ? rules.dataOf(kinds.typeAfter(id))?.[dataKey] : undefined;
           if (rule?.required !== true) continue;
           const map = item.parent as Y.Map<unknown>;
           if (map._map.get(item.parentSub) !== item) continue; // not the current value

@@ -35,6 +35,7 @@ function createMetrics(): Metrics & {
   const uploadBytes = new Counter({ name: 'image_canvas_upload_bytes_total', help: 'Bytes stored by successful uploads', registers: [registry] });
   const compactions = new Counter({ name: 'image_canvas_live_compactions_total', help: 'Compactions of live documents that came due, by result (skipped: people were editing and the log was small)', labelNames: ['result'], registers: [registry] });
   const compactionSeconds = new Histogram({ name: 'image_canvas_live_compaction_duration_seconds', help: 'Duration of live-document compactions that ran', buckets: SECONDS, registers: [registry] });
+  const refusedChanges = new Counter({ name: 'image_canvas_live_refused_changes_total', help: 'Live changes refused for their content before being applied (not stored or broadcast), by close reason', labelNames: ['reason'], registers: [registry] });
   let live: (() => LiveGauges) | undefined;
   const gauge = (name: string, help: string, value: (g: LiveGauges) => number) =>
     new Gauge({
@@ -70,6 +71,7 @@ function createMetrics(): Metrics & {
       compactions.inc({ result });
       if (result !== 'skipped') compactionSeconds.observe(seconds);
     },
+    refusedChange: (reason) => refusedChanges.inc({ reason }),
     watchLive(read) {
       live = read;
     },

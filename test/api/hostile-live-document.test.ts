@@ -1,6 +1,7 @@
 // Hostile content on the live canvas (issue 31, "the live document has no limits"): updates that would put in the
 // document what a REST save could not — other root maps and types, shapes the canvas never has, each field's rule
-// broken, oversized strings, counts and bytes over the limits — sent by a signed-in editor over a real WebSocket.
+// broken, oversized strings, counts and bytes over the limits, data its node's kind refuses, edges between ports that
+// do not exist or do not fit — sent by a signed-in editor over a real WebSocket.
 // Each is refused with a close reason naming the rule, and never reaches another editor, the REST canvas, the
 // database or a fresh load. Then REST's own image rule, content stored before the rules (never served), and named
 // versions' cap and rate. Every case asserts a refusal below 5xx and that nothing was stored.
@@ -28,6 +29,7 @@ let cy: Who;
 const open: LiveClient[] = [];
 const node = (id: string, data: Json = {}) => ({ id, type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p', ...data } });
 const edge = (id: string, source: string, target: string) => ({ id, source, target });
+const text = (id: string, value: unknown = 'hi', data: Json = {}) => ({ id, type: 'text', position: { x: 0, y: 0 }, data: { type: 'text', text: value, ...data } });
 
 beforeAll(async () => {
   t = await startTestApp({
@@ -152,6 +154,33 @@ const CASES: Case[] = [
   change('an extra value of 17 KB', 'invalid-value', (d) => nodeMap(d, 'a').set('style', { css: 'x'.repeat(17_000) })),
   change('an extra value nested 40 deep', 'invalid-value', (d) => dataOf(d, 'a').set('deep', JSON.parse('['.repeat(40) + ']'.repeat(40)))),
   change('an extra value that is a bigint', 'invalid-value', (d) => dataOf(d, 'a').set('big', BigInt(1))),
+  // By node kind (src/kinds/): each node's data under its kind's rules, edges between ports that exist and fit.
+  change('a new node of a type no kind has', 'invalid-node-type', (d) => addToCanvas(d, { nodes: [{ ...node('n'), type: 'iframe', data: { type: 'iframe' } }] })),
+  change('a text node with an image', 'data-of-another-kind', (d) => addToCanvas(d, { nodes: [text('n', 'hi', { image: 'https://img.example/x.png' })] })),
+  change(`a text node with a text of ${PROMPT_CHARS + 1} characters`, 'invalid-text', (d) => addToCanvas(d, { nodes: [text('n', 't'.repeat(PROMPT_CHARS + 1))] })),
+  change('a text node whose text is a number', 'invalid-text', (d) => addToCanvas(d, { nodes: [text('n', 42)] })),
+  change('a text node without its text', 'missing-data-text', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'text', position: { x: 0, y: 0 }, data: { type: 'text' } }] })),
+  change('a text node whose data says upload', 'invalid-data-type', (d) => addToCanvas(d, { nodes: [{ ...text('n'), data: { type: 'upload', text: 'hi' } }] })),
+  change('a generation node with a numeric prompt', 'invalid-prompt', (d) => dataOf(d, 'a').set('prompt', 12345)),
+  change('a generation node with a text', 'data-of-another-kind', (d) => dataOf(d, 'a').set('text', 'not a field of generation')),
+  change('a generation node turned into a text node, its data left as is', 'invalid-data-type', (d) => nodeMap(d, 'a').set('type', 'text')),
+  change('a generation node turned into a text node keeping its prompt', 'data-of-another-kind', (d) => {
+    nodeMap(d, 'a').set('type', 'text');
+    dataOf(d, 'a').set('type', 'text');
+    dataOf(d, 'a').set('text', 'hi');
+  }),
+  change('a generation node turned into a text node with an edge into an image input', 'ports-do-not-fit', (d) => {
+    nodeMap(d, 'a').set('type', 'text');
+    dataOf(d, 'a').set('type', 'text');
+    dataOf(d, 'a').delete('prompt');
+    dataOf(d, 'a').set('text', 'hi');
+  }),
+  change('a generation node turned into an upload with an edge into it', 'unknown-port', (d) => nodeMap(d, 'b').set('type', 'upload')),
+  change('an edge to an input port that does not exist', 'unknown-port', (d) => edgeMap(d, 'e').set('targetHandle', 'mask')),
+  change('an edge from an output port that does not exist', 'unknown-port', (d) => edgeMap(d, 'e').set('sourceHandle', 'video')),
+  change("an edge into an image's node (no inputs), with the node", 'unknown-port', (d) => addToCanvas(d, { nodes: [{ id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload' } }], edges: [edge('f', 'a', 'u')] })),
+  change("an image into a generation's prompt", 'ports-do-not-fit', (d) => edgeMap(d, 'e').set('targetHandle', 'prompt')),
+  change("a text into a generation's images, with the text node", 'ports-do-not-fit', (d) => addToCanvas(d, { nodes: [text('n')], edges: [edge('f', 'n', 'b')] })),
   // What REST requires of a node or edge that a change makes.
   change('a new node without position', 'missing-position', (d) => addToCanvas(d, { nodes: [{ id: 'n', type: 'upload', data: { type: 'upload' } }] })),
   change('a new node without type', 'missing-type', (d) => addToCanvas(d, { nodes: [{ id: 'n', position: { x: 0, y: 0 }, data: { type: 'upload' } }] })),
@@ -230,9 +259,12 @@ describe('hostile content on the live canvas', () => {
     fresh.close();
   });
 
-  it('legitimate edits still pass and reach everyone: adds up to the limits, moves, prompts, images, extra keys, deletions', async () => {
+  it('legitimate edits still pass and reach everyone: adds up to the limits, moves, prompts, images, extra keys, deletions, a text into a prompt', async () => {
     const w = await live(ada, projectId);
-    addToCanvas(w.doc, { nodes: [node('c', { image: 'https://img.example/c.png' }), node('d', { image: '/files/d.png' })], edges: [edge('f', 'c', 'd')] });
+    addToCanvas(w.doc, {
+      nodes: [node('c', { image: 'https://img.example/c.png' }), node('d', { image: '/files/d.png' }), text('t', 'a caption')],
+      edges: [edge('f', 'c', 'd'), { ...edge('p', 't', 'b'), targetHandle: 'prompt' }],
+    });
     nodeMap(w.doc, 'a').set('position', { x: 10, y: -20.5 });
     nodeMap(w.doc, 'a').set('measured', { width: 200, height: 120 });
     dataOf(w.doc, 'b').set('prompt', 'p'.repeat(PROMPT_CHARS));
@@ -246,7 +278,9 @@ describe('hostile content on the live canvas', () => {
     expect(w.events.some((e) => e.startsWith('provider-close'))).toBe(false);
     await docWhere(other.doc, (d) => canvasMaps(d).nodes.has('c') && !canvasMaps(d).nodes.has('d'));
     const rest = await restCanvas(bob, projectId);
-    expect(rest.nodes.map((n: Json) => n.id)).toEqual(['a', 'b', 'c']);
+    expect(rest.nodes.map((n: Json) => n.id)).toEqual(['a', 'b', 'c', 't']);
+    expect(rest.nodes[3].data).toEqual({ type: 'text', text: 'a caption' });
+    expect(rest.edges.find((e: Json) => e.id === 'p')).toEqual({ id: 'p', source: 't', target: 'b', targetHandle: 'prompt' });
     expect(rest.nodes[0].position).toEqual({ x: 10, y: -20.5 });
     expect(rest.nodes[1].data.prompt).toBe('p'.repeat(PROMPT_CHARS));
     expect(rest.nodes[2].data.image).toBeUndefined();

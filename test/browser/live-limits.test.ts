@@ -1,7 +1,7 @@
 // The web client keeps to the live canvas's limits (docs/api.md "Live canvas", "Limits"; web/src/canvas/live-limits.ts):
 // a prompt box stops at PROMPT_MAX_CHARS, typed or pasted, and the canvas stays saved; a change the service refuses
-// anyway (here: a client told a larger limit than the service's) is said in a persistent notice instead of a silent
-// reconnect loop; a duplicate past CANVAS_MAX_NODES is refused in the page with a message; and a long, fast drag
+// anyway (here: a client told a larger limit than the service's) makes the page drop its copy and load the canvas
+// again as stored, with a notice saying why, instead of resending it on every reconnect; a duplicate past CANVAS_MAX_NODES is refused in the page with a message; and a long, fast drag
 // stays under COLLAB_UPDATES_PER_SECOND — never closed `rate-limited` — and its last position is stored.
 import type { Page, WebSocket } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -36,7 +36,12 @@ function watchSocket(page: Page) {
     ws.on('framereceived', ({ payload }) => received.push(typeof payload === 'string' ? payload : payload.toString('latin1')));
     ws.on('close', () => closes++);
   });
-  return { sentUpdates, refused: (reason: string) => received.some((frame) => frame.includes(reason)), closes: () => closes };
+  return {
+    sentUpdates,
+    refused: (reason: string) => received.some((frame) => frame.includes(reason)),
+    refusals: (reason: string) => received.filter((frame) => frame.includes(reason)).length,
+    closes: () => closes,
+  };
 }
 
 describeInBrowser('the live canvas within its limits', () => {
@@ -78,7 +83,7 @@ describeInBrowser('the live canvas within its limits', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a change the service refuses anyway is said in a notice that stays, and nothing of it is stored', async () => {
+  it('a change the service refuses anyway makes the page load the canvas again as stored, says why, and is never sent again', async () => {
     // A client that believes the limit is larger than the service's (a stale page after the limit was lowered).
     const { page, projectId, socket } = await openProject('Refused prompt', (p) =>
       p.route('**/api/client-config', async (route) => {
@@ -87,17 +92,24 @@ describeInBrowser('the live canvas within its limits', () => {
         await route.fulfill({ response, json: { ...body, canvas: { ...body.canvas, promptMaxChars: 1000 } } });
       }),
     );
-    const prompt = page.locator('.react-flow__node[data-id="g"]').getByLabel('Prompt');
-    await prompt.fill('z'.repeat(PROMPT_MAX + 10));
+    const prompt = () => page.locator('.react-flow__node[data-id="g"]').getByLabel('Prompt');
+    await prompt().fill('z'.repeat(PROMPT_MAX + 10));
     const notice = page.getByTestId('live-refused');
     await notice.getByText('The server refused a change: a prompt is too long').waitFor();
     expect(socket.refused('invalid-prompt')).toBe(true);
+    // The page dropped its copy and loaded the canvas again: the prompt is the stored one, and the canvas is saved.
+    await expect.poll(() => prompt().inputValue()).toBe('sepia');
+    await saved(page);
     await screenshot(page, 'live-refused');
-    // The provider resends the change on reconnect and it is refused again: the notice stays, nothing is stored.
+    const refusals = socket.refusals('invalid-prompt');
+    // Editing goes on and is stored; the refused change is never sent again (no more refusals).
+    await prompt().fill('sepia, warm');
+    await saved(page);
+    expect((await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'g').data.prompt).toBe('sepia, warm');
+    expect(socket.refusals('invalid-prompt')).toBe(refusals);
     expect(await notice.isVisible()).toBe(true);
-    const stored = (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'g');
-    expect(stored.data.prompt).toBe('sepia');
-    await expect(notice.getByRole('button', { name: 'Reload' }).isVisible()).resolves.toBe(true);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
   });
 
   it('a duplicate past CANVAS_MAX_NODES is not sent: a message says why, and the canvas stays saved', async () => {

@@ -217,3 +217,110 @@ describe('the live document update check', () => {
     expect(check.check(Y.decodeUpdate(updateOf(base, (d) => addToCanvas(d, { nodes: [node('more', { note: 'z'.repeat(900) })] }))), base)?.reason).toBe('canvas-too-large');
   });
 });
+
+describe('the live document update check, by node kind (src/kinds/)', () => {
+  const text = (id: string, value: unknown = 'hello', extra: Json = {}) => ({ id, type: 'text', position: { x: 0, y: 0 }, data: { type: 'text', text: value, ...extra } });
+  const upload = (id: string) => ({ id, type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: '/files/u.png' } });
+  const wire = (id: string, source: string, target: string, handles: Json = {}) => ({ id, source, target, ...handles });
+  // a, b: generation; t: text; u: upload; edges a → b (images, the default) and t → b (prompt).
+  const canvas = () => withCanvas({ nodes: [node('a'), node('b'), text('t'), upload('u')], edges: [wire('e', 'a', 'b'), wire('p', 't', 'b', { targetHandle: 'prompt' })] });
+  const judge = (change: (peer: Y.Doc) => void) => verdict(change, LIMITS, canvas());
+
+  it("holds each data key to its node's kind: a text node's text, a generation's prompt, keys of another kind", () => {
+    expect(judge((d) => dataOf(d, 't').set('text', 'x'.repeat(100)))).toBeNull();
+    expect(judge((d) => dataOf(d, 't').set('text', 'x'.repeat(101)))).toBe('invalid-text');
+    expect(judge((d) => dataOf(d, 't').set('text', 42))).toBe('invalid-text');
+    expect(judge((d) => dataOf(d, 'a').set('prompt', 42))).toBe('invalid-prompt');
+    // `image` is a key of upload and generation nodes, not of a text node; `text` not of a generation node.
+    expect(judge((d) => dataOf(d, 't').set('image', 'https://img.example/a.png'))).toBe('data-of-another-kind');
+    expect(judge((d) => dataOf(d, 'a').set('text', 'hello'))).toBe('data-of-another-kind');
+    // A key no kind has stays an extra value on any node.
+    expect(judge((d) => dataOf(d, 't').set('note', 'kept'))).toBeNull();
+    // data.type: the kind's own (a SPEC node may carry either SPEC type, a text node only `text`).
+    expect(judge((d) => dataOf(d, 'a').set('type', 'upload'))).toBeNull();
+    expect(judge((d) => dataOf(d, 't').set('type', 'upload'))).toBe('invalid-data-type');
+    // A text node's text is required: deleting it is refused.
+    expect(judge((d) => dataOf(d, 't').delete('text'))).toBe('missing-data-text');
+  });
+
+  it("refuses a node of a type no kind has, and a new node without its kind's required data", () => {
+    expect(judge((d) => addToCanvas(d, { nodes: [{ ...node('z'), type: 'mystery', data: { type: 'mystery' } }] }))).toBe('invalid-node-type');
+    expect(judge((d) => nodeMap(d, 'a').set('type', 'mystery'))).toBe('invalid-node-type');
+    expect(judge((d) => addToCanvas(d, { nodes: [text('z')] }))).toBeNull();
+    expect(judge((d) => addToCanvas(d, { nodes: [{ id: 'z', type: 'text', position: { x: 0, y: 0 }, data: { type: 'text' } }] }))).toBe('missing-data-text');
+    expect(judge((d) => addToCanvas(d, { nodes: [text('z', 'x'.repeat(101))] }))).toBe('invalid-text');
+    expect(judge((d) => addToCanvas(d, { nodes: [text('z', 'ok', { prompt: 'p' })] }))).toBe('data-of-another-kind');
+    // A text node's data replaced by a map without its text.
+    expect(judge((d) => nodeMap(d, 't').set('data', new Y.Map([['type', 'text']])))).toBe('missing-data-text');
+  });
+
+  it("re-checks a node's existing data and edges when its type changes", () => {
+    // generation → upload: SPEC's data fits both, and so do its edges (an upload has no inputs, though).
+    expect(judge((d) => nodeMap(d, 'a').set('type', 'upload'))).toBeNull();
+    expect(judge((d) => nodeMap(d, 'b').set('type', 'upload'))).toBe('unknown-port');
+    // generation → text: its data.type is not `text`, its prompt is not a text node's, it has no text.
+    expect(judge((d) => nodeMap(d, 'a').set('type', 'text'))).toBe('invalid-data-type');
+    expect(
+      judge((d) => {
+        nodeMap(d, 'a').set('type', 'text');
+        dataOf(d, 'a').set('type', 'text');
+      }),
+    ).toBe('data-of-another-kind');
+    expect(
+      judge((d) => {
+        nodeMap(d, 'a').set('type', 'text');
+        dataOf(d, 'a').delete('prompt');
+        dataOf(d, 'a').set('type', 'text');
+      }),
+    ).toBe('missing-data-text');
+    // With all of it, the data passes; its edge a → b now carries text into b's image input.
+    expect(
+      judge((d) => {
+        nodeMap(d, 'a').set('type', 'text');
+        dataOf(d, 'a').delete('prompt');
+        dataOf(d, 'a').set('type', 'text');
+        dataOf(d, 'a').set('text', 'now a text');
+      }),
+    ).toBe('ports-do-not-fit');
+    // The same node replaced whole by a text node: its edges are re-checked too.
+    expect(judge((d) => canvasMaps(d).nodes.set('a', new Y.Map()) && addToCanvas(d, { nodes: [text('a')] }))).toBe('ports-do-not-fit');
+    // text → upload with SPEC data: t → b's prompt input then carries an image.
+    expect(
+      judge((d) => {
+        nodeMap(d, 't').set('type', 'upload');
+        dataOf(d, 't').delete('text');
+        dataOf(d, 't').set('type', 'upload');
+      }),
+    ).toBe('ports-do-not-fit');
+    // Its edge deleted in the same change, it passes.
+    expect(
+      judge((d) => {
+        nodeMap(d, 't').set('type', 'upload');
+        dataOf(d, 't').delete('text');
+        dataOf(d, 't').set('type', 'upload');
+        canvasMaps(d).edges.delete('p');
+      }),
+    ).toBeNull();
+  });
+
+  it('refuses edges naming ports their kinds lack, or ports whose values do not fit', () => {
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'u', 'a')] }))).toBeNull();
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'u', 'a', { sourceHandle: 'image', targetHandle: 'images' })] }))).toBeNull();
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 't', 'a', { targetHandle: 'prompt' })] }))).toBeNull();
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'u', 'a', { targetHandle: 'mask' })] }))).toBe('unknown-port');
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'u', 'a', { sourceHandle: 'nope' })] }))).toBe('unknown-port');
+    // An upload has no inputs; a text output does not fit an image input; an image does not fit a prompt.
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'a', 'u')] }))).toBe('unknown-port');
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 't', 'a')] }))).toBe('ports-do-not-fit');
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'u', 'a', { targetHandle: 'prompt' })] }))).toBe('ports-do-not-fit');
+    // A handle changed on an existing edge.
+    expect(judge((d) => edgeMap(d, 'p').set('targetHandle', 'images'))).toBe('ports-do-not-fit');
+    expect(judge((d) => edgeMap(d, 'p').delete('targetHandle'))).toBe('ports-do-not-fit');
+    expect(judge((d) => edgeMap(d, 'e').set('target', 'u'))).toBe('unknown-port');
+    // Nodes and the edge between them added in one change.
+    expect(judge((d) => addToCanvas(d, { nodes: [text('t2'), node('g2')], edges: [wire('n', 't2', 'g2', { targetHandle: 'prompt' })] }))).toBeNull();
+    expect(judge((d) => addToCanvas(d, { nodes: [text('t2'), node('g2')], edges: [wire('n', 't2', 'g2')] }))).toBe('ports-do-not-fit');
+    // An edge whose end is not a node (yet) is not judged, as before.
+    expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'gone', 'a', { sourceHandle: 'whatever' })] }))).toBeNull();
+  });
+});

@@ -10,12 +10,14 @@
 // ../protocol.ts (REFUSED_CHANGE, StatelessMessage).
 import type { beforeHandleMessagePayload, Extension } from '@hocuspocus/server';
 import * as Y from 'yjs';
+import type { Metrics } from '../../metrics.js';
 import { frameUpdate } from '../frames.js';
 import { CLOSE, refusal } from '../protocol.js';
 import { createUpdateCheck, type UpdateLimits } from '../update-check.js';
 import { cutOff } from './limits.js';
 
-export function validation(limits: UpdateLimits): Extension {
+/** `metrics`: where refused changes are counted, by reason (metrics on). */
+export function validation(limits: UpdateLimits, metrics?: Partial<Pick<Metrics, 'refusedChange'>>): Extension {
   const updateCheck = createUpdateCheck(limits);
   return {
     extensionName: 'validation',
@@ -31,7 +33,10 @@ export function validation(limits: UpdateLimits): Extension {
         throw cutOff(connection, refusal(CLOSE.malformedUpdate));
       }
       const refused = updateCheck.check(decoded, document);
-      if (refused) throw refusal(refused);
+      if (refused) {
+        metrics?.refusedChange?.(refused.reason);
+        throw refusal(refused);
+      }
     },
   };
 }

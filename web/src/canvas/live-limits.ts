@@ -147,8 +147,11 @@ const REFUSALS: Record<string, string> = {
   'invalid-handle': 'a connection’s handle is too long',
   'invalid-key': 'a field name is too long',
   'invalid-value': 'a value is too large',
-  'invalid-node-type': 'a node has an unknown kind',
-  'invalid-data-type': 'a node has an unknown kind',
+  [REFUSED_CHANGE.unknownNodeType.reason]: 'a node has an unknown kind',
+  [REFUSED_CHANGE.invalidDataType.reason]: 'a node’s data is not of its kind',
+  [REFUSED_CHANGE.dataOfAnotherKind.reason]: 'a node holds a field of another kind',
+  [REFUSED_CHANGE.unknownPort.reason]: 'a connection names a port its node does not have',
+  [REFUSED_CHANGE.portsDoNotFit.reason]: 'a connection joins ports that do not fit',
   'invalid-data': 'a node’s data is malformed',
   'invalid-is-generating': 'a node’s data is malformed',
   'invalid-order-key': 'the order of nodes is malformed',
@@ -163,7 +166,8 @@ const REFUSALS: Record<string, string> = {
 
 /**
  * The words for a document connection closed by the service, when the close is a refusal of a change's content
- * (it is refused again on every reconnect: the provider keeps and resends it); null for any other close.
+ * (the provider would resend it on every reconnect: the page drops its document and loads it again, see
+ * use-live-session.ts); null for any other close.
  */
 export function refusalText(reason: unknown): string | null {
   if (typeof reason !== 'string') return null;

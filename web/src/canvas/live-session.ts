@@ -53,10 +53,13 @@ export class LiveSession {
   readonly history = new Store({ canUndo: false, canRedo: false });
   readonly peers = new Store<Peer[]>([]);
   /**
-   * Why the service refused a change of this tab's (docs/api.md, the rules table): the provider keeps the change and
-   * resends it on every reconnect, so nothing of ours is saved until the page is reloaded. Null when all is well.
+   * Why the service refused a change of this tab's (docs/api.md, the rules table). The provider would keep the change
+   * and resend it on every reconnect, so the page drops this session — its document and unsent changes — and opens
+   * the document again (use-live-session.ts). Null when all is well.
    */
   readonly refused = new Store<string | null>(null);
+  /** Why the session before this one was dropped (a refused change): said until dismissed. */
+  readonly reloaded: Store<string | null>;
   /** A change this tab did not make because the canvas could not take it (too many nodes): said once, until dismissed. */
   readonly notice = new Store<string | null>(null);
   /** The canvas limits of GET /api/client-config (the service's defaults until it answers). */
@@ -76,7 +79,10 @@ export class LiveSession {
   constructor(
     readonly projectId: string,
     user: PresenceUser,
+    /** The refusal that made the page drop the previous session of this project, if one did. */
+    reloadedAfter: string | null = null,
   ) {
+    this.reloaded = new Store(reloadedAfter);
     const { nodes, edges } = canvasMaps(this.doc);
     this.mirror = new CanvasMirror(this.doc);
     this.canvas = new Store<CanvasSnapshot>({ nodes: this.mirror.nodes, edges: this.mirror.edges });
@@ -118,7 +124,7 @@ export class LiveSession {
       patch({ unsynced: number });
       if (number === 0) this.refused.set(null); // everything of ours is stored: a refusal is behind us
     });
-    // The service closing our document's connection: a refused change is refused again on every reconnect.
+    // The service closing our document's connection: a refused change would be refused again on every reconnect.
     this.provider.on('close', ({ event }: { event?: { reason?: unknown } }) => {
       const text = refusalText(event?.reason);
       if (text) this.refused.set(text);
