@@ -501,6 +501,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       return true;
     });
     if (!result) return false;
+    // Its pg-boss job of the dead run no longer holds its user's group slot (pg-boss would free it ~10 s later).
+    if (job.bossJobId) await queue.cancel(job.bossJobId).catch((err: unknown) => log.warn({ err, jobId: job.id }, "could not end a dead run's job in the queue"));
     if (retry) {
       log.info({ jobId: job.id }, 'a job whose instance stopped is queued again for its retry');
       showInNode(view);

@@ -36,7 +36,7 @@ export interface JobOutcome {
 export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held'>;
 
 /** A running job whose heartbeat lapsed (its instance died): what the runner needs to retry or fail it. */
-export type LapsedJob = Pick<GenerationJobRow, 'id' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority'>;
+export type LapsedJob = Pick<GenerationJobRow, 'id' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
 
 /** The priority of a job queued by a user with nothing else queued or running: ahead of every round. */
 export const FIRST_JOB_PRIORITY = 1;
@@ -225,6 +225,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
           projectId: generationJobs.projectId,
           nodeId: generationJobs.nodeId,
           queuePriority: generationJobs.queuePriority,
+          bossJobId: generationJobs.bossJobId,
         })
         .from(generationJobs)
         .where(and(eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
