@@ -40,6 +40,7 @@ import { createVideoProvider } from './video/index.js';
 import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from './http/presenters.js';
 import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
 import { createGenerationTask } from './jobs/tasks/generation.js';
+import { createNodeRunState } from './jobs/node-state.js';
 import { createJobEvents } from './jobs/job-events.js';
 
 /** The structured logger the services write to (the app's pino logger). */
@@ -147,7 +148,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
-  const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
+  const generationNodes = createGenerationNodes({ roleOf });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, roles: repositories.sharing, accessChanged: live.revalidate }),
@@ -219,6 +220,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     transactions,
     tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId })],
     nodes: generationNodes,
+    nodeState: createNodeRunState({ live, log }),
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
     inFlightPerUser: config.model.inFlightPerUser,
@@ -238,7 +240,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       accessSweep.stop();
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
-      await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);
     },
   };

@@ -11,7 +11,8 @@
 //
 // Every change of state is recorded, in the same transaction and under the user's job lock, as an event of the
 // user's (./job-events.ts streams them; POST /api/image waits for its job through them). A job tied to a canvas node
-// also shows in the node's `data.job` while it is queued or running (GenerationNodes.showJob).
+// shows in the node while it is queued or running, then its result or error: the runner is the only writer of a
+// node's run state (./node-state.ts).
 import { randomUUID } from 'node:crypto';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, LapsedJob, UsersRepository } from '../db/repositories/index.js';
@@ -19,7 +20,8 @@ import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress 
 import type { ModelProgress } from '../models/index.js';
 import { isAppError, jobFinished, jobNotFound, nodeBusy, tooManyGenerations, unauthorized } from '../errors.js';
 import { decodeCursor, pageOf, type GenerateResponse } from '../services/generation.js';
-import { INTERRUPTED, type GenerationNodes } from '../services/generation-nodes.js';
+import type { GenerationNodes } from '../services/generation-nodes.js';
+import { CANCELED, INTERRUPTED, type NodeRunState, type RunOutcome } from './node-state.js';
 import type { JobEvents } from './job-events.js';
 import { createJobQueue, type DeliveredJob, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
 import { taskList, type Task, type TaskOutput } from './task.js';
@@ -70,8 +72,6 @@ const PROGRESS_EVERY_MS = 1_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** Lapsed jobs settled per look. */
 const LAPSED_BATCH = 50;
-/** What a node shows once its job was canceled. */
-export const CANCELED = 'Canceled';
 
 export interface NewJob {
   images: string[];
@@ -110,8 +110,10 @@ export interface GenerationJobsDeps {
   transactions: Transactions;
   /** The task list (./task.ts): a job runs the task of its `task_kind`. */
   tasks: Task[];
-  /** Jobs into a canvas node: checked when the job is created (a refusal creates nothing), and shown in it. */
-  nodes?: Pick<GenerationNodes, 'authorize' | 'showJob'>;
+  /** Jobs into a canvas node: checked when the job is created (a refusal creates nothing). */
+  nodes?: Pick<GenerationNodes, 'authorize'>;
+  /** A node's run state in the live document (./node-state.ts): written by this runner only. Absent: not shown. */
+  nodeState?: NodeRunState;
   /** The queue's connection and this instance's share of the work. */
   queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
   /** Jobs one user may have running at once, on all instances together (0 = no limit): the rest stay queued. */
@@ -212,8 +214,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   /** Shows a queued or running job in its node (in the background: the document never holds up the job). */
   function showInNode(view: GenerationJobView | null) {
     const node = view && nodeOf(view);
-    if (!node || !deps.nodes || (view.status !== 'queued' && view.status !== 'running')) return;
-    void deps.nodes.showJob(node, {
+    if (!node || !deps.nodeState || (view.status !== 'queued' && view.status !== 'running')) return;
+    void deps.nodeState.show(node, {
       id: view.id,
       status: view.status,
       queuePosition: view.queuePosition,
@@ -224,15 +226,15 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   }
 
   /**
-   * Takes an ended job out of its node; `isGenerating` ends too unless another job runs into it. A job that failed
-   * shows its error there (also one that failed before its task reached the node: the quota, a limit), a canceled
-   * one `Canceled`.
+   * Takes an ended job out of its node, with its outcome: its image, or its error (also one that failed before its
+   * task reached the node: the quota, a limit), `Canceled`, `The generation was interrupted`. `isGenerating` ends
+   * too unless another job runs into the node.
    */
-  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }, error?: string) {
+  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }, outcome?: RunOutcome) {
     const node = nodeOf(view);
-    if (!node || !deps.nodes) return;
+    if (!node || !deps.nodeState) return;
     const others = await jobs.othersInNode(node.projectId, node.nodeId, view.id).catch(() => true);
-    await deps.nodes.showJob(node, { ended: view.id, idle: !others, ...(error !== undefined ? { error } : {}) });
+    await deps.nodeState.show(node, { ended: view.id, idle: !others, ...(outcome ? { outcome } : {}) });
   }
 
   /**
@@ -295,7 +297,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
   /** A job started or a queued one was canceled: the queued node jobs behind it moved up. */
   async function refreshPositions() {
-    if (!deps.nodes) return;
+    if (!deps.nodeState) return;
     try {
       for (const view of await jobs.queuedInNodes(POSITIONS_SHOWN)) showInNode(view);
     } catch (err) {
@@ -361,18 +363,18 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     const progress = progressOf(jobId, userId, attempt);
     // POST /api/image is answered once the job's record and its node are final.
     let answer: () => void = () => {};
-    let shown: string | undefined; // what the node shows once the job ended: its error, or Canceled
+    let shown: RunOutcome | undefined; // what the node shows once the job ended
     const fail = async (err: unknown) => {
       answer = () => waiter?.reject(err);
       if (abort.signal.aborted) {
-        shown = CANCELED; // canceled: the row says so already, and nothing was recorded
+        shown = { error: CANCELED }; // canceled: the row says so already, and nothing was recorded
         return;
       }
       if (!isAppError(err)) log.error({ err, jobId, task: row.taskKind }, 'a job failed unexpectedly');
       const outcome = failureOf(err);
-      shown = outcome.error;
+      shown = { error: outcome.error ?? 'Failed to generate image' };
       const { result: ended } = await change(userId, jobId, (tx) => jobs.finish(jobId, attempt, outcome, tx));
-      if (!ended) shown = (await jobs.get(jobId))?.status === 'canceled' ? CANCELED : undefined;
+      if (!ended) shown = (await jobs.get(jobId))?.status === 'canceled' ? { error: CANCELED } : undefined;
     };
     try {
       const user = held?.user ?? (await deps.users.findById(userId));
@@ -399,6 +401,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
               return true;
             },
           });
+          shown = { image: result.output.imageUrl };
           answer = () => waiter?.resolve(result.response as GenerateResponse);
         } catch (err) {
           await fail(err);
@@ -508,7 +511,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       showInNode(view);
     } else {
       log.warn({ jobId: job.id }, 'a job whose instance stopped was failed');
-      await endInNode(job, INTERRUPTED);
+      await endInNode(job, { error: INTERRUPTED });
     }
     return true;
   }
@@ -584,7 +587,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       // A queued job never reaches the runner: its node is settled here (a running one's, by its runner), and the
       // queued node jobs behind it moved up.
       if (changed.before === 'queued') {
-        await endInNode(job, CANCELED);
+        await endInNode(job, { error: CANCELED });
         void refreshPositions();
       }
       return view ?? find(userId, id);

@@ -1,6 +1,7 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
-// into a canvas node shows its state in the live document (./generation-nodes.ts).
+// into a canvas node is checked against the project's roles (./generation-nodes.ts); its state in the live document
+// is the job runner's to write (src/jobs/node-state.ts), not this service's.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
@@ -103,8 +104,8 @@ export interface GenerationDeps extends InputDeps {
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
   toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
-  /** Generations into a canvas node: who may, and the node's state in the live document. Absent: such fields are ignored. */
-  nodes?: Pick<GenerationNodes, 'authorize' | 'track'>;
+  /** Generations into a canvas node: who may. Absent: such fields are ignored. */
+  nodes?: Pick<GenerationNodes, 'authorize'>;
 }
 
 const PNG = 'image/png';
@@ -331,15 +332,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     const reservedUsd = budgetReservation(input.model);
     const running = await markRunning(user.id, node, reservedUsd);
     const lease = renewWhileRunning(running, user.id, node, reservedUsd);
-    const tracker = node ? nodes!.track(node) : undefined;
     try {
-      const response = await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
-      await tracker?.end({ image: response.imageUrl });
-      return response;
-    } catch (err) {
-      // The node shows the error text the request is answered with; a canceled job leaves it as it was.
-      await tracker?.end(input.signal?.aborted ? { canceled: true } : { error: err instanceof AppError ? err.message : 'Failed to generate image' });
-      throw err;
+      return await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
     } finally {
       await lease.stop();
       await markEnded(running);
