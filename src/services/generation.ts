@@ -7,12 +7,12 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ObjectStore } from '../storage/index.js';
+import { ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from '../imaging/object-names.js';
@@ -152,6 +152,12 @@ async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: 
   const png = await toPng(data, owner);
   if (!png) throw new ModelFailedError('the model returned an image that could not be read');
   return png;
+}
+
+/** A write to the object store that failed: over its limit is the generation's failure; anything else, an outage (503). */
+function storeFailed(err: unknown): never {
+  if (err instanceof ObjectTooLargeError) throw err;
+  throw storageUnavailable('the generated image could not be stored');
 }
 
 const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
@@ -383,13 +389,13 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
       const provenance = { generationId, model: result.model, ...(made.promptInMetadata ? { prompt } : {}) };
       const png = await withProvenanceAsPng(result.image.data, user.id, provenance);
-      const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
+      const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes }).catch(storeFailed);
       written.push(output.name);
       // The record keeps URLs only: a data-URL input is stored as an object first.
       const inputUrls = await Promise.all(
         inputs.map(async (input) => {
           if (input.url) return input.url;
-          const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes });
+          const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes }).catch(storeFailed);
           written.push(stored.name);
           return stored.url;
         }),
