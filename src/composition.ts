@@ -41,6 +41,7 @@ import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummary
 import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
 import { createGenerationTask } from './jobs/tasks/generation.js';
 import { createNodeRunState } from './jobs/node-state.js';
+import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
 
 /** The structured logger the services write to (the app's pino logger). */
@@ -91,6 +92,8 @@ export interface CompositionOptions {
   metrics?: Metrics;
   /** This image model instead of the configured chain (benchmarks: an instant in-process model). */
   imageModel?: ImageModel;
+  /** Tasks the job runner runs beside the built-in ones (src/jobs/task.ts), by their kind. */
+  tasks?: Task[];
   /** Who is signed in, for the live canvas's socket. */
   sessions: SessionVerifier;
   /**
@@ -102,7 +105,7 @@ export interface CompositionOptions {
   revocations: Pick<SessionRevocations, 'isRevoked' | 'onRead'>;
 }
 
-export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
+export async function compose(runtime: Runtime, { log, metrics, imageModel, tasks = [], sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
   const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
@@ -218,7 +221,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
     users,
     generations: repositories.generationsGallery,
     transactions,
-    tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId })],
+    tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }), ...tasks],
     nodes: generationNodes,
     nodeState: createNodeRunState({ live, log }),
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
