@@ -1618,6 +1618,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
+                    };
+                };
+                /** @description Default Response */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1646,6 +1655,15 @@ export interface paths {
                             details?: string;
                             text?: string;
                         };
+                    };
+                };
+                /** @description Storage unavailable: the object store could not be reached (reading a stored input or storing the result); Retry-After says when to retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1912,6 +1930,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
                     };
                 };
                 /** @description Default Response */
@@ -3970,6 +3997,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusyInput: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         UserInput: {
             /** Format: uuid */
             id: string;
@@ -4117,7 +4151,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4155,7 +4189,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4496,6 +4530,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusy: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         User: {
             /** Format: uuid */
             id: string;
@@ -4643,7 +4684,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4681,7 +4722,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
