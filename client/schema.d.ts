@@ -1718,6 +1718,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
+                    };
+                };
+                /** @description Default Response */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1746,6 +1755,15 @@ export interface paths {
                             details?: string;
                             text?: string;
                         };
+                    };
+                };
+                /** @description Storage unavailable: the object store could not be reached (reading a stored input or storing the result); Retry-After says when to retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1950,8 +1968,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        images: string[];
-                        prompt: string;
+                        /** @description The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges */
+                        images?: string[];
+                        /** @description The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own */
+                        prompt?: string;
                         /** @description With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation") */
                         projectId?: string;
                         /** @description With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error) */
@@ -2012,6 +2032,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
                     };
                 };
                 /** @description Default Response */
@@ -4070,6 +4099,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusyInput: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         UserInput: {
             /** Format: uuid */
             id: string;
@@ -4250,7 +4286,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4288,7 +4324,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4757,6 +4793,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusy: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         User: {
             /** Format: uuid */
             id: string;
@@ -4937,7 +4980,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4975,7 +5018,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;

@@ -8,8 +8,9 @@ import { says } from '../http/messages.js';
 import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody } from '../http/schemas.js';
-import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
+import { ErrorBody, NodeBusyBody } from '../http/schemas.js';
+import { presentJob as present, presentJobEvent } from '../http/presenters.js';
+import type { GenerationJobs } from '../jobs/runner.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
 import { Lineage, presentLineage } from './lineage.js';
@@ -25,7 +26,7 @@ const GenerationJob = z
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
     error: z
-      .object({ status: z.number().int().describe('the status POST /api/image would have answered'), error: z.string(), details: z.string().optional() })
+      .object({ status: z.number().int().describe("the status POST /api/image would have answered (derived from the job's error code)"), error: z.string(), details: z.string().optional() })
       .nullable(),
     output: z.object({ imageUrl: z.string() }).nullable(),
     projectId: z.string().nullable(),
@@ -57,13 +58,20 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   app,
   { jobs, limits, models, streams: open, rateLimit, keepAliveMs = 15_000 },
 ) => {
+  const fields = generationFields(limits);
+  /** A node start: `{ projectId, nodeId }` without images and prompt (the node's own are read from its canvas). */
+  const nodeStart = (b: { images?: unknown; prompt?: unknown; nodeId?: string }) => b.images === undefined && b.prompt === undefined && b.nodeId !== undefined;
   const body = nodeFieldsTogether(
     z.object({
-      ...generationFields(limits),
+      ...fields,
+      images: fields.images.optional().describe("The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges"),
+      prompt: fields.prompt.optional().describe("The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own"),
       model: z.string().max(100).optional().describe(`The model to run: an id from GET /api/models (default: the deployment's default, ${models.defaultId})`),
       promptInMetadata: z.boolean(says('Invalid promptInMetadata: not a boolean')).optional().describe("Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt)"),
     }),
-  );
+  )
+    .refine((b) => b.images !== undefined || nodeStart(b), { ...says('No images provided'), path: ['images'] })
+    .refine((b) => b.prompt !== undefined || nodeStart(b), { ...says('No prompt provided'), path: ['prompt'] });
   const params = z.object({ id: z.string().max(100) });
   const notFound = ErrorBody.describe('Job not found: no job of yours has that id');
 
@@ -80,6 +88,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
         401: ErrorBody,
         403: ErrorBody.describe('Forbidden: a viewer of projectId, or a token without the generate scope'),
         404: ErrorBody.describe('Project not found: projectId names no project the user may see'),
+        409: NodeBusyBody,
         413: ErrorBody,
         429: ErrorBody.describe('Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE, shared with POST /api/image)'),
         503: ErrorBody.describe('Service unavailable: the database cannot be reached; nothing was queued'),
@@ -88,12 +97,17 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   }, async (req, reply) => {
     // Refused before anything is queued: a model this deployment does not run, or more images than the named model
     // takes (a job that names none keeps SPEC's limits, as POST /api/image).
-    if (req.body.model !== undefined) {
-      const entry = models.find(req.body.model);
-      if (!entry) throw unknownModel(req.body.model);
-      if (req.body.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    const { images, prompt, projectId, nodeId, model, promptInMetadata } = req.body;
+    if (model !== undefined) {
+      const entry = models.find(model);
+      if (!entry) throw unknownModel(model);
+      if (images && images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
     }
-    const job = await jobs.create(sessionUser(req).id, req.body);
+    const userId = sessionUser(req).id;
+    const job =
+      images !== undefined && prompt !== undefined
+        ? await jobs.create(userId, { images, prompt, projectId, nodeId, model, promptInMetadata })
+        : await jobs.startNode(userId, { projectId: projectId!, nodeId: nodeId!, model, promptInMetadata });
     return reply.code(202).send({ id: job.id, status: job.status, queuePosition: job.queuePosition });
   });
 
@@ -145,7 +159,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     const queued: string[] = [];
     const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
     const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
-      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(event.job)}\n\n`;
+      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(presentJobEvent(event.job))}\n\n`;
       if (out.write) out.write(chunk);
       else queued.push(chunk);
     });
