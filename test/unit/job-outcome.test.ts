@@ -1,5 +1,5 @@
 // How a generation node reads its last run (web/src/canvas/job.ts): the cancel the runner writes into the node
-// (`data.runState`), the node's job a refused start names (409 `{ error, jobId }`), and what an idle node shows —
+// (its error `Canceled`, or `data.runState`), the node's job a refused start names (409 `{ error, jobId }`), and what an idle node shows —
 // this tab's own answer first, then *Canceled* over an earlier run's error, then the document's error.
 import { describe, expect, it } from 'vitest';
 import { documentCanceled, runningJobOf, runOutcome } from '../../web/src/canvas/job.js';
@@ -7,7 +7,9 @@ import { documentCanceled, runningJobOf, runOutcome } from '../../web/src/canvas
 const JOB = 'job_0b7c1a4e-3f7e-4a43-9d0e-1f2a3b4c5d6e';
 
 describe('documentCanceled', () => {
-  it('reads the runner’s canceled state, as a word or an object', () => {
+  it('reads the runner’s canceled state: its error `Canceled`, or a run state as a word or an object', () => {
+    expect(documentCanceled({ error: 'Canceled' })).toBe(true);
+    expect(documentCanceled({ error: { error: 'Canceled' } })).toBe(true);
     expect(documentCanceled({ runState: 'canceled' })).toBe(true);
     expect(documentCanceled({ runState: { status: 'canceled', jobId: JOB } })).toBe(true);
   });
@@ -15,6 +17,7 @@ describe('documentCanceled', () => {
   it('is false for anything else anyone may have written', () => {
     for (const runState of [undefined, null, 'failed', 'Canceled', { status: 'succeeded' }, ['canceled'], 1]) expect(documentCanceled({ runState })).toBe(false);
     expect(documentCanceled({})).toBe(false);
+    for (const error of ['Failed to generate image', 'canceled', 'Canceled by the user', { error: 'Failed' }]) expect(documentCanceled({ error })).toBe(false);
   });
 });
 
@@ -44,6 +47,8 @@ describe('runOutcome', () => {
   it('says Canceled over the error an earlier run left in the document', () => {
     expect(runOutcome({ busy: false, ownError: undefined, ownCanceled: true, data: { error: 'Failed to generate image' } })).toBe('canceled');
     expect(runOutcome({ busy: false, ownError: undefined, ownCanceled: false, data: { runState: 'canceled', error: 'Failed to generate image' } })).toBe('canceled');
+    // The runner's word for it is a state, not an error.
+    expect(runOutcome({ busy: false, ownError: undefined, ownCanceled: false, data: { error: 'Canceled' } })).toBe('canceled');
   });
 
   it('shows the document’s error otherwise, and nothing while the node runs', () => {

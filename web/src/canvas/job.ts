@@ -102,12 +102,16 @@ export function documentError(value: unknown): { error: string; details?: string
   return { error, ...(typeof details === 'string' && details ? { details } : {}), ...(typeof status === 'number' ? { status } : {}) };
 }
 
+/** What the runner writes as a canceled job's node's `error` (src/jobs/runner.ts CANCELED). */
+const CANCELED = 'Canceled';
+
 /**
- * Whether the node says its last job was canceled, as the runner writes it when it cancels the node's job:
- * `data.runState: "canceled"` (or `{ status: "canceled" }`), removed when another job starts or ends. Read
- * tolerantly: anything else is not a canceled run.
+ * Whether the node says its last job was canceled, as the runner writes it when it ends the node's job: its
+ * `error` is the word `Canceled`, or — a state rather than an error — `data.runState: "canceled"` (or `{ status:
+ * "canceled" }`). Read tolerantly: anything else is not a canceled run.
  */
 export function documentCanceled(data: Record<string, unknown>): boolean {
+  if (documentError(data.error)?.error === CANCELED) return true;
   const state = data.runState;
   if (state === 'canceled') return true;
   return typeof state === 'object' && state !== null && (state as Record<string, unknown>).status === 'canceled';
