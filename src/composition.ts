@@ -38,7 +38,8 @@ import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
 import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from './http/presenters.js';
-import { createGenerationJobs, type GenerationJobs } from './jobs/generation-jobs.js';
+import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
+import { createGenerationTask } from './jobs/tasks/generation.js';
 import { createJobEvents } from './jobs/job-events.js';
 
 /** The structured logger the services write to (the app's pino logger). */
@@ -167,7 +168,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       outputMaxBytes: config.model.outputMaxBytes,
       log,
       leaseMs: config.model.leaseMs,
-      inFlightPerUser: config.model.inFlightPerUser,
       metrics,
       quota:
         config.payments.freeBudgetUsdPerMonth > 0
@@ -210,17 +210,18 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const jobs = createGenerationJobs({
     jobs: jobsRepository,
     events: jobEvents,
-    staleAfterMs: 2 * config.model.timeoutMs + 60_000,
-    staleCheckMs: 60_000,
+    heartbeatMs: config.jobs.heartbeatMs,
+    heartbeatLapseMs: config.jobs.heartbeatLapseMs,
     eventsRetentionHours: config.jobs.eventsRetentionHours,
     eagerStart: config.jobs.eagerStart,
     users,
     generations: repositories.generationsGallery,
     transactions,
-    generation: services.generation,
+    tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId })],
     nodes: generationNodes,
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
+    inFlightPerUser: config.model.inFlightPerUser,
     defaultModel: models.defaultId,
     toPreview: imageWorkers.toPreview,
     log,

@@ -9,7 +9,8 @@ import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
-import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
+import { presentJob as present, presentJobEvent } from '../http/presenters.js';
+import type { GenerationJobs } from '../jobs/runner.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
 import { Lineage, presentLineage } from './lineage.js';
@@ -145,7 +146,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     const queued: string[] = [];
     const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
     const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
-      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(event.job)}\n\n`;
+      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(presentJobEvent(event.job))}\n\n`;
       if (out.write) out.write(chunk);
       else queued.push(chunk);
     });

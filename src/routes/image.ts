@@ -6,7 +6,7 @@ import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody, isStorableText } from '../http/schemas.js';
-import type { GenerationJobs } from '../jobs/generation-jobs.js';
+import type { GenerationJobs } from '../jobs/runner.js';
 import type { GenerationService } from '../services/generation.js';
 import { searchText } from './project-generations.js';
 

@@ -6,7 +6,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
@@ -75,7 +75,7 @@ export interface MonthSpend {
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate' | 'findById'>;
   generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'monthBudgetUsed' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
-  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
+  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
   /**
@@ -99,13 +99,6 @@ export interface GenerationDeps extends InputDeps {
    * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
    */
   quota?: FreeQuota;
-  /**
-   * Generations one user may have running at once, on all instances together (their unexpired rows in
-   * `running_generations`); one more is `429 Too many generations in flight` with `Retry-After`, before any input
-   * is read or any model called, and nothing is stored nor any quota slot used. Checked and reserved under the
-   * same lock on the user's row as the quota, so simultaneous requests cannot pass it together. 0 or absent: no limit.
-   */
-  inFlightPerUser?: number;
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
@@ -118,13 +111,6 @@ const PNG = 'image/png';
 
 /** A generation whose `signal` was aborted (a canceled job): nothing is stored nor recorded. */
 const canceled = () => generationFailed('the generation was canceled');
-
-/**
- * `Retry-After` of a request over the in-flight limit: a fixed, short wait. A generation takes from a fraction
- * of a second to about 30 seconds, so the slot is likely free within a few seconds, and a refused request is
- * cheap (one transaction, no input read, no model call). The per-minute rate limit still bounds retries.
- */
-export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
 /** A running generation's row id and lease (./generation.ts markRunning, renewWhileRunning). */
 /**
@@ -229,15 +215,14 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   /**
    * Records the generation as running, for every instance's canvas reads (they settle `isGenerating`), and
    * returns its row id. Also the user check (a session that outlived its user must not spend a model call nor
-   * store anything), the plan quota and the in-flight limit, before any model call. A database outage throws as
+   * store anything) and the plan quota, before any model call (the in-flight limit is the job runner's, src/jobs/runner.ts). A database outage throws as
    * is (the route answers 503).
    */
   async function markRunning(userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): Promise<string> {
     const id = randomUUID();
     const perDay = deps.quota?.perDay ?? 0;
     const budget = deps.quota?.usdPerMonth ?? 0;
-    const inFlight = deps.inFlightPerUser ?? 0;
-    if (perDay <= 0 && budget <= 0 && inFlight <= 0) {
+    if (perDay <= 0 && budget <= 0) {
       if (!(await runningGenerations.start(id, userId, deps.leaseMs, undefined, node))) throw unauthorized();
       return id;
     }
@@ -252,7 +237,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         const used = await generations.monthBudgetUsed(userId, tx);
         if (used + reservedUsd > budget + 1e-9) throw budgetUsedUp(budget, used, reservedUsd);
       }
-      if (inFlight > 0 && (await runningGenerations.countByUser(userId, tx)) >= inFlight) throw tooManyGenerations(inFlight, IN_FLIGHT_RETRY_AFTER_SECONDS);
       await runningGenerations.start(id, userId, deps.leaseMs, tx, node, reservedUsd);
       return id;
     });

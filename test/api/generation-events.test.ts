@@ -157,10 +157,10 @@ describe('a job tied to a node', () => {
     expect(behind.json).toMatchObject({ status: 'queued', queuePosition: 2 });
     await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 2);
 
-    // Canceled while queued: the node is as it was, without an error, and the job behind it moves up.
+    // Canceled while queued: the node says Canceled, and the job behind it moves up.
     expect((await ada.client.post(`/api/generations/${waiting.json.id}/cancel`, {})).status).toBe(200);
     await docWhere(bobLive.doc, (d) => jobIn(d, 'h') === undefined && nodeData(d, 'h')?.get('isGenerating') === false);
-    expect(nodeData(bobLive.doc, 'h')?.has('error')).toBe(false);
+    expect(nodeData(bobLive.doc, 'h')?.get('error')).toBe('Canceled');
     await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 1);
 
     held.release();
@@ -225,7 +225,7 @@ describe('a job tied to a node', () => {
       expect(await recorded(job)).toBe(0);
       expect(await objects()).toBe(objectsBefore); // the output (and the stored data-URL input) went again
       expect(nodeData(watcher.doc, 'r')?.has('image')).toBe(false);
-      expect(nodeData(watcher.doc, 'r')?.has('error')).toBe(false);
+      await docWhere(watcher.doc, (d) => nodeData(d, 'r')?.get('error') === 'Canceled');
     });
 
     it('the last write first: the job succeeds with its generation recorded, and the cancel is 409', async () => {
