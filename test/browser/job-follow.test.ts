@@ -37,14 +37,36 @@ async function canvasWith(f: BrowserFixture, email: string, name: string, prompt
 }
 
 /** A signed-in page on the project's canvas, once its generation nodes show their input; `requests` lists what it asks. */
-async function openCanvas(f: BrowserFixture, email: string, projectId: string) {
+async function openCanvas(f: BrowserFixture, email: string, projectId: string, prepare?: (page: Page) => Promise<void>) {
   const { page, errors } = await newPage(await f.newContext());
   const requests: string[] = [];
   page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+  await prepare?.(page);
   await f.signIn(page.context(), email);
   await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
   await page.locator('.react-flow__node[data-id="g1"]').getByText('1 input').waitFor();
   return { page, errors, requests, node: (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`) };
+}
+
+/**
+ * Lets the page's live socket hold back what the service sends while `held` (a slow network, as it were): the
+ * page's document shows nothing new until `flow()`; what the page sends goes on at once.
+ */
+async function holdableSocket(page: Page) {
+  let holding = false;
+  const waiting: Array<() => void> = [];
+  await page.routeWebSocket(/\/api\/collab/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => (holding ? waiting.push(() => ws.send(message)) : ws.send(message)));
+  });
+  return {
+    hold: () => void (holding = true),
+    flow: () => {
+      holding = false;
+      for (const send of waiting.splice(0)) send();
+    },
+  };
 }
 
 const status = (page: Page, nodeId: string) => page.locator(`.react-flow__node[data-id="${nodeId}"]`).getByRole('status');
@@ -132,5 +154,48 @@ describeInBrowser('the canvas follows jobs by their events and the live document
     expect(held.calls).toBe(calls + 1);
     expect(eve.requests.filter((r) => r.startsWith('POST /api/generations'))).toEqual([]);
     expect([...dan.errors, ...eve.errors]).toEqual([]);
+  });
+
+  it("follows the node's job when a start is refused because the node has one (409 naming it), and says Canceled to everyone", async () => {
+    const { projectId, ada } = await canvasWith(f, 'fay@example.com', 'Refused', ['one']);
+    expect((await ada.client.post(`/api/user/project/${projectId}/members`, { email: 'gil@example.com', role: 'editor' })).status).toBe(201);
+    const fay = await openCanvas(f, 'fay@example.com', projectId);
+    let socket!: Awaited<ReturnType<typeof holdableSocket>>;
+    const gil = await openCanvas(f, 'gil@example.com', projectId, async (page) => void (socket = await holdableSocket(page)));
+
+    // Gil's document lags: Fay's job runs while his node still looks idle, so he asks for another.
+    socket.hold();
+    held.hold();
+    const calls = held.calls;
+    await fay.node('g1').getByRole('button', { name: 'Generate', exact: true }).click();
+    await held.reached(calls + 1);
+    const refused = gil.page.waitForResponse((r) => r.url().endsWith('/api/generations') && r.request().method() === 'POST');
+    await gil.node('g1').getByRole('button', { name: 'Generate', exact: true }).click();
+    const answer = await refused;
+    expect(answer.status()).toBe(409);
+    const { jobId } = (await answer.json()) as { jobId: string };
+
+    // The service refused it, naming Fay's job: Gil's node follows that job (no second one runs).
+    await gil.node('g1').locator('.job-status').waitFor();
+    expect(await gil.node('g1').getByRole('button', { name: 'Generating…' }).isDisabled()).toBe(true);
+    expect(await gil.node('g1').locator('.node-error').count()).toBe(0);
+    // His document catches up: the job as everyone sees it.
+    socket.flow();
+    await status(gil.page, 'g1').filter({ hasText: /Running · \d+ s/ }).waitFor();
+    expect(held.calls).toBe(calls + 1);
+    const running = (await (await fay.page.request.get(`${f.app.baseUrl}/api/generations?status=running&projectId=${projectId}`)).json()) as { items: Array<{ id: string }> };
+    expect(running.items.map((j) => j.id)).toEqual([jobId]);
+
+    // Fay cancels it: both nodes say Canceled, and Gil may start the node again.
+    await fay.node('g1').getByRole('button', { name: 'Cancel generation' }).click();
+    for (const page of [fay, gil]) {
+      await status(page.page, 'g1').filter({ hasText: 'Canceled' }).waitFor();
+      await expect.poll(() => page.node('g1').locator('.job-status').count(), { timeout: WAIT }).toBe(0);
+      expect(await page.node('g1').locator('.node-error').count()).toBe(0);
+    }
+    await gil.node('g1').getByRole('button', { name: 'Generate', exact: true }).waitFor();
+    held.release();
+    expect(gil.requests.filter((r) => r.startsWith('GET /api/generations/job_'))).toEqual([]);
+    expect([...fay.errors, ...gil.errors.filter((e) => !e.includes('409'))]).toEqual([]);
   });
 });
