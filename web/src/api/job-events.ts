@@ -21,6 +21,8 @@ export class JobEvents {
   private holds = 0;
   private following: AbortController | undefined;
   private open = false;
+  /** The last connection attempt failed (the client waits before the next). */
+  private failing = false;
   /** An event id came on the current stream (so a reconnection resumes from it). */
   private resumable = false;
   private waiters: Array<(open: boolean) => void> = [];
@@ -65,11 +67,11 @@ export class JobEvents {
 
   /**
    * True once the stream is open — every change from then on will come — or false as soon as a connection attempt
-   * fails (the client goes on trying) or nothing holds it.
+   * fails (at once while the client waits to try again) or when nothing holds it.
    */
   ready(): Promise<boolean> {
     if (this.open) return Promise.resolve(true);
-    if (!this.following) return Promise.resolve(false);
+    if (!this.following || this.failing) return Promise.resolve(false);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -80,6 +82,7 @@ export class JobEvents {
   /** A connection attempt failed (the client tries again after a while). */
   private failed() {
     this.open = false;
+    this.failing = true;
     this.settle(false);
   }
 
@@ -91,6 +94,7 @@ export class JobEvents {
     const abort = new AbortController();
     this.following = abort;
     this.resumable = false;
+    this.failing = false;
     let opened = false;
     this.client
       .followJobEvents({
@@ -99,6 +103,7 @@ export class JobEvents {
           if (opened && !this.resumable) this.gap(); // reconnected with nothing to resume from
           opened = true;
           this.open = true;
+          this.failing = false;
           this.settle(true);
         },
         onEvent: (job) => {

@@ -34,6 +34,8 @@ interface Follow {
   error: unknown;
   /** Its events will say how it ends (this tab started it with the stream open); else the document does. */
   byEvents: boolean;
+  /** Not this tab's job: the node's job a refused start named (its end is not this tab's to count). */
+  joined: boolean;
   inputs: number;
   started: number;
   /** Lets the job-event stream close once nothing follows a job. */
@@ -96,6 +98,7 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
         canceled: status === 'canceled' && follow.jobId ? { jobId: follow.jobId } : undefined,
       });
       if (status === 'canceled' && follow.jobId) canceled.current.set(follow.nodeId, { jobId: follow.jobId });
+      if (follow.joined) return;
       if (status === 'succeeded') track('generation_succeeded', { inputs: follow.inputs, seconds });
       else if (status === 'failed') track('generation_failed', { inputs: follow.inputs, seconds, status: failed?.status ?? 500, reason: 'server' });
       else if (status === 'canceled') track('generation_canceled', { inputs: follow.inputs, seconds });
@@ -205,6 +208,7 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
         image: current.image,
         error: current.error,
         byEvents: false,
+        joined: false,
         inputs: images.length,
         started,
         release: jobEvents.hold(),
@@ -225,8 +229,10 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
           if (running) {
             // Someone started the node first: follow their job (the document shows it; its events, if it is ours).
             follow.byEvents = false;
+            follow.joined = true;
             activity.update(nodeId, { starting: undefined, job: { id: running.id, status: running.status, queuePosition: running.queuePosition, startedAt: null } });
             following(follow, running.id);
+            track('generation_failed', { inputs: images.length, seconds: Math.round((Date.now() - started) / 1000), status: response.status, reason: 'server' });
             return;
           }
           unfollow(follow);
