@@ -6,7 +6,7 @@
 // the stream stopped (refused, signed out, ended by the service) or reconnected before any event gave it an id to
 // resume from — so they can rely on the live document instead. No timers here: the client waits before
 // reconnecting, and nothing is read again.
-import { createImageCanvasClient, ImageCanvasError, type GenerationJob, type ImageCanvasClient } from '../../../client';
+import { createImageCanvasClient, ImageCanvasError, type GenerationJob, type ImageCanvasClient } from '../../../client/index.js';
 
 export interface JobEventsListener {
   /** A change of one of the user's jobs, in order. */
@@ -27,9 +27,11 @@ export class JobEvents {
   private resumable = false;
   private waiters: Array<(open: boolean) => void> = [];
 
+  /** `retryMs`: the typed client's first wait before reconnecting (its default, 1 s, unless given). */
   constructor(
     baseUrl: string,
     private readonly onUnauthorized: () => void = () => {},
+    private readonly retryMs?: number,
   ) {
     // Its requests are watched, so that a connection that fails is known at once (`ready`), not only after retries.
     this.client = createImageCanvasClient({
@@ -99,6 +101,7 @@ export class JobEvents {
     this.client
       .followJobEvents({
         signal: abort.signal,
+        ...(this.retryMs !== undefined ? { retryMs: this.retryMs } : {}),
         onOpen: () => {
           if (opened && !this.resumable) this.gap(); // reconnected with nothing to resume from
           opened = true;
