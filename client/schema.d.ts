@@ -650,10 +650,10 @@ export interface paths {
                         templateName: string;
                         canvas: {
                             /** @default [] */
-                            nodes?: {
+                            nodes?: ({
                                 id: string;
                                 /** @enum {string} */
-                                type: "upload" | "generation";
+                                type: "upload";
                                 position: {
                                     x: number;
                                     y: number;
@@ -668,7 +668,108 @@ export interface paths {
                                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                     model?: string;
                                 };
-                            }[];
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "generation";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "upload" | "generation";
+                                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                    image?: string;
+                                    prompt?: string;
+                                    isGenerating?: boolean;
+                                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "text";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "text";
+                                    /** @description the text (may be empty) */
+                                    text: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "crop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "crop";
+                                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                                    x: number;
+                                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                                    y: number;
+                                    /** @description the box’s width (pixels of the input, 1–65535) */
+                                    width: number;
+                                    /** @description the box’s height (pixels of the input, 1–65535) */
+                                    height: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "resize";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "resize";
+                                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                                    width?: number;
+                                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                                    height?: number;
+                                    /**
+                                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                                     * @enum {string}
+                                     */
+                                    fit: "contain" | "cover" | "fill";
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "adjust";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "adjust";
+                                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                                    brightness?: number;
+                                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                                    contrast?: number;
+                                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                                    saturation?: number;
+                                    /** @description hue turned by this many whole degrees, −360–360 */
+                                    hue?: number;
+                                    /** @description in shades of grey */
+                                    grayscale?: boolean;
+                                    /** @description in sepia tones */
+                                    sepia?: boolean;
+                                    /** @description colours inverted */
+                                    invert?: boolean;
+                                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                                    blur?: number;
+                                };
+                            })[];
                             /** @default [] */
                             edges?: {
                                 id: string;
@@ -1430,10 +1531,10 @@ export interface paths {
                         id?: string;
                         projectId: string;
                         /** @default [] */
-                        nodes?: {
+                        nodes?: ({
                             id: string;
                             /** @enum {string} */
-                            type: "upload" | "generation";
+                            type: "upload";
                             position: {
                                 x: number;
                                 y: number;
@@ -1448,7 +1549,108 @@ export interface paths {
                                 /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                 model?: string;
                             };
-                        }[];
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "generation";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "upload" | "generation";
+                                /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                                image?: string;
+                                prompt?: string;
+                                isGenerating?: boolean;
+                                /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "text";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "text";
+                                /** @description the text (may be empty) */
+                                text: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "crop";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "crop";
+                                /** @description the box’s left edge (pixels of the input, 0–65535) */
+                                x: number;
+                                /** @description the box’s top edge (pixels of the input, 0–65535) */
+                                y: number;
+                                /** @description the box’s width (pixels of the input, 1–65535) */
+                                width: number;
+                                /** @description the box’s height (pixels of the input, 1–65535) */
+                                height: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "resize";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "resize";
+                                /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                                width?: number;
+                                /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                                height?: number;
+                                /**
+                                 * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                                 * @enum {string}
+                                 */
+                                fit: "contain" | "cover" | "fill";
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "adjust";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "adjust";
+                                /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                                brightness?: number;
+                                /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                                contrast?: number;
+                                /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                                saturation?: number;
+                                /** @description hue turned by this many whole degrees, −360–360 */
+                                hue?: number;
+                                /** @description in shades of grey */
+                                grayscale?: boolean;
+                                /** @description in sepia tones */
+                                sepia?: boolean;
+                                /** @description colours inverted */
+                                invert?: boolean;
+                                /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                                blur?: number;
+                            };
+                        })[];
                         /** @default [] */
                         edges?: {
                             id: string;
@@ -4221,10 +4423,10 @@ export interface components {
         CanvasInput: {
             id: string;
             projectId: string;
-            nodes: {
+            nodes: ({
                 id: string;
                 /** @enum {string} */
-                type: "upload" | "generation";
+                type: "upload";
                 position: {
                     x: number;
                     y: number;
@@ -4239,7 +4441,108 @@ export interface components {
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
                 };
-            }[];
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "generation";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    image?: string;
+                    prompt?: string;
+                    isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "text";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "text";
+                    /** @description the text (may be empty) */
+                    text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "crop";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "crop";
+                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                    x: number;
+                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                    y: number;
+                    /** @description the box’s width (pixels of the input, 1–65535) */
+                    width: number;
+                    /** @description the box’s height (pixels of the input, 1–65535) */
+                    height: number;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "resize";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "resize";
+                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                    width?: number;
+                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                    height?: number;
+                    /**
+                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                     * @enum {string}
+                     */
+                    fit: "contain" | "cover" | "fill";
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "adjust";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "adjust";
+                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                    brightness?: number;
+                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                    contrast?: number;
+                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                    saturation?: number;
+                    /** @description hue turned by this many whole degrees, −360–360 */
+                    hue?: number;
+                    /** @description in shades of grey */
+                    grayscale?: boolean;
+                    /** @description in sepia tones */
+                    sepia?: boolean;
+                    /** @description colours inverted */
+                    invert?: boolean;
+                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                    blur?: number;
+                };
+            })[];
             edges: {
                 id: string;
                 source: string;
@@ -4259,10 +4562,10 @@ export interface components {
                 image: string;
             };
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4277,7 +4580,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4319,10 +4723,10 @@ export interface components {
             id: string;
             name: string;
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4337,7 +4741,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4426,10 +4931,10 @@ export interface components {
             version: components["schemas"]["CanvasVersionInput"];
             /** @description the version’s canvas; no node is shown generating */
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4444,7 +4949,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4747,10 +5353,10 @@ export interface components {
         Canvas: {
             id: string;
             projectId: string;
-            nodes: {
+            nodes: ({
                 id: string;
                 /** @enum {string} */
-                type: "upload" | "generation";
+                type: "upload";
                 position: {
                     x: number;
                     y: number;
@@ -4765,7 +5371,108 @@ export interface components {
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
                 };
-            }[];
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "generation";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upload" | "generation";
+                    /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                    image?: string;
+                    prompt?: string;
+                    isGenerating?: boolean;
+                    /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                    model?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "text";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "text";
+                    /** @description the text (may be empty) */
+                    text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "crop";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "crop";
+                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                    x: number;
+                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                    y: number;
+                    /** @description the box’s width (pixels of the input, 1–65535) */
+                    width: number;
+                    /** @description the box’s height (pixels of the input, 1–65535) */
+                    height: number;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "resize";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "resize";
+                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                    width?: number;
+                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                    height?: number;
+                    /**
+                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                     * @enum {string}
+                     */
+                    fit: "contain" | "cover" | "fill";
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "adjust";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "adjust";
+                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                    brightness?: number;
+                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                    contrast?: number;
+                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                    saturation?: number;
+                    /** @description hue turned by this many whole degrees, −360–360 */
+                    hue?: number;
+                    /** @description in shades of grey */
+                    grayscale?: boolean;
+                    /** @description in sepia tones */
+                    sepia?: boolean;
+                    /** @description colours inverted */
+                    invert?: boolean;
+                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                    blur?: number;
+                };
+            })[];
             edges: {
                 id: string;
                 source: string;
@@ -4785,10 +5492,10 @@ export interface components {
                 image: string;
             };
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4803,7 +5510,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4845,10 +5653,10 @@ export interface components {
             id: string;
             name: string;
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4863,7 +5671,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
@@ -4952,10 +5861,10 @@ export interface components {
             version: components["schemas"]["CanvasVersion"];
             /** @description the version’s canvas; no node is shown generating */
             canvas: {
-                nodes: {
+                nodes: ({
                     id: string;
                     /** @enum {string} */
-                    type: "upload" | "generation";
+                    type: "upload";
                     position: {
                         x: number;
                         y: number;
@@ -4970,7 +5879,108 @@ export interface components {
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
                     };
-                }[];
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "generation";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upload" | "generation";
+                        /** @description an image URL (http:, https:, data: or a path; at most 2048 characters), or a data: URL of an image, which a save stores as a file and replaces by its URL */
+                        image?: string;
+                        prompt?: string;
+                        isGenerating?: boolean;
+                        /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
+                        model?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "text";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "text";
+                        /** @description the text (may be empty) */
+                        text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                    };
+                })[];
                 edges: {
                     id: string;
                     source: string;
