@@ -1820,6 +1820,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
+                    };
+                };
+                /** @description Default Response */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1848,6 +1857,15 @@ export interface paths {
                             details?: string;
                             text?: string;
                         };
+                    };
+                };
+                /** @description Storage unavailable: the object store could not be reached (reading a stored input or storing the result); Retry-After says when to retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2114,6 +2132,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeBusy"];
                     };
                 };
                 /** @description Default Response */
@@ -4172,6 +4199,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusyInput: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         UserInput: {
             /** Format: uuid */
             id: string;
@@ -4319,7 +4353,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -4357,7 +4391,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -5102,6 +5136,13 @@ export interface components {
             error: string;
             details?: string;
         };
+        /** @description Node is already running: the node has a queued or running job */
+        NodeBusy: {
+            error: string;
+            details?: string;
+            /** @description the node's queued or running job: follow or cancel it */
+            jobId: string;
+        };
         User: {
             /** Format: uuid */
             id: string;
@@ -5249,7 +5290,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;
@@ -5287,7 +5328,7 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             error: {
-                /** @description the status POST /api/image would have answered */
+                /** @description the status POST /api/image would have answered (derived from the job's error code) */
                 status: number;
                 error: string;
                 details?: string;

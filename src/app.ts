@@ -43,6 +43,7 @@ import { modelRoutes } from './routes/models.js';
 import { projectGenerationRoutes } from './routes/project-generations.js';
 import { thumbnailRoutes } from './routes/thumbnails.js';
 import { exampleCanvasRoutes } from './routes/example-canvas.js';
+import type { Task } from './jobs/task.js';
 
 export const API_INFO = {
   title: 'Image Canvas API',
@@ -67,6 +68,8 @@ export interface BuildOptions {
   serverFactory?: FastifyServerFactory;
   /** Use this image model instead of the configured chain (benchmarks: an instant in-process model). */
   imageModel?: ImageModel;
+  /** Tasks the job runner runs beside the built-in ones (src/jobs/task.ts), by their kind. */
+  tasks?: Task[];
   /** Write log lines here instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
   /** The network outside URLs are fetched from through the SSRF guard (src/composition.ts); default the public internet. */
@@ -156,7 +159,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await app.register(devIdpPlugin, { baseUrl: config.baseUrl, secret, log });
   }
   await app.register(metricsPlugin, { token: config.metrics.token });
-  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, sessions, network: options.network, revocations });
+  const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, tasks: options.tasks, sessions, network: options.network, revocations });
   app.addHook('onClose', () => composition.close());
   // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
   // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).

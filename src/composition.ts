@@ -38,7 +38,10 @@ import { createVersionsService, VERSIONS_LISTED, type VersionsService } from './
 import { createVideoService, type VideoService } from './services/video.js';
 import { createVideoProvider } from './video/index.js';
 import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from './http/presenters.js';
-import { createGenerationJobs, type GenerationJobs } from './jobs/generation-jobs.js';
+import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
+import { createGenerationTask } from './jobs/tasks/generation.js';
+import { createNodeRunState } from './jobs/node-state.js';
+import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
 
 /** The structured logger the services write to (the app's pino logger). */
@@ -89,6 +92,8 @@ export interface CompositionOptions {
   metrics?: Metrics;
   /** This image model instead of the configured chain (benchmarks: an instant in-process model). */
   imageModel?: ImageModel;
+  /** Tasks the job runner runs beside the built-in ones (src/jobs/task.ts), by their kind. */
+  tasks?: Task[];
   /** Who is signed in, for the live canvas's socket. */
   sessions: SessionVerifier;
   /**
@@ -100,7 +105,7 @@ export interface CompositionOptions {
   revocations: Pick<SessionRevocations, 'isRevoked' | 'onRead'>;
 }
 
-export async function compose(runtime: Runtime, { log, metrics, imageModel, sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
+export async function compose(runtime: Runtime, { log, metrics, imageModel, tasks = [], sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
   const repositories = createRepositories(database.db);
   const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
@@ -146,7 +151,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
-  const generationNodes = createGenerationNodes({ live, roleOf, runningGenerations, log, sweepMs: config.model.leaseMs / 3 });
+  const generationNodes = createGenerationNodes({ roleOf });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, roles: repositories.sharing, accessChanged: live.revalidate }),
@@ -167,7 +172,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       outputMaxBytes: config.model.outputMaxBytes,
       log,
       leaseMs: config.model.leaseMs,
-      inFlightPerUser: config.model.inFlightPerUser,
       metrics,
       quota:
         config.payments.freeBudgetUsdPerMonth > 0
@@ -210,17 +214,19 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
   const jobs = createGenerationJobs({
     jobs: jobsRepository,
     events: jobEvents,
-    staleAfterMs: 2 * config.model.timeoutMs + 60_000,
-    staleCheckMs: 60_000,
+    heartbeatMs: config.jobs.heartbeatMs,
+    heartbeatLapseMs: config.jobs.heartbeatLapseMs,
     eventsRetentionHours: config.jobs.eventsRetentionHours,
     eagerStart: config.jobs.eagerStart,
     users,
     generations: repositories.generationsGallery,
     transactions,
-    generation: services.generation,
+    tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }), ...tasks],
     nodes: generationNodes,
+    nodeState: createNodeRunState({ live, log }),
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
+    inFlightPerUser: config.model.inFlightPerUser,
     defaultModel: models.defaultId,
     toPreview: imageWorkers.toPreview,
     log,
@@ -237,7 +243,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, sess
       accessSweep.stop();
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
-      await generationNodes.stop(); // before the documents close
       await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);
     },
   };

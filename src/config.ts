@@ -119,6 +119,8 @@ const envSchema = z.object({
   JOBS_RUNNING_PER_USER: int(2, 0),
   JOBS_START: z.enum(['boot', 'first-job'], { error: 'JOBS_START must be boot or first-job' }).default('boot'),
   JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
+  JOBS_HEARTBEAT_MS: int(5_000, 50),
+  JOBS_HEARTBEAT_LAPSE_MS: int(30_000, 150),
   EVENT_STREAMS_PER_USER: int(10, 1),
   IMAGE_WORKERS: int(2, 1),
   OFFLINE_MAX_OPERATIONS: int(10, 1),
@@ -258,6 +260,10 @@ export interface Config {
     eagerStart: boolean;
     /** How long job events stay for GET /api/generations/events's Last-Event-ID (hours, at least 24). */
     eventsRetentionHours: number;
+    /** How often a runner renews its running jobs' heartbeat, and looks for jobs whose heartbeat lapsed. */
+    heartbeatMs: number;
+    /** A running job whose heartbeat is older than this ran on an instance that died: it counts for no limit and is retried or failed. */
+    heartbeatLapseMs: number;
   };
   model: {
     /** The default model: a generation that names none (and every POST /api/image) runs it. */
@@ -452,6 +458,9 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   if (e.FREE_GENERATIONS_PER_DAY > 0 && e.FREE_BUDGET_USD_PER_MONTH > 0) {
     problems.push('FREE_GENERATIONS_PER_DAY and FREE_BUDGET_USD_PER_MONTH cannot both be set: the monthly budget replaces the daily quota');
   }
+  if (e.JOBS_HEARTBEAT_LAPSE_MS < 3 * e.JOBS_HEARTBEAT_MS) {
+    problems.push('JOBS_HEARTBEAT_LAPSE_MS must be at least three times JOBS_HEARTBEAT_MS: a live runner would be taken for dead');
+  }
   if (e.OBJECT_STORAGE_CONNECTION_STRING?.startsWith('s3://') && !e.OBJECT_STORAGE_PUBLIC_URL) {
     problems.push('OBJECT_STORAGE_PUBLIC_URL is required with an s3:// storage connection string');
   }
@@ -529,7 +538,14 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       container: e.OBJECT_STORAGE_CONTAINER,
       publicUrl: e.OBJECT_STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
     },
-    jobs: { concurrency: e.JOBS_CONCURRENCY, runningPerUser: e.JOBS_RUNNING_PER_USER, eagerStart: e.JOBS_START === 'boot', eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS },
+    jobs: {
+      concurrency: e.JOBS_CONCURRENCY,
+      runningPerUser: e.JOBS_RUNNING_PER_USER,
+      eagerStart: e.JOBS_START === 'boot',
+      eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS,
+      heartbeatMs: e.JOBS_HEARTBEAT_MS,
+      heartbeatLapseMs: e.JOBS_HEARTBEAT_LAPSE_MS,
+    },
     model: {
       model: e.IMAGE_MODEL ?? (production ? 'gemini-2.5-flash-image' : 'local'),
       fallback: e.IMAGE_MODEL_FALLBACK,

@@ -70,9 +70,12 @@ export const ERROR_CODES = [
   'insufficient_scope',
   'session_required',
   'token_not_found',
-  // 404, 409 (generation jobs)
+  // 404, 409, 500, 503 (jobs)
   'job_not_found',
   'job_finished',
+  'node_busy',
+  'job_interrupted',
+  'storage_unavailable',
   // 404 (project gallery)
   'generation_not_found',
 ] as const;
@@ -220,6 +223,13 @@ export const tokenNotFound = () => new AppError('token_not_found', 'Token not fo
 
 // Generation jobs
 export const jobNotFound = () => new AppError('job_not_found', 'Job not found');
+/** A node with a queued or running job cannot be started again: `jobId` names that job. */
+export const nodeBusy = (jobId: string, status: string) =>
+  new AppError('node_busy', 'Node is already running', { details: `job ${jobId} is ${status} for this node; cancel it or wait for it to end`, extra: { jobId } });
+/** The instance running a job stopped (its heartbeat lapsed): `details` says what became of it. */
+export const jobInterrupted = (reason: string) => new AppError('job_interrupted', 'Failed to generate image', { details: reason });
+/** The object store could not be reached (reading an input or storing a result): not the input's fault. */
+export const storageUnavailable = (reason?: string) => new AppError('storage_unavailable', 'Storage unavailable', { details: reason, retryAfterSeconds: 5 });
 export const jobFinished = (status: string) => new AppError('job_finished', 'Job already finished', { details: `the job is ${status}; only a queued or running job can be canceled` });
 
 // Project gallery

@@ -451,10 +451,12 @@ export type ApiTokenRow = typeof apiTokens.$inferSelect;
 export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
 /**
- * Generation jobs (POST /api/generations, src/jobs/): our own record of each asynchronous generation, the source
- * of truth for its state; pg-boss (schema `pgboss`) only carries the work to a runner (`boss_job_id`). The outcome
- * is written here: the output URL and the generation's id, or the error the synchronous route would have
- * answered (`error`, `error_status`). Jobs go with their user.
+ * Jobs (POST /api/generations, src/jobs/): the one record of each job's state, whatever its task (`task_kind`,
+ * src/jobs/task.ts). pg-boss (schema `pgboss`) only carries the work to a runner (`boss_job_id`); a running job's
+ * runner renews `heartbeat_at`, and a job whose heartbeat lapsed counts for no limit and is retried or failed
+ * (src/jobs/runner.ts). The outcome is written here: the output URL and the generation's id, or the error as a
+ * code (src/errors.ts) with its message and details — never an HTTP status (the API derives it). Jobs go with
+ * their user.
  */
 /** A running job's progress as its model reports it (src/models/image-model.ts ModelProgress). */
 export interface JobProgress {
@@ -469,6 +471,8 @@ export const generationJobs = pgTable(
   'generation_jobs',
   {
     id: text('id').primaryKey(),
+    /** What the job runs: a task of the runner's list (src/jobs/task.ts), e.g. `generation`. */
+    taskKind: text('task_kind').notNull().default('generation'),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -483,7 +487,6 @@ export const generationJobs = pgTable(
     status: text('status').$type<GenerationJobStatus>().notNull().default('queued'),
     error: text('error'),
     errorDetails: text('error_details'),
-    errorStatus: integer('error_status'),
     /** The error's code (src/errors.ts), its documented extra fields and Retry-After: POST /api/image answers the failure as it was thrown. */
     errorCode: text('error_code'),
     errorExtra: jsonb('error_extra').$type<Record<string, unknown>>(),
@@ -494,9 +497,13 @@ export const generationJobs = pgTable(
     generationId: text('generation_id'),
     /** What the model last said about its progress while the job runs (its provider's queue position, steps, a log line). */
     progress: jsonb('progress').$type<JobProgress>(),
-    /** Runs started (2 after pg-boss retried a job whose instance died). */
+    /** Runs started (2 after the runner retried a job whose instance died). */
     attempts: integer('attempts').notNull().default(0),
     bossJobId: text('boss_job_id'),
+    /** Run where its request is held (POST /api/image's): never queued nor retried; failed once its heartbeat lapses. */
+    held: boolean('held').notNull().default(false),
+    /** While running: renewed by its runner every JOBS_HEARTBEAT_MS; older than JOBS_HEARTBEAT_LAPSE_MS, its runner is taken for dead. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     /**
      * Its place in the fair order across users (the generation-jobs repository's `nextPriority`), as pg-boss's
      * priority (higher first, then oldest): 1 for a job its user queued with nothing else unfinished, else minus its round.

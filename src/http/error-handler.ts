@@ -77,6 +77,7 @@ export function statusOf(code: ErrorCode): number {
       return 408;
     case 'canvas_conflict':
     case 'job_finished':
+    case 'node_busy':
       return 409;
     case 'precondition_failed':
       return 412;
@@ -99,12 +100,14 @@ export function statusOf(code: ErrorCode): number {
     case 'no_image_generated':
     case 'image_model_failed':
     case 'generation_failed':
+    case 'job_interrupted':
     case 'upload_failed':
       return 500;
     case 'payment_provider_unavailable':
     case 'video_provider_unavailable':
       return 502;
     case 'service_unavailable':
+    case 'storage_unavailable':
     case 'payments_not_configured':
     case 'video_not_configured':
       return 503;

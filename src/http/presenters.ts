@@ -10,7 +10,11 @@ import type {
   TemplateWithCanvas,
   VersionRow,
 } from '../db/repositories/index.js';
+import type { GenerationJobView } from '../db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../db/schema.js';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { jobRecord, type JobRecord } from '../jobs/runner.js';
+import { statusOf } from './error-handler.js';
 
 export const presentProject = (row: Pick<ProjectRow, 'id' | 'userId' | 'name' | 'createdAt'>) => ({
   id: row.id,
@@ -96,3 +100,26 @@ export const presentApiToken = (row: ApiToken) => ({
   expiresAt: row.expiresAt?.toISOString() ?? null,
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
+
+/** A job as the API answers it (GET /api/generations/:id, and each event of the stream): its error with the HTTP status POST /api/image would have answered. */
+export type JobJson = Omit<JobRecord, 'error'> & { error: { status: number; error: string; details?: string } | null };
+
+const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code);
+
+/**
+ * A job's recorded error as the API shows it: the status its code maps to (statusOf). An event recorded before codes
+ * were (it carries its `status`) is shown as it was.
+ */
+function presentJobError(error: { code?: unknown; status?: unknown; error: string; details?: string } | null): JobJson['error'] {
+  if (!error) return null;
+  const status = isErrorCode(error.code) ? statusOf(error.code) : typeof error.status === 'number' ? error.status : 500;
+  return { status, error: error.error, ...(error.details ? { details: error.details } : {}) };
+}
+
+export const presentJob = (view: GenerationJobView): JobJson => presentJobEvent(jobRecord(view) as unknown as Record<string, unknown>);
+
+/** A recorded job event (jobs/runner.ts JobRecord) as the API shows it. */
+export function presentJobEvent(job: Record<string, unknown>): JobJson {
+  const { error, ...rest } = job as unknown as JobRecord;
+  return { ...(rest as Omit<JobRecord, 'error'>), error: presentJobError(error) };
+}

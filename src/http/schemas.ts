@@ -12,6 +12,11 @@ const UNSTORABLE = 'contains a character that cannot be stored (NUL or a lone su
 
 export const ErrorBody = z.object({ error: z.string(), details: z.string().optional() }).meta({ id: 'Error' });
 
+/** 409 of a start into a node whose job is queued or running: that job's id (docs/api.md "Generation jobs"). */
+export const NodeBusyBody = ErrorBody.extend({ jobId: z.string().describe("the node's queued or running job: follow or cancel it") })
+  .describe('Node is already running: the node has a queued or running job')
+  .meta({ id: 'NodeBusy' });
+
 export const User = z
   .object({
     id: z.uuid(),

@@ -1,8 +1,10 @@
-// The job queue: pg-boss (schema `pgboss`) carrying generation jobs to this instance's runner. Settings measured
-// for pg-boss 12.38 (NOTES.md): LISTEN/NOTIFY for ~1 ms pickup, polling every 0.5 s for retried jobs (which send no
-// NOTIFY), heartbeats every 10 s (the minimum) with the supervisor and monitor each second (the monitor is what
-// fails a job whose heartbeat lapsed; its default, 60 s, would delay that a minute), so a job whose instance died is
-// retried once about 10 s later; after that retry it goes to the dead-letter queue, which fails our row.
+// The job queue: pg-boss (schema `pgboss`) carrying jobs to this instance's runner (./runner.ts). It only carries
+// them: the job row is the record of a job's state, and the runner's heartbeat on it decides when a job's instance
+// died and what becomes of the job (a retry is a new pg-boss job; a delivery of an older one finds the row's
+// `boss_job_id` changed and does nothing). Settings measured for pg-boss 12.38 (NOTES.md): LISTEN/NOTIFY for ~1 ms
+// pickup, polling every 0.5 s for delayed jobs (which send no NOTIFY), pg-boss's own heartbeat every 10 s (the
+// minimum) with the supervisor and monitor each second, so a dead instance's pg-boss job stops holding its user's
+// group slot about 10 s later; pg-boss never retries (retryLimit 0: retries are the runner's).
 // Started lazily (start()): pg-boss's own start-up (schema check, queue set-up, listener) is paid by an instance
 // only when it has jobs to run.
 // Fairness across users: each job carries its turn as pg-boss's priority (the generation-jobs repository's
@@ -13,12 +15,16 @@ import { PgBoss, type Job } from 'pg-boss';
 import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
 
 export const GENERATION_QUEUE = 'generation';
-export const GENERATION_DEAD_QUEUE = 'generation-dead';
 
 /** What a pg-boss job carries: our job's id and its user (the per-user group). */
 export interface QueuedJob {
   jobId: string;
   userId: string;
+}
+
+/** A delivery: what the pg-boss job carries, and its pg-boss id (a job's row names its current one). */
+export interface DeliveredJob extends QueuedJob {
+  bossJobId: string;
 }
 
 export interface JobQueueOptions {
@@ -27,10 +33,8 @@ export interface JobQueueOptions {
   concurrency: number;
   /** Jobs one user may have running at once (pg-boss's group limit; the runner checks it strictly too). 0: none. */
   runningPerUser: number;
-  /** Runs a job; `retry` when pg-boss retries it (its first run's instance died). Throws only when it could not record. */
-  run(job: QueuedJob, signal: AbortSignal, retry: boolean): Promise<void>;
-  /** A job pg-boss gave up on (its runs' instances died, or recording failed twice). */
-  dead(job: QueuedJob): Promise<void>;
+  /** Runs a job. Throws only when it could not record. */
+  run(job: DeliveredJob, signal: AbortSignal): Promise<void>;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -55,15 +59,13 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     const boss = new PgBoss({ connectionString: opts.url, useListenNotify: true, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, max: Math.max(4, opts.concurrency + 2) });
     boss.on('error', (err: Error) => opts.log.warn({ err }, 'job queue error'));
     await boss.start();
-    await ensureQueue(boss, GENERATION_DEAD_QUEUE, { notify: true });
-    await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 1, retryDelay: 0, expireInSeconds: 3600, deadLetter: GENERATION_DEAD_QUEUE });
+    await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 0, expireInSeconds: 3600 });
     const perUser = opts.runningPerUser > 0 ? { groupConcurrency: opts.runningPerUser } : {};
-    const handler = async ([job]: Job<QueuedJob>[]) => opts.run(job.data, job.signal, job.retryCount > 0);
+    const handler = async ([job]: Job<QueuedJob>[]) => opts.run({ ...job.data, bossJobId: job.id }, job.signal);
     // With two workers or more, one is kept for jobs of users who had nothing else unfinished (FIRST_JOB_PRIORITY).
     const firstOnly = opts.concurrency > 1 ? 1 : 0;
     await boss.work<QueuedJob>(GENERATION_QUEUE, { ...WORK, localConcurrency: opts.concurrency - firstOnly, ...perUser }, handler);
     if (firstOnly) await boss.work<QueuedJob>(GENERATION_QUEUE, { ...WORK, localConcurrency: firstOnly, minPriority: FIRST_JOB_PRIORITY, ...perUser }, handler);
-    await boss.work<QueuedJob>(GENERATION_DEAD_QUEUE, WORK, async ([job]: Job<QueuedJob>[]) => opts.dead(job.data));
     return boss;
   }
 

@@ -8,8 +8,9 @@ import { says } from '../http/messages.js';
 import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody } from '../http/schemas.js';
-import { presentJob as present, type GenerationJobs } from '../jobs/generation-jobs.js';
+import { ErrorBody, NodeBusyBody } from '../http/schemas.js';
+import { presentJob as present, presentJobEvent } from '../http/presenters.js';
+import type { GenerationJobs } from '../jobs/runner.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
 import { Lineage, presentLineage } from './lineage.js';
@@ -25,7 +26,7 @@ const GenerationJob = z
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
     error: z
-      .object({ status: z.number().int().describe('the status POST /api/image would have answered'), error: z.string(), details: z.string().optional() })
+      .object({ status: z.number().int().describe("the status POST /api/image would have answered (derived from the job's error code)"), error: z.string(), details: z.string().optional() })
       .nullable(),
     output: z.object({ imageUrl: z.string() }).nullable(),
     projectId: z.string().nullable(),
@@ -80,6 +81,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
         401: ErrorBody,
         403: ErrorBody.describe('Forbidden: a viewer of projectId, or a token without the generate scope'),
         404: ErrorBody.describe('Project not found: projectId names no project the user may see'),
+        409: NodeBusyBody,
         413: ErrorBody,
         429: ErrorBody.describe('Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE, shared with POST /api/image)'),
         503: ErrorBody.describe('Service unavailable: the database cannot be reached; nothing was queued'),
@@ -145,7 +147,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     const queued: string[] = [];
     const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
     const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
-      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(event.job)}\n\n`;
+      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(presentJobEvent(event.job))}\n\n`;
       if (out.write) out.write(chunk);
       else queued.push(chunk);
     });

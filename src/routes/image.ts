@@ -5,8 +5,8 @@ import type { Config } from '../config.js';
 import { sessionUser } from '../http/guards.js';
 import { says } from '../http/messages.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody, isStorableText } from '../http/schemas.js';
-import type { GenerationJobs } from '../jobs/generation-jobs.js';
+import { ErrorBody, isStorableText, NodeBusyBody } from '../http/schemas.js';
+import type { GenerationJobs } from '../jobs/runner.js';
 import type { GenerationService } from '../services/generation.js';
 import { searchText } from './project-generations.js';
 
@@ -85,11 +85,13 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
         402: ErrorBody.describe('Upgrade required: the free daily quota (FREE_GENERATIONS_PER_DAY) or monthly budget (FREE_BUDGET_USD_PER_MONTH) is used up'),
         403: ErrorBody.describe('Forbidden: a viewer of projectId cannot generate into it'),
         404: ErrorBody.describe('Project not found: projectId names no project the user may see'),
+        409: NodeBusyBody,
         413: ErrorBody,
         429: ErrorBody.describe(
           'Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE), Too many generations in flight (GENERATIONS_IN_FLIGHT_PER_USER) or Image model is busy; Retry-After says when to retry',
         ),
         500: ErrorBody.extend({ text: z.string().optional() }),
+        503: ErrorBody.describe('Storage unavailable: the object store could not be reached (reading a stored input or storing the result); Retry-After says when to retry'),
       },
     },
   }, async (req) => {

@@ -1,17 +1,18 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
-// into a canvas node shows its state in the live document (./generation-nodes.ts).
+// into a canvas node is checked against the project's roles (./generation-nodes.ts); its state in the live document
+// is the job runner's to write (src/jobs/node-state.ts), not this service's.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, noImageGenerated, tooManyGenerations, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
-import type { ObjectStore } from '../storage/index.js';
+import { ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
 import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from '../imaging/object-names.js';
@@ -75,7 +76,7 @@ export interface MonthSpend {
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate' | 'findById'>;
   generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'monthBudgetUsed' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
-  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired' | 'countByUser'>;
+  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
   /**
@@ -99,32 +100,18 @@ export interface GenerationDeps extends InputDeps {
    * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
    */
   quota?: FreeQuota;
-  /**
-   * Generations one user may have running at once, on all instances together (their unexpired rows in
-   * `running_generations`); one more is `429 Too many generations in flight` with `Retry-After`, before any input
-   * is read or any model called, and nothing is stored nor any quota slot used. Checked and reserved under the
-   * same lock on the user's row as the quota, so simultaneous requests cannot pass it together. 0 or absent: no limit.
-   */
-  inFlightPerUser?: number;
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
   toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
-  /** Generations into a canvas node: who may, and the node's state in the live document. Absent: such fields are ignored. */
-  nodes?: Pick<GenerationNodes, 'authorize' | 'track'>;
+  /** Generations into a canvas node: who may. Absent: such fields are ignored. */
+  nodes?: Pick<GenerationNodes, 'authorize'>;
 }
 
 const PNG = 'image/png';
 
 /** A generation whose `signal` was aborted (a canceled job): nothing is stored nor recorded. */
 const canceled = () => generationFailed('the generation was canceled');
-
-/**
- * `Retry-After` of a request over the in-flight limit: a fixed, short wait. A generation takes from a fraction
- * of a second to about 30 seconds, so the slot is likely free within a few seconds, and a refused request is
- * cheap (one transaction, no input read, no model call). The per-minute rate limit still bounds retries.
- */
-export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
 /** A running generation's row id and lease (./generation.ts markRunning, renewWhileRunning). */
 /**
@@ -165,6 +152,12 @@ async function asPng(data: Buffer, owner: string, toPng: (data: Buffer, owner?: 
   const png = await toPng(data, owner);
   if (!png) throw new ModelFailedError('the model returned an image that could not be read');
   return png;
+}
+
+/** A write to the object store that failed: over its limit is the generation's failure; anything else, an outage (503). */
+function storeFailed(err: unknown): never {
+  if (err instanceof ObjectTooLargeError) throw err;
+  throw storageUnavailable('the generated image could not be stored');
 }
 
 const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
@@ -229,15 +222,14 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   /**
    * Records the generation as running, for every instance's canvas reads (they settle `isGenerating`), and
    * returns its row id. Also the user check (a session that outlived its user must not spend a model call nor
-   * store anything), the plan quota and the in-flight limit, before any model call. A database outage throws as
+   * store anything) and the plan quota, before any model call (the in-flight limit is the job runner's, src/jobs/runner.ts). A database outage throws as
    * is (the route answers 503).
    */
   async function markRunning(userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): Promise<string> {
     const id = randomUUID();
     const perDay = deps.quota?.perDay ?? 0;
     const budget = deps.quota?.usdPerMonth ?? 0;
-    const inFlight = deps.inFlightPerUser ?? 0;
-    if (perDay <= 0 && budget <= 0 && inFlight <= 0) {
+    if (perDay <= 0 && budget <= 0) {
       if (!(await runningGenerations.start(id, userId, deps.leaseMs, undefined, node))) throw unauthorized();
       return id;
     }
@@ -252,7 +244,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         const used = await generations.monthBudgetUsed(userId, tx);
         if (used + reservedUsd > budget + 1e-9) throw budgetUsedUp(budget, used, reservedUsd);
       }
-      if (inFlight > 0 && (await runningGenerations.countByUser(userId, tx)) >= inFlight) throw tooManyGenerations(inFlight, IN_FLIGHT_RETRY_AFTER_SECONDS);
       await runningGenerations.start(id, userId, deps.leaseMs, tx, node, reservedUsd);
       return id;
     });
@@ -347,15 +338,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     const reservedUsd = budgetReservation(input.model);
     const running = await markRunning(user.id, node, reservedUsd);
     const lease = renewWhileRunning(running, user.id, node, reservedUsd);
-    const tracker = node ? nodes!.track(node) : undefined;
     try {
-      const response = await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
-      await tracker?.end({ image: response.imageUrl });
-      return response;
-    } catch (err) {
-      // The node shows the error text the request is answered with; a canceled job leaves it as it was.
-      await tracker?.end(input.signal?.aborted ? { canceled: true } : { error: err instanceof AppError ? err.message : 'Failed to generate image' });
-      throw err;
+      return await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
     } finally {
       await lease.stop();
       await markEnded(running);
@@ -405,13 +389,13 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
       const provenance = { generationId, model: result.model, ...(made.promptInMetadata ? { prompt } : {}) };
       const png = await withProvenanceAsPng(result.image.data, user.id, provenance);
-      const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes });
+      const output = await store.put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, { contentType: PNG, maxBytes: deps.outputMaxBytes }).catch(storeFailed);
       written.push(output.name);
       // The record keeps URLs only: a data-URL input is stored as an object first.
       const inputUrls = await Promise.all(
         inputs.map(async (input) => {
           if (input.url) return input.url;
-          const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes });
+          const stored = await store.put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, { contentType: input.mimeType, maxBytes: deps.maxBytes }).catch(storeFailed);
           written.push(stored.name);
           return stored.url;
         }),

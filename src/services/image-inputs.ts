@@ -5,7 +5,7 @@
 // heavy part and runs where `decodeProblem` runs it (the image workers). A refused or failed input is a 400
 // naming it, never skipped.
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, imagesOverPixelBudget, inputImageTooLarge, invalidImage, unusableImage } from '../errors.js';
+import { AppError, imagesOverPixelBudget, inputImageTooLarge, invalidImage, storageUnavailable, unusableImage } from '../errors.js';
 import type { ModelImage } from '../models/index.js';
 import { decodeDataUrl, ImageFetchError, type SafeFetcher } from '../net/safe-fetch.js';
 import type { ObjectStore } from '../storage/index.js';
@@ -47,10 +47,15 @@ async function bytesOf(url: string, deps: InputDeps): Promise<{ data: Buffer; ur
   if (url.startsWith('data:')) return { data: decodeDataUrl(url, deps.maxBytes) };
   const name = deps.store.nameFromUrl(url);
   if (name) {
-    const found = await deps.store.get(name);
+    // Our own store failing is an outage (503), never the input's fault.
+    const unavailable = (err: unknown): never => {
+      if (err instanceof AppError) throw err;
+      throw storageUnavailable('a stored input image could not be read');
+    };
+    const found = await deps.store.get(name).catch(unavailable);
     if (!found) throw invalidImage(url, 'no such stored image');
     if (found.info.size > deps.maxBytes) throw inputImageTooLarge(url);
-    return { data: await readAll(found.stream, deps.maxBytes, url), url };
+    return { data: await readAll(found.stream, deps.maxBytes, url).catch(unavailable), url };
   }
   return { data: (await deps.fetcher.fetch(url)).data, url };
 }

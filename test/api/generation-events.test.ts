@@ -12,6 +12,7 @@ import { createSseParser } from '../../client/sse.js';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { heldModel } from '../helpers/held-model.js';
+import { untilJob } from '../helpers/jobs.js';
 import { connectLive, docWhere, type LiveClient } from '../helpers/live-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -157,10 +158,10 @@ describe('a job tied to a node', () => {
     expect(behind.json).toMatchObject({ status: 'queued', queuePosition: 2 });
     await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 2);
 
-    // Canceled while queued: the node is as it was, without an error, and the job behind it moves up.
+    // Canceled while queued: the node says Canceled, and the job behind it moves up.
     expect((await ada.client.post(`/api/generations/${waiting.json.id}/cancel`, {})).status).toBe(200);
     await docWhere(bobLive.doc, (d) => jobIn(d, 'h') === undefined && nodeData(d, 'h')?.get('isGenerating') === false);
-    expect(nodeData(bobLive.doc, 'h')?.has('error')).toBe(false);
+    expect(nodeData(bobLive.doc, 'h')?.get('error')).toBe('Canceled');
     await docWhere(bobLive.doc, (d) => jobIn(d, 'i')?.queuePosition === 1);
 
     held.release();
@@ -169,6 +170,53 @@ describe('a job tied to a node', () => {
     expect(nodeData(bobLive.doc, 'g')?.get('isGenerating')).toBe(false);
     expect((await ada.client.get(`/api/generations/${running}`)).json).toMatchObject({ status: 'succeeded' });
   });
+  it("a running job canceled: the node says Canceled, not the previous run's error", async () => {
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Cancel in a node' })).json.id as string;
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('c')], edges: [], version: 0 })).status).toBe(200);
+    const watcher = await connectLive({ baseUrl: t.baseUrl, as: ada.client, projectId });
+    live.push(watcher);
+    await watcher.saved();
+    // The previous run failed.
+    nodeData(watcher.doc, 'c')!.set('error', 'Failed to generate image');
+    await watcher.saved();
+
+    held.hold();
+    const calls = held.calls;
+    const job = (await ada.client.post('/api/generations', { images: [image], prompt: 'c', projectId, nodeId: 'c' })).json.id as string;
+    await held.reached(calls + 1);
+    await docWhere(watcher.doc, (d) => jobIn(d, 'c')?.status === 'running');
+    expect((await ada.client.post(`/api/generations/${job}/cancel`, {})).json).toMatchObject({ status: 'canceled' });
+    held.release();
+    await docWhere(watcher.doc, (d) => jobIn(d, 'c') === undefined && nodeData(d, 'c')?.get('isGenerating') === false);
+    expect(nodeData(watcher.doc, 'c')?.get('error')).toBe('Canceled');
+  });
+
+  it('a node with a queued or running job refuses a second start, from any editor: 409 naming the job', async () => {
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'One job a node' })).json.id as string;
+    await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'editor' });
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node('n'), node('m')], edges: [], version: 0 })).status).toBe(200);
+    held.hold();
+    const calls = held.calls;
+    const first = (await ada.client.post('/api/generations', { images: [image], prompt: 'n', projectId, nodeId: 'n' })).json.id as string;
+    await held.reached(calls + 1);
+    const busy = { status: 409, json: { error: 'Node is already running', details: `job ${first} is running for this node; cancel it or wait for it to end`, jobId: first } };
+    expect(await ada.client.post('/api/generations', { images: [image], prompt: 'again', projectId, nodeId: 'n' })).toMatchObject(busy);
+    expect(await bob.client.post('/api/generations', { images: [image], prompt: 'bob too', projectId, nodeId: 'n' })).toMatchObject(busy);
+    expect(await bob.client.post('/api/image', { images: [image], prompt: 'bob, at once', projectId, nodeId: 'n' })).toMatchObject(busy);
+    // A queued job holds its node too (ada runs one job at a time, so her job into m waits).
+    const queued = await ada.client.post('/api/generations', { images: [image], prompt: 'm', projectId, nodeId: 'm' });
+    expect(queued.json).toMatchObject({ status: 'queued' });
+    expect(await bob.client.post('/api/generations', { images: [image], prompt: 'm again', projectId, nodeId: 'm' })).toMatchObject({ status: 409, json: { jobId: queued.json.id } });
+    const jobsOf = async () => (await t.pool.query('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId])).rows[0].n as number;
+    expect(await jobsOf()).toBe(2); // the refused starts stored nothing
+    held.release();
+    for (const id of [first, queued.json.id as string]) await untilJob(ada.client, id);
+    // Once the node's job has ended, it starts again.
+    const later = await bob.client.post('/api/generations', { images: [image], prompt: 'n, later', projectId, nodeId: 'n' });
+    expect(later.status).toBe(202);
+    expect(await untilJob(bob.client, later.json.id as string)).toMatchObject({ status: 'succeeded' });
+  });
+
   describe('a cancel racing the job\'s last write (the user\'s job lock held by the test, so the order is chosen)', () => {
     /** Holds the lock the job's writes take (an advisory lock on the user), on a connection of the test's. */
     async function holdJobLock(userId: string) {
@@ -225,7 +273,7 @@ describe('a job tied to a node', () => {
       expect(await recorded(job)).toBe(0);
       expect(await objects()).toBe(objectsBefore); // the output (and the stored data-URL input) went again
       expect(nodeData(watcher.doc, 'r')?.has('image')).toBe(false);
-      expect(nodeData(watcher.doc, 'r')?.has('error')).toBe(false);
+      await docWhere(watcher.doc, (d) => nodeData(d, 'r')?.get('error') === 'Canceled');
     });
 
     it('the last write first: the job succeeds with its generation recorded, and the cancel is 409', async () => {

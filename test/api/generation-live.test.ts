@@ -1,12 +1,12 @@
 // Generation state in the live document (docs/api.md "Image generation"): a generation with `projectId` and
 // `nodeId` shows `isGenerating`, then the `image` or an `error`, to every live editor; only owners and editors may
 // ask for one; an old-style request is unchanged; a node left generating by a dead instance is settled once its
-// lease lapses. Generations go to a fake Gemini that answers when the test says so.
+// job's heartbeat lapses. Generations go to a fake Gemini that answers when the test says so.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
-import { INTERRUPTED } from '../../src/services/generation-nodes.js';
+import { INTERRUPTED } from '../../src/jobs/node-state.js';
 import { startFakeGemini, type FakeGemini, type GeminiReply } from '../fakes/gemini-server.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { connectLive, docWhere, type LiveClient } from '../helpers/live-client.js';
@@ -28,7 +28,8 @@ beforeAll(async () => {
     IMAGE_MODEL_API_KEY: 'k',
     IMAGE_MODEL_BASE_URL: gemini.baseUrl,
     RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000',
-    GENERATION_LEASE_MS: '3000', // lapsed leases are looked for every second
+    JOBS_HEARTBEAT_MS: '100', // lapsed jobs are looked for ten times a second
+    JOBS_HEARTBEAT_LAPSE_MS: '1000',
   });
   [ada, bob, vic, eve] = await Promise.all([t.user('ada@example.com'), t.user('bob@example.com'), t.user('vic@example.com'), t.user('eve@example.com')]);
 });
@@ -44,6 +45,16 @@ const node = (id: string) => ({ id, type: 'generation', position: { x: 0, y: 0 }
 const dataOf = (doc: Y.Doc, id: string) => (canvasMaps(doc).nodes.get(id) as Y.Map<unknown> | undefined)?.get('data') as Y.Map<unknown> | undefined;
 const field = (doc: Y.Doc, id: string, key: string) => dataOf(doc, id)?.get(key);
 const runningRows = async () => (await t.pool.query('SELECT project_id, node_id FROM running_generations')).rows as Array<{ project_id: string | null; node_id: string | null }>;
+/** A job as an instance that died left it: running into node `g`, its last heartbeat an hour old. */
+const deadJob = async (userId: string, projectId: string) =>
+  (
+    await t.pool.query(
+      `INSERT INTO generation_jobs (id, user_id, project_id, node_id, prompt, images, status, attempts, held, heartbeat_at)
+       VALUES ('job_' || gen_random_uuid(), $1, $2, 'g', 'p', '[]', 'running', 1, true, now() - interval '1 hour') RETURNING id`,
+      [userId, projectId],
+    )
+  ).rows[0].id as string;
+const statusOf = async (jobId: string) => (await t.pool.query('SELECT status FROM generation_jobs WHERE id = $1', [jobId])).rows[0].status as string;
 
 /** A project of ada's, bob editor and vic viewer, with node `g`, and ada connected live to it. */
 async function sharedProject() {
@@ -140,16 +151,16 @@ describe('a generation into a canvas node', () => {
   });
 });
 
-describe('a lease that lapsed (its instance died)', () => {
-  it('settles its node: isGenerating false with an error, and the row is gone', async () => {
+describe('a job whose heartbeat lapsed (its instance died)', () => {
+  it('settles its node: isGenerating false with an error, and the job failed', async () => {
     const { projectId, editor } = await sharedProject();
-    // As a generation of an instance that died left it: the node generating, the lease expired.
+    // As a generation of an instance that died left it: the node generating, the job's heartbeat lapsed.
     dataOf(editor.doc, 'g')!.set('isGenerating', true);
     await editor.saved();
-    await t.pool.query(`INSERT INTO running_generations (id, user_id, expires_at, project_id, node_id) VALUES (gen_random_uuid(), $1, now() - interval '1 second', $2, 'g')`, [bob.id, projectId]);
+    const dead = await deadJob(bob.id, projectId);
     await docWhere(editor.doc, (d) => field(d, 'g', 'isGenerating') === false);
     expect(field(editor.doc, 'g', 'error')).toBe(INTERRUPTED);
-    expect(await runningRows()).toEqual([]);
+    expect(await statusOf(dead)).toBe('failed');
   });
 
   it('leaves a node alone while another generation into it still runs', async () => {
@@ -157,9 +168,9 @@ describe('a lease that lapsed (its instance died)', () => {
     const held = await heldGeneration({ projectId, nodeId: 'g' }, { kind: 'image', image: await png() });
     try {
       await docWhere(editor.doc, (d) => field(d, 'g', 'isGenerating') === true);
-      await t.pool.query(`INSERT INTO running_generations (id, user_id, expires_at, project_id, node_id) VALUES (gen_random_uuid(), $1, now() - interval '1 second', $2, 'g')`, [bob.id, projectId]);
-      // The sweep claims the lapsed row (it is deleted) but the running generation keeps the node generating.
-      await expect.poll(async () => (await runningRows()).length, { timeout: 10_000 }).toBe(1);
+      const dead = await deadJob(bob.id, projectId);
+      // The runner fails the lapsed job but the running generation keeps the node generating.
+      await expect.poll(() => statusOf(dead), { timeout: 10_000 }).toBe('failed');
       await editor.saved();
       expect(field(editor.doc, 'g', 'isGenerating')).toBe(true);
     } finally {

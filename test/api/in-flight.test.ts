@@ -1,6 +1,6 @@
 // Generations in flight per user (GENERATIONS_IN_FLIGHT_PER_USER, docs/api.md "Image generation"): a user may
-// have that many generations running at once, counted across instances (their rows in `running_generations`);
-// one more is 429 with Retry-After, before any model call. Two instances share one database; a third on it runs
+// have that many generations running at once, counted across instances (their running job rows whose runner's
+// heartbeat is alive); one more is 429 with Retry-After, before any model call and with nothing stored. Two instances share one database; a third on it runs
 // without the limit. The model is an in-process ImageModel whose calls wait until the test releases them.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,8 @@ afterAll(async () => {
 });
 
 const runningOf = async (userId: string) =>
-  (await a.pool.query('SELECT count(*)::int AS n FROM running_generations WHERE user_id = $1', [userId])).rows[0].n as number;
+  (await a.pool.query("SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1 AND status = 'running'", [userId])).rows[0].n as number;
+const jobsOf = async (userId: string) => (await a.pool.query('SELECT count(*)::int AS n FROM generation_jobs WHERE user_id = $1', [userId])).rows[0].n as number;
 const generationsOf = async (userId: string) => (await a.pool.query('SELECT count(*)::int AS n FROM generations WHERE user_id = $1', [userId])).rows[0].n as number;
 
 describe('generations in flight per user', () => {
@@ -107,6 +108,7 @@ describe('generations in flight per user', () => {
       }
       expect(held.calls).toBe(calls + 2); // the refused requests reached no model
       expect(await runningOf(ada.id)).toBe(2); // and hold nothing
+      expect(await jobsOf(ada.id)).toBe(2); // nor are they jobs
 
       // Another user is not held up by ada's limit: bob generates while ada's two are still running.
       expect((await bob.client.post('/api/image', body)).status).toBe(200);
@@ -124,17 +126,22 @@ describe('generations in flight per user', () => {
     expect(held.calls).toBe(calls + 4);
   });
 
-  it('a row whose lease expired (an instance that died) does not count', async () => {
+  it('a running job whose heartbeat lapsed (an instance that died) does not count', async () => {
     const cy = await a.user('cy@example.com');
-    const insert = (expires: string) =>
-      a.pool.query(`INSERT INTO running_generations (id, user_id, expires_at) VALUES (gen_random_uuid(), $1, now() + $2::interval)`, [cy.id, expires]);
-    await insert('-1 second');
-    await insert('-1 second');
+    // Rows as a dead instance leaves them: running, their last heartbeat an hour old (the lapse is 30 s by default).
+    const insert = (beat: string) =>
+      a.pool.query(
+        `INSERT INTO generation_jobs (id, user_id, prompt, images, status, attempts, held, heartbeat_at, created_at)
+         VALUES ('job_' || gen_random_uuid(), $1, 'p', '[]', 'running', 1, true, now() + $2::interval, now() - interval '2 hours')`,
+        [cy.id, beat],
+      );
+    await insert('-1 hour');
+    await insert('-1 hour');
     expect((await cy.client.post('/api/image', body)).status).toBe(200);
     await insert('1 hour');
     await insert('1 hour');
     expect((await cy.client.post('/api/image', body)).status).toBe(429);
-    await a.pool.query('DELETE FROM running_generations WHERE user_id = $1', [cy.id]);
+    await a.pool.query('DELETE FROM generation_jobs WHERE user_id = $1', [cy.id]);
   });
 
   it('with GENERATIONS_IN_FLIGHT_PER_USER=0 there is no limit: three at once all run', async () => {

@@ -1,7 +1,8 @@
 // Generation jobs across a kill -9 (docs/api.md "Generation jobs"): the service runs as a real process with one
 // running job per user; its first job is held at a fake Gemini, the second waits queued. The process is killed
 // with SIGKILL and started again on the same database: the queued job is still there and runs, and the job that
-// was running is retried once by pg-boss when its heartbeat lapses (~10 s), then succeeds with 2 attempts.
+// was running is retried once by the runner when its heartbeat lapses (JOBS_HEARTBEAT_LAPSE_MS, small here), then
+// succeeds with 2 attempts.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,8 @@ async function start(): Promise<HttpClient> {
     IMAGE_MODEL_API_KEY: 'k',
     IMAGE_MODEL_BASE_URL: gemini.baseUrl,
     JOBS_RUNNING_PER_USER: '1',
+    JOBS_HEARTBEAT_MS: '100',
+    JOBS_HEARTBEAT_LAPSE_MS: '600',
   });
   procs.push(proc);
   await proc.waitFor('Image Canvas is serving');

@@ -32,8 +32,8 @@ describe('src/ structure', () => {
     expect(outside).toEqual([]);
   });
 
-  it('services, storage, models, net, payments, video and db never import http/ or routes/', () => {
-    const lower = ['services', 'storage', 'models', 'net', 'payments', 'video', 'db'].map((d) => join(SRC, d) + '/');
+  it('services, jobs, storage, models, net, payments, video and db never import http/ or routes/', () => {
+    const lower = ['services', 'jobs', 'storage', 'models', 'net', 'payments', 'video', 'db'].map((d) => join(SRC, d) + '/');
     const upper = ['http', 'routes'].map((d) => join(SRC, d) + '/');
     const wrong = [...graph]
       .filter(([from]) => lower.some((d) => from.startsWith(d)))

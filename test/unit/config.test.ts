@@ -128,6 +128,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ PROJECT_MAX_MEMBERS: '0' })).toThrow(/PROJECT_MAX_MEMBERS/);
   });
 
+  it('renews running jobs every 5 s and takes a runner for dead after 30 s by default; JOBS_HEARTBEAT_MS and JOBS_HEARTBEAT_LAPSE_MS set them, the lapse at least three beats', () => {
+    expect(loadConfig({}).config.jobs).toMatchObject({ heartbeatMs: 5_000, heartbeatLapseMs: 30_000 });
+    expect(loadConfig({ JOBS_HEARTBEAT_MS: '100', JOBS_HEARTBEAT_LAPSE_MS: '400' }).config.jobs).toMatchObject({ heartbeatMs: 100, heartbeatLapseMs: 400 });
+    expect(() => loadConfig({ JOBS_HEARTBEAT_MS: '1000', JOBS_HEARTBEAT_LAPSE_MS: '2000' })).toThrow(/JOBS_HEARTBEAT_LAPSE_MS must be at least three times JOBS_HEARTBEAT_MS/);
+    expect(() => loadConfig({ JOBS_HEARTBEAT_MS: '0' })).toThrow(/JOBS_HEARTBEAT_MS/);
+  });
+
   it('lets one user hold 10 job event streams on an instance by default; EVENT_STREAMS_PER_USER sets it, at least 1', () => {
     expect(loadConfig({}).config.limits.eventStreamsPerUser).toBe(10);
     expect(loadConfig({ EVENT_STREAMS_PER_USER: '3' }).config.limits.eventStreamsPerUser).toBe(3);

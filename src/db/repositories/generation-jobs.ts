@@ -27,13 +27,16 @@ export interface JobOutcome {
   generationId?: string;
   error?: string;
   errorDetails?: string;
-  errorStatus?: number;
+  /** The error's code (src/errors.ts ErrorCode): the API derives its HTTP status from it. */
   errorCode?: string;
   errorExtra?: Record<string, unknown>;
   errorRetryAfterSeconds?: number;
 }
 
-export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority'>;
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held'>;
+
+/** A running job whose heartbeat lapsed (its instance died): what the runner needs to retry or fail it. */
+export type LapsedJob = Pick<GenerationJobRow, 'id' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
 
 /** The priority of a job queued by a user with nothing else queued or running: ahead of every round. */
 export const FIRST_JOB_PRIORITY = 1;
@@ -61,21 +64,30 @@ export interface GenerationJobsRepository {
   nextPriority(userId: string, tx: Tx): Promise<number>;
   /** Locks the user's jobs for the running-limit check until the transaction ends (an advisory lock on the user). */
   lockUser(userId: string, tx: Tx): Promise<void>;
-  countRunning(userId: string, tx?: Tx): Promise<number>;
-  /** `queued` (or, for a retry, `running`) → `running`, one attempt more; false when the job is in another state. */
-  markRunning(id: string, opts: { retry: boolean }, tx?: Tx): Promise<boolean>;
-  /** `running` → an outcome; false when the job is no longer running (canceled meanwhile). */
-  finish(id: string, outcome: JobOutcome, tx?: Tx): Promise<boolean>;
-  /** A running job's latest progress (false when it is not running any more). */
-  setProgress(id: string, progress: JobProgress, tx?: Tx): Promise<boolean>;
+  /** The user's running jobs whose heartbeat is younger than `lapseMs` (a dead instance's count for nothing). */
+  countRunning(userId: string, lapseMs: number, tx?: Tx): Promise<number>;
+  /** `queued` → `running` (its heartbeat now), one attempt more: the attempt's number; null when the job is in another state. */
+  markRunning(id: string, tx?: Tx): Promise<number | null>;
+  /** `running` (attempt `attempt`) → an outcome; false when the job is no longer that run (canceled, or retried elsewhere). */
+  finish(id: string, attempt: number, outcome: JobOutcome, tx?: Tx): Promise<boolean>;
+  /** A running job's latest progress (false when it is not that run any more). */
+  setProgress(id: string, attempt: number, progress: JobProgress, tx?: Tx): Promise<boolean>;
+  /** Renews the heartbeat of these running jobs (this instance's). */
+  heartbeat(ids: string[], tx?: Tx): Promise<void>;
+  /** Running jobs whose heartbeat is older than `lapseMs` (at most `limit`, the longest lapsed first). */
+  lapsed(lapseMs: number, limit: number, tx?: Tx): Promise<LapsedJob[]>;
+  /** A lapsed job back to `queued` for its retry (still running and lapsed); false otherwise. */
+  requeue(id: string, lapseMs: number, tx?: Tx): Promise<boolean>;
+  /** A job of the node that is queued or running (`exceptId` aside): its id and status; null when none. */
+  activeInNode(projectId: string, nodeId: string, tx?: Tx, exceptId?: string): Promise<{ id: string; status: GenerationJobStatus } | null>;
+  /** Serialises starts of one node (an advisory lock until the transaction ends). */
+  lockNode(projectId: string, nodeId: string, tx: Tx): Promise<void>;
   /** `queued` or `running` → `canceled`; the row before the change (null: no such job of the user). */
   cancel(userId: string, id: string, tx?: Tx): Promise<{ before: GenerationJobStatus } | null>;
   /** Whether any job is queued or running (an instance starts its queue at boot only then). */
   anyUnfinished(tx?: Tx): Promise<boolean>;
-  /** A job given up by the queue (its instance died, and so did the retry's): failed with the reason, if still unfinished. */
-  failUnfinished(id: string, reason: string, tx?: Tx): Promise<boolean>;
-  /** Jobs run without the queue (POST /api/image's) still unfinished `ms` after they were created (at most 100). */
-  staleLocal(ms: number, tx?: Tx): Promise<Pick<GenerationJobRow, 'id' | 'userId'>[]>;
+  /** A job whose instance died: failed as `job_interrupted` with the reason, if still unfinished (and, with `lapseMs`, still lapsed). */
+  failUnfinished(id: string, reason: string, tx?: Tx, lapseMs?: number): Promise<boolean>;
   /** Queued jobs tied to a node, with their positions (oldest first, at most `limit`). */
   queuedInNodes(limit: number, tx?: Tx): Promise<GenerationJobView[]>;
   /** Whether a job other than `exceptId` is queued or running into the node. */
@@ -115,6 +127,11 @@ const nextPriority = (userId: string) => sql<{ priority: number }>`
   SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM mine) THEN ${FIRST_JOB_PRIORITY}
     ELSE -GREATEST((SELECT round FROM now_served), COALESCE((SELECT -min(p) + 1 FROM mine WHERE p <= 0), 0))
   END::int AS priority`;
+
+/** The time before which a heartbeat has lapsed. */
+const lapsedBefore = (lapseMs: number) => sql`now() - make_interval(secs => ${lapseMs / 1000}::float8)`;
+/** A running job's heartbeat has lapsed (or it never had one: a row of before heartbeats). */
+const lapsedHeartbeat = (lapseMs: number) => sql`(${generationJobs.heartbeatAt} IS NULL OR ${generationJobs.heartbeatAt} < ${lapsedBefore(lapseMs)})`;
 
 export function createGenerationJobsRepository(db: Db): GenerationJobsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
@@ -163,33 +180,77 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async lockUser(userId, tx) {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`generation-jobs:${userId}`}, 0))`);
     },
-    async countRunning(userId, tx) {
-      const [row] = await on(tx).select({ n: count() }).from(generationJobs).where(and(eq(generationJobs.userId, userId), eq(generationJobs.status, 'running')));
+    async countRunning(userId, lapseMs, tx) {
+      const [row] = await on(tx)
+        .select({ n: count() })
+        .from(generationJobs)
+        .where(and(eq(generationJobs.userId, userId), eq(generationJobs.status, 'running'), sql`${generationJobs.heartbeatAt} >= ${lapsedBefore(lapseMs)}`));
       return row.n;
     },
-    async markRunning(id, { retry }, tx) {
+    async markRunning(id, tx) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()`, progress: null })
-        .where(and(eq(generationJobs.id, id), retry ? inArray(generationJobs.status, ['queued', 'running']) : eq(generationJobs.status, 'queued')))
+        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: null })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'queued')))
+        .returning({ attempts: generationJobs.attempts });
+      return rows[0]?.attempts ?? null;
+    },
+    async finish(id, attempt, outcome, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ ...outcome, progress: null, heartbeatAt: null, finishedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), eq(generationJobs.attempts, attempt)))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
     },
-    async finish(id, outcome, tx) {
-      const rows = await on(tx)
-        .update(generationJobs)
-        .set({ ...outcome, progress: null, finishedAt: sql`now()` })
-        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running')))
-        .returning({ id: generationJobs.id });
-      return rows.length > 0;
-    },
-    async setProgress(id, progress, tx) {
+    async setProgress(id, attempt, progress, tx) {
       const rows = await on(tx)
         .update(generationJobs)
         .set({ progress })
-        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running')))
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), eq(generationJobs.attempts, attempt)))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
+    },
+    async heartbeat(ids, tx) {
+      if (ids.length === 0) return;
+      await on(tx).update(generationJobs).set({ heartbeatAt: sql`now()` }).where(and(inArray(generationJobs.id, ids), eq(generationJobs.status, 'running')));
+    },
+    async lapsed(lapseMs, limit, tx) {
+      return on(tx)
+        .select({
+          id: generationJobs.id,
+          userId: generationJobs.userId,
+          held: generationJobs.held,
+          attempts: generationJobs.attempts,
+          projectId: generationJobs.projectId,
+          nodeId: generationJobs.nodeId,
+          queuePriority: generationJobs.queuePriority,
+          bossJobId: generationJobs.bossJobId,
+        })
+        .from(generationJobs)
+        .where(and(eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
+        .orderBy(sql`${generationJobs.heartbeatAt} NULLS FIRST`)
+        .limit(limit);
+    },
+    async requeue(id, lapseMs, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ status: 'queued', heartbeatAt: null, progress: null, startedAt: null })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async activeInNode(projectId, nodeId, tx, exceptId) {
+      const [row] = await on(tx)
+        .select({ id: generationJobs.id, status: generationJobs.status })
+        .from(generationJobs)
+        .where(and(eq(generationJobs.projectId, projectId), eq(generationJobs.nodeId, nodeId), inArray(generationJobs.status, ['queued', 'running']), exceptId ? sql`${generationJobs.id} <> ${exceptId}` : undefined))
+        .orderBy(asc(generationJobs.createdAt))
+        .limit(1);
+      return row ?? null;
+    },
+    async lockNode(projectId, nodeId, tx) {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`job-node:${projectId}:${nodeId}`}, 0))`);
     },
     async cancel(userId, id, tx) {
       // The row as it was: a CTE reads the snapshot before the UPDATE.
@@ -205,13 +266,6 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async anyUnfinished(tx) {
       const rows = await on(tx).select({ id: generationJobs.id }).from(generationJobs).where(inArray(generationJobs.status, ['queued', 'running'])).limit(1);
       return rows.length > 0;
-    },
-    async staleLocal(ms, tx) {
-      return on(tx)
-        .select({ id: generationJobs.id, userId: generationJobs.userId })
-        .from(generationJobs)
-        .where(and(inArray(generationJobs.status, ['queued', 'running']), sql`${generationJobs.bossJobId} IS NULL`, sql`${generationJobs.createdAt} < now() - make_interval(secs => ${ms / 1000})`))
-        .limit(100);
     },
     async queuedInNodes(limit, tx) {
       const rows = await selectView(tx)
@@ -255,11 +309,11 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
         .returning({ id: generationJobEvents.id });
       return rows.length;
     },
-    async failUnfinished(id, reason, tx) {
+    async failUnfinished(id, reason, tx, lapseMs) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ status: 'failed', error: 'Failed to generate image', errorDetails: reason, errorStatus: 500, finishedAt: sql`now()` })
-        .where(and(eq(generationJobs.id, id), inArray(generationJobs.status, ['queued', 'running'])))
+        .set({ status: 'failed', error: 'Failed to generate image', errorDetails: reason, errorCode: 'job_interrupted', progress: null, heartbeatAt: null, finishedAt: sql`now()` })
+        .where(and(eq(generationJobs.id, id), inArray(generationJobs.status, ['queued', 'running']), lapseMs === undefined ? undefined : lapsedHeartbeat(lapseMs)))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
     },

@@ -1,0 +1,57 @@
+// The job runner's faults (issue 32): a task that throws something unexpected fails its job with a code and a
+// reason — never leaves it running — and so does a job of a kind no task on the instance runs. The jobs are rows as
+// an instance that died left them (running, heartbeat lapsed): the runner queues them again for their retry and runs
+// them through its task list, so every step is the runner's own; the test waits for the jobs' events.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Task } from '../../src/jobs/task.js';
+import type { HttpClient } from '../helpers/http-client.js';
+import { untilJob } from '../helpers/jobs.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let ada: { client: HttpClient; id: string };
+let ran = 0;
+
+/** A task (as a node kind would add one) that fails the way a bug does: not with an AppError. */
+const explode: Task = {
+  kind: 'explode',
+  run() {
+    ran++;
+    throw new TypeError("Cannot read properties of undefined (reading 'width')");
+  },
+};
+
+beforeAll(async () => {
+  t = await startTestApp({ JOBS_HEARTBEAT_MS: '100', JOBS_HEARTBEAT_LAPSE_MS: '600' }, undefined, { tasks: [explode] });
+  ada = await t.user('ada@example.com');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A job of `kind` as a dead instance left it: running, its heartbeat an hour old, never started here. */
+const deadJob = async (kind: string) =>
+  (
+    await t.pool.query(
+      `INSERT INTO generation_jobs (id, task_kind, user_id, prompt, images, status, attempts, heartbeat_at)
+       VALUES ('job_' || gen_random_uuid(), $1, $2, 'p', '[]', 'running', 0, now() - interval '1 hour') RETURNING id`,
+      [kind, ada.id],
+    )
+  ).rows[0].id as string;
+const row = async (id: string) => (await t.pool.query('SELECT status, error_code, error_details FROM generation_jobs WHERE id = $1', [id])).rows[0] as Record<string, unknown>;
+
+describe('the job runner', () => {
+  it('fails a job whose task throws something unexpected with a code and a reason, never leaving it running', async () => {
+    const id = await deadJob('explode');
+    const job = await untilJob(ada.client, id);
+    expect(job).toMatchObject({ status: 'failed', attempts: 1, error: { status: 500, error: 'Failed to generate image', details: 'the job failed unexpectedly' }, output: null, progress: null });
+    expect(ran).toBe(1);
+    expect(await row(id)).toEqual({ status: 'failed', error_code: 'internal', error_details: 'the job failed unexpectedly' }); // a code, not a status
+  });
+
+  it('fails a job of a kind no task runs the same way', async () => {
+    const id = await deadJob('no-such-kind');
+    expect(await untilJob(ada.client, id)).toMatchObject({ status: 'failed', error: { status: 500, error: 'Failed to generate image', details: 'the job failed unexpectedly' } });
+    expect(await row(id)).toMatchObject({ status: 'failed', error_code: 'internal' });
+  });
+});
