@@ -15,5 +15,6 @@ export const generation = defineKind({
     { name: 'prompt', label: 'Prompt', value: 'text', list: true },
   ],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  size: { width: 260, height: 500 }, // with its prompt chips, model and hint
   task: { kind: 'generation' },
 });

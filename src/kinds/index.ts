@@ -11,8 +11,8 @@ import { resize } from './resize.js';
 import { text } from './text.js';
 import { upload } from './upload.js';
 
-export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, NodeKind, Port, PortValue } from './kind.js';
-export { PORT_VALUES, defineKind, fits } from './kind.js';
+export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, NodeKind, NodeSize, Port, PortValue } from './kind.js';
+export { NODE_SIZE, PORT_VALUES, defineKind, fits } from './kind.js';
 
 /** Every node kind, in menu order. */
 export const NODE_KINDS = [

@@ -78,7 +78,16 @@ export interface NodeKind<T extends string = string> {
   readonly inputs: readonly Port[];
   readonly outputs: readonly Port[];
   readonly task?: KindTask;
+  /** About how large a client draws a node of this kind, before it is measured (where new nodes are placed); NODE_SIZE unless said. */
+  readonly size?: NodeSize;
 }
+
+export interface NodeSize {
+  readonly width: number;
+  readonly height: number;
+}
+/** The size a kind that names none is planned with. */
+export const NODE_SIZE: NodeSize = { width: 260, height: 240 };
 
 /** A kind, checked once when its module loads: port names unique per side, at most one default per side. */
 export function defineKind<const T extends string>(kind: NodeKind<T>): NodeKind<T> {

@@ -10,4 +10,5 @@ export const text = defineKind({
   data: (limits) => ({ text: textField(limits.promptChars, 'invalid-text', { required: true, description: 'the text (may be empty)' }) }),
   inputs: [],
   outputs: [{ name: 'text', label: 'Text', value: 'text', list: false, default: true }],
+  size: { width: 260, height: 220 },
 });

@@ -10,4 +10,5 @@ export const upload = defineKind({
   data: specData,
   inputs: [],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  size: { width: 260, height: 330 }, // with its image
 });

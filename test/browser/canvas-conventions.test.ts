@@ -293,7 +293,7 @@ describeInBrowser('canvas conventions', () => {
     const pane = await paneBox(page);
     /** Drags from g's input to the left, onto empty canvas, and answers the menu offered there. */
     const dragBack = async (dx: number, dy: number) => {
-      const handle = await box(node(page, 'g').locator('.react-flow__handle.target'));
+      const handle = await box(node(page, 'g').locator('.react-flow__handle.target[data-handleid="images"]'));
       const drop = await emptyPoint(page, { x: Math.max(handle.x - dx, pane.x + 40), y: Math.min(handle.y + dy, pane.y + pane.height - 60) });
       await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
       await page.mouse.down();

@@ -17,7 +17,7 @@ let context: BrowserContext | undefined;
 /** Drags from a node's output handle onto another node's input handle, as a person does with the mouse. */
 async function connect(page: Page, sourceId: string, targetId: string): Promise<void> {
   const from = await page.locator(`.react-flow__node[data-id="${sourceId}"] .react-flow__handle.source`).boundingBox();
-  const to = await page.locator(`.react-flow__node[data-id="${targetId}"] .react-flow__handle.target`).boundingBox();
+  const to = await page.locator(`.react-flow__node[data-id="${targetId}"] .react-flow__handle.target[data-handleid="images"]`).boundingBox();
   if (!from || !to) throw new Error('handle not on screen');
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();

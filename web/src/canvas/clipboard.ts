@@ -1,11 +1,14 @@
 // Copying nodes (issue 19, point 1): the selected nodes and the edges between them, as a JSON text with a marker
 // on the system clipboard (as Excalidraw does), so that they paste into this canvas, another project's or another
-// tab's. A node keeps what it is — its kind, image, prompt and model — never the state of a run (`isGenerating`,
-// `job`, `error`): a pasted generation node is idle. Text that is not ours, or is malformed, is not a clip. Pasted
-// nodes and edges get new ids. No React and no DOM: unit-tested in test/unit/clipboard.test.ts.
+// tab's. A node keeps what it is — its kind and its kind's data fields (src/kinds/: an image, a prompt, a model, a
+// text, …) — never the state of a run (`isGenerating`, `job`, `error`): a pasted generation node is idle. A node of
+// a kind this client does not know is not copied (the canvas would refuse it). Text that is not ours, or is
+// malformed, is not a clip; from it only values the node's kind accepts are taken. Pasted nodes and edges get new
+// ids. No React and no DOM: unit-tested in test/unit/clipboard.test.ts.
+import { keptData, kindOf, type NodeType } from './kinds.js';
 import { nodeRect, type PlacedNode, type Rect, type XY } from './placement.js';
 
-type NodeKind = 'upload' | 'generation';
+type NodeKind = NodeType;
 
 /** What copying needs of a canvas node and edge (xyflow's, canvas/model.ts). */
 export interface CopiedNode extends PlacedNode {
@@ -22,9 +25,6 @@ export interface CopiedEdge {
 /** The marker of a clip's JSON text. */
 export const CLIP_TYPE = 'image-canvas/nodes';
 const VERSION = 1;
-/** The `data` keys a copy keeps; everything else (a run's state, anything unknown) stays behind. */
-const KEPT_DATA = ['image', 'prompt', 'model'] as const;
-const KINDS: readonly string[] = ['upload', 'generation'] satisfies NodeKind[];
 /** Bounds on what a paste accepts (the clipboard may hold anyone's text). */
 const MAX_TEXT = 1_000_000;
 const MAX_NODES = 500;
@@ -35,7 +35,8 @@ export interface ClipNode {
   type: NodeKind;
   /** The node's rectangle where it was copied (its size as drawn then). */
   rect: Rect;
-  data: Partial<Record<(typeof KEPT_DATA)[number], string>>;
+  /** Its kind's data fields, `type` and a run's state aside (./kinds.ts `keptData`). */
+  data: Record<string, unknown>;
 }
 
 export interface ClipEdge {
@@ -61,18 +62,11 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 
 /** The nodes `ids` and the edges between them; null when none of them is on the canvas. */
 export function copyNodes(nodes: CopiedNode[], edges: CopiedEdge[], ids: ReadonlySet<string>): Clip | null {
-  const chosen = nodes.filter((n) => ids.has(n.id));
+  const chosen = nodes.filter((n) => ids.has(n.id) && kindOf(n.type));
   if (chosen.length === 0) return null;
   const kept = new Set(chosen.map((n) => n.id));
   return {
-    nodes: chosen.map((n) => {
-      const data: ClipNode['data'] = {};
-      for (const key of KEPT_DATA) {
-        const value = n.data[key];
-        if (typeof value === 'string' && value !== '') data[key] = value;
-      }
-      return { id: n.id, type: n.type === 'generation' ? 'generation' : 'upload', rect: nodeRect(n), data };
-    }),
+    nodes: chosen.map((n) => ({ id: n.id, type: n.type as NodeKind, rect: nodeRect(n), data: keptData(n.type, n.data) ?? {} })),
     edges: edges
       .filter((e) => kept.has(e.source) && kept.has(e.target))
       .map((e) => ({
@@ -102,11 +96,10 @@ export function clipFromText(text: string): Clip | null {
   const nodes: ClipNode[] = [];
   const ids = new Set<string>();
   for (const n of value.nodes as unknown[]) {
-    if (!isRecord(n) || typeof n.id !== 'string' || ids.has(n.id) || !KINDS.includes(n.type as string) || !isRecord(n.rect) || !isRecord(n.data)) continue;
+    if (!isRecord(n) || typeof n.id !== 'string' || ids.has(n.id) || !kindOf(n.type) || !isRecord(n.rect) || !isRecord(n.data)) continue;
     const { x, y, width, height } = n.rect;
     if (!finite(x) || !finite(y) || !finite(width) || !finite(height) || width < 0 || height < 0) continue;
-    const data: ClipNode['data'] = {};
-    for (const key of KEPT_DATA) if (typeof n.data[key] === 'string' && n.data[key] !== '') data[key] = n.data[key];
+    const data = keptData(n.type as string, n.data) ?? {};
     ids.add(n.id);
     nodes.push({ id: n.id, type: n.type as NodeKind, rect: { x, y, width, height }, data });
   }

@@ -18,6 +18,8 @@ export interface EditorActions {
   uploadFiles: (files: File[], target: { nodeId?: string; at?: { x: number; y: number }; feeds?: string; source: UploadSource }) => void;
   /** Sets a generation node's prompt; typing coalesces into one undo step until a pause, or `newRun` (focus came back, a chip). */
   setPrompt: (nodeId: string, prompt: string, newRun?: boolean) => void;
+  /** Sets a text node's text (`data.text`, kept when empty), as `setPrompt` does a prompt. */
+  setText: (nodeId: string, text: string, newRun?: boolean) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */
   setModel: (nodeId: string, model: string | undefined) => void;
   generate: (nodeId: string) => void;

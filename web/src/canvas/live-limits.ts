@@ -36,15 +36,19 @@ type Json = Record<string, unknown>;
 const storableText = (s: string) => s.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 /**
- * Fields as the live canvas's rules (src/collab/canvas-rules.ts) take them: a prompt is cut to the limit (and made
- * storable), and any other value a rule refuses is left out (`undefined`: not written, or deleted in a patch).
+ * Fields as the live canvas's rules (src/collab/canvas-rules.ts; a node's data by its kind, src/kinds/) take them: a
+ * text the rule refuses (a prompt, a text node's text) is cut to the prompt limit and made storable when that makes
+ * it pass, and any other value a rule refuses is left out (`undefined`: not written, or deleted in a patch).
  */
 function fitFields(fields: Json, table: FieldRules, extra: (v: unknown) => boolean, limits: CanvasLimits): Json {
   let out: Json | null = null;
   for (const [key, value] of Object.entries(fields)) {
     let fitted = value;
-    if (key === 'prompt' && table === rulesFor(limits).data && typeof value === 'string') fitted = storableText(cutText(value, limits.promptMaxChars));
     const rule = Object.hasOwn(table, key) ? table[key].test : extra;
+    if (typeof value === 'string' && Object.hasOwn(table, key) && !rule(value)) {
+      const cut = storableText(cutText(value, limits.promptMaxChars));
+      if (rule(cut)) fitted = cut;
+    }
     if (value !== undefined && (key.length > KEY_MAX_CHARS || !rule(fitted))) fitted = undefined;
     if (fitted !== value) (out ??= { ...fields })[key] = fitted;
   }
@@ -57,10 +61,13 @@ function rulesFor(limits: CanvasLimits) {
   return cached.rules;
 }
 
-/** A node data patch the live canvas takes: the prompt cut to the limit, any other value it would refuse left out. */
-export function limitPatch<T extends Json>(patch: T, limits: CanvasLimits): T {
+/**
+ * A node data patch the live canvas takes for a node of `type` (its kind's rules; SPEC's when the type is not
+ * given or no kind's): a text cut to the limit, any other value it would refuse left out.
+ */
+export function limitPatch<T extends Json>(patch: T, limits: CanvasLimits, type?: unknown): T {
   const rules = rulesFor(limits);
-  const fitted = fitFields(patch, rules.data, rules.extra.test, limits);
+  const fitted = fitFields(patch, rules.dataOf(type) ?? rules.data, rules.extra.test, limits);
   if (fitted === patch) return patch;
   // A value the rules refuse is not written (an undefined value in a patch would delete the key).
   return Object.fromEntries(Object.entries(fitted).filter(([key, value]) => value !== undefined || patch[key] === undefined)) as T;
@@ -76,7 +83,7 @@ export function fitElements(elements: { nodes?: Json[]; edges?: Json[] }, limits
     if (!isId(node.id) || !isPosition(node.position)) return [];
     const { id, data, ...rest } = node;
     const fields = fitFields(rest, { ...rules.node, data: { test: () => true, reason: '' } }, rules.extra.test, limits);
-    const fitted = typeof data === 'object' && data !== null && !Array.isArray(data) ? fitFields(data as Json, rules.data, rules.extra.test, limits) : data;
+    const fitted = typeof data === 'object' && data !== null && !Array.isArray(data) ? fitFields(data as Json, rules.dataOf(node.type) ?? rules.data, rules.extra.test, limits) : data;
     return [{ id, ...fields, data: fitted }];
   });
   const edges = (elements.edges ?? []).flatMap((edge) => {
@@ -129,6 +136,7 @@ export class Throttle {
 /** Refusals of a change's content (docs/api.md, the rules table), in words; a reason not here is no content refusal. */
 const REFUSALS: Record<string, string> = {
   'invalid-prompt': 'a prompt is too long or holds characters that cannot be stored',
+  'invalid-text': 'a text is too long or holds characters that cannot be stored',
   'invalid-model': 'a model name is too long',
   'invalid-image': 'an image address is too long or not allowed',
   'invalid-position': 'a position is not a number',

@@ -235,7 +235,9 @@ export class LiveSession {
 
   /** Sets keys of a node's data: a step of this tab's (`tracked`, the default) or a change it never undoes (`quiet`). */
   setData(id: string, patch: Record<string, unknown>, tracked = true): boolean {
-    return setNodeData(this.doc, id, limitPatch(patch, this.limits), tracked ? this.origin : this.quiet);
+    const node = canvasMaps(this.doc).nodes.get(id);
+    const type: unknown = node instanceof Y.Map ? node.get('type') : undefined;
+    return setNodeData(this.doc, id, limitPatch(patch, this.limits, type), tracked ? this.origin : this.quiet);
   }
 
   /**

@@ -1,11 +1,20 @@
 // Canvas nodes and edges as the editor holds them (xyflow objects), as the API stores them (docs/api.md) and as
 // the live document renders them (./live-doc.ts). Only the stored fields ever leave the browser: xyflow's own
-// (selected, measured, dragging, …) stay here.
+// (selected, measured, dragging, …) stay here. A node's `type` is its kind's (src/kinds/, through ./kinds.ts); a
+// type this client does not know is kept as it is and drawn as an unknown node (web/src/kinds/), never guessed.
 import type { Edge, Node, XYPosition } from '@xyflow/react';
-import type { SavedEdge, SavedNode } from '../api/client';
+import { kindOf, storedData } from './kinds.js';
 
-export type NodeKind = SavedNode['type'];
-export type NodeData = SavedNode['data'] & {
+/** A node's `type`: a kind's (src/kinds/ NodeType), or one this client does not know, kept as it is. */
+export type NodeKind = string;
+export type NodeData = Record<string, unknown> & {
+  /** The node's kind as SPEC's `data.type` repeats it (SPEC lets upload and generation carry either). */
+  type: string;
+  image?: string;
+  prompt?: string;
+  isGenerating?: boolean;
+  /** A `text` node's text. */
+  text?: string;
   /** Why the last generation failed, when the service wrote it into the node (a participant, DESIGN §9). */
   error?: unknown;
   /** The node's unfinished generation job, written by the service (./job.ts reads it). */
@@ -16,18 +25,35 @@ export type NodeData = SavedNode['data'] & {
 export type CanvasNode = Node<NodeData, NodeKind>;
 export type CanvasEdge = Edge;
 
+/** A node as the API stores it (docs/api.md "Canvas"), of any kind. */
+export type StoredNode = {
+  id: string;
+  type: string;
+  position: XYPosition;
+  data: Record<string, unknown>;
+};
+
+/** An edge as the API stores it: a handle names a port of its node's kind (none: the default port). */
+export type SavedEdge = {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+};
+
 export interface CanvasDoc {
-  nodes: SavedNode[];
+  nodes: StoredNode[];
   edges: SavedEdge[];
 }
 
-export function toSavedNode(node: CanvasNode): SavedNode {
-  const { type, image, prompt, isGenerating } = node.data;
-  const data: NodeData = { type };
-  if (image) data.image = image;
-  if (prompt !== undefined && prompt !== '') data.prompt = prompt;
-  if (isGenerating) data.isGenerating = true;
-  return { id: node.id, type: node.type ?? type, position: { x: node.position.x, y: node.position.y }, data };
+/** The stored fields of a node: its kind's data fields (an empty prompt and a false `isGenerating` left out, as before). */
+export function toSavedNode(node: CanvasNode): StoredNode {
+  const type = node.type ?? node.data.type;
+  const data = storedData(type, node.data);
+  if (data.prompt === '') delete data.prompt;
+  if (data.isGenerating !== true) delete data.isGenerating;
+  return { id: node.id, type, position: { x: node.position.x, y: node.position.y }, data };
 }
 
 export function toSavedEdge(edge: CanvasEdge): SavedEdge {
@@ -42,8 +68,8 @@ export function toDoc(nodes: CanvasNode[], edges: CanvasEdge[]): CanvasDoc {
 }
 
 /** A canvas read over REST (a read-only link's page, a version's preview): shown without "generating" flags or jobs. */
-export function fromSavedNode(node: SavedNode): CanvasNode {
-  const data: NodeData = { ...node.data };
+export function fromSavedNode(node: StoredNode): CanvasNode {
+  const data = { ...node.data } as NodeData;
   delete data.isGenerating;
   delete data.job;
   return { id: node.id, type: node.type, position: node.position, data };
@@ -59,9 +85,20 @@ export function fromSavedEdge(edge: SavedEdge): CanvasEdge {
   };
 }
 
-const KINDS: readonly string[] = ['upload', 'generation'] satisfies NodeKind[];
 const isXY = (p: unknown): p is XYPosition =>
   typeof p === 'object' && p !== null && Number.isFinite((p as XYPosition).x) && Number.isFinite((p as XYPosition).y);
+
+/**
+ * The type a node is drawn as: its own `type` when it is a text (a kind's, or one this client does not know, kept as
+ * it is: web/src/kinds/ draws that as an unknown node); without one, its `data.type` when a kind has it; else
+ * `unknown` (no kind has that type).
+ */
+export function nodeTypeOf(type: unknown, dataType: unknown): NodeKind {
+  if (typeof type === 'string' && type !== '') return type;
+  return kindOf(dataType) ? (dataType as string) : UNKNOWN_TYPE;
+}
+/** What a node without a usable type is drawn as: a type no kind may have (kind types are lower-case). */
+export const UNKNOWN_TYPE = 'Unknown';
 
 /** Which rendered value a flow node was made from: unchanged values give back the same flow node. */
 const madeFrom = new WeakMap<object, object>();
@@ -81,10 +118,10 @@ export function toFlowNodes(rendered: Record<string, unknown>[], previous: Canva
     let node: CanvasNode;
     if (prev && madeFrom.get(prev) === value) node = prev;
     else {
-      const data = (typeof value.data === 'object' && value.data !== null ? value.data : {}) as NodeData;
-      const kind = KINDS.includes(value.type as string) ? (value.type as NodeKind) : KINDS.includes(data.type) ? data.type : 'upload';
+      const data = (typeof value.data === 'object' && value.data !== null && !Array.isArray(value.data) ? value.data : {}) as Partial<NodeData>;
+      const kind = nodeTypeOf(value.type, data.type);
       const position = prev?.dragging ? prev.position : isXY(value.position) ? { x: value.position.x, y: value.position.y } : { x: 0, y: 0 };
-      node = { ...prev, id, type: kind, position, data: { ...data, type: KINDS.includes(data.type) ? data.type : kind } };
+      node = { ...prev, id, type: kind, position, data: { ...data, type: typeof data.type === 'string' ? data.type : kind } };
       madeFrom.set(node, value);
     }
     if (node !== previous[i]) same = false;
@@ -120,8 +157,9 @@ export function toFlowEdges(rendered: Record<string, unknown>[], previous: Canva
 
 export const newId = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
 
-export function createNode(type: NodeKind, position: XYPosition): CanvasNode {
-  return { id: newId(type), type, position, data: { type } };
+/** A new node of a kind at `position`, with `data` besides its type (a kind's required fields: a text's `text`). */
+export function createNode(type: NodeKind, position: XYPosition, data: Record<string, unknown> = {}): CanvasNode {
+  return { id: newId(type), type, position, data: { ...data, type } };
 }
 
 /** The images feeding a generation node: sources of edges into it, top to bottom, then left to right. */

@@ -4,12 +4,11 @@
 // they were added in (canvas-doc appends): the same names for everyone on the canvas, and stable while the
 // canvas keeps its nodes; deleting a node renumbers the later ones of its kind. Moving a node keeps its name.
 import { useStore } from '@xyflow/react';
-import type { CanvasEdge, CanvasNode, NodeKind } from './model';
+import { kindOf } from './kinds.js';
+import type { CanvasEdge, CanvasNode, NodeKind } from './model.js';
 
-const KIND_NAMES: Record<NodeKind, string> = { upload: 'Image', generation: 'Generate' };
-
-/** The kind's word ("Image", "Generate"). */
-export const kindName = (kind: NodeKind | undefined): string => KIND_NAMES[kind ?? 'upload'] ?? 'Node';
+/** The kind's word, its label in the registry ("Image", "Generate", "Text"); "Node" for a type no kind has. */
+export const kindName = (kind: NodeKind | undefined): string => kindOf(kind)?.label ?? 'Node';
 
 /** Each node's name, by id: its kind's word and its number among the nodes of that kind, in document order. */
 export function nodeNames(nodes: readonly Pick<CanvasNode, 'id' | 'type'>[]): Map<string, string> {

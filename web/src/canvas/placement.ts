@@ -1,8 +1,11 @@
 // Where new nodes go (issue 19, point 2): in the visible part of the canvas, at the spot asked for (the cursor,
 // or the middle of the view) when that is free, else at the nearest free spot — never off-screen and never under
 // what floats over the canvas (the minimap, the zoom controls). Everything is in flow coordinates; the editor
-// measures the view and the floating panels (hooks/use-placement.ts). No React and no DOM: unit-tested in
-// test/unit/placement.test.ts.
+// measures the view and the floating panels (hooks/use-placement.ts). A node is planned at its kind's size
+// (src/kinds/ `size`) until it is measured. No React and no DOM: unit-tested in test/unit/placement.test.ts.
+import { sizeOf } from './kinds.js';
+
+export { sizeOf } from './kinds.js';
 
 export interface XY {
   x: number;
@@ -16,17 +19,14 @@ export interface Size {
 
 export interface Rect extends XY, Size {}
 
-/** The sizes new nodes are planned with (a node is measured once shown): an image node with its image, a new generation node. */
-export const NODE_SIZE: Record<'upload' | 'generation', Size> = {
-  upload: { width: 260, height: 330 },
-  generation: { width: 260, height: 500 }, // with its prompt chips, model and hint
-};
-
 /** How far apart image nodes added together are stacked (hooks/use-uploads.ts): an image node is ~330 tall. */
 export const STACK_GAP = 340;
 
 /** The size of a column of `count` new image nodes. */
-export const columnSize = (count: number): Size => ({ width: NODE_SIZE.upload.width, height: (Math.max(1, count) - 1) * STACK_GAP + NODE_SIZE.upload.height });
+export const columnSize = (count: number): Size => {
+  const image = sizeOf('upload');
+  return { width: image.width, height: (Math.max(1, count) - 1) * STACK_GAP + image.height };
+};
 
 /** Space kept between a new node and the nodes around it. */
 export const NODE_MARGIN = 40;
@@ -49,7 +49,7 @@ export interface PlacedNode {
 
 /** A node as the rectangle it is drawn in (measured once shown; a typical size before that). */
 export function nodeRect(node: PlacedNode): Rect {
-  const planned = NODE_SIZE[node.type === 'generation' ? 'generation' : 'upload'];
+  const planned = sizeOf(node.type);
   return { x: node.position.x, y: node.position.y, width: node.measured?.width ?? planned.width, height: node.measured?.height ?? planned.height };
 }
 

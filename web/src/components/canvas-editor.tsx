@@ -5,12 +5,13 @@
 // in view by hooks/use-placement.ts; the view is remembered per project by hooks/use-viewport-memory.ts. Nodes and
 // edges carry names people read (canvas/names.ts), a node added from the toolbar takes the focus, the canvas is a
 // Tab stop whose arrow keys pan; on a phone-sized screen the minimap is off unless shown from the toolbar's More menu.
-import { Background, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection } from '@xyflow/react';
+import { Background, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, type Connection, type FinalConnectionState } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import type { Project } from '../api/client';
+import type { Project, TemplateBody } from '../api/client';
 import { ActivityStore } from '../canvas/activity';
 import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
+import { connectionProblem, handleOf, kindOf, linkPorts } from '../canvas/kinds';
 import { newId, toDoc, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { columnSize } from '../canvas/placement';
 import { FIT_OPTIONS, useCanvasCommands } from '../hooks/use-canvas-commands';
@@ -40,7 +41,7 @@ import { ExampleNote } from './example-note';
 import { galleryPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { LiveNotices } from './live-notices';
-import { nodeTypes } from './node-types';
+import { nodeTypes } from '../kinds';
 import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
 import { SaveTemplateDialog } from './save-template-dialog';
@@ -96,6 +97,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step(`prompt:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
         session.setData(nodeId, { prompt: prompt === '' ? undefined : prompt });
       },
+      setText: (nodeId, text, newRun) => {
+        session.step(`text:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
+        session.setData(nodeId, { text });
+      },
       setModel: (nodeId, model) => {
         session.step();
         session.setData(nodeId, { model });
@@ -106,24 +111,77 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow],
   );
 
-  // Edges go into generation nodes only, never from a node into itself.
+  // An edge joins an output to an input it fits (src/kinds/: a text into a prompt, an image into images), never a
+  // node to itself; a refused one says why (components/connect-hint.tsx).
+  const problemOf = useCallback(
+    (c: Connection | CanvasEdge) => {
+      const end = (id: string, handle: string | null | undefined) => ({ type: flow.getNode(id)?.type, handle, name: flow.getNode(id)?.ariaLabel });
+      return connectionProblem(end(c.source, c.sourceHandle), end(c.target, c.targetHandle), c.source === c.target);
+    },
+    [flow],
+  );
+  const refusal = useRef<string | undefined>(undefined);
+  const [refused, setRefused] = useState<string | null>(null);
   const isValidConnection = useCallback(
-    (c: Connection | CanvasEdge) => c.source !== c.target && latest.current.nodes.find((n) => n.id === c.target)?.type === 'generation',
-    [latest],
+    (c: Connection | CanvasEdge) => {
+      const problem = problemOf(c);
+      if (problem) refusal.current = problem;
+      return problem === undefined;
+    },
+    [problemOf],
+  );
+  const onConnectStart = useCallback(() => {
+    refusal.current = undefined;
+    setRefused(null);
+  }, []);
+  const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    // Let go over a handle that does not fit: say why (a drag over nothing offers a menu instead).
+    if (state.fromHandle && state.toHandle && state.isValid === false) {
+      const [from, to] = state.fromHandle.type === 'source' ? [state.fromHandle, state.toHandle] : [state.toHandle, state.fromHandle];
+      const problem = problemOf({ source: from.nodeId, sourceHandle: from.id ?? null, target: to.nodeId, targetHandle: to.id ?? null });
+      if (problem) setRefused(problem);
+    }
+    menus.onConnectEnd(event, state);
+  };
+  // A click-to-connect ended on a handle that does not fit: say why.
+  const onClickConnectEnd = () => {
+    if (refusal.current) setRefused(refusal.current);
+  };
+  // A new edge names its ports, except a default one (as SPEC's edges, which name none).
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const source = kindOf(flow.getNode(c.source)?.type);
+      const target = kindOf(flow.getNode(c.target)?.type);
+      live.onConnect({
+        ...c,
+        sourceHandle: source ? (handleOf(source.outputs, c.sourceHandle) ?? null) : c.sourceHandle,
+        targetHandle: target ? (handleOf(target.inputs, c.targetHandle) ?? null) : c.targetHandle,
+      });
+    },
+    [flow, live],
   );
 
   // New nodes land in view: at the cursor when the action came from it, else in the middle of the view.
   const addImages = (files: File[]) => withFocus(() => uploadFiles(files, { at: placement.place(columnSize(files.length)), source: 'file-picker' }));
 
+  // Connect selected: the one selected node that takes inputs is fed by each other selected node with something to
+  // give (an image, a text) into the first of its inputs that fits.
   const selectedNodes = nodes.filter((n) => n.selected);
-  const selectedTargets = selectedNodes.filter((n) => n.type === 'generation');
-  const canConnect = selectedTargets.length === 1 && selectedNodes.some((n) => n.id !== selectedTargets[0].id && n.data.image);
+  const selectedTargets = selectedNodes.filter((n) => (kindOf(n.type)?.inputs.length ?? 0) > 0);
+  const feeds = (source: CanvasNode, target: CanvasNode) => {
+    const giving = source.data.image !== undefined || (typeof source.data.text === 'string' && source.data.text !== '');
+    return giving ? linkPorts({ type: source.type }, { type: target.type }) : null;
+  };
+  const canConnect = selectedTargets.length === 1 && selectedNodes.some((n) => n.id !== selectedTargets[0].id && feeds(n, selectedTargets[0]));
   const connectSelected = () => {
     const target = selectedTargets[0];
-    const sources = selectedNodes.filter((n) => n.id !== target.id && n.data.image && !edges.some((e) => e.source === n.id && e.target === target.id));
+    const sources = selectedNodes.flatMap((n) => {
+      const ports = n.id !== target.id && !edges.some((e) => e.source === n.id && e.target === target.id) ? feeds(n, target) : null;
+      return ports ? [{ id: newId('edge'), source: n.id, target: target.id, ...ports }] : [];
+    });
     if (sources.length === 0) return;
     session.step();
-    session.add({ edges: sources.map((s) => ({ id: newId('edge'), source: s.id, target: target.id })) });
+    session.add({ edges: sources });
   };
   const canDelete = selectedNodes.length > 0 || edges.some((e) => e.selected);
   const deleteSelected = () =>
@@ -142,7 +200,9 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const saveTemplate = async (name: string) => {
     const { nodes: savedNodes, edges: savedEdges } = toDoc(latest.current.nodes, latest.current.edges);
     const { x, y, zoom } = flow.getViewport();
-    await publishTemplate(name, { nodes: savedNodes, edges: savedEdges, viewport: { x, y, zoom } });
+    // Nodes of every kind (the generated API types still name SPEC's two kinds only: docs/openapi.json).
+    const nodes = savedNodes as unknown as NonNullable<TemplateBody['canvas']>['nodes'];
+    await publishTemplate(name, { nodes, edges: savedEdges, viewport: { x, y, zoom } });
     setSavingTemplate(false);
     setNote(`Saved as template “${name}”`);
   };
@@ -222,7 +282,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           nodeTypes={nodeTypes}
           onNodesChange={live.onNodesChange}
           onEdgesChange={live.onEdgesChange}
-          onConnect={live.onConnect}
+          onConnect={onConnect}
+          onConnectStart={onConnectStart}
+          onClickConnectStart={onConnectStart}
+          onClickConnectEnd={onClickConnectEnd}
           isValidConnection={isValidConnection}
           onNodeDragStart={live.onDragStart}
           onNodeDragStop={live.onDragStop}
@@ -234,7 +297,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           panOnDrag={[1, 2]}
           panOnScroll
           zoomOnDoubleClick={false}
-          onConnectEnd={menus.onConnectEnd}
+          onConnectEnd={onConnectEnd}
           onNodeContextMenu={menus.onNodeContextMenu}
           onSelectionContextMenu={menus.onSelectionContextMenu}
           onPaneContextMenu={menus.onPaneContextMenu}
@@ -256,7 +319,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
             </ControlButton>
           </Controls>
           {showMinimap && <MiniMap pannable zoomable ariaLabel="Canvas overview" onClick={menus.onMiniMapClick} />}
-          <ConnectHint />
+          <ConnectHint problemOf={problemOf} refused={refused} onDismiss={() => setRefused(null)} />
           <RemotePresence session={session} nodes={nodes} />
           <ExampleNote session={session} nodes={nodes} />
           {nodes.length === 0 && (

@@ -1,11 +1,15 @@
 // The canvas's context menus (issue 19, point 1): on a node (or the selection it is part of) — Duplicate, Copy,
-// Connect to new generation, Open image, Delete —; on empty canvas — Add generation node here, Add images here…,
-// Paste, Select all, Fit view —; where a connection dragged from an output was let go on empty canvas — a new
-// generation node there, connected —; and where one dragged back from a generation node's input was — images, or a
-// generation node, there, feeding it. Right-click opens them (Shift+F10 or the menu key on a focused node too).
+// Connect to new generation, Open image, Delete —; on empty canvas — a node of every kind (web/src/kinds/: "Add
+// generation node here", "Add text node here", images by "Add images here…"), Paste, Select all, Fit view —; where
+// a connection dragged from an output was let go on empty canvas — a new node of each kind with an input that
+// output fits, connected —; and where one dragged back from an input was — images, or a node of each kind with an
+// output that fits it, there, feeding it. Right-click opens them (Shift+F10 or the menu key on a focused node too).
+import { kindOf, portOf, type NodeType } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { columnSize, NODE_SIZE, type XY } from '../canvas/placement';
+import { columnSize, sizeOf, type XY } from '../canvas/placement';
 import { MOD } from '../canvas/shortcuts';
+import { KINDS_WITH_UI, uiOf } from '../kinds';
+import { fits } from '../../../src/kinds/index.js';
 import type { CanvasCommands } from '../hooks/use-canvas-commands';
 import type { Placement } from '../hooks/use-placement';
 import { ContextMenu, type MenuItem } from './context-menu';
@@ -14,8 +18,8 @@ import { isWebUrl } from './node-image';
 export type CanvasMenuState =
   | { kind: 'node'; nodeId: string; at: XY }
   | { kind: 'pane'; at: XY }
-  | { kind: 'connection'; fromNodeId: string; at: XY }
-  | { kind: 'input'; toNodeId: string; at: XY }
+  | { kind: 'connection'; fromNodeId: string; handle: string | null; at: XY }
+  | { kind: 'input'; toNodeId: string; handle: string | null; at: XY }
   | null;
 
 interface Props {
@@ -47,6 +51,11 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
     if (files.length > 0) addImages(files, placement.place(columnSize(files.length), centre), feeds);
   };
   const addImagesItem = (centre: XY, feeds?: string): MenuItem => ({ label: 'Add images here…', onSelect: () => chooseImages((files) => imagesAt(files, centre, feeds)) });
+  /** The items adding a node of each kind `offered` (in the registry's order), centred at `centre(type)`. */
+  const addItems = (offered: (type: NodeType) => boolean, centre: (type: NodeType) => XY, add: (type: NodeType, at: XY) => void, feeds?: string): MenuItem[] =>
+    KINDS_WITH_UI.filter(({ kind, ui }) => ui.add !== 'none' && offered(kind.type)).map(({ kind, ui }) =>
+      ui.add === 'files' ? addImagesItem(centre(kind.type), feeds) : { label: `Add ${ui.noun} node here`, onSelect: () => add(kind.type, centre(kind.type)) },
+    );
   let label: string;
   let items: MenuItem[];
   if (menu.kind === 'node') {
@@ -54,7 +63,8 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
     const ids = selected.includes(menu.nodeId) ? selected : [menu.nodeId];
     const node = nodes.find((n) => n.id === menu.nodeId);
     const image = ids.length === 1 && node?.data.image && isWebUrl(node.data.image) ? node.data.image : undefined;
-    label = ids.length > 1 ? `${ids.length} nodes` : node?.type === 'generation' ? 'Generation node' : 'Image node';
+    const noun = uiOf(node?.type).noun;
+    label = ids.length > 1 ? `${ids.length} nodes` : `${noun[0].toUpperCase()}${noun.slice(1)} node`;
     items = [
       { label: 'Duplicate', shortcut: `${MOD}+D`, onSelect: () => commands.duplicate(ids) },
       { label: 'Copy', shortcut: `${MOD}+C`, onSelect: () => commands.copyToClipboard(ids) },
@@ -65,8 +75,11 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
   } else if (menu.kind === 'pane') {
     label = 'Canvas';
     items = [
-      { label: 'Add generation node here', onSelect: () => commands.addGeneration(point) },
-      addImagesItem(point),
+      ...addItems(
+        () => true,
+        () => point,
+        (type, at) => commands.addNode(type, at),
+      ),
       {
         label: 'Paste',
         shortcut: `${MOD}+V`,
@@ -78,17 +91,27 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
     ];
   } else if (menu.kind === 'input') {
     label = 'New input';
-    // The new nodes' outputs (their right edges, halfway down) where the connection was let go.
-    const toNode = menu.toNodeId;
-    items = [
-      addImagesItem({ x: point.x - NODE_SIZE.upload.width / 2, y: point.y }, toNode),
-      { label: 'Add generation node here', onSelect: () => commands.addGeneration({ x: point.x - NODE_SIZE.generation.width / 2, y: point.y }, [], [toNode]) },
-    ];
+    // Kinds with an output the input fits; the new nodes' outputs (their right edges, halfway down) where the
+    // connection was let go.
+    const { toNodeId, handle } = menu;
+    const input = portOf(kindOf(nodes.find((n) => n.id === toNodeId)?.type)?.inputs ?? [], handle);
+    items = addItems(
+      (type) => !!input && (kindOf(type)?.outputs.some((p) => fits(p, input)) ?? false),
+      (type) => ({ x: point.x - sizeOf(type).width / 2, y: point.y }),
+      (type, at) => commands.addNode(type, at, [], [{ nodeId: toNodeId, handle }]),
+      toNodeId,
+    );
   } else {
     label = 'New connection';
-    // The new node's input (its left edge, halfway down) where the connection was let go.
-    const at = { x: point.x + NODE_SIZE.generation.width / 2, y: point.y };
-    items = [{ label: 'Add generation node here', onSelect: () => commands.addGeneration(at, [menu.fromNodeId]) }];
+    // Kinds with an input the output fits; the new node's input (its left edge, halfway down) where the connection
+    // was let go.
+    const { fromNodeId, handle } = menu;
+    const output = portOf(kindOf(nodes.find((n) => n.id === fromNodeId)?.type)?.outputs ?? [], handle);
+    items = addItems(
+      (type) => !!output && (kindOf(type)?.inputs.some((p) => fits(output, p)) ?? false),
+      (type) => ({ x: point.x + sizeOf(type).width / 2, y: point.y }),
+      (type, at) => commands.addNode(type, at, [{ nodeId: fromNodeId, handle }]),
+    );
   }
   return <ContextMenu at={menu.at} label={label} items={items} onClose={onClose} />;
 }

@@ -11,7 +11,7 @@ import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
 import './canvas-extras.css';
-import { nodeTypes } from './node-types';
+import { nodeTypes } from '../kinds';
 
 const ignore = () => undefined;
 
@@ -43,6 +43,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       readOnly: true,
       uploadFiles: ignore,
       setPrompt: ignore,
+      setText: ignore,
       setModel: ignore,
       generate: ignore,
       cancelGeneration: ignore,

@@ -9,6 +9,8 @@
 // and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's
 // presets (prompt-field.tsx). An error shown stays until the prompt, the inputs or the model change; a 429 says
 // when to try again, counting down.
+// Texts connected into its prompt port (text nodes, src/kinds/text.ts) are joined to its prompt when it runs (by the
+// service); the node says so under the prompt, naming them, and a joined text counts as a prompt written.
 // Read-only: the prompt and the model cannot be edited, inputs cannot be disconnected and there is no Generate,
 // Cancel or "Use this".
 import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
@@ -17,12 +19,12 @@ import type { NodeActivity } from '../canvas/activity';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import { useNodeNameList } from '../canvas/names';
 import { documentError, documentJob } from '../canvas/job';
+import { portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
 import { promptPresets } from '../canvas/prompt-presets';
 import { usePaymentsEnabled } from '../hooks/use-client-config';
 import { useModels } from '../hooks/use-models';
-import { ConnectHandle } from './connect-handle';
 import { JobStatus } from './job-status';
 import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
@@ -32,14 +34,23 @@ import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
 import { VariantStrip } from './variant-strip';
+import { generation } from '../../../src/kinds/generation.js';
 
-export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
+/** The port an edge into a generation node reaches (none named: its default, `images`). */
+const portName = (handle: string | null | undefined) => portOf(generation.inputs, handle)?.name;
+
+export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
   const activity = useNodeActivity(id);
   const hintId = useId();
-  const connections = useNodeConnections({ handleType: 'target' });
+  const into = useNodeConnections({ handleType: 'target' });
+  const connections = into.filter((c) => portName(c.targetHandle) === 'images');
+  const textConnections = into.filter((c) => portName(c.targetHandle) === 'prompt');
   const sources = useNodesData<CanvasNode>([...new Set(connections.map((c) => c.source))]);
   const inputNames = useNodeNameList(connections.map((c) => c.source));
+  const texts = useNodesData<CanvasNode>([...new Set(textConnections.map((c) => c.source))]);
+  const textNames = useNodeNameList(textConnections.map((c) => c.source));
+  const joined = textConnections.map((c, i) => ({ edgeId: c.edgeId, name: textNames[i] ?? 'a text', text: texts.find((t) => t.id === c.source)?.data.text }));
   // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
   const inputCount = sources.filter((s) => s.data.image).length;
   const catalogue = useModels();
@@ -53,12 +64,29 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
   const inputs = JSON.stringify([data.prompt ?? '', sources.map((s) => s.data.image ?? null), model.chosenId ?? null]);
   const error = useUntilChanged<NodeActivity['generationError']>(activity.generationError ?? (generating ? undefined : documentError(data.error)), inputs);
   const payments = usePaymentsEnabled();
-  const waiting = readiness(connections.length, inputCount, data.prompt);
+  const waiting = readiness(connections.length, inputCount, [data.prompt, ...joined.map((j) => j.text)]);
 
   return (
-    <NodeFrame nodeId={id} title="Generate" kind="generation" busy={generating}>
-      <ConnectHandle nodeId={id} type="target" hint="connect images here" />
+    <NodeFrame nodeId={id} type={type} busy={generating}>
       <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
+      {joined.length > 0 && (
+        <div className="joined-texts" role="group" aria-label="Joined texts">
+          <span className="muted small">Joined with the prompt when it runs:</span>
+          <ul>
+            {joined.map((j) => (
+              <li key={j.edgeId} className="small">
+                <strong>{j.name}</strong>
+                {typeof j.text === 'string' && j.text.trim() !== '' ? <>: “{j.text.length > 80 ? `${j.text.slice(0, 80)}…` : j.text}”</> : ' (empty)'}
+                {!readOnly && (
+                  <button type="button" className="icon-button nodrag" aria-label={`Disconnect ${j.name}`} title="Disconnect" onClick={() => removeEdge(j.edgeId)}>
+                    ×
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="inputs" aria-label="Input images">
         {connections.length === 0 ? (
           <span className="muted small">No inputs yet: connect images into the left handle.</span>
@@ -146,15 +174,14 @@ export function GenerationNode({ id, data }: NodeProps<CanvasNode>) {
         </div>
       )}
       {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} />}
-      <ConnectHandle nodeId={id} type="source" hint="connect to another generation node" />
     </NodeFrame>
   );
 }
 
-/** Why Generate waits for the person: no image connected (or none with an image yet), no prompt; undefined: ready. */
-function readiness(connections: number, images: number, prompt: string | undefined): string | undefined {
+/** Why Generate waits for the person: no image connected (or none with an image yet), no prompt (its own or a joined text); undefined: ready. */
+function readiness(connections: number, images: number, prompts: unknown[]): string | undefined {
   const image = connections === 0 ? 'Connect an image' : images === 0 ? 'Wait for the connected image' : undefined;
-  const noPrompt = (prompt ?? '').trim() === '';
+  const noPrompt = prompts.every((p) => typeof p !== 'string' || p.trim() === '');
   if (image && noPrompt) return `${image} and write a prompt`;
   return image ?? (noPrompt ? 'Write a prompt' : undefined);
 }

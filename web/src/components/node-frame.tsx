@@ -1,14 +1,17 @@
 // The card every canvas node is drawn in: a title bar with the node's name ("Image 2", canvas/names.ts; the
 // same name its xyflow wrapper gives screen readers) and a delete button (none when read-only), then the
-// node's content.
+// node's content, and the handles of its kind's ports (connect-handle.tsx; none for a kind this page does not know).
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
-import { useNodeName } from '../canvas/names';
+import { kindOf } from '../canvas/kinds';
+import { kindName, useNodeName } from '../canvas/names';
+import { useKindUi } from '../kinds/ui';
+import { PortHandles } from './connect-handle';
 
 interface Props {
   nodeId: string;
-  title: string;
-  kind: 'upload' | 'generation';
+  /** The node's type: its kind's (the frame's class, its handles, the word of its delete button). */
+  type: string | undefined;
   busy?: boolean;
   children: ReactNode;
   onFileDrop?: (files: File[]) => void;
@@ -16,9 +19,11 @@ interface Props {
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
-export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: Props) {
+export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
   const { removeNode, readOnly } = useEditor();
-  const name = useNodeName(nodeId) ?? title;
+  const name = useNodeName(nodeId) ?? kindName(type);
+  const kind = kindOf(type);
+  const { noun } = useKindUi();
   const drop = onFileDrop && !readOnly && {
     onDragOver: (event: DragEvent) => {
       if (!hasFiles(event)) return;
@@ -34,16 +39,17 @@ export function NodeFrame({ nodeId, title, kind, busy, children, onFileDrop }: P
     },
   };
   return (
-    <section className={`canvas-node ${kind}${busy ? ' busy' : ''}`} {...drop}>
+    <section className={`canvas-node ${kind ? kind.type : 'unknown'}${busy ? ' busy' : ''}`} {...drop}>
       <header className="canvas-node-title">
         <span>{name}</span>
         {!readOnly && (
-          <button type="button" className="icon-button nodrag" aria-label={kind === 'upload' ? 'Delete image node' : 'Delete generation node'} title="Delete node" onClick={() => removeNode(nodeId)}>
+          <button type="button" className="icon-button nodrag" aria-label={`Delete ${noun} node`} title="Delete node" onClick={() => removeNode(nodeId)}>
             ×
           </button>
         )}
       </header>
       <div className="canvas-node-body">{children}</div>
+      {kind && <PortHandles nodeId={nodeId} kind={kind} />}
     </section>
   );
 }

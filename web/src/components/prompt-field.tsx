@@ -1,4 +1,4 @@
-// A generation node's prompt: the text box and, under it, the presets of the node's model (canvas/prompt-presets.ts):
+// A generation node's prompt (and a text node's text, with its own label): the text box and, under it, the presets of the node's model (canvas/prompt-presets.ts):
 // the words the offline engine understands, each added to the prompt, or a few whole prompts for a hosted model.
 //
 // Undo: the box carries `data-canvas-undo`, so Ctrl/Cmd+Z in it undoes the canvas's last step (hooks/
@@ -21,13 +21,16 @@ const COUNT_FROM = 0.8;
 
 interface Props {
   value: string;
+  /** The box's label ("Prompt" unless said: a text node's "Text"). */
+  label?: string;
+  placeholder?: string;
   readOnly?: boolean;
   presets?: PromptPresets;
   /** The new prompt; `newRun`: the first change since the box was focused, or a preset (a new undo step). */
   onChange: (value: string, newRun: boolean) => void;
 }
 
-export function PromptField({ value, readOnly, presets, onChange }: Props) {
+export function PromptField({ value, label = 'Prompt', placeholder, readOnly, presets, onChange }: Props) {
   const promptId = useId();
   const presetsId = useId();
   const countId = useId();
@@ -41,12 +44,12 @@ export function PromptField({ value, readOnly, presets, onChange }: Props) {
   return (
     <>
       <label className="field" htmlFor={promptId}>
-        <span>Prompt</span>
+        <span>{label}</span>
         <textarea
           id={promptId}
           className="input nodrag nowheel"
           rows={3}
-          placeholder={readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”'}
+          placeholder={placeholder ?? (readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”')}
           value={value}
           maxLength={max}
           aria-describedby={showCount ? countId : undefined}

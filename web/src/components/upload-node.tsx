@@ -1,23 +1,22 @@
 // An image node (type `upload`): pick, drop or paste a file; shows its progress, the image and a Download link
-// (a refused or failed file is said in the canvas's upload tray, components/upload-tray.tsx). Its output handle
-// feeds generation nodes. Read-only: the image and Download only.
+// (a refused or failed file is said in the canvas's upload tray, components/upload-tray.tsx). Its output (its
+// kind's port, drawn by the frame) feeds generation nodes. Read-only: the image and Download only.
 import type { NodeProps } from '@xyflow/react';
 import { useId } from 'react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import type { CanvasNode } from '../canvas/model';
-import { ConnectHandle } from './connect-handle';
 import { NodeFrame } from './node-frame';
 import { DownloadLink, NodeImage } from './node-image';
 import { ProgressBar } from './progress-bar';
 
-export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
+export function UploadNode({ id, type, data }: NodeProps<CanvasNode>) {
   const { uploadFiles, readOnly } = useEditor();
   const activity = useNodeActivity(id);
   const inputId = useId();
   const uploading = activity.uploadProgress !== undefined;
 
   return (
-    <NodeFrame nodeId={id} title="Image" kind="upload" busy={uploading} onFileDrop={(files) => uploadFiles(files, { nodeId: id, source: 'drop' })}>
+    <NodeFrame nodeId={id} type={type} busy={uploading} onFileDrop={(files) => uploadFiles(files, { nodeId: id, source: 'drop' })}>
       {data.image ? (
         <NodeImage src={data.image} alt="Uploaded image" />
       ) : (
@@ -44,7 +43,6 @@ export function UploadNode({ id, data }: NodeProps<CanvasNode>) {
         )}
         {data.image && <DownloadLink src={data.image} label="Download image" />}
       </div>
-      <ConnectHandle nodeId={id} type="source" hint="connect to a generation node" />
     </NodeFrame>
   );
 }

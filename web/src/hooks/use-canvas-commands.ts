@@ -1,13 +1,15 @@
 // What the canvas's shortcuts and context menus do (issue 19, point 1): select all; copy, cut, paste and duplicate
-// nodes (canvas/clipboard.ts); delete; add a generation node at a spot, connected from nodes or not; zoom, fit and
-// zoom to the selection. Every edit is one undo step, and new nodes land in view (hooks/use-placement.ts) and are
+// nodes (canvas/clipboard.ts); delete; add a node of any kind (web/src/kinds/) at a spot, connected from nodes or
+// into them through ports that fit, or not; zoom, fit and zoom to the selection. Every edit is one undo step, and new nodes land in view (hooks/use-placement.ts) and are
 // selected.
 import { useReactFlow } from '@xyflow/react';
 import { useCallback, useMemo, useRef, type RefObject } from 'react';
 import { clipBounds, clipFromText, clipToText, copyNodes, pasteClip, type Clip } from '../canvas/clipboard';
 import type { LiveSession } from '../canvas/live-session';
+import { linkPorts, type NodeType } from '../canvas/kinds';
 import { createNode, newId, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
-import { centeredAt, NODE_SIZE, nodeRect, type XY } from '../canvas/placement';
+import { centeredAt, nodeRect, sizeOf, type XY } from '../canvas/placement';
+import { KIND_UI } from '../kinds';
 import type { FlowState } from './use-live-canvas';
 import type { Placement } from './use-placement';
 
@@ -16,6 +18,12 @@ const DUPLICATE_OFFSET = 40;
 /** Space between nodes and a generation node made for them. */
 const GAP = 80;
 export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1 };
+
+/** A node a new node is connected with, at one of its ports (its handle; undefined: the first that fits). */
+export interface NodeEnd {
+  nodeId: string;
+  handle?: string | null;
+}
 
 export interface CanvasCommands {
   /** The nodes a command acts on: `ids` when given, else the selected nodes. */
@@ -36,9 +44,11 @@ export interface CanvasCommands {
   duplicate: (ids?: string[]) => void;
   remove: (ids?: string[]) => void;
   /**
-   * Adds a generation node centred at `at` (else in the middle of the view), with edges into it from `sources` and
-   * from it into the generation nodes `targets`.
+   * Adds a node of `type` centred at `at` (else in the middle of the view), with its kind's starting data, edges into
+   * it from `sources` and from it into `targets`, each through the first ports that fit (an end none fits is left out).
    */
+  addNode: (type: NodeType, at?: XY, sources?: NodeEnd[], targets?: NodeEnd[]) => void;
+  /** `addNode` of a generation node, connected from the nodes `sources` and into the nodes `targets`. */
   addGeneration: (at?: XY, sources?: string[], targets?: string[]) => void;
   /** Adds a generation node to the right of `sources`, connected from each. */
   connectToNewGeneration: (sources: string[]) => void;
@@ -97,20 +107,35 @@ export function useCanvasCommands(
     [placement, session, select],
   );
 
-  const addGeneration = useCallback(
-    (at?: XY, sources: string[] = [], targets: string[] = []) => {
-      const node = createNode('generation', placement.place(NODE_SIZE.generation, at));
+  const addNode = useCallback(
+    (type: NodeType, at?: XY, sources: NodeEnd[] = [], targets: NodeEnd[] = []) => {
+      const node = createNode(type, placement.place(sizeOf(type), at), KIND_UI[type].data);
+      const typeOf = (id: string) => latest.current.nodes.find((n) => n.id === id)?.type;
+      const edges = [
+        ...sources.flatMap(({ nodeId, handle }) => {
+          const ports = linkPorts({ type: typeOf(nodeId), handle }, { type });
+          return ports ? [{ id: newId('edge'), source: nodeId, target: node.id, ...ports }] : [];
+        }),
+        ...targets.flatMap(({ nodeId, handle }) => {
+          const ports = linkPorts({ type }, { type: typeOf(nodeId), handle });
+          return ports ? [{ id: newId('edge'), source: node.id, target: nodeId, ...ports }] : [];
+        }),
+      ];
       session.step();
-      session.add({
-        nodes: [toSavedNode(node)],
-        edges: [
-          ...sources.filter((id) => id !== node.id).map((source) => ({ id: newId('edge'), source, target: node.id })),
-          ...targets.filter((id) => id !== node.id).map((target) => ({ id: newId('edge'), source: node.id, target })),
-        ],
-      });
+      session.add({ nodes: [toSavedNode(node)], edges });
       select([node.id]);
     },
-    [placement, session, select],
+    [placement, session, select, latest],
+  );
+  const addGeneration = useCallback(
+    (at?: XY, sources: string[] = [], targets: string[] = []) =>
+      addNode(
+        'generation',
+        at,
+        sources.map((nodeId) => ({ nodeId })),
+        targets.map((nodeId) => ({ nodeId })),
+      ),
+    [addNode],
   );
 
   return useMemo<CanvasCommands>(() => {
@@ -159,6 +184,7 @@ export function useCanvasCommands(
         if (nodes.length === 0 && edges.length === 0) return;
         void flow.deleteElements({ nodes: nodes.map((id) => ({ id })), edges: edges.map((id) => ({ id })) });
       },
+      addNode,
       addGeneration,
       connectToNewGeneration: (sources) => {
         const rects = latest.current.nodes.filter((n) => sources.includes(n.id)).map(nodeRect);
@@ -166,7 +192,7 @@ export function useCanvasCommands(
         const right = Math.max(...rects.map((r) => r.x + r.width));
         const top = Math.min(...rects.map((r) => r.y));
         const bottom = Math.max(...rects.map((r) => r.y + r.height));
-        addGeneration({ x: right + GAP + NODE_SIZE.generation.width / 2, y: (top + bottom) / 2 }, sources);
+        addGeneration({ x: right + GAP + sizeOf('generation').width / 2, y: (top + bottom) / 2 }, sources);
       },
       zoomIn: () => (onViewMoved(), void flow.zoomIn({ duration: duration() })),
       zoomOut: () => (onViewMoved(), void flow.zoomOut({ duration: duration() })),
@@ -179,5 +205,5 @@ export function useCanvasCommands(
         void flow.fitView(ids.length > 0 ? { nodes: ids.map((id) => ({ id })), padding: 0.2, maxZoom: 2, duration: duration() } : { ...FIT_OPTIONS, duration: duration() });
       },
     };
-  }, [clipOf, pasteAt, placement, selectedIds, select, latest, chosen, flow, addGeneration, onViewMoved]);
+  }, [clipOf, pasteAt, placement, selectedIds, select, latest, chosen, flow, addNode, addGeneration, onViewMoved]);
 }

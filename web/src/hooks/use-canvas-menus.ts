@@ -1,7 +1,7 @@
 // The pointer gestures of the canvas beyond xyflow's own (issue 19, point 1): which context menu is open
 // (components/canvas-menu.tsx) — a node's (or the selection's), the canvas's, or the one offered where a
-// connection was let go on empty canvas: dragged from an output (a node to feed), or back from a generation node's
-// input (something to feed it) —, a double-click on empty canvas adding a
+// connection was let go on empty canvas: dragged from an output (a node to feed), or back from an input (something
+// to feed it), each naming the port it came from —, a double-click on empty canvas adding a
 // generation node there, and a click on the minimap moving the view there.
 import { useReactFlow, type FinalConnectionState } from '@xyflow/react';
 import { useCallback, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
@@ -49,15 +49,16 @@ export function useCanvasMenus(select: (ids: string[]) => void, commands: Canvas
     setMenu({ kind: 'pane', at: { x: event.clientX, y: event.clientY } });
   }, []);
 
-  // A connection let go on empty canvas: from an output, offer a generation node there; dragged back from a
-  // generation node's input, offer images or a generation node there to feed it.
+  // A connection let go on empty canvas: from an output, offer nodes it can feed there; dragged back from an input,
+  // offer what can feed it there (components/canvas-menu.tsx; the port is the handle's).
   const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
     if (state.isValid || state.toNode || !state.fromNode || !state.fromHandle) return;
     const point = 'changedTouches' in event ? event.changedTouches[0] : event;
     if (!point || !isEmptyCanvas(document.elementFromPoint(point.clientX, point.clientY))) return;
     const at = { x: point.clientX, y: point.clientY };
-    if (state.fromHandle.type === 'source') setMenu({ kind: 'connection', fromNodeId: state.fromNode.id, at });
-    else if (state.fromNode.type === 'generation') setMenu({ kind: 'input', toNodeId: state.fromNode.id, at });
+    const handle = state.fromHandle.id ?? null;
+    if (state.fromHandle.type === 'source') setMenu({ kind: 'connection', fromNodeId: state.fromNode.id, handle, at });
+    else setMenu({ kind: 'input', toNodeId: state.fromNode.id, handle, at });
   }, []);
 
   const onDoubleClick = useCallback(

@@ -14,6 +14,7 @@ import type { ActivityStore } from '../canvas/activity';
 import { downscaleImage } from '../canvas/downscale';
 import type { EditorActions, UploadSource } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
+import { linkPorts } from '../canvas/kinds';
 import { createNode, newId, toSavedNode } from '../canvas/model';
 import { STACK_GAP } from '../canvas/placement';
 import { UploadTray, type TrayEntry } from '../canvas/upload-tray';
@@ -117,9 +118,11 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
           const node = createNode('upload', destination.position);
           node.data.image = url;
           const feeds = destination.feeds;
-          const stillThere = feeds !== undefined && latest.current.nodes.some((n) => n.id === feeds);
+          // Into the first input of the node it feeds that an image fits (if that node is still there).
+          const fed = feeds === undefined ? undefined : latest.current.nodes.find((n) => n.id === feeds);
+          const ports = fed && linkPorts({ type: node.type }, { type: fed.type });
           session.step();
-          session.add({ nodes: [toSavedNode(node)], ...(stillThere ? { edges: [{ id: newId('edge'), source: node.id, target: feeds }] } : {}) });
+          session.add({ nodes: [toSavedNode(node)], ...(fed && ports ? { edges: [{ id: newId('edge'), source: node.id, target: fed.id, ...ports }] } : {}) });
           added.current?.(node.id, source);
         }
         track('image_uploaded', { source, bytes: file.size });
