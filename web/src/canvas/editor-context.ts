@@ -20,6 +20,8 @@ export interface EditorActions {
   setPrompt: (nodeId: string, prompt: string, newRun?: boolean) => void;
   /** Sets a text node's text (`data.text`, kept when empty), as `setPrompt` does a prompt. */
   setText: (nodeId: string, text: string, newRun?: boolean) => void;
+  /** Sets fields of a node's data (absent: `undefined` removes one), one undo step; a value its kind refuses is the caller's to keep out. */
+  setFields: (nodeId: string, patch: Record<string, unknown>) => void;
   /** Sets a generation node's model (`data.model`); undefined: none, the default runs. */
   setModel: (nodeId: string, model: string | undefined) => void;
   generate: (nodeId: string) => void;

@@ -101,6 +101,10 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step(`text:${nodeId}`, { within: TYPING_PAUSE_MS, fresh: newRun });
         session.setData(nodeId, { text });
       },
+      setFields: (nodeId, patch) => {
+        session.step();
+        session.setData(nodeId, patch);
+      },
       setModel: (nodeId, model) => {
         session.step();
         session.setData(nodeId, { model });

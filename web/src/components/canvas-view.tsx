@@ -44,6 +44,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       uploadFiles: ignore,
       setPrompt: ignore,
       setText: ignore,
+      setFields: ignore,
       setModel: ignore,
       generate: ignore,
       cancelGeneration: ignore,
