@@ -2070,8 +2070,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        images: string[];
-                        prompt: string;
+                        /** @description The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges */
+                        images?: string[];
+                        /** @description The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own */
+                        prompt?: string;
                         /** @description With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation") */
                         projectId?: string;
                         /** @description With projectId: the id of the node whose `data` shows the generation's state (isGenerating, image, error) */

@@ -224,6 +224,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }), ...tasks],
     nodes: generationNodes,
     nodeState: createNodeRunState({ live, log }),
+    canvases: live,
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
     runningPerUser: config.jobs.runningPerUser,
     inFlightPerUser: config.model.inFlightPerUser,

@@ -74,6 +74,7 @@ export const ERROR_CODES = [
   'job_not_found',
   'job_finished',
   'node_busy',
+  'node_not_found',
   'job_interrupted',
   'storage_unavailable',
   // 404 (project gallery)
@@ -226,6 +227,8 @@ export const jobNotFound = () => new AppError('job_not_found', 'Job not found');
 /** A node with a queued or running job cannot be started again: `jobId` names that job. */
 export const nodeBusy = (jobId: string, status: string) =>
   new AppError('node_busy', 'Node is already running', { details: `job ${jobId} is ${status} for this node; cancel it or wait for it to end`, extra: { jobId } });
+/** A node start (`{ projectId, nodeId }`) naming a node the project's canvas does not have. */
+export const nodeNotFound = (nodeId: string) => new AppError('node_not_found', 'Node not found', { details: `the canvas has no node ${JSON.stringify(nodeId.slice(0, 200))}` });
 /** The instance running a job stopped (its heartbeat lapsed): `details` says what became of it. */
 export const jobInterrupted = (reason: string) => new AppError('job_interrupted', 'Failed to generate image', { details: reason });
 /** The object store could not be reached (reading an input or storing a result): not the input's fault. */

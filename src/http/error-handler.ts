@@ -69,6 +69,7 @@ export function statusOf(code: ErrorCode): number {
     case 'version_not_found':
     case 'token_not_found':
     case 'job_not_found':
+    case 'node_not_found':
     case 'generation_not_found':
       return 404;
     case 'not_acceptable':

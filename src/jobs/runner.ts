@@ -18,9 +18,11 @@ import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, LapsedJob, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress } from '../db/schema.js';
 import type { ModelProgress } from '../models/index.js';
-import { isAppError, jobFinished, jobNotFound, nodeBusy, tooManyGenerations, unauthorized } from '../errors.js';
+import type { LiveDocuments } from '../collab/live-documents.js';
+import { isAppError, jobFinished, jobNotFound, nodeBusy, nodeNotFound, tooManyGenerations, unauthorized } from '../errors.js';
 import { decodeCursor, pageOf, type GenerateResponse } from '../services/generation.js';
 import type { GenerationNodes } from '../services/generation-nodes.js';
+import { nodeJobInput } from './node-inputs.js';
 import { CANCELED, INTERRUPTED, type NodeRunState, type RunOutcome } from './node-state.js';
 import type { JobEvents } from './job-events.js';
 import { createJobQueue, type DeliveredJob, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
@@ -85,6 +87,11 @@ export interface NewJob {
 
 export interface GenerationJobs {
   create(userId: string, input: NewJob): Promise<GenerationJobView>;
+  /**
+   * Starts a node's job (POST /api/generations with `{ projectId, nodeId }`): its inputs from its incoming edges, its
+   * settings from its data (./node-inputs.ts); `model` and `promptInMetadata` as given win over the node's.
+   */
+  startNode(userId: string, node: { projectId: string; nodeId: string; model?: string; promptInMetadata?: boolean }): Promise<GenerationJobView>;
   /** POST /api/image: a job, waited for, answered as the generation itself answers (its result, or its error). */
   generateNow(user: { id: string; email: string }, input: NewJob): Promise<GenerateResponse>;
   /** The user's job events after `afterId` (null: from now on), until the returned stop (GET /api/generations/events). */
@@ -114,6 +121,8 @@ export interface GenerationJobsDeps {
   nodes?: Pick<GenerationNodes, 'authorize'>;
   /** A node's run state in the live document (./node-state.ts): written by this runner only. Absent: not shown. */
   nodeState?: NodeRunState;
+  /** The canvas as it is now, for a node's job inputs (./node-inputs.ts). Absent: nodes cannot be started by id. */
+  canvases?: Pick<LiveDocuments, 'read'>;
   /** The queue's connection and this instance's share of the work. */
   queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
   /** Jobs one user may have running at once, on all instances together (0 = no limit): the rest stay queued. */
@@ -542,6 +551,14 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
   return {
     create: async (userId, input) => (await create(userId, input)).view,
+
+    async startNode(userId, { projectId, nodeId, model, promptInMetadata }) {
+      const node = { projectId, nodeId };
+      if (deps.nodes) await deps.nodes.authorize(userId, node); // who may, before the canvas is read
+      if (!deps.canvases) throw nodeNotFound(nodeId);
+      const input = await nodeJobInput(deps.canvases, node);
+      return (await create(userId, { ...input, ...node, ...(model !== undefined ? { model } : {}), ...(promptInMetadata !== undefined ? { promptInMetadata } : {}) })).view;
+    },
 
     async generateNow(user, input) {
       // POST /api/image: a job like any other (its row, states, events, node progress, cancel), run by this instance,

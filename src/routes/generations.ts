@@ -58,13 +58,20 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   app,
   { jobs, limits, models, streams: open, rateLimit, keepAliveMs = 15_000 },
 ) => {
+  const fields = generationFields(limits);
+  /** A node start: `{ projectId, nodeId }` without images and prompt (the node's own are read from its canvas). */
+  const nodeStart = (b: { images?: unknown; prompt?: unknown; nodeId?: string }) => b.images === undefined && b.prompt === undefined && b.nodeId !== undefined;
   const body = nodeFieldsTogether(
     z.object({
-      ...generationFields(limits),
+      ...fields,
+      images: fields.images.optional().describe("The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges"),
+      prompt: fields.prompt.optional().describe("The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own"),
       model: z.string().max(100).optional().describe(`The model to run: an id from GET /api/models (default: the deployment's default, ${models.defaultId})`),
       promptInMetadata: z.boolean(says('Invalid promptInMetadata: not a boolean')).optional().describe("Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt)"),
     }),
-  );
+  )
+    .refine((b) => b.images !== undefined || nodeStart(b), { ...says('No images provided'), path: ['images'] })
+    .refine((b) => b.prompt !== undefined || nodeStart(b), { ...says('No prompt provided'), path: ['prompt'] });
   const params = z.object({ id: z.string().max(100) });
   const notFound = ErrorBody.describe('Job not found: no job of yours has that id');
 
@@ -90,12 +97,17 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   }, async (req, reply) => {
     // Refused before anything is queued: a model this deployment does not run, or more images than the named model
     // takes (a job that names none keeps SPEC's limits, as POST /api/image).
-    if (req.body.model !== undefined) {
-      const entry = models.find(req.body.model);
-      if (!entry) throw unknownModel(req.body.model);
-      if (req.body.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    const { images, prompt, projectId, nodeId, model, promptInMetadata } = req.body;
+    if (model !== undefined) {
+      const entry = models.find(model);
+      if (!entry) throw unknownModel(model);
+      if (images && images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
     }
-    const job = await jobs.create(sessionUser(req).id, req.body);
+    const userId = sessionUser(req).id;
+    const job =
+      images !== undefined && prompt !== undefined
+        ? await jobs.create(userId, { images, prompt, projectId, nodeId, model, promptInMetadata })
+        : await jobs.startNode(userId, { projectId: projectId!, nodeId: nodeId!, model, promptInMetadata });
     return reply.code(202).send({ id: job.id, status: job.status, queuePosition: job.queuePosition });
   });
 

@@ -29,9 +29,11 @@ beforeAll(async () => {
   };
   a = await startTestApp(env, 'embedded'); // 'embedded': no database of its own, the env names the shared one
   b = await startTestApp(env, 'embedded');
-  // The same two instances with the free plan's quota on: C and D.
-  c = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
-  d = await startTestApp({ ...env, FREE_GENERATIONS_PER_DAY: '2' }, 'embedded');
+  // The same two instances with the free plan's quota on: C and D. Only the quota limits them here (the in-flight
+  // limit is the job runner's, checked before the quota: test/api/in-flight.test.ts).
+  const quotaOnly = { ...env, FREE_GENERATIONS_PER_DAY: '2', GENERATIONS_IN_FLIGHT_PER_USER: '0' };
+  c = await startTestApp(quotaOnly, 'embedded');
+  d = await startTestApp(quotaOnly, 'embedded');
   ada = await a.user('ada@example.com');
   onB = new HttpClient(b.baseUrl, ada.client.jar); // the same browser, the other instance
 });

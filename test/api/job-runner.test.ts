@@ -1,7 +1,10 @@
 // The job runner's faults (issue 32): a task that throws something unexpected fails its job with a code and a
 // reason — never leaves it running — and so does a job of a kind no task on the instance runs. The jobs are rows as
 // an instance that died left them (running, heartbeat lapsed): the runner queues them again for their retry and runs
-// them through its task list, so every step is the runner's own; the test waits for the jobs' events.
+// them through its task list, so every step is the runner's own; the test waits for the jobs' events. And a node is
+// started by its id (POST /api/generations with { projectId, nodeId }): its inputs from its incoming edges, its
+// settings from its data.
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/jobs/task.js';
 import type { HttpClient } from '../helpers/http-client.js';
@@ -53,5 +56,34 @@ describe('the job runner', () => {
     const id = await deadJob('no-such-kind');
     expect(await untilJob(ada.client, id)).toMatchObject({ status: 'failed', error: { status: 500, error: 'Failed to generate image', details: 'the job failed unexpectedly' } });
     expect(await row(id)).toMatchObject({ status: 'failed', error_code: 'internal' });
+  });
+});
+
+describe('a node started by its id', () => {
+  it('runs the node with the images wired into it and its own prompt; refuses what cannot run with 4xx, storing nothing', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#39c' } }).png().toBuffer();
+    const made = await ada.client.post('/api/image', { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'grayscale' });
+    expect(made.status, made.text).toBe(200);
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Run a node' })).json.id as string;
+    const nodes = [
+      { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: made.json.imageUrl } },
+      { id: 'g', type: 'generation', position: { x: 300, y: 0 }, data: { type: 'generation', prompt: 'sepia' } },
+      { id: 'lonely', type: 'generation', position: { x: 0, y: 300 }, data: { type: 'generation', prompt: 'sepia' } },
+    ];
+    const edges = [{ id: 'e', source: 'u', target: 'g' }];
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 })).status).toBe(200);
+    const count = async () => (await t.pool.query('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId])).rows[0].n as number;
+
+    expect(await ada.client.post('/api/generations', { projectId, nodeId: 'nope' })).toMatchObject({ status: 404, json: { error: 'Node not found' } });
+    expect(await ada.client.post('/api/generations', { projectId, nodeId: 'u' })).toMatchObject({ status: 400, json: { error: 'Invalid nodeId: node "u" is a "upload" node, which does not run' } });
+    expect((await ada.client.post('/api/generations', { projectId, nodeId: 'lonely' })).json.error).toMatch(/^No images provided: node "lonely" has no input image/);
+    expect(await ada.client.post('/api/generations', {})).toMatchObject({ status: 400, json: { error: 'No images provided' } });
+    expect(await count()).toBe(0);
+
+    const started = await ada.client.post('/api/generations', { projectId, nodeId: 'g' });
+    expect(started.status, started.text).toBe(202);
+    const job = await untilJob(ada.client, started.json.id as string);
+    expect(job).toMatchObject({ status: 'succeeded', projectId, nodeId: 'g', output: { imageUrl: expect.any(String) } });
+    expect((job.lineage as { inputs: Array<{ url: string }>; prompt: string }).inputs.map((i) => i.url)).toEqual([made.json.imageUrl]);
   });
 });
