@@ -48,7 +48,7 @@ async function pixelsOf(url: string) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ FREE_GENERATIONS_PER_DAY: '1' });
   [ada, vic] = await Promise.all([t.user('ada@example.com'), t.user('vic@example.com')]);
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(await positionPng())], { type: 'image/png' }), 'positions.png');
@@ -130,5 +130,12 @@ describe('steps nodes run as jobs', () => {
     const viewerStart = await vic.client.post('/api/generations', { projectId, nodeId: 'c' });
     expect(viewerStart).toMatchObject({ status: 403, json: { error: 'Forbidden' } });
     expect(await count()).toBe(before);
+  });
+
+  it("leaves a free user's daily generation unused: the steps jobs above called no model", async () => {
+    expect(Number((await t.pool.query('SELECT count(*) FROM generations WHERE user_id = $1', [ada.id])).rows[0].count)).toBeGreaterThanOrEqual(3);
+    const made = await ada.client.post('/api/image', { images: [inputUrl], prompt: 'grayscale' });
+    expect(made.status, made.text).toBe(200);
+    expect((await ada.client.post('/api/image', { images: [inputUrl], prompt: 'grayscale' })).status).toBe(402); // the one of the day
   });
 });
