@@ -51,22 +51,35 @@ afterAll(async () => {
 const ids = (json: { models: { id: string }[] }) => json.models.map((m) => m.id);
 
 /**
- * The project's node `g` once its job has left it: the job's end and the node's are two writes (the job's row, then
- * the live document), so a read just after the job ended may still show it. Watched on the live document, as an
- * editor sees it, then read over REST.
+ * The `data` of the project's node `g` once the live document shows what `check` waits for, as an editor sees it.
+ * A job's state and its node's are two writes (the job's row, then the document), so a read of the node just after
+ * the job changed may not show it yet: the test waits for the document's own change instead.
  */
-async function untilNodeSettled(client: HttpClient, projectId: string) {
+async function untilNode(client: HttpClient, projectId: string, check: (data: Record<string, unknown>) => boolean): Promise<Record<string, any>> {
   const live = await connectLive({ baseUrl: client.baseUrl, as: client, projectId });
+  const dataOf = (doc: Y.Doc) => {
+    const data = (canvasMaps(doc).nodes.get('g') as Y.Map<unknown> | undefined)?.get('data');
+    return data instanceof Y.Map ? (data.toJSON() as Record<string, unknown>) : undefined;
+  };
   try {
     await docWhere(live.doc, (doc) => {
-      const data = (canvasMaps(doc).nodes.get('g') as Y.Map<unknown> | undefined)?.get('data');
-      return data instanceof Y.Map && !data.has('job');
+      const data = dataOf(doc);
+      return data !== undefined && check(data);
     });
+    return dataOf(live.doc)!;
   } finally {
     live.close();
   }
+}
+
+/** The node `g` once its job has left it, read over REST after the live document showed it. */
+async function untilNodeSettled(client: HttpClient, projectId: string) {
+  await untilNode(client, projectId, (data) => !('job' in data));
   return ((await client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes as Array<{ id: string; data: Record<string, unknown> }>).find((n) => n.id === 'g')!;
 }
+
+/** The node's `data.job.progress` field `key`, if the document shows one. */
+const nodeProgress = (data: Record<string, any>, key: string): unknown => (data.job as { progress?: Record<string, unknown> } | undefined)?.progress?.[key];
 
 describe('GET /api/models', () => {
   it('lists only the offline models without provider keys (the engine as the default, and the upscalers); needs sign-in', async () => {
@@ -205,8 +218,9 @@ describe('a model per generation', () => {
     // The latest report is stored (at most once a second), each an event of the job: read again on each until it shows.
     const running = await untilJob(client, made.json.id, (j) => (j.progress as { message?: string } | null)?.message === 'step 3/20');
     expect(running).toMatchObject({ status: 'running', progress: { message: 'step 3/20' } });
-    const canvas = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
-    expect(canvas.json.nodes[0].data.job).toMatchObject({ id: made.json.id, status: 'running', progress: { message: 'step 3/20' } });
+    // The node shows it too, once the document's own change comes (after the job's row: it is a second write).
+    const shown = await untilNode(client, projectId, (data) => nodeProgress(data, 'message') === 'step 3/20');
+    expect(shown.job).toMatchObject({ id: made.json.id, status: 'running', progress: { message: 'step 3/20' } });
     fal.release();
     expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null });
     expect((await untilNodeSettled(client, projectId)).data.job).toBeUndefined();
@@ -228,8 +242,8 @@ describe('a model per generation', () => {
     // Made small: at most 256 pixels a side, the shape kept.
     const preview = Buffer.from(previewOf(running)!.split(',')[1], 'base64');
     expect(await sharp(preview).metadata()).toMatchObject({ format: 'webp', width: 256, height: 192 });
-    const canvas = await client.get(`/api/user/project/canvas?projectId=${projectId}`);
-    expect(canvas.json.nodes[0].data.job.progress.preview).toBe(previewOf(running));
+    const shown = await untilNode(client, projectId, (data) => nodeProgress(data, 'message') === 'Preview 2 of 2' && nodeProgress(data, 'preview') !== undefined);
+    expect(shown.job.progress.preview).toBe(previewOf(running));
     complete();
     expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', progress: null, model: 'gpt-image-1' });
     const after = await untilNodeSettled(client, projectId);

@@ -2,6 +2,7 @@
 // client/schema.d.ts), here with the browser's session cookie, and the app's own helpers around it.
 import type { Middleware } from 'openapi-fetch';
 import { createImageCanvasClient, type components, type paths } from '../../../client';
+import { JobEvents } from './job-events';
 
 export type { components, paths };
 export type Project = components['schemas']['Project'];
@@ -49,6 +50,9 @@ const watchSession: Middleware = {
 
 export const api = createImageCanvasClient({ baseUrl: window.location.origin });
 api.use(watchSession);
+
+/** The tab's one follower of the user's job events (GET /api/generations/events), open while a node holds it. */
+export const jobEvents = new JobEvents(window.location.origin, notifyUnauthorized);
 
 /** The service's own words for an error body `{ error, details? }`, or `fallback`. */
 export function errorMessage(body: unknown, fallback: string): string {

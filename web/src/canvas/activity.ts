@@ -3,10 +3,14 @@
 // only the node it concerns.
 import { useSyncExternalStore } from 'react';
 
-/** A generation job this tab started, as the service last answered about it (until the document shows it). */
+/**
+ * A generation job this tab follows in the node — one it started, or the node's running job a refused start named
+ * (its state then unknown, `null`, until the document or its events show it) — as the service last said (the
+ * document's job is shown over it).
+ */
 export interface LocalJob {
   id: string;
-  status: 'queued' | 'running';
+  status: 'queued' | 'running' | null;
   queuePosition: number | null;
   startedAt: string | null;
 }
@@ -15,8 +19,10 @@ export interface NodeActivity {
   uploadProgress?: number;
   /** This tab is asking the service for a job (POST /api/generations has not answered yet). */
   starting?: boolean;
-  /** The job this tab started for the node, until it ends. */
+  /** The job this tab follows in the node, until it ends. */
   job?: LocalJob;
+  /** The job this tab followed in the node was canceled (shown as *Canceled* until the node runs again or changes). */
+  canceled?: { jobId: string };
   /** A cancel of the node's job is on its way. */
   canceling?: boolean;
   /** Why the last cancel of job `jobId` was refused (shown while that job is). */
@@ -42,7 +48,7 @@ export class ActivityStore {
     for (const listener of this.listeners) listener();
   }
 
-  /** Whether this tab is starting or following a generation of the node. */
+  /** Whether this tab is starting or following a job of the node. */
   isGenerating = (id: string): boolean => this.get(id).starting === true || this.get(id).job !== undefined;
 
   subscribe = (listener: () => void): (() => void) => {

@@ -101,3 +101,64 @@ export function documentError(value: unknown): { error: string; details?: string
   if (typeof error !== 'string' || !error) return undefined;
   return { error, ...(typeof details === 'string' && details ? { details } : {}), ...(typeof status === 'number' ? { status } : {}) };
 }
+
+/** What the runner writes as a canceled job's node's `error` (src/jobs/runner.ts CANCELED). */
+const CANCELED = 'Canceled';
+
+/**
+ * Whether the node says its last job was canceled, as the runner writes it when it ends the node's job: its
+ * `error` is the word `Canceled`, or — a state rather than an error — `data.runState: "canceled"` (or `{ status:
+ * "canceled" }`). Read tolerantly: anything else is not a canceled run.
+ */
+export function documentCanceled(data: Record<string, unknown>): boolean {
+  if (documentError(data.error)?.error === CANCELED) return true;
+  const state = data.runState;
+  if (state === 'canceled') return true;
+  return typeof state === 'object' && state !== null && (state as Record<string, unknown>).status === 'canceled';
+}
+
+/** A job a refusal names: the node's queued or running job, as a 409 of POST /api/generations names it. */
+export interface NamedJob {
+  id: string;
+  /** When the refusal says it (else: not known until the document shows the job). */
+  status: 'queued' | 'running' | null;
+  queuePosition: number | null;
+}
+
+/**
+ * The node's running job that a refused start names (POST /api/generations answers 409 `{ error, jobId }`, maybe
+ * with its `status` and `queuePosition`): undefined when the body names none.
+ */
+export function runningJobOf(body: unknown): NamedJob | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { jobId, status, queuePosition } = body as Record<string, unknown>;
+  if (typeof jobId !== 'string' || !/^job_[0-9a-zA-Z-]{1,100}$/.test(jobId)) return undefined;
+  const known = status === 'queued' || status === 'running' ? status : null;
+  return { id: jobId, status: known, queuePosition: known === 'queued' && isPosition(queuePosition) ? queuePosition : null };
+}
+
+/** What a node says of its last run once nothing runs in it: the error, Canceled, or nothing. */
+export type RunOutcome = { error: string; details?: string; status?: number; retryAt?: number } | 'canceled' | undefined;
+
+/**
+ * What an idle node shows of its last run. This tab's own answer (`ownError`: a refusal or a failure with its
+ * status, so a quota shows its way out) comes first; then a cancel — this tab's (`ownCanceled`) or the one the
+ * document says — over the error the document still holds from an earlier run; then the document's error.
+ * Nothing while the node runs (`busy`): the job's state is shown instead.
+ */
+export function runOutcome({
+  busy,
+  ownError,
+  ownCanceled,
+  data,
+}: {
+  busy: boolean;
+  ownError: Exclude<RunOutcome, 'canceled' | undefined> | undefined;
+  ownCanceled: boolean;
+  data: Record<string, unknown>;
+}): RunOutcome {
+  if (ownError) return ownError;
+  if (busy) return undefined;
+  if (ownCanceled || documentCanceled(data)) return 'canceled';
+  return documentError(data.error);
+}

@@ -1,9 +1,10 @@
 // A generation node (type `generation`): the images of the nodes connected into it plus a prompt make a new
 // image, as a generation job (POST /api/generations naming the node: the service writes the job's state into the
 // live document, hooks/use-generation.ts). Shows the job as everyone sees it — queued with its position, running
-// with the seconds since it started, Cancel —, the previous result dimmed while a new one is made, the error
-// (this tab's full answer, or the one the service wrote), the result, and under it the node's variants (every
-// result it has had: enlarge, compare, make one current).
+// with the seconds since it started, Cancel — in place of a new start (a node runs one job at a time), the previous
+// result dimmed while a new one is made, how the last run ended (this tab's full answer to a refusal or failure,
+// *Canceled*, or the error the service wrote), the result, and under it the node's variants (every result it has
+// had: enlarge, compare, make one current).
 // The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
 // disabled, with a title saying why, for a model the service does not run or more input images than it accepts,
 // and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's
@@ -15,10 +16,9 @@
 // Cancel or "Use this".
 import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId, useRef } from 'react';
-import type { NodeActivity } from '../canvas/activity';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import { useNodeNameList } from '../canvas/names';
-import { documentError, documentJob } from '../canvas/job';
+import { documentJob, runOutcome, type RunOutcome } from '../canvas/job';
 import { portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
@@ -55,14 +55,18 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   const inputCount = sources.filter((s) => s.data.image).length;
   const catalogue = useModels();
   const model = modelStatus(data.model, catalogue, inputCount);
-  // The document's job (anyone's, as the service writes it) wins over what this tab was answered. Only ours
-  // disables Generate: someone else's generation never locks the node.
+  // The document's job (anyone's, as the service writes it) wins over what this tab was answered. A node whose
+  // job is queued or running (anyone's) shows that job in place of a new start: one job per node at a time.
   const job = documentJob(data.job) ?? activity.job;
   const ours = activity.starting === true || activity.job !== undefined;
   const generating = ours || job !== undefined || data.isGenerating === true;
   // What a run would send: an error shown is about the prompt, inputs and model it was made with.
   const inputs = JSON.stringify([data.prompt ?? '', sources.map((s) => s.data.image ?? null), model.chosenId ?? null]);
-  const error = useUntilChanged<NodeActivity['generationError']>(activity.generationError ?? (generating ? undefined : documentError(data.error)), inputs);
+  const outcome = useUntilChanged<RunOutcome>(
+    runOutcome({ busy: generating, ownError: activity.generationError, ownCanceled: activity.canceled !== undefined, data }),
+    inputs,
+  );
+  const error = outcome === 'canceled' ? undefined : outcome;
   const payments = usePaymentsEnabled();
   const waiting = readiness(connections.length, inputCount, [data.prompt, ...joined.map((j) => j.text)]);
 
@@ -119,14 +123,14 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
           type="button"
           className="button primary nodrag"
           onClick={() => generate(id)}
-          disabled={ours || model.blocked !== undefined || waiting !== undefined}
-          title={ours ? undefined : (model.blocked ?? waiting)}
-          aria-describedby={!ours && waiting ? hintId : undefined}
+          disabled={generating || model.blocked !== undefined || waiting !== undefined}
+          title={generating ? undefined : (model.blocked ?? waiting)}
+          aria-describedby={!generating && waiting ? hintId : undefined}
         >
-          {ours ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
+          {generating ? 'Generating…' : data.image ? 'Generate again' : 'Generate'}
         </button>
       )}
-      {!readOnly && !ours && waiting && (
+      {!readOnly && !generating && waiting && (
         <p className="generate-hint" id={hintId}>
           {waiting}
         </p>
@@ -139,6 +143,11 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
           cancelError={job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined}
           onCancel={readOnly ? undefined : (jobId) => cancelGeneration(id, jobId)}
         />
+      )}
+      {outcome === 'canceled' && (
+        <p className="muted small" role="status">
+          Canceled
+        </p>
       )}
       {error && (
         <div className="node-error" role="alert">

@@ -8,7 +8,8 @@ import { ProviderProgress } from './provider-progress';
 
 export interface ShownJob {
   id: string;
-  status: 'queued' | 'running';
+  /** Null: not known yet (a job a refused start named, until the document shows it). */
+  status: 'queued' | 'running' | null;
   queuePosition: number | null;
   startedAt: string | null;
   /** While running: the provider's last report (only the document's job has it). */
@@ -33,13 +34,15 @@ export function JobStatus({ job, starting, canceling, cancelError, onCancel }: P
     ? starting
       ? 'Starting…'
       : 'Generating…'
-    : job.status === 'queued'
-      ? job.queuePosition !== null
-        ? `Queued · #${job.queuePosition}`
-        : 'Queued'
-      : elapsed !== undefined
-        ? `Running · ${elapsed} s`
-        : 'Running…';
+    : job.status === null
+      ? 'Generating…'
+      : job.status === 'queued'
+        ? job.queuePosition !== null
+          ? `Queued · #${job.queuePosition}`
+          : 'Queued'
+        : elapsed !== undefined
+          ? `Running · ${elapsed} s`
+          : 'Running…';
 
   return (
     <div className="job-status" data-status={job?.status ?? (starting ? 'starting' : 'generating')}>
