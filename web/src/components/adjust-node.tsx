@@ -3,7 +3,7 @@ import type { NodeProps } from '@xyflow/react';
 import type { CanvasNode } from '../canvas/model';
 import { ADJUST_BLUR_MAX, ADJUST_FACTOR_MAX } from '../../../src/kinds/adjust.js';
 import { NodeFrame } from './node-frame';
-import { CheckField, NumberField, StepsResult } from './step-fields';
+import { CheckField, NumberField, StepsRun } from './step-fields';
 
 export function AdjustNode({ id, type, data }: NodeProps<CanvasNode>) {
   const f = { nodeId: id, type, data };
@@ -20,7 +20,7 @@ export function AdjustNode({ id, type, data }: NodeProps<CanvasNode>) {
         <CheckField nodeId={id} data={data} field="sepia" label="Sepia" />
         <CheckField nodeId={id} data={data} field="invert" label="Invert" />
       </div>
-      <StepsResult data={data} />
+      <StepsRun nodeId={id} type={type} data={data} />
     </NodeFrame>
   );
 }

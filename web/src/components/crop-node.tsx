@@ -3,7 +3,7 @@ import type { NodeProps } from '@xyflow/react';
 import type { CanvasNode } from '../canvas/model';
 import { IMAGE_SIDE_MAX } from '../../../src/kinds/image-steps.js';
 import { NodeFrame } from './node-frame';
-import { NumberField, StepsResult } from './step-fields';
+import { NumberField, StepsRun } from './step-fields';
 
 export function CropNode({ id, type, data }: NodeProps<CanvasNode>) {
   const f = { nodeId: id, type, data };
@@ -15,7 +15,7 @@ export function CropNode({ id, type, data }: NodeProps<CanvasNode>) {
         <NumberField {...f} field="width" label="Width" min={1} max={IMAGE_SIDE_MAX} />
         <NumberField {...f} field="height" label="Height" min={1} max={IMAGE_SIDE_MAX} />
       </div>
-      <StepsResult data={data} />
+      <StepsRun nodeId={id} type={type} data={data} />
     </NodeFrame>
   );
 }

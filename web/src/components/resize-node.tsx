@@ -3,7 +3,7 @@ import type { NodeProps } from '@xyflow/react';
 import type { CanvasNode } from '../canvas/model';
 import { IMAGE_SIDE_MAX } from '../../../src/kinds/image-steps.js';
 import { NodeFrame } from './node-frame';
-import { ChoiceField, NumberField, StepsResult } from './step-fields';
+import { ChoiceField, NumberField, StepsRun } from './step-fields';
 
 const FITS = [
   { value: 'contain', label: 'Contain (all of it, with bars)' },
@@ -20,7 +20,7 @@ export function ResizeNode({ id, type, data }: NodeProps<CanvasNode>) {
         <NumberField {...f} field="height" label="Height" min={1} max={IMAGE_SIDE_MAX} />
         <ChoiceField nodeId={id} data={data} field="fit" label="Fit" choices={FITS} />
       </div>
-      <StepsResult data={data} />
+      <StepsRun nodeId={id} type={type} data={data} />
     </NodeFrame>
   );
 }
