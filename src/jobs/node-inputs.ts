@@ -3,6 +3,8 @@
 // live document). A `generation` node runs its `data.prompt` (with the text of `text` nodes wired to its prompt port
 // joined after it) over the images of the nodes wired to its image port (their `data.image`, in edge order), with its
 // `data.model`. When the node-kind registry (src/kinds/) resolves ports and tasks, it replaces the port reading here.
+// A node whose kind edits an image (its task `image-steps`: crop, resize, adjust) takes the image wired into its
+// default input (stepsJobInput below).
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { GenerationNode } from '../db/repositories/index.js';
 import { invalidRequest, nodeNotFound } from '../errors.js';
