@@ -226,7 +226,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }),
       createImageStepsTask({
         canvases: live,
-        inputs: { store, fetcher, maxBytes: config.limits.inputImageBytes, maxPixels: config.limits.inputImagePixels, maxTotalPixels: config.limits.generationPixels },
+        inputs: { store, fetcher, maxBytes: config.limits.inputImageBytes, maxPixels: config.limits.inputImagePixels, maxTotalPixels: config.limits.inputImagePixels }, // one input: no budget of several
         store,
         outputMaxBytes: config.model.outputMaxBytes,
         runSteps: imageWorkers.runSteps,
