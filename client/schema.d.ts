@@ -719,6 +719,10 @@ export interface paths {
                                     width: number;
                                     /** @description the box’s height (pixels of the input, 1–65535) */
                                     height: number;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
                                 };
                             } | {
                                 id: string;
@@ -740,6 +744,10 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     fit: "contain" | "cover" | "fill";
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
                                 };
                             } | {
                                 id: string;
@@ -768,6 +776,10 @@ export interface paths {
                                     invert?: boolean;
                                     /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                                     blur?: number;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
                                 };
                             })[];
                             /** @default [] */
@@ -1600,6 +1612,10 @@ export interface paths {
                                 width: number;
                                 /** @description the box’s height (pixels of the input, 1–65535) */
                                 height: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
                             };
                         } | {
                             id: string;
@@ -1621,6 +1637,10 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 fit: "contain" | "cover" | "fill";
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
                             };
                         } | {
                             id: string;
@@ -1649,6 +1669,10 @@ export interface paths {
                                 invert?: boolean;
                                 /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                                 blur?: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
                             };
                         })[];
                         /** @default [] */
@@ -4528,6 +4552,10 @@ export interface components {
                     width: number;
                     /** @description the box’s height (pixels of the input, 1–65535) */
                     height: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             } | {
                 id: string;
@@ -4549,6 +4577,10 @@ export interface components {
                      * @enum {string}
                      */
                     fit: "contain" | "cover" | "fill";
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             } | {
                 id: string;
@@ -4577,6 +4609,10 @@ export interface components {
                     invert?: boolean;
                     /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                     blur?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             })[];
             edges: {
@@ -4667,6 +4703,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -4688,6 +4728,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -4716,6 +4760,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -4828,6 +4876,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -4849,6 +4901,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -4877,6 +4933,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5036,6 +5096,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5057,6 +5121,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5085,6 +5153,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5465,6 +5537,10 @@ export interface components {
                     width: number;
                     /** @description the box’s height (pixels of the input, 1–65535) */
                     height: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             } | {
                 id: string;
@@ -5486,6 +5562,10 @@ export interface components {
                      * @enum {string}
                      */
                     fit: "contain" | "cover" | "fill";
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             } | {
                 id: string;
@@ -5514,6 +5594,10 @@ export interface components {
                     invert?: boolean;
                     /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                     blur?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
                 };
             })[];
             edges: {
@@ -5604,6 +5688,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5625,6 +5713,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5653,6 +5745,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5765,6 +5861,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5786,6 +5886,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5814,6 +5918,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5973,6 +6081,10 @@ export interface components {
                         width: number;
                         /** @description the box’s height (pixels of the input, 1–65535) */
                         height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -5994,6 +6106,10 @@ export interface components {
                          * @enum {string}
                          */
                         fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 } | {
                     id: string;
@@ -6022,6 +6138,10 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {

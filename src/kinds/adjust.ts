@@ -2,6 +2,7 @@
 // multipliers (1 = unchanged), hue turned by degrees, grayscale, sepia, invert (each on or off) and a blur (its
 // sigma in pixels) — applied in that order. Absent fields change nothing.
 import { IMAGE_STEPS_TASK, type ImageStep } from './image-steps.js';
+import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { booleanField, numberField } from './values.js';
 
@@ -44,6 +45,7 @@ export const adjust = defineKind({
     sepia: booleanField('invalid-sepia', { description: 'in sepia tones' }),
     invert: booleanField('invalid-invert', { description: 'colours inverted' }),
     blur: numberField(0, ADJUST_BLUR_MAX, 'invalid-blur', { description: `Gaussian blur of this sigma in pixels, 0–${ADJUST_BLUR_MAX} (0 = none)` }),
+    ...stepsRunData(),
   }),
   inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],

@@ -1,6 +1,7 @@
 // `crop`: the box `{ x, y, width, height }` (pixels of its input image) of the image connected to it. Its input's
 // size is known only when it runs, so a box that does not lie inside the input fails the job, saying so.
 import { IMAGE_SIDE_MAX, IMAGE_STEPS_TASK } from './image-steps.js';
+import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { numberField } from './values.js';
 
@@ -16,6 +17,7 @@ export const crop = defineKind({
     y: px('invalid-y', 0, 'the box’s top edge'),
     width: px('invalid-width', 1, 'the box’s width'),
     height: px('invalid-height', 1, 'the box’s height'),
+    ...stepsRunData(),
   }),
   inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],

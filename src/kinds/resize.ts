@@ -2,6 +2,7 @@
 // (all of it inside the box, transparent bars), `cover` (the box filled, the rest cut, centred) or `fill`
 // (stretched). With only one of them the other follows the input's aspect ratio; with neither the job fails.
 import { IMAGE_SIDE_MAX, IMAGE_STEPS_TASK, RESIZE_FITS, type ResizeFit } from './image-steps.js';
+import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { choiceField, numberField } from './values.js';
 
@@ -19,6 +20,7 @@ export const resize = defineKind({
       required: true,
       description: 'contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched',
     }),
+    ...stepsRunData(),
   }),
   inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],

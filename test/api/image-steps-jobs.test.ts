@@ -94,6 +94,16 @@ describe('steps nodes run as jobs', () => {
     expect(rows.rows).toEqual([{ node_id: 'c', model: 'crop', input_images: [inputUrl] }]);
   });
 
+  it("keeps a steps node's result through a REST save of the canvas (its kind's data has it)", async () => {
+    const read = async () => (await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json as { nodes: Array<{ id: string; data: Record<string, unknown> }>; edges: unknown[]; version: number };
+    const before = await read();
+    const image = before.nodes.find((n) => n.id === 'c')!.data.image;
+    expect(image).toEqual(expect.stringMatching(/^http/));
+    const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes: before.nodes, edges: before.edges, version: before.version });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await read()).nodes.find((n) => n.id === 'c')!.data).toMatchObject({ type: 'crop', x: 5, image });
+  });
+
   it('resizes (aspect kept from the width) and adjusts (grayscale: equal channels)', async () => {
     const resized = await run('r');
     expect(resized.job).toMatchObject({ status: 'succeeded', model: 'resize' });
