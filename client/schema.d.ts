@@ -736,6 +736,87 @@ export interface paths {
                                     /** @description the text (may be empty) */
                                     text: string;
                                 };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "crop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "crop";
+                                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                                    x: number;
+                                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                                    y: number;
+                                    /** @description the box’s width (pixels of the input, 1–65535) */
+                                    width: number;
+                                    /** @description the box’s height (pixels of the input, 1–65535) */
+                                    height: number;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "resize";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "resize";
+                                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                                    width?: number;
+                                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                                    height?: number;
+                                    /**
+                                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                                     * @enum {string}
+                                     */
+                                    fit: "contain" | "cover" | "fill";
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "adjust";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "adjust";
+                                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                                    brightness?: number;
+                                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                                    contrast?: number;
+                                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                                    saturation?: number;
+                                    /** @description hue turned by this many whole degrees, −360–360 */
+                                    hue?: number;
+                                    /** @description in shades of grey */
+                                    grayscale?: boolean;
+                                    /** @description in sepia tones */
+                                    sepia?: boolean;
+                                    /** @description colours inverted */
+                                    invert?: boolean;
+                                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                                    blur?: number;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                };
                             })[];
                             /** @default [] */
                             edges?: {
@@ -1547,6 +1628,87 @@ export interface paths {
                                 type: "text";
                                 /** @description the text (may be empty) */
                                 text: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "crop";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "crop";
+                                /** @description the box’s left edge (pixels of the input, 0–65535) */
+                                x: number;
+                                /** @description the box’s top edge (pixels of the input, 0–65535) */
+                                y: number;
+                                /** @description the box’s width (pixels of the input, 1–65535) */
+                                width: number;
+                                /** @description the box’s height (pixels of the input, 1–65535) */
+                                height: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "resize";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "resize";
+                                /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                                width?: number;
+                                /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                                height?: number;
+                                /**
+                                 * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                                 * @enum {string}
+                                 */
+                                fit: "contain" | "cover" | "fill";
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "adjust";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "adjust";
+                                /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                                brightness?: number;
+                                /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                                contrast?: number;
+                                /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                                saturation?: number;
+                                /** @description hue turned by this many whole degrees, −360–360 */
+                                hue?: number;
+                                /** @description in shades of grey */
+                                grayscale?: boolean;
+                                /** @description in sepia tones */
+                                sepia?: boolean;
+                                /** @description colours inverted */
+                                invert?: boolean;
+                                /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                                blur?: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
                             };
                         })[];
                         /** @default [] */
@@ -4440,6 +4602,87 @@ export interface components {
                     /** @description the text (may be empty) */
                     text: string;
                 };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "crop";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "crop";
+                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                    x: number;
+                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                    y: number;
+                    /** @description the box’s width (pixels of the input, 1–65535) */
+                    width: number;
+                    /** @description the box’s height (pixels of the input, 1–65535) */
+                    height: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "resize";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "resize";
+                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                    width?: number;
+                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                    height?: number;
+                    /**
+                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                     * @enum {string}
+                     */
+                    fit: "contain" | "cover" | "fill";
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "adjust";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "adjust";
+                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                    brightness?: number;
+                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                    contrast?: number;
+                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                    saturation?: number;
+                    /** @description hue turned by this many whole degrees, −360–360 */
+                    hue?: number;
+                    /** @description in shades of grey */
+                    grayscale?: boolean;
+                    /** @description in sepia tones */
+                    sepia?: boolean;
+                    /** @description colours inverted */
+                    invert?: boolean;
+                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                    blur?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
             })[];
             edges: {
                 id: string;
@@ -4509,6 +4752,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -4601,6 +4925,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -4740,6 +5145,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5134,6 +5620,87 @@ export interface components {
                     /** @description the text (may be empty) */
                     text: string;
                 };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "crop";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "crop";
+                    /** @description the box’s left edge (pixels of the input, 0–65535) */
+                    x: number;
+                    /** @description the box’s top edge (pixels of the input, 0–65535) */
+                    y: number;
+                    /** @description the box’s width (pixels of the input, 1–65535) */
+                    width: number;
+                    /** @description the box’s height (pixels of the input, 1–65535) */
+                    height: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "resize";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "resize";
+                    /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                    width?: number;
+                    /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                    height?: number;
+                    /**
+                     * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                     * @enum {string}
+                     */
+                    fit: "contain" | "cover" | "fill";
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "adjust";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "adjust";
+                    /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                    brightness?: number;
+                    /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                    contrast?: number;
+                    /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                    saturation?: number;
+                    /** @description hue turned by this many whole degrees, −360–360 */
+                    hue?: number;
+                    /** @description in shades of grey */
+                    grayscale?: boolean;
+                    /** @description in sepia tones */
+                    sepia?: boolean;
+                    /** @description colours inverted */
+                    invert?: boolean;
+                    /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                    blur?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                };
             })[];
             edges: {
                 id: string;
@@ -5203,6 +5770,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5295,6 +5943,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {
@@ -5434,6 +6163,87 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "crop";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "crop";
+                        /** @description the box’s left edge (pixels of the input, 0–65535) */
+                        x: number;
+                        /** @description the box’s top edge (pixels of the input, 0–65535) */
+                        y: number;
+                        /** @description the box’s width (pixels of the input, 1–65535) */
+                        width: number;
+                        /** @description the box’s height (pixels of the input, 1–65535) */
+                        height: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "resize";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "resize";
+                        /** @description the width in pixels (1–65535); absent: from the input's aspect ratio */
+                        width?: number;
+                        /** @description the height in pixels (1–65535); absent: from the input's aspect ratio */
+                        height?: number;
+                        /**
+                         * @description contain: all of the image inside the box; cover: the box filled, the rest cut; fill: stretched
+                         * @enum {string}
+                         */
+                        fit: "contain" | "cover" | "fill";
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "adjust";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "adjust";
+                        /** @description brightness as a multiplier, 0–4 (1 = unchanged) */
+                        brightness?: number;
+                        /** @description contrast as a multiplier, 0–4 (1 = unchanged) */
+                        contrast?: number;
+                        /** @description saturation as a multiplier, 0–4 (1 = unchanged) */
+                        saturation?: number;
+                        /** @description hue turned by this many whole degrees, −360–360 */
+                        hue?: number;
+                        /** @description in shades of grey */
+                        grayscale?: boolean;
+                        /** @description in sepia tones */
+                        sepia?: boolean;
+                        /** @description colours inverted */
+                        invert?: boolean;
+                        /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
+                        blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
                     };
                 })[];
                 edges: {

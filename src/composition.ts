@@ -41,6 +41,7 @@ import { createVideoProvider } from './video/index.js';
 import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummaryParts } from './http/presenters.js';
 import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
 import { createGenerationTask } from './jobs/tasks/generation.js';
+import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
@@ -223,7 +224,20 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     users,
     generations: repositories.generationsGallery,
     transactions,
-    tasks: [createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }), ...tasks],
+    tasks: [
+      createGenerationTask({ generation: services.generation, defaultModel: models.defaultId }),
+      createImageStepsTask({
+        canvases: live,
+        inputs: { store, fetcher, maxBytes: config.limits.inputImageBytes, maxPixels: config.limits.inputImagePixels, maxTotalPixels: config.limits.inputImagePixels }, // one input: no budget of several
+        store,
+        outputMaxBytes: config.model.outputMaxBytes,
+        runSteps: imageWorkers.runSteps,
+        generations,
+        transactions,
+        limits: { promptChars: config.limits.promptChars },
+      }),
+      ...tasks,
+    ],
     nodes: generationNodes,
     nodeState: createNodeRunState({ live, log }),
     canvases: live,

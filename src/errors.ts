@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'upload_interrupted',
   'no_subscription',
   'video_asset_id_required',
+  'node_settings_unusable',
   // 401, 402, 403
   'unauthorized',
   'upgrade_required',
@@ -228,6 +229,9 @@ export const jobNotFound = () => new AppError('job_not_found', 'Job not found');
 export const nodeBusy = (jobId: string, status: string) =>
   new AppError('node_busy', 'Node is already running', { details: `job ${jobId} is ${status} for this node; cancel it or wait for it to end`, extra: { jobId } });
 /** A node start (`{ projectId, nodeId }`) naming a node the project's canvas does not have. */
+/** A node's settings (its `data`) that cannot make a result from its input (a crop box outside the image, …). */
+export const nodeSettingsUnusable = (problem: string, nodeId: string) =>
+  new AppError('node_settings_unusable', `Unusable settings: ${problem}`, { details: `node ${JSON.stringify(nodeId.slice(0, 200))}` });
 export const nodeNotFound = (nodeId: string) => new AppError('node_not_found', 'Node not found', { details: `the canvas has no node ${JSON.stringify(nodeId.slice(0, 200))}` });
 /** The instance running a job stopped (its heartbeat lapsed): `details` says what became of it. */
 export const jobInterrupted = (reason: string) => new AppError('job_interrupted', 'Failed to generate image', { details: reason });

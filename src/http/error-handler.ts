@@ -51,6 +51,7 @@ export function statusOf(code: ErrorCode): number {
     case 'upload_interrupted':
     case 'no_subscription':
     case 'video_asset_id_required':
+    case 'node_settings_unusable':
       return 400;
     case 'unauthorized':
       return 401;

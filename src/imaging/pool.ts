@@ -19,7 +19,8 @@ import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from '../fair-slots.js';
-import type { DecodeTask, GenerateAnswer, GenerateTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, StepsTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
+import type { StepsAnswer } from './steps.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 import type { ThumbnailPlan } from './thumbnail.js';
 
@@ -41,6 +42,11 @@ export interface ImageWorkers {
   toPreview: (image: { data: Buffer }, owner?: string) => Promise<string | undefined>;
   /** A canvas thumbnail (./thumbnail.ts) as PNG; throws when its process failed or ran past the task deadline. */
   drawThumbnail: (plan: ThumbnailPlan, images: Uint8Array[], owner?: string) => Promise<Buffer>;
+  /**
+   * A steps kind's node (its `type` and `data`, src/kinds/image-steps.ts) run on its input image (./steps.ts), within
+   * the task deadline; cancelling ends its process. A failed or cancelled process answers `failed`.
+   */
+  runSteps: (task: StepsTask, opts?: { owner?: string; signal?: AbortSignal }) => Promise<StepsAnswer>;
   /** Tasks running on the workers, and tasks waiting their turn. */
   load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
@@ -171,6 +177,17 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     drawThumbnail: async (plan, images, owner) => {
       const task: ThumbnailTask = { plan, images };
       return bytes(await run<Uint8Array>('thumbnail', task, { owner, deadlineMs: taskTimeoutMs }));
+    },
+
+    runSteps: async (task, opts = {}) => {
+      try {
+        const answer = await run<StepsAnswer>('steps', task, { ...opts, deadlineMs: taskTimeoutMs });
+        return answer.ok ? { ...answer, png: bytes(answer.png) } : answer;
+      } catch (err) {
+        if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: 'the image steps were cancelled or ran past their deadline' };
+        log.warn({ err, task: 'steps' }, 'an image worker task failed');
+        return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
+      }
     },
 
     load: () => turns.stats,

@@ -12,6 +12,7 @@ import { ModelFailedError, ModelInputError } from '../models/image-model.js';
 import { decodeProblem } from './input-image-check.js';
 import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
+import { runKindSteps, type StepsAnswer } from './steps.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */
 const NICENESS = 10;
@@ -108,4 +109,19 @@ export interface ThumbnailTask {
 /** A canvas thumbnail as PNG (./thumbnail.ts). */
 export function thumbnail(task: ThumbnailTask): Promise<Uint8Array> {
   return drawThumbnail(task.plan, task.images.map(bytes));
+}
+
+export interface StepsTask {
+  /** The node's kind (its `type`) and `data`: the kind's plan (src/kinds/) gives the steps. */
+  type: string;
+  data: Record<string, unknown>;
+  image: Uint8Array;
+  /** The most pixels the input and the result may have. */
+  maxPixels: number;
+}
+
+/** A steps kind's node (`crop`, `resize`, `adjust`, …) run on its input image, as a PNG (./steps.ts). */
+export async function steps(task: StepsTask): Promise<StepsAnswer> {
+  const answer = await runKindSteps(task.type, task.data, bytes(task.image), task.maxPixels);
+  return answer;
 }

@@ -3,14 +3,20 @@
 // live document). A `generation` node runs its `data.prompt` (with the text of `text` nodes wired to its prompt port
 // joined after it) over the images of the nodes wired to its image port (their `data.image`, in edge order), with its
 // `data.model`. When the node-kind registry (src/kinds/) resolves ports and tasks, it replaces the port reading here.
+// A node whose kind edits an image (its task `image-steps`: crop, resize, adjust) takes the image wired into its
+// default input (stepsJobInput below).
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { GenerationNode } from '../db/repositories/index.js';
 import { invalidRequest, nodeNotFound } from '../errors.js';
+import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
+import { kindOf, portOf } from '../kinds/index.js';
 
 export interface NodeJobInput {
   images: string[];
   prompt: string;
   model?: string;
+  /** The task the job runs (./task.ts); `generation` when absent. */
+  taskKind?: string;
 }
 
 type Rec = Record<string, unknown>;
@@ -24,6 +30,7 @@ export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectI
   for (const n of canvas?.nodes ?? []) if (isRec(n) && typeof n.id === 'string') nodes.set(n.id, n);
   const node = nodes.get(nodeId);
   if (!node) throw nodeNotFound(nodeId);
+  if (kindOf(node.type)?.task?.kind === IMAGE_STEPS_TASK) return stepsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
   if (node.type !== 'generation') throw invalidRequest(`Invalid nodeId: node ${JSON.stringify(nodeId)} is a ${JSON.stringify(String(node.type))} node, which does not run`);
   const data = isRec(node.data) ? node.data : {};
   const images: string[] = [];
@@ -47,4 +54,22 @@ export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectI
   if (!prompt.trim()) throw invalidRequest(`No prompt provided: node ${JSON.stringify(nodeId)} has no prompt`);
   const model = str(data.model);
   return { images, prompt, ...(model ? { model } : {}) };
+}
+
+/**
+ * A steps kind's node (`crop`, `resize`, `adjust`, …: src/kinds/image-steps.ts): its one input is the image of the
+ * node wired into its default image port. The job records that image's URL and the node's kind as its model; the
+ * task (./tasks/image-steps.ts) reads the node's data when it runs. 400 naming the node when nothing with an image
+ * is wired in.
+ */
+function stepsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec>, node: Rec, nodeId: string): NodeJobInput {
+  const kind = kindOf(node.type)!;
+  const port = portOf(kind.inputs, undefined);
+  const what = `node ${JSON.stringify(nodeId)} (${kind.type})`;
+  const wired = edges.filter((e): e is Rec => isRec(e) && e.target === nodeId && typeof e.source === 'string' && portOf(kind.inputs, e.targetHandle as string | null | undefined) === port);
+  if (wired.length === 0) throw invalidRequest(`No input image: ${what} has nothing connected to its ${port?.name ?? 'image'} input (connect a node with an image to it)`);
+  const source = nodes.get(wired[0].source as string);
+  const image = source && isRec(source.data) ? str(source.data.image) : undefined;
+  if (!image) throw invalidRequest(`No input image: node ${JSON.stringify(wired[0].source)}, connected to ${what}, has no image yet`);
+  return { images: [image], prompt: '', model: kind.type, taskKind: IMAGE_STEPS_TASK };
 }

@@ -83,6 +83,8 @@ export interface NewJob {
   model?: string;
   /** Write the prompt into the output PNG's XMP (off unless the user opts in). */
   promptInMetadata?: boolean;
+  /** The task that runs it (./task.ts); `generation` when absent. */
+  taskKind?: string;
 }
 
 export interface GenerationJobs {
@@ -439,7 +441,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
     const job = {
       id,
-      taskKind: GENERATION_TASK,
+      taskKind: input.taskKind ?? GENERATION_TASK,
       userId,
       prompt: input.prompt,
       images: input.images,
@@ -557,7 +559,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       if (deps.nodes) await deps.nodes.authorize(userId, node); // who may, before the canvas is read
       if (!deps.canvases) throw nodeNotFound(nodeId);
       const input = await nodeJobInput(deps.canvases, node);
-      return (await create(userId, { ...input, ...node, ...(model !== undefined ? { model } : {}), ...(promptInMetadata !== undefined ? { promptInMetadata } : {}) })).view;
+      // The model and the prompt's metadata are a generation's; another task's job keeps what its node gives.
+      const asked = (input.taskKind ?? GENERATION_TASK) === GENERATION_TASK ? { ...(model !== undefined ? { model } : {}), ...(promptInMetadata !== undefined ? { promptInMetadata } : {}) } : {};
+      return (await create(userId, { ...input, ...node, ...asked })).view;
     },
 
     async generateNow(user, input) {

@@ -2,9 +2,12 @@
 // lookups the service and the web client use instead of switching on `type`. Adding a kind is a module beside
 // this one (./kind.ts says what it declares) and a line in NODE_KINDS.
 import { z } from 'zod';
+import { adjust } from './adjust.js';
+import { crop } from './crop.js';
 import { generation } from './generation.js';
 import type { DataField, DataFields, FieldRule, FieldRules, KindLimits, NodeKind, Port } from './kind.js';
 import { fits } from './kind.js';
+import { resize } from './resize.js';
 import { text } from './text.js';
 import { upload } from './upload.js';
 
@@ -16,6 +19,9 @@ export const NODE_KINDS = [
   upload,
   generation,
   text,
+  crop,
+  resize,
+  adjust,
 ] as const satisfies readonly NodeKind[];
 
 /** A node `type` some kind has. */

@@ -3,6 +3,7 @@
 // ./text.ts, …) declares one with `defineKind`; ./index.ts lists them. Pure TypeScript and zod, no I/O: the service
 // and the web client import the same definitions.
 import type { z } from 'zod';
+import type { PlanSteps } from './image-steps.js';
 
 /** What travels along an edge. A `mask` is a grayscale image (see `fits`). */
 export type PortValue = 'image' | 'mask' | 'text' | 'video';
@@ -53,6 +54,11 @@ export type DataFields = Readonly<Record<string, DataField>>;
 /** A kind whose nodes run: the job's task kind (the job runner, src/jobs/, connects the rest). */
 export interface KindTask {
   readonly kind: string;
+  /**
+   * For the `image-steps` task (./image-steps.ts): the image-worker steps that make the node's result from its data
+   * and its input image's size, or the problem when the data does not fit that image.
+   */
+  readonly plan?: PlanSteps;
 }
 
 export interface NodeKind<T extends string = string> {

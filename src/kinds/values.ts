@@ -74,3 +74,24 @@ export const imageField = (reason: string, opts: { required?: boolean; descripti
 
 export const booleanField = (reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
   field(z.boolean(), (v) => typeof v === 'boolean', reason, opts.required, opts.description);
+
+/** A number from `min` to `max` (whole when `integer`). */
+export const numberField = (
+  min: number,
+  max: number,
+  reason: string,
+  opts: { integer?: boolean; required?: boolean; description?: string } = {},
+): DataField => {
+  const base = opts.integer ? z.number().int() : z.number();
+  return field(
+    base.min(min).max(max),
+    (v) => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!opts.integer || Number.isInteger(v)),
+    reason,
+    opts.required,
+    opts.description,
+  );
+};
+
+/** One of `values`. */
+export const choiceField = (values: readonly [string, ...string[]], reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
+  field(z.enum(values), (v) => typeof v === 'string' && values.includes(v), reason, opts.required, opts.description);

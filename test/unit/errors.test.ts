@@ -52,6 +52,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.generationNotFound(), 'generation_not_found', 404, { error: 'Generation not found' }],
   [errors.jobFinished('succeeded'), 'job_finished', 409, { error: 'Job already finished', details: 'the job is succeeded; only a queued or running job can be canceled' }],
   [errors.nodeBusy('job_1', 'running'), 'node_busy', 409, { error: 'Node is already running', details: 'job job_1 is running for this node; cancel it or wait for it to end', jobId: 'job_1' }],
+  [errors.nodeSettingsUnusable('the crop box (9×9 at 0,0) does not lie inside the 4×4 input image', 'c1'), 'node_settings_unusable', 400, { error: 'Unusable settings: the crop box (9×9 at 0,0) does not lie inside the 4×4 input image', details: 'node "c1"' }],
   [errors.nodeNotFound('n1'), 'node_not_found', 404, { error: 'Node not found', details: 'the canvas has no node "n1"' }],
   [errors.jobInterrupted('the instance running the job stopped'), 'job_interrupted', 500, { error: 'Failed to generate image', details: 'the instance running the job stopped' }],
   [errors.storageUnavailable('the object store did not answer'), 'storage_unavailable', 503, { error: 'Storage unavailable', details: 'the object store did not answer' }],

@@ -3,7 +3,7 @@
 // count for the free quota (spent calls). A project's gallery and one generation's lineage: ./generations-gallery.ts.
 import { and, desc, eq, getTableColumns, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { canvases, generations, runningGenerations, spentModelCalls, type GenerationRow } from '../schema.js';
+import { canvases, generationJobs, generations, runningGenerations, spentModelCalls, type GenerationRow } from '../schema.js';
 
 /** At most this many spent calls older than a day are deleted per spent call written, so the prune stays cheap. */
 const SPENT_PRUNE_BATCH = 100;
@@ -33,7 +33,8 @@ export interface GenerationsRepository {
   /**
    * What the free quota counts: the user's generations recorded and calls spent in the last 24 hours, plus
    * those running now (unexpired rows in running_generations), in one statement, so all are read from one
-   * snapshot (a generation that ends in between is counted exactly once).
+   * snapshot (a generation that ends in between is counted exactly once). Records of jobs of other tasks than
+   * `generation` (a crop, a resize: no model call) are not counted.
    */
   countLastDayWithRunning(userId: string, tx?: Tx): Promise<number>;
   /** The user's generations of this calendar month (UTC): how many, how many have a cost in USD, and its sum. */
@@ -128,7 +129,13 @@ SELECT (
       const recorded = on(tx)
         .select({ n: sql`count(*)` })
         .from(generations)
-        .where(and(eq(generations.userId, userId), gt(generations.createdAt, sql`now() - interval '1 day'`)));
+        .where(
+          and(
+            eq(generations.userId, userId),
+            gt(generations.createdAt, sql`now() - interval '1 day'`),
+            sql`NOT EXISTS (SELECT 1 FROM ${generationJobs} WHERE ${generationJobs.id} = ${generations.jobId} AND ${generationJobs.taskKind} <> 'generation')`,
+          ),
+        );
       const spent = on(tx)
         .select({ n: sql`count(*)` })
         .from(spentModelCalls)

@@ -18,7 +18,9 @@ import type { ActivityStore } from '../canvas/activity';
 import { documentCanceled, documentError, documentJob, runningJobOf } from '../canvas/job';
 import { jsonEqual } from '../canvas/live-doc';
 import type { LiveSession } from '../canvas/live-session';
+import { kindOf } from '../canvas/kinds';
 import { inputImages } from '../canvas/model';
+import { IMAGE_STEPS_TASK } from '../../../src/kinds/image-steps.js';
 import { chosenModel } from '../canvas/model-choice';
 import { spendMayHaveChanged } from './use-spend';
 import type { FlowState } from './use-live-canvas';
@@ -220,9 +222,10 @@ export function useGeneration(session: LiveSession, latest: RefObject<FlowState>
       try {
         // The stream is open before the job exists, so none of its events can be missed.
         follow.byEvents = await jobEvents.ready();
-        const { data, error, response } = await api.POST('/api/generations', {
-          body: { images, prompt, projectId: session.projectId, nodeId, ...(model !== undefined ? { model } : {}) },
-        });
+        // A node that edits an image (crop, resize, adjust: src/kinds/image-steps.ts) is started by its id alone: the
+        // service reads its input and settings from the canvas.
+        const body = kindOf(node.type)?.task?.kind === IMAGE_STEPS_TASK ? { projectId: session.projectId, nodeId } : { images, prompt, projectId: session.projectId, nodeId, ...(model !== undefined ? { model } : {}) };
+        const { data, error, response } = await api.POST('/api/generations', { body });
         if (follows.current.get(nodeId) !== follow) return; // the node was deleted meanwhile
         if (!data) {
           const running = response.status === 409 ? runningJobOf(error) : undefined;

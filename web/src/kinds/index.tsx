@@ -4,8 +4,11 @@
 // menus and new nodes read this; a kind with no line here does not compile.
 import type { NodeTypes } from '@xyflow/react';
 import { NODE_KINDS, type NodeKind, type NodeType } from '../../../src/kinds/index.js';
+import { AdjustNode } from '../components/adjust-node';
+import { CropNode } from '../components/crop-node';
 import { GenerationNode } from '../components/generation-node';
 import { withNodeBoundary } from '../components/node-boundary';
+import { ResizeNode } from '../components/resize-node';
 import { TextNode } from '../components/text-node';
 import { UnknownNode } from '../components/unknown-node';
 import { UploadNode } from '../components/upload-node';
@@ -16,6 +19,9 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
   upload: { component: UploadNode, noun: 'image', add: 'files' },
   generation: { component: GenerationNode, noun: 'generation' },
   text: { component: TextNode, noun: 'text', data: { text: '' } },
+  crop: { component: CropNode, noun: 'crop', data: { x: 0, y: 0, width: 512, height: 512 } },
+  resize: { component: ResizeNode, noun: 'resize', data: { width: 512, fit: 'contain' } },
+  adjust: { component: AdjustNode, noun: 'adjust' },
 };
 
 /** A kind and its UI entry, in the registry's (menu) order. */

@@ -1,0 +1,143 @@
+// The `image-steps` task: one task for every kind that edits an image (`crop`, `resize`, `adjust`, …; their `task`
+// is `{ kind: 'image-steps', plan }`, src/kinds/image-steps.ts), so a new such kind adds no task. A job of it reads
+// its node's type and data from the canvas as it is when the job runs, and its input image as the job recorded it
+// when it was started (./node-inputs.ts: the image of the node wired into its image input), loaded as a generation
+// loads its inputs (src/services/image-inputs.ts: our store, data: URLs, SSRF-guarded http(s)). The image workers
+// run the kind's plan on it (src/imaging/steps.ts); the PNG is stored with its provenance and recorded as a
+// generation (its lineage: the input, the job, the node) in the transaction in which the job succeeds (ctx.commit),
+// so the runner shows it in the node like a generation's result. No model is called and nothing is charged: the
+// lineage's model is the node's kind, its cost 0.
+import { createHash, randomBytes } from 'node:crypto';
+import type { LiveDocuments } from '../../collab/live-documents.js';
+import type { Transactions } from '../../db/index.js';
+import type { GenerationsRepository } from '../../db/repositories/index.js';
+import { nodeNotFound, nodeSettingsUnusable, storageUnavailable, unusableImage } from '../../errors.js';
+import type { ImageWorkers } from '../../imaging/pool.js';
+import { safeFileName, uniquePrefix } from '../../imaging/object-names.js';
+import { withProvenance } from '../../imaging/provenance.js';
+import { IMAGE_STEPS_TASK } from '../../kinds/image-steps.js';
+import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
+import { resolveInputs, type InputDeps } from '../../services/image-inputs.js';
+import { ObjectTooLargeError, type ObjectStore } from '../../storage/index.js';
+import type { Task } from '../task.js';
+
+export interface ImageStepsTaskDeps {
+  /** The canvas as it is now: the node's type and data. */
+  canvases: Pick<LiveDocuments, 'read'>;
+  /** How inputs are read (as a generation's); `maxPixels` (INPUT_IMAGE_MAX_PIXELS) also bounds the result. */
+  inputs: InputDeps;
+  store: Pick<ObjectStore, 'put' | 'delete'>;
+  /** The largest result stored (MODEL_OUTPUT_MAX_BYTES, as a generation's). */
+  outputMaxBytes: number;
+  runSteps: ImageWorkers['runSteps'];
+  generations: Pick<GenerationsRepository, 'insert' | 'parentsOf' | 'canvasVersion'>;
+  transactions: Transactions;
+  /** The limits the kinds' data rules take (the node's data is checked by its kind before it runs). */
+  limits: KindLimits;
+}
+
+const PNG = 'image/png';
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** A canceled job: the runner records it as canceled (this error is never shown). */
+const stopped = () => new Error('the job was canceled');
+
+export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
+  const { store } = deps;
+
+  /** The node's type and data as the canvas has them now, checked by its kind. */
+  async function nodeOf(projectId: string, nodeId: string): Promise<{ type: string; data: Rec }> {
+    const canvas = await deps.canvases.read(projectId);
+    const node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === nodeId);
+    if (!node) throw nodeNotFound(nodeId);
+    const kind = kindOf(node.type);
+    if (kind?.task?.kind !== IMAGE_STEPS_TASK) throw nodeSettingsUnusable(`the node is now a ${JSON.stringify(String(node.type))} node, which does not edit an image`, nodeId);
+    const checked = kindData(deps.limits).get(kind.type)!.schema.safeParse(isRec(node.data) ? node.data : {});
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw nodeSettingsUnusable(`data.${issue.path.join('.')}: ${issue.message}`, nodeId);
+    }
+    return { type: kind.type, data: checked.data };
+  }
+
+  const put = async (name: string, data: Buffer, contentType: string, maxBytes: number, nodeId: string) =>
+    store.put(name, data, { contentType, maxBytes }).catch((err: unknown): never => {
+      if (err instanceof ObjectTooLargeError) throw nodeSettingsUnusable(`the result is larger than the ${maxBytes} bytes stored`, nodeId);
+      throw storageUnavailable('the result image could not be stored');
+    });
+
+  return {
+    kind: IMAGE_STEPS_TASK,
+    async run({ job, user, signal, commit }) {
+      const started = performance.now();
+      const { projectId, nodeId } = job;
+      if (projectId === null || nodeId === null || job.images.length !== 1) throw new Error('an image-steps job without its node or its one input');
+      const { type, data } = await nodeOf(projectId, nodeId);
+      const canvasVersion = await deps.generations.canvasVersion(projectId);
+      // The input as a generation reads it (our store, data: URLs, SSRF-guarded http(s); its header checked);
+      // the image workers decode it anyway, so it is not decoded twice.
+      const [input] = await resolveInputs(job.images, { ...deps.inputs, decodeProblem: async () => undefined }, user.id);
+      if (signal.aborted) throw stopped();
+      const answer = await deps.runSteps({ type, data, image: input.data, maxPixels: deps.inputs.maxPixels }, { owner: user.id, signal });
+      if (signal.aborted) throw stopped();
+      if (!answer.ok) {
+        if (answer.kind === 'settings') throw nodeSettingsUnusable(answer.message, nodeId);
+        if (answer.kind === 'input') throw unusableImage(answer.message, { index: 0, url: job.images[0] });
+        throw new Error(`the image steps failed: ${answer.message}`); // internal
+      }
+      const stamp = Date.now();
+      const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
+      const png = withProvenance(Buffer.from(answer.png), { generationId, model: type });
+      const written: string[] = [];
+      try {
+        const output = await put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, PNG, deps.outputMaxBytes, nodeId);
+        written.push(output.name);
+        // The record keeps URLs only: a data-URL input is stored as an object first (as a generation's).
+        let inputUrl = input.url;
+        if (!inputUrl) {
+          const stored = await put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, input.mimeType, deps.inputs.maxBytes, nodeId);
+          written.push(stored.name);
+          inputUrl = stored.url;
+        }
+        const queuedMs = Math.max(0, Math.round((job.startedAt ?? new Date()).getTime() - job.createdAt.getTime()));
+        const committed = await deps.transactions.transaction(async (tx) => {
+          if (!(await commit(tx, { imageUrl: output.url, generationId, model: type }))) return false;
+          const parentIds = await deps.generations.parentsOf([inputUrl], { userId: user.id, projectId }, tx);
+          await deps.generations.insert({
+            id: generationId,
+            userId: user.id,
+            userEmail: user.email,
+            prompt: '',
+            inputImages: [inputUrl],
+            outputImageUrl: output.url,
+            model: type,
+            createdAt: new Date(stamp),
+            jobId: job.id,
+            projectId,
+            nodeId,
+            canvasVersion,
+            modelVersion: `${type}@${kindOf(type)!.version}`,
+            inputs: [{ url: inputUrl, sha256: sha256(input.data), bytes: input.data.length }],
+            outputSha256: sha256(png),
+            outputBytes: png.length,
+            queuedMs,
+            modelMs: 0,
+            totalMs: Math.round(performance.now() - started) + queuedMs,
+            cost: { amount: 0, currency: 'USD', basis: 'list price' },
+            parentIds,
+            promptInMetadata: false,
+          }, tx);
+          return true;
+        });
+        if (!committed) throw stopped();
+        return { output: { imageUrl: output.url, generationId, model: type } };
+      } catch (err) {
+        // Nothing half-done stays behind: objects written for this job go too.
+        await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
+        throw err;
+      }
+    },
+  };
+}

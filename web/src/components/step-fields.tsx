@@ -1,0 +1,154 @@
+// The fields of an image-steps node (crop, resize, adjust: src/kinds/image-steps.ts), bound to the node's live
+// data: a value is written when its kind's rule takes it (src/kinds/, the same rule the service holds live edits
+// to), so a half-typed or out-of-range number stays in the box, marked invalid, and is never sent. Also the node's
+// input, Run and its job, the result (its `data.image`) and its error, as a generation node shows them (StepsRun).
+import { useEffect, useId, useState } from 'react';
+import { dataRulesOf } from '../../../src/kinds/index.js';
+import { useNodeConnections, useNodesData } from '@xyflow/react';
+import { useEditor, useNodeActivity } from '../canvas/editor-context';
+import { documentJob, runOutcome } from '../canvas/job';
+import { kindOf, portOf } from '../canvas/kinds';
+import type { CanvasNode } from '../canvas/model';
+import { JobStatus } from './job-status';
+import { isWebUrl, NodeImage } from './node-image';
+
+/** These kinds' rules take no limit from the configuration. */
+const RULE_LIMITS = { promptChars: 1 };
+const takes = (type: string, key: string, value: unknown) => dataRulesOf(type, RULE_LIMITS)?.[key]?.test(value) === true;
+
+interface FieldProps {
+  nodeId: string;
+  type: string;
+  field: string;
+  label: string;
+  data: CanvasNode['data'];
+}
+
+/** A number field; empty means absent (when the kind allows it). */
+export function NumberField({ nodeId, type, field, label, data, step = 1, min, max }: FieldProps & { step?: number; min?: number; max?: number }) {
+  const { setFields, readOnly } = useEditor();
+  const id = useId();
+  const stored = data[field];
+  const shown = typeof stored === 'number' ? String(stored) : '';
+  const [draft, setDraft] = useState(shown);
+  useEffect(() => setDraft(shown), [shown]); // another editor's change (or undo) shows here
+  const value = draft.trim() === '' ? undefined : Number(draft);
+  const valid = takes(type, field, value);
+  return (
+    <label className="step-field" htmlFor={id}>
+      <span className="small">{label}</span>
+      <input
+        id={id}
+        className="input nodrag"
+        type="number"
+        inputMode="decimal"
+        step={step}
+        min={min}
+        max={max}
+        value={draft}
+        readOnly={readOnly}
+        aria-invalid={!valid}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          const next = e.target.value.trim() === '' ? undefined : Number(e.target.value);
+          if (takes(type, field, next) && next !== stored) setFields(nodeId, { [field]: next });
+        }}
+      />
+    </label>
+  );
+}
+
+/** An on/off field; off is stored as absent. */
+export function CheckField({ nodeId, field, label, data }: Omit<FieldProps, 'type'>) {
+  const { setFields, readOnly } = useEditor();
+  return (
+    <label className="step-field check">
+      <input type="checkbox" className="nodrag" checked={data[field] === true} disabled={readOnly} onChange={(e) => setFields(nodeId, { [field]: e.target.checked ? true : undefined })} />
+      <span className="small">{label}</span>
+    </label>
+  );
+}
+
+/** One of a few values. */
+export function ChoiceField({ nodeId, field, label, data, choices }: Omit<FieldProps, 'type'> & { choices: ReadonlyArray<{ value: string; label: string }> }) {
+  const { setFields, readOnly } = useEditor();
+  const id = useId();
+  return (
+    <label className="step-field" htmlFor={id}>
+      <span className="small">{label}</span>
+      <select id={id} className="input nodrag" value={typeof data[field] === 'string' ? (data[field]) : ''} disabled={readOnly} onChange={(e) => setFields(nodeId, { [field]: e.target.value })}>
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * How an image-steps node runs: its input (the image of the node wired into its image input, shown small), Run —
+ * the same start and follow as a generation node's Generate (hooks/use-generation.ts: POST /api/generations naming
+ * the node, the job followed by its events and the document, never written by this tab) —, the job as everyone sees
+ * it with Cancel, how the last run ended (Canceled, or the error), and the result.
+ */
+export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string; data: CanvasNode['data'] }) {
+  const { generate, cancelGeneration, readOnly } = useEditor();
+  const activity = useNodeActivity(nodeId);
+  const into = useNodeConnections({ handleType: 'target' });
+  const inputPort = portOf(kindOf(type)?.inputs ?? [], undefined);
+  const wired = into.filter((c) => portOf(kindOf(type)?.inputs ?? [], c.targetHandle) === inputPort);
+  const sources = useNodesData<CanvasNode>(wired.slice(0, 1).map((c) => c.source));
+  const input = typeof sources[0]?.data.image === 'string' ? sources[0].data.image : undefined;
+  const job = documentJob(data.job) ?? activity.job;
+  const running = activity.starting === true || activity.job !== undefined || job !== undefined || data.isGenerating === true;
+  const outcome = runOutcome({ busy: running, ownError: activity.generationError, ownCanceled: activity.canceled !== undefined, data });
+  const image = typeof data.image === 'string' ? data.image : undefined;
+  const waiting = wired.length === 0 ? 'Connect an image into the left handle' : input === undefined ? 'Wait for the connected image' : undefined;
+  return (
+    <>
+      <div className="inputs" aria-label="Input image">
+        {input && isWebUrl(input) ? (
+          <ul className="input-chips">
+            <li className="input-chip">
+              <img src={input} alt="Input" />
+            </li>
+          </ul>
+        ) : (
+          <span className="muted small">{waiting ?? 'No input image'}</span>
+        )}
+      </div>
+      {!readOnly && (
+        <button type="button" className="button primary nodrag" onClick={() => void generate(nodeId)} disabled={running || waiting !== undefined} title={running ? undefined : waiting}>
+          {running ? 'Running…' : image ? 'Run again' : 'Run'}
+        </button>
+      )}
+      {running && (
+        <JobStatus
+          job={job}
+          starting={activity.starting === true}
+          canceling={activity.canceling === true}
+          cancelError={job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined}
+          onCancel={readOnly ? undefined : (jobId) => void cancelGeneration(nodeId, jobId)}
+        />
+      )}
+      {outcome === 'canceled' && (
+        <p className="muted small" role="status">
+          Canceled
+        </p>
+      )}
+      {outcome && outcome !== 'canceled' && (
+        <div className="node-error" role="alert">
+          <p>{outcome.error}</p>
+          {outcome.details && <p className="small">{outcome.details}</p>}
+        </div>
+      )}
+      {image && (
+        <div className={`result${running ? ' previous' : ''}`}>
+          <NodeImage src={image} alt="Result" />
+        </div>
+      )}
+    </>
+  );
+}
