@@ -1,7 +1,8 @@
 // Keyboard and screen readers: axe-core finds no serious or critical violation on the login, projects and
 // canvas pages (a canvas with images, a generation node and edges), in the light and the dark theme, and
-// placeholders have 4.5:1 contrast in both; nodes and edges have names people read ("Image 2 → Generate 1"),
-// not internal ids, the same after a reload; a node added from the toolbar takes the focus; Tab goes from
+// placeholders have 4.5:1 contrast in both; every connection handle is a 24 px target, on a node drawn over
+// another too; nodes and edges have names people read ("Image 2 → Generate 1"), not internal ids, the same after
+// a reload; a node added from the toolbar takes the focus; Tab goes from
 // the header to the toolbar, the canvas (whose arrow keys pan), the nodes and then the panels; an image's
 // output is connected into a generation node from the keyboard alone.
 import type { Page } from 'playwright-core';
@@ -87,6 +88,29 @@ describeInBrowser('keyboard and screen readers', () => {
       for (const field of fields) expect(field.ratio, `${field.field}: ${field.color} on ${field.background}`).toBeGreaterThanOrEqual(4.5);
     });
   }
+
+  it('keeps every connection handle a target of its own, even on a node drawn over another (no free spot in view)', async () => {
+    // A new node overlaps others when the view has no free spot (canvas/placement.ts): here a generation node's
+    // image output lies on the prompt chips of the generation node under it, and its inputs on the textarea.
+    const context = await f.newContext(axeContext());
+    const { page } = await newPage(context);
+    const { client, id: userId } = await f.app.user('overlap@example.com');
+    const projectId = (await client.post('/api/user/project', { userId, name: 'Overlap' })).json.id as string;
+    const nodes = [
+      { id: 'generation-under', type: 'generation', position: { x: 420, y: 120 }, data: { type: 'generation', prompt: 'sepia' } },
+      { id: 'generation-over', type: 'generation', position: { x: 210, y: 60 }, data: { type: 'generation' } },
+      { id: 'generation-right', type: 'generation', position: { x: 660, y: 140 }, data: { type: 'generation' } },
+    ];
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes, edges: [] })).status).toBe(200);
+    await f.signIn(page.context(), 'overlap@example.com');
+    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+    await page.getByRole('group', { name: 'Generate 3' }).getByRole('button', { name: 'Add “grayscale”' }).waitFor();
+    await saved(page);
+    await page.locator('.react-flow').focus();
+    await page.keyboard.press('Shift+Digit0');
+    await expect.poll(() => page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform), { timeout: WAIT }).toMatch(/^matrix\(1, 0, 0, 1,/);
+    expect((await seriousViolations(page)).filter((v) => v.startsWith('target-size'))).toEqual([]);
+  });
 
   it('names nodes and edges as people read them, the same after a reload, and never by internal id', async () => {
     const { page } = await newPage(await f.newContext());
