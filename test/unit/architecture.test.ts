@@ -83,7 +83,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'storage/': LEAVES,
   'db/': LEAVES,
   'models/': ['net/', ...LEAVES],
-  'imaging/': ['models/', ...LEAVES],
+  'imaging/': ['kinds/', 'models/', ...LEAVES],
   'auth/': ['db/', ...LEAVES],
   'collab/': ['kinds/', 'auth/', 'db/', 'net/', ...LEAVES],
   // The one environment schema reads each layer's setting types and parsers; everything above may read it.

@@ -4,6 +4,7 @@
 // test/unit/live-limits.test.ts.
 import { canvasRules, isId, isPosition, KEY_MAX_CHARS, type FieldRules } from '../../../src/collab/canvas-rules.js';
 import { CLOSE, REFUSED_CHANGE } from '../../../src/collab/protocol.js';
+import { edgeProblem, kindOf, portOf } from '../../../src/kinds/index.js';
 
 export interface CanvasLimits {
   promptMaxChars: number;
@@ -87,10 +88,21 @@ export function fitElements(elements: { nodes?: Json[]; edges?: Json[] }, limits
     const fitted = typeof data === 'object' && data !== null && !Array.isArray(data) ? fitFields(data as Json, rules.dataOf(node.type) ?? rules.data, rules.extra.test, limits) : data;
     return [{ id, ...fields, data: fitted }];
   });
+  // An edge between nodes of this add must name ports their kinds have (else it means the default port) and join
+  // ports that fit (else it is left out), as the service checks (src/collab/update-check.ts).
+  const kept = new Set(nodes.map((n) => n.id));
+  const kinds = new Map((elements.nodes ?? []).filter((n) => kept.has(n.id as string)).map((n) => [n.id as string, kindOf(n.type)]));
   const edges = (elements.edges ?? []).flatMap((edge) => {
     if (!isId(edge.id) || !isId(edge.source) || !isId(edge.target)) return [];
     const { id, ...rest } = edge;
-    return [{ id, ...fitFields(rest, rules.edge, rules.extra.test, limits) }];
+    const fitted: Json = { id, ...fitFields(rest, rules.edge, rules.extra.test, limits) };
+    const source = kinds.get(edge.source);
+    const target = kinds.get(edge.target);
+    if (source && typeof fitted.sourceHandle === 'string' && !portOf(source.outputs, fitted.sourceHandle)) delete fitted.sourceHandle;
+    if (target && typeof fitted.targetHandle === 'string' && !portOf(target.inputs, fitted.targetHandle)) delete fitted.targetHandle;
+    const ends = { source: edge.source, target: edge.target, sourceHandle: fitted.sourceHandle as string | null | undefined, targetHandle: fitted.targetHandle as string | null | undefined };
+    if (source && target && edgeProblem(ends, source, target)) return [];
+    return [fitted];
   });
   return { nodes, edges };
 }
