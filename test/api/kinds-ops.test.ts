@@ -65,7 +65,7 @@ describe('crop, resize and adjust nodes over REST', () => {
       nodes: [text, node('a', 'adjust', {})],
       edges: [{ id: 'e1', source: 't', target: 'a' }],
     });
-    expect(wrong).toMatchObject({ status: 400, json: { error: expect.stringContaining('edge "e1": output "text" (text) of node "t" (text) does not fit input "image" (image) of node "a" (adjust)') } });
+    expect(wrong).toMatchObject({ status: 400, json: { error: expect.stringContaining('(edge "e1"): output "text" (text) of node "t" (text) does not fit input "image" (image) of node "a" (adjust)') } });
     expect(await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).toMatchObject({ status: 200, text: 'null' });
   });
 });
