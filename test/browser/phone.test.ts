@@ -101,7 +101,7 @@ describeInBrowser('the editor on a phone', () => {
     await page.getByRole('button', { name: 'Fit View' }).tap();
 
     // Tap the image's output, then the generation node's input.
-    const output = image.getByRole('button', { name: 'Output of Image 1: connect to a generation node' });
+    const output = image.getByRole('button', { name: /^Output of Image 1: connect to an? .*generation.* node$/ });
     const input = generation.getByRole('button', { name: 'Input of Generate 1: connect images here' });
     await output.tap();
     await page.getByRole('status').filter({ hasText: 'Connecting from the output of Image 1' }).waitFor();
