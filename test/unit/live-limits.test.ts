@@ -85,6 +85,28 @@ describe('live writes fitted to the canvas rules', () => {
   });
 });
 
+describe('pasted edges and ports', () => {
+  it('an edge between pasted nodes names ports their kinds have and is left out when its ports do not fit', () => {
+    const text = { id: 't', type: 'text', position: { x: 0, y: 0 }, data: { type: 'text', text: 'words' } };
+    const fitted = fitElements(
+      {
+        nodes: [gen('g'), text],
+        edges: [
+          { id: 'into-prompt', source: 't', target: 'g', targetHandle: 'prompt' },
+          { id: 'unknown-handle', source: 't', target: 'g', sourceHandle: 'nope', targetHandle: 'prompt' },
+          { id: 'text-into-images', source: 't', target: 'g' },
+        ],
+      },
+      LIMITS,
+    );
+    expect(fitted.edges).toEqual([
+      { id: 'into-prompt', source: 't', target: 'g', targetHandle: 'prompt' },
+      { id: 'unknown-handle', source: 't', target: 'g', targetHandle: 'prompt' },
+    ]);
+    expect(verdict((d) => addElements(d, fitted))).toBeNull();
+  });
+});
+
 describe('the live write throttle', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
