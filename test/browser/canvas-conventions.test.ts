@@ -301,7 +301,10 @@ describeInBrowser('canvas conventions', () => {
       await page.mouse.up();
       const menu = page.getByRole('menu', { name: 'New input' });
       await menu.waitFor();
-      expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Add images here…', 'Add generation node here']);
+      // Images and a generation first; then every other kind whose output fits an image input (crop, resize, adjust).
+      const items = (await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim());
+      expect(items.slice(0, 2)).toEqual(['Add images here…', 'Add generation node here']);
+      expect(items.slice(2).every((t) => /^Add \w+ node here$/.test(t))).toBe(true);
       return menu;
     };
 
