@@ -1,7 +1,7 @@
 // `adjust`: the image connected to it with its colours adjusted — brightness, contrast and saturation as
 // multipliers (1 = unchanged), hue turned by degrees, grayscale, sepia, invert (each on or off) and a blur (its
 // sigma in pixels) — applied in that order. Absent fields change nothing.
-import { IMAGE_STEPS_TASK, type ImageStep } from './image-steps.js';
+import { IMAGE_STEPS_PORTS, IMAGE_STEPS_TASK, type ImageStep } from './image-steps.js';
 import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { booleanField, numberField } from './values.js';
@@ -48,8 +48,7 @@ export const adjust = defineKind({
     blur: numberField(0, ADJUST_BLUR_MAX, 'invalid-blur', { description: `Gaussian blur of this sigma in pixels, 0–${ADJUST_BLUR_MAX} (0 = none)` }),
     ...stepsRunData(),
   }),
-  inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
-  outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  ...IMAGE_STEPS_PORTS,
   task: {
     kind: IMAGE_STEPS_TASK,
     plan: (data) => {

@@ -1,6 +1,6 @@
 // `crop`: the box `{ x, y, width, height }` (pixels of its input image) of the image connected to it. Its input's
 // size is known only when it runs, so a box that does not lie inside the input fails the job, saying so.
-import { IMAGE_SIDE_MAX, IMAGE_STEPS_TASK } from './image-steps.js';
+import { IMAGE_SIDE_MAX, IMAGE_STEPS_PORTS, IMAGE_STEPS_TASK } from './image-steps.js';
 import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { numberField } from './values.js';
@@ -20,8 +20,7 @@ export const crop = defineKind({
     height: px('invalid-height', 1, 'the box’s height'),
     ...stepsRunData(),
   }),
-  inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
-  outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  ...IMAGE_STEPS_PORTS,
   task: {
     kind: IMAGE_STEPS_TASK,
     plan: (data, input) => {

@@ -14,6 +14,12 @@ export const IMAGE_STEPS_TASK = 'image-steps';
  */
 export const IMAGE_SIDE_MAX = 65_535;
 
+/** The one image in and the one image out of every steps kind (crop, resize, adjust). */
+export const IMAGE_STEPS_PORTS = {
+  inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+} as const;
+
 export type ResizeFit = 'contain' | 'cover' | 'fill';
 export const RESIZE_FITS: readonly ResizeFit[] = ['contain', 'cover', 'fill'];
 

@@ -1,7 +1,7 @@
 // `resize`: the image connected to it at a new size. With both `width` and `height`, `fit` says how: `contain`
 // (all of it inside the box, transparent bars), `cover` (the box filled, the rest cut, centred) or `fill`
 // (stretched). With only one of them the other follows the input's aspect ratio; with neither the job fails.
-import { IMAGE_SIDE_MAX, IMAGE_STEPS_TASK, RESIZE_FITS, type ResizeFit } from './image-steps.js';
+import { IMAGE_SIDE_MAX, IMAGE_STEPS_PORTS, IMAGE_STEPS_TASK, RESIZE_FITS, type ResizeFit } from './image-steps.js';
 import { stepsRunData } from './steps-run-data.js';
 import { defineKind } from './kind.js';
 import { choiceField, numberField } from './values.js';
@@ -23,8 +23,7 @@ export const resize = defineKind({
     }),
     ...stepsRunData(),
   }),
-  inputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
-  outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  ...IMAGE_STEPS_PORTS,
   task: {
     kind: IMAGE_STEPS_TASK,
     plan: (data, input) => {
