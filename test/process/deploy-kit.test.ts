@@ -188,9 +188,11 @@ describeWithNginx('the deploy kit as shipped', () => {
             await get(client, `/api/user/project?userId=${id}`);
             await Promise.all([get(client, `/api/user/project/${project}/thumbnail`), get(client, '/api/templates')]);
             await get(client, `/api/user/project/canvas?projectId=${project}`);
-            const editor = await connectLive({ baseUrl: base, as: client, projectId: project });
+            // One attempt: a refused upgrade is a close here, not a reconnection loop.
+            const editor = await connectLive({ baseUrl: base, as: client, projectId: project, maxAttempts: 1 });
             live.push(editor);
-            statuses.push((await editor.event('authenticated')) === 'authenticated:read-write' ? 101 : 0);
+            const outcome = await Promise.race([editor.event('authenticated'), editor.event('close')]);
+            statuses.push(outcome === 'authenticated:read-write' ? 101 : 0);
             for (let poll = 0; poll < 3; poll++) await get(client, '/api/generations');
           }),
         ),
