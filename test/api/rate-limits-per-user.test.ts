@@ -33,7 +33,7 @@ describe('rate limits from one address', () => {
       expect(await statuses(ada, route, PER_MINUTE + 1)).toEqual([...Array<number>(PER_MINUTE).fill(ok), 429]);
       expect(await statuses(bob, route, PER_MINUTE + 1)).toEqual([...Array<number>(PER_MINUTE).fill(ok), 429]);
       const anonymous = [t.client(), t.client()];
-      expect([...(await statuses(anonymous[0]!, route, 2)), ...(await statuses(anonymous[1]!, route, 2))]).toEqual([
+      expect([...(await statuses(anonymous[0], route, 2)), ...(await statuses(anonymous[1], route, 2))]).toEqual([
         ...Array<number>(PER_MINUTE).fill(ok),
         429,
       ]);

@@ -50,7 +50,7 @@ export function deployedConfig(shipped: string, instances: string[], listen: str
   }
   const listens = shipped.match(/\blisten 8080;/g) ?? [];
   if (listens.length !== 1) throw new Error(`deploy/nginx.conf has ${listens.length} "listen 8080;" lines, not one`);
-  return shipped.replace(/\bapp(\d+):3000\b/g, (_m, n: string) => instances[Number(n) - 1]!).replace(/\blisten 8080;/, `listen ${listen};`);
+  return shipped.replace(/\bapp(\d+):3000\b/g, (_m, n: string) => instances[Number(n) - 1]).replace(/\blisten 8080;/, `listen ${listen};`);
 }
 
 export interface NginxHandle {

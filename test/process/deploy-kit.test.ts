@@ -134,7 +134,7 @@ describeWithNginx('the deploy kit as shipped', () => {
         expect(await editor.event('authenticated')).toBe('authenticated:read-write');
         await editor.saved();
         const after = await liveConnections();
-        const landedOn = after.findIndex((n, i) => n > before[i]!);
+        const landedOn = after.findIndex((n, i) => n > before[i]);
         expect(landedOn).toBeGreaterThanOrEqual(0);
         on[landedOn] ??= editor;
         before = after;
