@@ -148,6 +148,12 @@ describeWithNginx('the deploy kit as shipped', () => {
       await docWhere(one.doc, (d) => dataOf(d, 'a')?.get('prompt') === 'from two');
       expect(renderCanvas(one.doc)).toEqual(renderCanvas(two.doc));
 
+      // A generation job's body over nginx's default 1 MB (images inline) reaches the service, which judges it
+      // itself (here: no prompt), not nginx's 413.
+      const big = await ada.post('/api/generations', { images: [`data:image/png;base64,${'A'.repeat(2_000_000)}`] });
+      expect(big.status).toBe(400);
+      expect(big.json.error).toEqual(expect.any(String));
+
       // Job events: each arrives while the stream stays open (nginx passes them on unbuffered).
       const stream = await openEventStream(base, { client: ada });
       streams.push(stream);
