@@ -1040,7 +1040,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project shown by its read-only link: its name and canvas (no session needed; rate-limited per address) */
+        /** A project shown by its read-only link: its name and canvas (no session needed; rate-limited per signed-in user, else per address) */
         get: {
             parameters: {
                 query?: never;

@@ -1,6 +1,7 @@
 // Limits that fit teams (issue 33): a signed-in caller is counted per user, not per address, so people behind one
 // address (an office's NAT) do not share one count; anonymous callers are still counted per address; and one
-// user's limit still holds. The public template routes are the ones counted per address before.
+// user's limit still holds. The public template routes and the read-only link's were counted per address for
+// everyone before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -11,7 +12,7 @@ let ada: HttpClient;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_TEMPLATES_PER_MINUTE: String(PER_MINUTE) });
+  t = await startTestApp({ RATE_LIMIT_TEMPLATES_PER_MINUTE: String(PER_MINUTE), RATE_LIMIT_SHARED_PER_MINUTE: String(PER_MINUTE) });
   [ada, bob] = (await Promise.all([t.user('ada@example.com', 'Ada'), t.user('bob@example.com', 'Bob')])).map((u) => u.client);
 });
 afterAll(() => t?.close());
@@ -27,6 +28,7 @@ describe('rate limits from one address', () => {
     ['/api/templates', 200],
     ['/api/upload/templates', 200],
     ['/api/templates/00000000-0000-4000-8000-000000000000', 404],
+    ['/api/shared/no-such-link', 404],
   ] as const) {
     it(`${route}: two signed-in users have a count each, one user's limit holds, anonymous callers share the address's`, async () => {
       // All three callers come from 127.0.0.1.
