@@ -201,9 +201,11 @@ function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 
 /**
  * The answer to a not-found request that is a person's browser asking for a page (the web client's 404 page,
- * src/http/web-client.ts); undefined for anything else, which gets the JSON 404.
+ * src/http/web-client.ts): true when it answered; false for anything else, which gets the JSON 404. A boolean, not the
+ * reply: a reply is thenable, so awaiting one waits for the response to finish and yields undefined — which once
+ * made every browser 404 send a second answer and log "Reply was already sent".
  */
-export type NotFoundPage = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+export type NotFoundPage = (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
 
 export function registerErrorHandler(app: FastifyInstance, opts: { notFoundPage?: NotFoundPage } = {}): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -221,7 +223,10 @@ export function registerErrorHandler(app: FastifyInstance, opts: { notFoundPage?
     return sendError(reply, appError);
   });
 
-  app.setNotFoundHandler(async (req, reply) => (await opts.notFoundPage?.(req, reply)) ?? sendError(reply, notFound()));
+  app.setNotFoundHandler(async (req, reply) => {
+    if (await opts.notFoundPage?.(req, reply)) return;
+    return sendError(reply, notFound());
+  });
 }
 
 /**

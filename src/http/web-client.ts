@@ -141,18 +141,19 @@ const NEVER_PAGES = ['/api', '/files', '/assets', '/dev-idp'];
 /**
  * The 404 of an unknown address opened in a browser: a GET or HEAD that accepts HTML, outside NEVER_PAGES, is
  * answered 404 with the client (its router shows "Page not found" with links back), and without JavaScript a
- * plain page with the same links. Anything else: undefined (the caller answers the JSON 404).
+ * plain page with the same links: true. Anything else: false (the caller answers the JSON 404).
  */
 export function notFoundPage(shell: ClientShell): NotFoundPage {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
-    if (!/\btext\/html\b/i.test(req.headers.accept ?? '')) return undefined;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (!/\btext\/html\b/i.test(req.headers.accept ?? '')) return false;
     const path = req.url.split('?')[0];
-    if (NEVER_PAGES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return undefined;
+    if (NEVER_PAGES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
     const { html, headers } = await shell.render(
       '<main class="card fallback"><h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/projects">Go to your projects</a> · <a href="/">Home</a></p></main>',
     );
-    return reply.code(404).headers(headers).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    void reply.code(404).headers(headers).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    return true;
   };
 }
 

@@ -96,6 +96,23 @@ describe('logs', () => {
     // The careless line kept its shape, with the values censored.
     expect(parsed.find((l) => l.msg === 'a careless line')).toMatchObject({ user: { password: '[Redacted]' }, token: '[Redacted]', extra: { apiKey: '[Redacted]' } });
   });
+
+  it("answers a browser's 404 once: no second answer, no warning or error logged for it", async () => {
+    const page = await t.client().get('/no-such-page', { accept: 'text/html', 'x-request-id': 'trace-404-page' });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const api = await t.client().get('/api/no-such-route', { accept: 'text/html', 'x-request-id': 'trace-404-api' });
+    expect(api.status).toBe(404);
+    expect(api.json).toEqual({ error: 'Not found' });
+    // A later request's completed line: the 404s' handlers have long finished (the second answer came right after the first).
+    expect((await t.client().get('/api/health', { 'x-request-id': 'trace-after-404' })).status).toBe(200);
+    await expect.poll(() => lines.some((l) => l.includes('"trace-after-404"') && l.includes('request completed')), { timeout: 30_000 }).toBe(true);
+    for (const id of ['trace-404-page', 'trace-404-api']) {
+      const own = lines.map((l) => JSON.parse(l) as { reqId?: string; level: number; msg: string }).filter((l) => l.reqId === id);
+      expect(own.map((l) => l.msg), id).toEqual(['incoming request', 'request completed']);
+      expect(own.every((l) => l.level < 40), id).toBe(true);
+    }
+  });
 });
 
 describe('log serializers', () => {
