@@ -48,3 +48,15 @@ export function confirmationPage(opts: { title: string; text: string; action: st
     },
   };
 }
+
+/**
+ * The page a browser gets instead of a JSON error when what it navigated to cannot be done here (payments not
+ * configured): the reason in words and a way back. Same headers as a confirmation page; API clients keep the JSON.
+ */
+export function noticePage(opts: { title: string; text: string }): { html: string; headers: Record<string, string> } {
+  const body = `<main class="card"><h1>${escapeHtml(opts.title)}</h1><p>${escapeHtml(opts.text)}</p><p><a href="/projects">Back to your projects</a></p></main>`;
+  return {
+    html: page(opts.title, body),
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONFIRMATION_CSP, 'referrer-policy': 'same-origin', 'cache-control': 'no-store' },
+  };
+}

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { sessionUser } from '../http/guards.js';
-import { confirmationPage, isOwnNavigation } from '../http/navigation.js';
+import { confirmationPage, isOwnNavigation, noticePage } from '../http/navigation.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody } from '../http/schemas.js';
 import type { BillingService } from '../services/billing.js';
@@ -47,6 +47,15 @@ const postResponses = (to: string) => ({
 const wantsJson = (format: 'json' | undefined, accept: string | undefined) =>
   format === 'json' || /\bapplication\/json\b/i.test(accept ?? '');
 
+/** A browser opening the page (it asks for HTML), not an API client: it gets a page in words rather than JSON. */
+const isBrowser = (format: 'json' | undefined, accept: string | undefined) => !wantsJson(format, accept) && /\btext\/html\b/i.test(accept ?? '');
+
+/** What a browser sees when payments are not configured on this server. */
+const NOT_CONFIGURED_PAGE = {
+  title: 'Payments are not set up',
+  text: 'This server has no payment provider configured, so plans cannot be bought or managed here. Everything else works as before; ask whoever runs this server if you need a paid plan.',
+};
+
 /** What each route starts, and the words of its confirmation page. */
 const ROUTES = {
   checkout: {
@@ -72,6 +81,14 @@ export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; ori
   const answer = (reply: FastifyReply, url: string, json: boolean, status: 302 | 303) => {
     reply.header('cache-control', 'no-store');
     return json ? { url } : reply.redirect(url, status);
+  };
+
+  /** Payments not configured, asked by a browser: a 503 page in words with a way back (API clients get the JSON 503). */
+  const notConfiguredPage = (req: { query: { format?: 'json' }; headers: { accept?: string } }, reply: FastifyReply, err: unknown) => {
+    if (!(err instanceof AppError && err.code === 'payments_not_configured') || !isBrowser(req.query.format, req.headers.accept)) throw err;
+    const { html, headers } = noticePage(NOT_CONFIGURED_PAGE);
+    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+    return reply.code(503).send(html);
   };
 
   for (const kind of ['checkout', 'portal'] as const) {
@@ -105,7 +122,11 @@ export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; ori
         for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
         return reply.send(html);
       }
-      return answer(reply, (await start(req)).url, json, 302);
+      try {
+        return answer(reply, (await start(req)).url, json, 302);
+      } catch (err) {
+        return notConfiguredPage(req, reply, err);
+      }
     });
 
     app.post(route.path, {
@@ -116,7 +137,13 @@ export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; ori
         querystring: RedirectQuery,
         response: postResponses(route.to),
       },
-    }, async (req, reply) => answer(reply, (await start(req)).url, wantsJson(req.query.format, req.headers.accept), 303));
+    }, async (req, reply) => {
+      try {
+        return answer(reply, (await start(req)).url, wantsJson(req.query.format, req.headers.accept), 303);
+      } catch (err) {
+        return notConfiguredPage(req, reply, err);
+      }
+    });
   }
 };
 

@@ -840,6 +840,22 @@ describe('payments not configured', () => {
     // Still a session route first.
     expect(await t.client().request('/api/checkout', { follow: false })).toMatchObject({ status: 401 });
   });
+
+  it('answers a browser that opens them with a page in words and a way back, not raw JSON', async () => {
+    for (const path of ['/api/checkout', '/api/portal']) {
+      const opened = await ada.client.request(path, { follow: false, headers: { ...NAVIGATION, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      expect(opened.status, path).toBe(503);
+      expect(opened.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(opened.text).toContain('Payments are not set up');
+      expect(opened.text).toContain('href="/projects"');
+      // An API client asking for JSON still gets the JSON error.
+      expect(await ada.client.request(path, { follow: false, headers: { ...NAVIGATION, accept: 'application/json' } })).toMatchObject({ status: 503, json: { error: 'Payments are not configured' } });
+    }
+    // The confirmation page's form (a browser's POST) gets the page too.
+    const posted = await ada.client.request('/api/checkout', { method: 'POST', follow: false, headers: { accept: 'text/html' } });
+    expect(posted.status).toBe(503);
+    expect(posted.text).toContain('Payments are not set up');
+  });
 });
 
 describe('payments without a webhook secret', () => {
