@@ -109,8 +109,9 @@ export interface CompositionOptions {
 
 export async function compose(runtime: Runtime, { log, metrics, imageModel, tasks = [], sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
-  const repositories = createRepositories(database.db);
-  const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
+  // A running job counts (a canvas read's `isGenerating`, the free quota) while its heartbeat lives.
+  const repositories = createRepositories(database.db, { heartbeatLapseMs: config.jobs.heartbeatLapseMs });
+  const { users, projects, canvases, generations, subscriptions, webhookReceipts, templates, transactions } = repositories;
 
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
@@ -153,7 +154,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const streams = createEventStreams({ perUser: config.limits.eventStreamsPerUser });
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
-  // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
+  // Who may run a job into a canvas node.
   const generationNodes = createGenerationNodes({ access });
   const services: Services = {
     users: createUsersService({ users }),
@@ -162,7 +163,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     generation: createGenerationService({
       users,
       generations,
-      runningGenerations,
       transactions,
       store,
       fetcher,
@@ -174,7 +174,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       toPng: imageWorkers.toPng,
       outputMaxBytes: config.model.outputMaxBytes,
       log,
-      leaseMs: config.model.leaseMs,
       metrics,
       quota:
         config.payments.freeBudgetUsdPerMonth > 0
