@@ -25,7 +25,6 @@ import { createBillingService, type BillingService } from './services/billing.js
 import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
-import { createGenerationNodes } from './services/generation-nodes.js';
 import { createProjectGenerationsService, type ProjectGenerationsService } from './services/project-generations.js';
 import { loadExampleImages } from './assets/example-canvas.js';
 import { createExampleCanvasService, type ExampleCanvasService } from './services/example-canvas.js';
@@ -154,8 +153,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const streams = createEventStreams({ perUser: config.limits.eventStreamsPerUser });
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
-  // Who may run a job into a canvas node.
-  const generationNodes = createGenerationNodes({ access });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, access, accessChanged: live.revalidate }),
@@ -181,7 +178,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
           : config.payments.freeGenerationsPerDay > 0
             ? { perDay: config.payments.freeGenerationsPerDay }
             : undefined,
-      nodes: generationNodes,
+      access, // who may generate into a canvas node
     }),
     uploads,
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
@@ -237,7 +234,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       }),
       ...tasks,
     ],
-    nodes: generationNodes,
+    access,
     nodeState: createNodeRunState({ live, log }),
     canvases: live,
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },

@@ -1,9 +1,11 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
-// into a canvas node is checked against the project's roles (./generation-nodes.ts); its state in the live document
+// into a canvas node is refused to anyone who may not `generate` on the project (src/auth/project-access.ts: 404 with
+// no role, 403 for a viewer, as the canvas routes answer); its state in the live document
 // is the job runner's to write (src/jobs/node-state.ts), not this service's.
 import { createHash, randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
@@ -13,7 +15,6 @@ import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
-import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from '../imaging/object-names.js';
 import { isUuid } from '../ids.js';
@@ -102,8 +103,8 @@ export interface GenerationDeps extends InputDeps {
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
   toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
-  /** Generations into a canvas node: who may. Absent: such fields are ignored. */
-  nodes?: Pick<GenerationNodes, 'authorize'>;
+  /** Generations into a canvas node: who may (`generate` on the project). Absent: such fields are ignored. */
+  access?: Pick<ProjectAccess, 'require'>;
 }
 
 const PNG = 'image/png';
@@ -283,9 +284,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   }
 
   async function generateOnce(user: { id: string; email: string }, input: GenerateInput, started: number): Promise<GenerateResponse> {
-    const { nodes } = deps;
-    const node = nodes && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
-    if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
+    const { access } = deps;
+    const node = access && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
+    if (node) await access!.require({ userId: user.id }, node.projectId, 'generate'); // before anything is reserved: a refusal uses nothing
     const model = await modelFor(input);
     const canvasVersion = node ? await generations.canvasVersion(node.projectId) : null; // the canvas as the generation found it
     const running: Running = { jobId: input.lineage?.jobId, reservedUsd: budgetReservation(input.model) };
