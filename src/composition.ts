@@ -25,7 +25,6 @@ import { createBillingService, type BillingService } from './services/billing.js
 import { createCanvasService, type CanvasService } from './services/canvas.js';
 import { createCanvasImages } from './services/canvas-images.js';
 import { createGenerationService, type GenerationService } from './services/generation.js';
-import { createGenerationNodes } from './services/generation-nodes.js';
 import { createProjectGenerationsService, type ProjectGenerationsService } from './services/project-generations.js';
 import { loadExampleImages } from './assets/example-canvas.js';
 import { createExampleCanvasService, type ExampleCanvasService } from './services/example-canvas.js';
@@ -109,8 +108,9 @@ export interface CompositionOptions {
 
 export async function compose(runtime: Runtime, { log, metrics, imageModel, tasks = [], sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
   const { config, database, store } = runtime;
-  const repositories = createRepositories(database.db);
-  const { users, projects, canvases, generations, runningGenerations, subscriptions, webhookReceipts, templates, transactions } = repositories;
+  // A running job counts (a canvas read's `isGenerating`, the free quota) while its heartbeat lives.
+  const repositories = createRepositories(database.db, { heartbeatLapseMs: config.jobs.heartbeatLapseMs });
+  const { users, projects, canvases, generations, subscriptions, webhookReceipts, templates, transactions } = repositories;
 
   const payments = await createPayments(config.payments);
   const videoProvider = await createVideoProvider(config.video);
@@ -153,8 +153,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const streams = createEventStreams({ perUser: config.limits.eventStreamsPerUser });
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
-  // Generation state in the live document; lapsed leases are looked for at the rhythm of their renewals.
-  const generationNodes = createGenerationNodes({ access });
   const services: Services = {
     users: createUsersService({ users }),
     projects: createProjectsService({ projects, access, accessChanged: live.revalidate }),
@@ -162,7 +160,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     generation: createGenerationService({
       users,
       generations,
-      runningGenerations,
       transactions,
       store,
       fetcher,
@@ -174,7 +171,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       toPng: imageWorkers.toPng,
       outputMaxBytes: config.model.outputMaxBytes,
       log,
-      leaseMs: config.model.leaseMs,
       metrics,
       quota:
         config.payments.freeBudgetUsdPerMonth > 0
@@ -182,7 +178,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
           : config.payments.freeGenerationsPerDay > 0
             ? { perDay: config.payments.freeGenerationsPerDay }
             : undefined,
-      nodes: generationNodes,
+      access, // who may generate into a canvas node
     }),
     uploads,
     billing: createBillingService({ users, subscriptions, webhookReceipts, transactions, payments, baseUrl: config.baseUrl, settings: config.payments, log }),
@@ -238,7 +234,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       }),
       ...tasks,
     ],
-    nodes: generationNodes,
+    access,
     nodeState: createNodeRunState({ live, log }),
     canvases: live,
     queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },

@@ -113,7 +113,6 @@ const envSchema = z.object({
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   MODEL_OUTPUT_MAX_BYTES: int(64 * MB, 1024),
-  GENERATION_LEASE_MS: int(60_000, 3_000),
   GENERATIONS_IN_FLIGHT_PER_USER: int(2, 0),
   JOBS_CONCURRENCY: int(4, 1),
   JOBS_RUNNING_PER_USER: int(2, 0),
@@ -289,8 +288,6 @@ export interface Config {
     openaiPartialImages: number;
     /** ESRGAN super-resolution (esrgan-slim-2x, -4x): the most input pixels (UPSCALE_MAX_INPUT_PIXELS). */
     upscaleMaxInputPixels: number;
-    /** How long a running generation's row counts without being renewed (renewed every third of it). */
-    leaseMs: number;
     /** Generations one user may have running at once, on all instances together (0 = no limit); more get 429. */
     inFlightPerUser: number;
     /** Processes doing this instance's image work (offline engine, input checks, SVG rasterization). */
@@ -563,7 +560,6 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       outputMaxBytes: e.MODEL_OUTPUT_MAX_BYTES,
       openaiPartialImages: e.OPENAI_PARTIAL_IMAGES,
       upscaleMaxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
-      leaseMs: e.GENERATION_LEASE_MS,
       inFlightPerUser: e.GENERATIONS_IN_FLIGHT_PER_USER,
       imageWorkers: e.IMAGE_WORKERS,
       offline: {

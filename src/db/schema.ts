@@ -214,33 +214,6 @@ export const rateLimits = pgTable(
 );
 
 /**
- * Generations running right now, on any instance: a canvas read settles `isGenerating` only
- * when its user has none. A row is deleted when its generation ends; `expires_at` (the model timeout and a
- * margin) makes the row of a crashed instance stop counting by itself, and expired rows are pruned. A generation
- * into a canvas node (`project_id` and `node_id`) keeps its expired row until an instance has settled that node
- * in the live document (src/services/generation-nodes.ts).
- */
-export const runningGenerations = pgTable(
-  'running_generations',
-  {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
-    nodeId: text('node_id'),
-    /** With the monthly free budget: what the generation is expected to cost (its model's list price, USD), held while it runs. */
-    reservedUsd: numeric('reserved_usd', { precision: 12, scale: 6 }),
-  },
-  (t) => [
-    index('running_generations_user_expires_idx').on(t.userId, t.expiresAt),
-    index('running_generations_node_expires_idx').on(t.expiresAt).where(sql`project_id IS NOT NULL`),
-  ],
-);
-
-/**
  * Generation requests that a model answered but that recorded no generation (text only, a refusal, an answer
  * that could not be read, storing failed): with the free quota on, each uses its user's slot for 24 hours like
  * a recorded generation (docs/api.md "The free quota"). Rows older than a day no longer count and are pruned as
@@ -504,6 +477,13 @@ export const generationJobs = pgTable(
     held: boolean('held').notNull().default(false),
     /** While running: renewed by its runner every JOBS_HEARTBEAT_MS; older than JOBS_HEARTBEAT_LAPSE_MS, its runner is taken for dead. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    /**
+     * With the free quota (docs/api.md "The free quota"): set while the job runs once its generation passed the quota
+     * check, to what it holds of the monthly free budget (its model's list price in USD; 0 when not priced or with the
+     * daily quota). Such a running job counts as one of the user's generations of the day, and this amount against
+     * the month, until it ends or its heartbeat lapses (its instance died). Null: it holds nothing.
+     */
+    reservedUsd: numeric('reserved_usd', { precision: 12, scale: 6 }),
     /**
      * Its place in the fair order across users (the generation-jobs repository's `nextPriority`), as pg-boss's
      * priority (higher first, then oldest): 1 for a job its user queued with nothing else unfinished, else minus its round.

@@ -1,8 +1,8 @@
 // A node's job, as POST /api/generations with `{ projectId, nodeId }` starts it (docs/api.md "Generation jobs"): its
 // inputs come from its incoming edges, its settings from its data, read from the project's canvas as it is now (the
-// live document). A `generation` node runs its `data.prompt` (with the text of `text` nodes wired to its prompt port
+// live document). A `generation` node runs its `data.prompt` (with the text of `text` nodes wired to its text port
 // joined after it) over the images of the nodes wired to its image port (their `data.image`, in edge order), with its
-// `data.model`. When the node-kind registry (src/kinds/) resolves ports and tasks, it replaces the port reading here.
+// `data.model`; which port an edge reaches, and what it carries, is its kind's (src/kinds/generation.ts inputs).
 // A node whose kind edits an image (its task `image-steps`: crop, resize, adjust) takes the image wired into its
 // default input (stepsJobInput below).
 import type { LiveDocuments } from '../collab/live-documents.js';
@@ -30,8 +30,9 @@ export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectI
   for (const n of canvas?.nodes ?? []) if (isRec(n) && typeof n.id === 'string') nodes.set(n.id, n);
   const node = nodes.get(nodeId);
   if (!node) throw nodeNotFound(nodeId);
-  if (kindOf(node.type)?.task?.kind === IMAGE_STEPS_TASK) return stepsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
-  if (node.type !== 'generation') throw invalidRequest(`Invalid nodeId: node ${JSON.stringify(nodeId)} is a ${JSON.stringify(String(node.type))} node, which does not run`);
+  const kind = kindOf(node.type);
+  if (kind?.task?.kind === IMAGE_STEPS_TASK) return stepsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
+  if (!kind || kind.type !== 'generation') throw invalidRequest(`Invalid nodeId: node ${JSON.stringify(nodeId)} is a ${JSON.stringify(String(node.type))} node, which does not run`);
   const data = isRec(node.data) ? node.data : {};
   const images: string[] = [];
   const texts: string[] = [];
@@ -40,11 +41,11 @@ export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectI
     const source = nodes.get(e.source);
     const sourceData = source && isRec(source.data) ? source.data : undefined;
     if (!sourceData) continue;
-    const port = str(e.targetHandle) ?? 'images';
-    if (port === 'prompt') {
+    const port = portOf(kind.inputs, str(e.targetHandle)); // no handle (SPEC's edges): the default, its images
+    if (port?.value === 'text') {
       const text = str(sourceData.text);
       if (text) texts.push(text);
-    } else if (port === 'images') {
+    } else if (port?.value === 'image') {
       const image = str(sourceData.image);
       if (image) images.push(image);
     }

@@ -15,6 +15,11 @@ import { PgBoss, type Job } from 'pg-boss';
 import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
 
 export const GENERATION_QUEUE = 'generation';
+/**
+ * The dead-letter queue of pg-boss's own retries, before they were the runner's: nothing sends to it nor works it. A
+ * deployment that had it loses it at boot (with GENERATION_QUEUE's pointer to it), or once no old job names it.
+ */
+export const RETIRED_QUEUES = ['generation-dead'];
 
 /** What a pg-boss job carries: our job's id and its user (the per-user group). */
 export interface QueuedJob {
@@ -60,6 +65,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     boss.on('error', (err: Error) => opts.log.warn({ err }, 'job queue error'));
     await boss.start();
     await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 0, expireInSeconds: 3600 });
+    await retireQueues(boss, opts.log);
     const perUser = opts.runningPerUser > 0 ? { groupConcurrency: opts.runningPerUser } : {};
     const handler = async ([job]: Job<QueuedJob>[]) => opts.run({ ...job.data, bossJobId: job.id }, job.signal);
     // With two workers or more, one is kept for jobs of users who had nothing else unfinished (FIRST_JOB_PRIORITY).
@@ -99,6 +105,15 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       await boss?.stop({ graceful: true, timeout: timeoutMs });
     },
   };
+}
+
+async function retireQueues(boss: PgBoss, log: JobQueueOptions['log']): Promise<void> {
+  if ((await boss.getQueue(GENERATION_QUEUE))?.deadLetter) await boss.updateQueue(GENERATION_QUEUE, { deadLetter: null });
+  for (const name of RETIRED_QUEUES) {
+    if (!(await boss.getQueue(name))) continue;
+    // Refused while an old job still names it as its dead letter (until pg-boss deletes such jobs): tried at each boot.
+    await boss.deleteQueue(name).catch((err: unknown) => log.warn({ err, queue: name }, 'a retired job queue stays until no old job names it'));
+  }
 }
 
 async function ensureQueue(boss: PgBoss, name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {

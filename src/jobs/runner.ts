@@ -14,6 +14,7 @@
 // shows in the node while it is queued or running, then its result or error: the runner is the only writer of a
 // node's run state (./node-state.ts).
 import { randomUUID } from 'node:crypto';
+import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRepository, JobOutcome, LapsedJob, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress } from '../db/schema.js';
@@ -21,7 +22,6 @@ import type { ModelProgress } from '../models/index.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import { isAppError, jobFinished, jobNotFound, nodeBusy, nodeNotFound, tooManyGenerations, unauthorized } from '../errors.js';
 import { decodeCursor, pageOf, type GenerateResponse } from '../services/generation.js';
-import type { GenerationNodes } from '../services/generation-nodes.js';
 import { nodeJobInput } from './node-inputs.js';
 import { CANCELED, INTERRUPTED, type NodeRunState, type RunOutcome } from './node-state.js';
 import type { JobEvents } from './job-events.js';
@@ -120,7 +120,7 @@ export interface GenerationJobsDeps {
   /** The task list (./task.ts): a job runs the task of its `task_kind`. */
   tasks: Task[];
   /** Jobs into a canvas node: checked when the job is created (a refusal creates nothing). */
-  nodes?: Pick<GenerationNodes, 'authorize'>;
+  access?: Pick<ProjectAccess, 'require'>;
   /** A node's run state in the live document (./node-state.ts): written by this runner only. Absent: not shown. */
   nodeState?: NodeRunState;
   /** The canvas as it is now, for a node's job inputs (./node-inputs.ts). Absent: nodes cannot be started by id. */
@@ -438,7 +438,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
    */
   async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { held = false } = {}): Promise<{ view: GenerationJobView; attempt: number }> {
     const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
-    if (node && deps.nodes) await deps.nodes.authorize(userId, node); // 404/403 now, as POST /api/image answers them
+    if (node && deps.access) await deps.access.require({ userId }, node.projectId, 'generate'); // 404/403 now, as POST /api/image answers them
     const job = {
       id,
       taskKind: input.taskKind ?? GENERATION_TASK,
@@ -556,7 +556,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
     async startNode(userId, { projectId, nodeId, model, promptInMetadata }) {
       const node = { projectId, nodeId };
-      if (deps.nodes) await deps.nodes.authorize(userId, node); // who may, before the canvas is read
+      if (deps.access) await deps.access.require({ userId }, projectId, 'generate'); // who may, before the canvas is read
       if (!deps.canvases) throw nodeNotFound(nodeId);
       const input = await nodeJobInput(deps.canvases, node);
       // The model and the prompt's metadata are a generation's; another task's job keeps what its node gives.

@@ -30,9 +30,9 @@ export interface CanvasService {
 }
 
 /**
- * `isGenerating` is written by clients and by the service, but a canvas read never shows a node generating when
- * no generation of that user is running on any instance (`running_generations`): a closed tab or a dead instance
- * must not leave a node spinning forever.
+ * `isGenerating` is written by clients and by the job runner, but a canvas read never shows a node generating when
+ * no job of that user (the owner, an editor) is running with a live heartbeat on any instance: a closed tab or a
+ * dead instance must not leave a node spinning forever.
  */
 function settleGenerating(nodes: unknown[]): void {
   for (const node of nodes) {

@@ -1,11 +1,13 @@
 // Image generation (POST /api/image, docs/api.md "Image generation"): resolve inputs, call the model, store the
 // result as `generated-<timestamp>-<random>.png`, record the generation. A failure records nothing. A generation
-// into a canvas node is checked against the project's roles (./generation-nodes.ts); its state in the live document
+// into a canvas node is refused to anyone who may not `generate` on the project (src/auth/project-access.ts: 404 with
+// no role, 403 for a viewer, as the canvas routes answer); its state in the live document
 // is the job runner's to write (src/jobs/node-state.ts), not this service's.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
-import type { GenerationFilters, GenerationNode, GenerationsRepository, RunningGenerationsRepository, UsersRepository } from '../db/repositories/index.js';
+import type { GenerationFilters, GenerationNode, GenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
 import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
@@ -13,7 +15,6 @@ import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
-import type { GenerationNodes } from './generation-nodes.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
 import { safeFileName, uniquePrefix } from '../imaging/object-names.js';
 import { isUuid } from '../ids.js';
@@ -38,7 +39,10 @@ export interface GenerateInput {
    * model answered anyway: the generation fails with `generation_failed` ("the generation was canceled").
    */
   signal?: AbortSignal;
-  /** A generation job's part of the record (docs/api.md "Lineage"): its id, and how long it waited in the queue. */
+  /**
+   * The generation's job (docs/api.md "Lineage"): its id, and how long it waited in the queue. The running job's row
+   * holds the generation's place in the free quota while it runs (outside a job nothing holds it).
+   */
   lineage?: { jobId?: string; queuedMs?: number };
   /** Write the prompt into the output PNG's XMP too (default: only the generation id and the model). */
   promptInMetadata?: boolean;
@@ -75,8 +79,7 @@ export interface MonthSpend {
 
 export interface GenerationDeps extends InputDeps {
   users: Pick<UsersRepository, 'lockForUpdate' | 'findById'>;
-  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'monthBudgetUsed' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
-  runningGenerations: Pick<RunningGenerationsRepository, 'start' | 'renew' | 'remove' | 'removeWithExpired'>;
+  generations: Pick<GenerationsRepository, 'insert' | 'listByUser' | 'countLastDayWithRunning' | 'monthBudgetUsed' | 'reserve' | 'release' | 'recordSpentCall' | 'canvasVersion' | 'parentsOf' | 'monthSpend'>;
   transactions: Transactions;
   store: InputDeps['store'] & Pick<ObjectStore, 'put' | 'delete'>;
   /**
@@ -87,25 +90,21 @@ export interface GenerationDeps extends InputDeps {
   outputMaxBytes: number;
   log: { warn(o: object, m: string): void };
   /**
-   * A running generation's row in `running_generations` is a lease: it counts for `leaseMs` and is renewed
-   * every third of that while the generation runs (queued behind the concurrency cap, calling the model,
-   * storing), so the row of an instance that died stops counting within `leaseMs`.
-   */
-  leaseMs: number;
-  /**
    * Plan enforcement: a user who is not Pro may make `perDay` model calls in any 24 hours, then gets
-   * 402 `Upgrade required` (docs/api.md "The free quota"). Running generations count as used, and the check and
-   * the row that reserves the slot commit together under a lock on the user's row, so simultaneous requests
-   * cannot pass it together. A request that a model answered keeps its slot whatever came of it (a recorded
-   * generation, or a spent call); one that failed before any model answered gives it back. Absent: no quota.
+   * 402 `Upgrade required` (docs/api.md "The free quota"). Running generations count as used: the check and the
+   * reservation on the generation's job row commit together under a lock on the user's row, so simultaneous
+   * requests cannot pass it together, and the reservation counts while the job runs with a live heartbeat (the
+   * runner's rule: a dead instance's stops counting when its heartbeat lapses). A request that a model answered
+   * keeps its slot whatever came of it (a recorded generation, or a spent call); one that failed before any model
+   * answered gives it back (its job ends). Absent: no quota.
    */
   quota?: FreeQuota;
   /** Outcomes, durations and model errors (GET /api/metrics); absent when metrics are off. */
   metrics?: Pick<Metrics, 'generation' | 'modelError'>;
   /** Converts a model's image to PNG (the image workers); undefined when it cannot be read. Default: in this process. */
   toPng?: (data: Buffer, owner?: string) => Promise<Buffer | undefined>;
-  /** Generations into a canvas node: who may. Absent: such fields are ignored. */
-  nodes?: Pick<GenerationNodes, 'authorize'>;
+  /** Generations into a canvas node: who may (`generate` on the project). Absent: such fields are ignored. */
+  access?: Pick<ProjectAccess, 'require'>;
 }
 
 const PNG = 'image/png';
@@ -113,7 +112,6 @@ const PNG = 'image/png';
 /** A generation whose `signal` was aborted (a canceled job): nothing is stored nor recorded. */
 const canceled = () => generationFailed('the generation was canceled');
 
-/** A running generation's row id and lease (./generation.ts markRunning, renewWhileRunning). */
 /**
  * What a user without Pro may use (docs/api.md "The free quota"): `perDay` model calls in any 24 hours, or a
  * monthly budget in USD (`usdPerMonth`, FREE_BUDGET_USD_PER_MONTH): a generation whose model has a list price is
@@ -122,10 +120,9 @@ const canceled = () => generationFailed('the generation was canceled');
  */
 export type FreeQuota = { perDay: number; usdPerMonth?: undefined } | { usdPerMonth: number; perDay?: undefined };
 
+/** What a running generation holds of the free quota: on its job's row, and what of the monthly budget (USD; absent without a budget or a price). */
 interface Running {
-  running: string;
-  lease: { stop(): Promise<void> };
-  /** What the generation holds of the monthly free budget while it runs (USD); absent without a budget or a price. */
+  jobId?: string;
   reservedUsd?: number;
 }
 
@@ -183,7 +180,7 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 }
 
 export function createGenerationService(deps: GenerationDeps): GenerationService {
-  const { store, log, users, generations, runningGenerations, transactions } = deps;
+  const { store, log, users, generations, transactions } = deps;
 
   /**
    * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
@@ -220,22 +217,17 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   }
 
   /**
-   * Records the generation as running, for every instance's canvas reads (they settle `isGenerating`), and
-   * returns its row id. Also the user check (a session that outlived its user must not spend a model call nor
-   * store anything) and the plan quota, before any model call (the in-flight limit is the job runner's, src/jobs/runner.ts). A database outage throws as
-   * is (the route answers 503).
+   * With a quota: the user check (a session that outlived its user must not spend a model call nor store anything)
+   * and the quota, before any model call, and the reservation on the generation's running job (the in-flight limit
+   * and the job's liveness are the runner's, src/jobs/runner.ts). A database outage throws as is (503).
    */
-  async function markRunning(userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): Promise<string> {
-    const id = randomUUID();
+  async function reserve(userId: string, { jobId, reservedUsd }: Running): Promise<void> {
     const perDay = deps.quota?.perDay ?? 0;
     const budget = deps.quota?.usdPerMonth ?? 0;
-    if (perDay <= 0 && budget <= 0) {
-      if (!(await runningGenerations.start(id, userId, deps.leaseMs, undefined, node))) throw unauthorized();
-      return id;
-    }
-    return transactions.transaction(async (tx) => {
+    if (perDay <= 0 && budget <= 0) return;
+    await transactions.transaction(async (tx) => {
       // The user's row lock orders this user's checks; each count is a statement of its own, so it sees the
-      // rows that the transactions we waited for wrote.
+      // reservations that the transactions we waited for wrote.
       const user = await users.lockForUpdate(userId, tx);
       if (!user) throw unauthorized();
       // The quota first: a user who has used it up is told so, not asked to wait and retry.
@@ -244,62 +236,24 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
         const used = await generations.monthBudgetUsed(userId, tx);
         if (used + reservedUsd > budget + 1e-9) throw budgetUsedUp(budget, used, reservedUsd);
       }
-      await runningGenerations.start(id, userId, deps.leaseMs, tx, node, reservedUsd);
-      return id;
+      if (jobId !== undefined && !(await generations.reserve(jobId, reservedUsd ?? 0, tx))) throw canceled();
     });
   }
 
   /**
-   * Renews the running row every third of the lease until `stop()`, which also waits for a renewal in flight
-   * (one that landed after the row was deleted would bring it back). A row pruned after a lapse (a stalled
-   * process) is written again. A renewal that fails is only logged: the
-   * row then counts until it expires.
-   */
-  function renewWhileRunning(id: string, userId: string, node: GenerationNode | undefined, reservedUsd: number | undefined): { stop(): Promise<void> } {
-    let inFlight: Promise<unknown> = Promise.resolve();
-    let stopped = false;
-    const renew = () => {
-      inFlight = runningGenerations
-        .renew(id, userId, deps.leaseMs, undefined, node, reservedUsd)
-        .catch((err: unknown) => log.warn({ err }, 'could not renew a running generation (it counts until it expires)'));
-    };
-    const timer = setInterval(() => {
-      if (!stopped) void inFlight.then(() => !stopped && renew());
-    }, deps.leaseMs / 3);
-    timer.unref();
-    return {
-      async stop() {
-        stopped = true;
-        clearInterval(timer);
-        await inFlight;
-      },
-    };
-  }
-
-  /**
    * A model answered but no generation is recorded (no image, an answer that cannot be read, storing it failed):
-   * with a quota, the call keeps its slot for 24 hours as a spent call, which replaces the running row in one
+   * with a quota, the call keeps its slot for 24 hours as a spent call, which replaces the job's reservation in one
    * transaction (counted exactly once). If that fails, the slot is given back (logged).
    */
-  async function keepSlot({ running, lease, reservedUsd }: Running, userId: string): Promise<void> {
+  async function keepSlot({ jobId, reservedUsd }: Running, userId: string): Promise<void> {
     if (!deps.quota || (deps.quota.usdPerMonth !== undefined && reservedUsd === undefined)) return;
-    await lease.stop();
     try {
       await transactions.transaction(async (tx) => {
         await generations.recordSpentCall(userId, tx, reservedUsd);
-        await runningGenerations.remove(running, tx);
+        if (jobId !== undefined) await generations.release(jobId, tx);
       });
     } catch (err) {
       log.warn({ err }, 'could not record a model call that produced no generation (its quota slot is given back)');
-    }
-  }
-
-  /** The generation has ended; expired rows (of instances that died) go too. A failure only leaves the row to expire. */
-  async function markEnded(id: string): Promise<void> {
-    try {
-      await runningGenerations.removeWithExpired(id);
-    } catch (err) {
-      log.warn({ err }, 'could not clear a running generation (it expires by itself)');
     }
   }
 
@@ -330,27 +284,21 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   }
 
   async function generateOnce(user: { id: string; email: string }, input: GenerateInput, started: number): Promise<GenerateResponse> {
-    const { nodes } = deps;
-    const node = nodes && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
-    if (node) await nodes!.authorize(user.id, node); // before anything is reserved: a refusal uses nothing
+    const { access } = deps;
+    const node = access && input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
+    if (node) await access!.require({ userId: user.id }, node.projectId, 'generate'); // before anything is reserved: a refusal uses nothing
     const model = await modelFor(input);
     const canvasVersion = node ? await generations.canvasVersion(node.projectId) : null; // the canvas as the generation found it
-    const reservedUsd = budgetReservation(input.model);
-    const running = await markRunning(user.id, node, reservedUsd);
-    const lease = renewWhileRunning(running, user.id, node, reservedUsd);
-    try {
-      return await generateRunning(model, user, input, { running, lease, reservedUsd, started, node, canvasVersion });
-    } finally {
-      await lease.stop();
-      await markEnded(running);
-    }
+    const running: Running = { jobId: input.lineage?.jobId, reservedUsd: budgetReservation(input.model) };
+    await reserve(user.id, running); // held until the job ends (its runner records how)
+    return generateRunning(model, user, input, { ...running, started, node, canvasVersion });
   }
 
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
     { images, prompt, signal, lineage, promptInMetadata, commit, onProgress }: GenerateInput,
-    run: Omit<Made, 'modelMs' | 'jobId' | 'queuedMs' | 'promptInMetadata'>,
+    run: Omit<Made, 'modelMs' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
@@ -361,7 +309,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
-      const made: Made = { ...run, modelMs, jobId: lineage?.jobId, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
+      const made: Made = { ...run, modelMs, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
       return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, { signal, commit });
     } catch (err) {
       if (answered) await keepSlot(run, user.id);
@@ -371,7 +319,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
 
   /**
    * Stores the model's image (with its provenance XMP; and data-URL inputs) and records the generation with its
-   * lineage in place of its running row.
+   * lineage; the job's commit ends it in the same transaction (its reservation then counts no more).
    */
   async function keepResult(
     user: { id: string; email: string },
@@ -381,7 +329,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     made: Made,
     { signal, commit }: Pick<GenerateInput, 'signal' | 'commit'>,
   ): Promise<GenerateResponse> {
-    const { running, lease } = made;
     const written: string[] = [];
     try {
       const stamp = Date.now();
@@ -400,9 +347,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           return stored.url;
         }),
       );
-      // The record replaces the running row in one transaction: the quota never counts this generation twice
-      // nor misses it. The lease stops first, so no renewal brings the row back.
-      await lease.stop();
+      // The record and the job's end commit in one transaction: the quota never counts this generation twice nor
+      // misses it.
       if (signal?.aborted) throw canceled(); // canceled while storing: the objects written go (below)
       const queuedMs = made.queuedMs === undefined ? null : Math.max(0, Math.round(made.queuedMs));
       await transactions.transaction(async (tx) => {
@@ -432,7 +378,6 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           parentIds,
           promptInMetadata: made.promptInMetadata,
         }, tx);
-        await runningGenerations.remove(running, tx);
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}), generationId };
     } catch (err) {

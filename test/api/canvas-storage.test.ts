@@ -96,15 +96,15 @@ describe('a canvas saved before live documents (migration 0011)', () => {
     expect(await read()).toEqual({ id: 'canvas-before', projectId, ...canvasData(false), version: N });
   });
 
-  it('a finished generation still reads settled from the document, and as saved while one of the user runs', async () => {
+  it('a finished generation still reads settled from the document, and as saved while a job of the user runs', async () => {
     const generating = async () => (await read()).nodes[1].data.isGenerating;
     expect(await generating()).toBe(false);
-    const running = randomUUID();
-    await pool.query(`INSERT INTO running_generations (id, user_id, expires_at) VALUES ($1, $2, now() + interval '1 minute')`, [running, userId]);
+    const running = `job_${randomUUID()}`;
+    await pool.query(`INSERT INTO generation_jobs (id, user_id, prompt, images, status, attempts, heartbeat_at) VALUES ($1, $2, 'p', '[]', 'running', 1, now())`, [running, userId]);
     try {
       expect(await generating()).toBe(true);
     } finally {
-      await pool.query(`DELETE FROM running_generations WHERE id = $1`, [running]);
+      await pool.query(`DELETE FROM generation_jobs WHERE id = $1`, [running]);
     }
   });
 

@@ -1,6 +1,7 @@
-// `isGenerating` across instances: a canvas read settles `isGenerating` only when no generation of that user is
-// running on any instance. Two apps share one database (`running_generations`); generations go to a fake Gemini
-// that answers when the test says so.
+// `isGenerating` and the free quota across instances: a generation is its job, and a job counts while it runs with a
+// live heartbeat (JOBS_HEARTBEAT_LAPSE_MS), on whichever instance: a canvas read settles `isGenerating` only when no
+// job of that user is running, and a running job's reservation of the free quota counts until it ends or its
+// heartbeat lapses. Two apps share one database; generations go to a fake Gemini that answers when the test says so.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini, type GeminiReply } from '../fakes/gemini-server.js';
@@ -25,7 +26,6 @@ beforeAll(async () => {
     IMAGE_MODEL_API_KEY: 'k',
     IMAGE_MODEL_BASE_URL: gemini.baseUrl,
     RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000',
-    GENERATION_LEASE_MS: '6000', // renewed every 2 s
   };
   a = await startTestApp(env, 'embedded'); // 'embedded': no database of its own, the env names the shared one
   b = await startTestApp(env, 'embedded');
@@ -49,7 +49,20 @@ afterAll(async () => {
 const png = () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#3a3' } }).png().toBuffer();
 const input = async () => `data:image/png;base64,${(await png()).toString('base64')}`;
 const query = (text: string, values: unknown[] = []) => a.pool.query(text, values);
-const runningRows = async () => (await query('SELECT count(*)::int AS n FROM running_generations')).rows[0].n as number;
+const runningRows = async () => (await query(`SELECT count(*)::int AS n FROM generation_jobs WHERE status = 'running'`)).rows[0].n as number;
+/**
+ * A job of the user as another instance runs it: running, its heartbeat now (or `heartbeat` ago: an instance that
+ * died), holding `reservedUsd` of the free quota when given. Held (POST /api/image's), so a runner that finds it
+ * lapsed fails it rather than running it again.
+ */
+const foreignJob = async (userId: string, heartbeat = '0 seconds', reservedUsd: number | null = null) =>
+  (
+    await query(
+      `INSERT INTO generation_jobs (id, user_id, prompt, images, status, attempts, held, heartbeat_at, reserved_usd)
+       VALUES ('job_' || gen_random_uuid(), $1, 'p', '[]', 'running', 1, true, now() - $2::interval, $3) RETURNING id`,
+      [userId, heartbeat, reservedUsd],
+    )
+  ).rows[0].id as string;
 
 /** A project whose canvas has one node saved with `isGenerating: true`; returns a reader of that flag on B. */
 async function canvasWithGeneratingNode() {
@@ -98,28 +111,20 @@ describe('isGenerating across instances', () => {
     expect(await runningRows()).toBe(0);
   });
 
-  it("counts only the user's own rows that have not expired, and prunes expired rows", async () => {
+  it("counts only the user's own running jobs whose heartbeat lives", async () => {
     const isGeneratingOnB = await canvasWithGeneratingNode();
     const bob = await b.user('bob@example.com');
-    const insert = (userId: string, expires: string) =>
-      query(`INSERT INTO running_generations (id, user_id, expires_at) VALUES (gen_random_uuid(), $1, now() + $2::interval) RETURNING id`, [userId, expires]);
-
-    // The row of an instance that died mid-generation: expired, it no longer counts.
-    await insert(ada.id, '-1 second');
+    // The job of an instance that died mid-generation: its heartbeat lapsed, it no longer counts.
+    const dead = await foreignJob(ada.id, '1 hour');
     expect(await isGeneratingOnB()).toBe(false);
-    // Another user's running generation is not ada's.
-    const bobs = (await insert(bob.id, '1 hour')).rows[0].id;
+    // Another user's running job is not ada's.
+    const bobs = await foreignJob(bob.id);
     expect(await isGeneratingOnB()).toBe(false);
-    // A live row of ada's counts, whichever instance wrote it.
-    const live = (await insert(ada.id, '1 hour')).rows[0].id;
+    // A live job of ada's counts, whichever instance runs it.
+    const live = await foreignJob(ada.id);
     expect(await isGeneratingOnB()).toBe(true);
-    await query('DELETE FROM running_generations WHERE id = ANY($1::uuid[])', [[live, bobs]]);
+    await query('DELETE FROM generation_jobs WHERE id = ANY($1::text[])', [[dead, bobs, live]]);
     expect(await isGeneratingOnB()).toBe(false);
-
-    // The next generation to end takes expired rows with it.
-    await insert(bob.id, '-1 second');
-    expect((await ada.client.post('/api/image', { images: [await input()], prompt: 'quick' })).status).toBe(200);
-    expect((await query('SELECT id FROM running_generations')).rows).toEqual([]);
   });
 
   it('a session that outlived its user: 401, nothing left running', async () => {
@@ -129,23 +134,6 @@ describe('isGenerating across instances', () => {
     expect(await eve.client.post('/api/image', { images: [await input()], prompt: 'x' })).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
     expect(gemini.requests.length).toBe(calls);
     expect(await runningRows()).toBe(0);
-  });
-
-  it('a running row is a lease renewed while the generation runs: a row lost to a stall is written again', async () => {
-    const isGeneratingOnB = await canvasWithGeneratingNode();
-    const held = await heldGeneration({ kind: 'image', image: await png() });
-    try {
-      // As if A stalled past its lease and another instance pruned the row.
-      await query('DELETE FROM running_generations');
-      await expect.poll(() => isGeneratingOnB(), { timeout: 20_000, interval: 200 }).toBe(true);
-      const { rows } = await query(`SELECT (expires_at - now()) > interval '1 second' AS ahead FROM running_generations`);
-      expect(rows).toEqual([{ ahead: true }]);
-    } finally {
-      held.release();
-    }
-    expect((await held.pending).status).toBe(200);
-    expect(await isGeneratingOnB()).toBe(false);
-    expect(await runningRows()).toBe(0); // no renewal in flight brought it back
   });
 });
 
@@ -163,12 +151,13 @@ describe('free plan quota across instances', () => {
     const body = { images: [await input()], prompt: 'race' };
     let release!: () => void;
     gemini.setDefaultReply({ kind: 'image', image: await png(), holdUntil: new Promise<void>((r) => (release = r)) });
-    // The test holds the table lock that reserving a slot needs, so all five requests check the quota before
-    // any of them can reserve: without the per-user lock around check and reservation, all five would pass.
+    // The test holds a table lock that checking the quota needs, so all five requests have their jobs running and
+    // wait to check before any of them can reserve: without the per-user lock around check and reservation (on the
+    // job's row), all five would pass.
     const locker = await a.pool.connect();
     try {
       await locker.query('BEGIN');
-      await locker.query('LOCK TABLE running_generations IN EXCLUSIVE MODE');
+      await locker.query('LOCK TABLE spent_model_calls IN ACCESS EXCLUSIVE MODE');
       const calls = gemini.requests.length;
       const race = fire([0, 1, 2, 3, 4].map((i) => () => (i % 2 ? onD : quinn.client).post('/api/image', body)));
       const waiting = async () =>
@@ -192,6 +181,21 @@ describe('free plan quota across instances', () => {
     // A Pro user is not counted.
     await query('UPDATE users SET is_pro = true WHERE id = $1', [quinn.id]);
     expect((await onD.post('/api/image', body)).status).toBe(200);
+  });
+
+  it("a running job's reservation counts while its heartbeat lives, and stops counting once it lapses (its instance died)", async () => {
+    const lena = await c.user('lena@example.com');
+    const body = { images: [await input()], prompt: 'lapse' };
+    // A generation of lena's running on an instance that stops: its job holds its place in the quota.
+    const other = await foreignJob(lena.id, '0 seconds', 0);
+    expect((await lena.client.post('/api/image', body)).status).toBe(200);
+    await query('UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1', [other]); // still beating
+    expect(await lena.client.post('/api/image', body)).toMatchObject({ status: 402, json: { error: 'Upgrade required' } });
+    // Its instance died: once its heartbeat lapses its reservation counts no more — nothing else holds it.
+    await query(`UPDATE generation_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [other]);
+    expect((await lena.client.post('/api/image', body)).status).toBe(200);
+    expect(await lena.client.post('/api/image', body)).toMatchObject({ status: 402, json: { error: 'Upgrade required' } });
+    await query('DELETE FROM generation_jobs WHERE id = $1', [other]);
   });
 
   it('a generation that fails gives its slot back', async () => {

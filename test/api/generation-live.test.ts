@@ -44,7 +44,8 @@ const input = async () => `data:image/png;base64,${(await png()).toString('base6
 const node = (id: string) => ({ id, type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p' } });
 const dataOf = (doc: Y.Doc, id: string) => (canvasMaps(doc).nodes.get(id) as Y.Map<unknown> | undefined)?.get('data') as Y.Map<unknown> | undefined;
 const field = (doc: Y.Doc, id: string, key: string) => dataOf(doc, id)?.get(key);
-const runningRows = async () => (await t.pool.query('SELECT project_id, node_id FROM running_generations')).rows as Array<{ project_id: string | null; node_id: string | null }>;
+/** The running jobs (a generation is its job: running while it runs, whichever instance runs it). */
+const runningRows = async () => (await t.pool.query(`SELECT project_id, node_id FROM generation_jobs WHERE status = 'running'`)).rows as Array<{ project_id: string | null; node_id: string | null }>;
 /** A job as an instance that died left it: running into node `g`, its last heartbeat an hour old. */
 const deadJob = async (userId: string, projectId: string) =>
   (

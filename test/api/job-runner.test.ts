@@ -60,7 +60,7 @@ describe('the job runner', () => {
 });
 
 describe('a node started by its id', () => {
-  it('runs the node with the images wired into it and its own prompt; refuses what cannot run with 4xx, storing nothing', async () => {
+  it('runs the node with the images wired into it and its own prompt, texts wired to its prompt port joined; refuses what cannot run with 4xx, storing nothing', async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#39c' } }).png().toBuffer();
     const made = await ada.client.post('/api/image', { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'grayscale' });
     expect(made.status, made.text).toBe(200);
@@ -69,8 +69,13 @@ describe('a node started by its id', () => {
       { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: made.json.imageUrl } },
       { id: 'g', type: 'generation', position: { x: 300, y: 0 }, data: { type: 'generation', prompt: 'sepia' } },
       { id: 'lonely', type: 'generation', position: { x: 0, y: 300 }, data: { type: 'generation', prompt: 'sepia' } },
+      { id: 't', type: 'text', position: { x: 0, y: 600 }, data: { type: 'text', text: 'grayscale' } },
     ];
-    const edges = [{ id: 'e', source: 'u', target: 'g' }];
+    // SPEC's edge names no port (the default: images); a text reaches the prompt port by its name.
+    const edges = [
+      { id: 'e', source: 'u', target: 'g' },
+      { id: 'e2', source: 't', target: 'g', targetHandle: 'prompt' },
+    ];
     expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 })).status).toBe(200);
     const count = async () => (await t.pool.query('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId])).rows[0].n as number;
 
@@ -85,5 +90,6 @@ describe('a node started by its id', () => {
     const job = await untilJob(ada.client, started.json.id as string);
     expect(job).toMatchObject({ status: 'succeeded', projectId, nodeId: 'g', output: { imageUrl: expect.any(String) } });
     expect((job.lineage as { inputs: Array<{ url: string }>; prompt: string }).inputs.map((i) => i.url)).toEqual([made.json.imageUrl]);
+    expect((await t.pool.query('SELECT prompt FROM generation_jobs WHERE id = $1', [started.json.id])).rows).toEqual([{ prompt: 'sepia\ngrayscale' }]);
   });
 });

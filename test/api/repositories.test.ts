@@ -2,18 +2,19 @@
 // services' in-memory fakes pass too (test/unit/repository-fakes.test.ts).
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/index.js';
-import { createRepositories, type Repositories } from '../../src/db/repositories/index.js';
+import { createGenerationJobsRepository, createRepositories } from '../../src/db/repositories/index.js';
+import type { ContractRepositories } from '../contract/repositories/index.js';
 import { repositoryContract } from '../contract/repositories/index.js';
 import { createOwnDatabase } from '../helpers/test-app.js';
 
 describe('repositories on PostgreSQL', () => {
   let own: Awaited<ReturnType<typeof createOwnDatabase>>;
   let database: Database;
-  let repos: Repositories;
+  let repos: ContractRepositories;
   beforeAll(async () => {
     own = await createOwnDatabase();
     database = await openDatabase({ url: own.url, poolSize: 4, statementTimeoutMs: 0, onError: () => undefined });
-    repos = createRepositories(database.db);
+    repos = { ...createRepositories(database.db), generationJobs: createGenerationJobsRepository(database.db) };
   });
   afterAll(async () => {
     await database?.close();

@@ -1,6 +1,6 @@
 // In-memory repositories for the services' unit tests, typed against the real repository interfaces
 // (src/db/repositories/). They keep the rules the services rely on: ownership and roles in the same call, unique users,
-// the canvas id namespace, expiring leases, live documents as snapshot + update log whose every change steps the
+// the canvas id namespace, running jobs that count while their heartbeat lives, live documents as snapshot + update log whose every change steps the
 // canvas version, and transactions that roll back when their function throws.
 // Times that PostgreSQL compares at microsecond precision are compared here at millisecond precision, and rows
 // made one after another get increasing times even inside one transaction (where PostgreSQL's now() is one).
@@ -13,7 +13,8 @@ import {
   CanvasIdTakenError,
   type CanvasesRepository,
   type CollabRepository,
-  type GenerationNode,
+  DEFAULT_HEARTBEAT_LAPSE_MS,
+  type GenerationJobsRepository,
   type GenerationsRepository,
   type NewGeneration,
   type ProjectsRepository,
@@ -23,7 +24,6 @@ import {
   type SharingRepository,
   type MemberRole,
   type Repositories,
-  type RunningGenerationsRepository,
   type SubscriptionsRepository,
   type TemplatesRepository,
   type UsersRepository,
@@ -73,6 +73,17 @@ interface TemplateRecord {
   createdAt: Date;
 }
 
+interface JobRecord {
+  userId: string;
+  projectId: string | null;
+  nodeId: string | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  attempts: number;
+  heartbeatAt: number | null;
+  /** What it holds of the free quota while it runs (generations.reserve); null: nothing. */
+  reservedUsd: number | null;
+}
+
 interface MemberRecord {
   projectId: string;
   email: string;
@@ -90,8 +101,8 @@ export interface FakeState {
   /** By project id. */
   collab: Map<string, CollabRecord>;
   generations: GenerationRow[];
-  /** Running generation id → its user, lease end (ms), the node it writes into and what it holds of the budget. */
-  running: Map<string, { userId: string; expiresAt: number; node?: GenerationNode; reservedUsd?: number }>;
+  /** Generation jobs by id (what the repositories read of them): a running one counts while its heartbeat (ms) lives. */
+  jobs: Map<string, JobRecord>;
   /** Model calls that recorded no generation (the free quota counts them for a day). */
   spentCalls: { userId: string; at: number; costUsd?: number }[];
   subscriptions: Map<string, SubscriptionRecord>;
@@ -110,7 +121,7 @@ const emptyState = (): FakeState => ({
   canvases: new Map(),
   collab: new Map(),
   generations: [],
-  running: new Map(),
+  jobs: new Map(),
   spentCalls: [],
   subscriptions: new Map(),
   webhooks: new Map(),
@@ -139,12 +150,14 @@ function promptMatches(prompt: string, q: string): boolean {
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
 export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'> {
+  generationJobs: Pick<GenerationJobsRepository, 'insert' | 'markRunning' | 'finish'>;
   state: FakeState;
   /** A user row as sign-in would create it. */
   addUser(values: Partial<UserRow> & { email: string }): UserRow;
 }
 
-export function createFakeRepositories(): FakeRepositories {
+/** `heartbeatLapseMs`: a running job whose heartbeat is older counts for nothing (JOBS_HEARTBEAT_LAPSE_MS). */
+export function createFakeRepositories({ heartbeatLapseMs = DEFAULT_HEARTBEAT_LAPSE_MS } = {}): FakeRepositories {
   let state = emptyState();
   let clock = 0;
   const tick = () => ++clock;
@@ -246,7 +259,6 @@ export function createFakeRepositories(): FakeRepositories {
       state.collab.delete(projectId);
       for (const [key, m] of state.members) if (m.projectId === projectId) state.members.delete(key);
       state.links.delete(projectId);
-      for (const [id, r] of state.running) if (r.node?.projectId === projectId) state.running.delete(id); // ON DELETE CASCADE
       for (const g of state.generations) if (g.projectId === projectId) g.projectId = null; // ON DELETE SET NULL
       return true;
     },
@@ -260,7 +272,11 @@ export function createFakeRepositories(): FakeRepositories {
     },
   };
 
-  const userRunning = (userId: string) => [...state.running.values()].some((r) => r.userId === userId && r.expiresAt > Date.now());
+  /** A running job whose heartbeat has not lapsed (its instance is alive). */
+  const live = (j: JobRecord) => j.status === 'running' && j.heartbeatAt !== null && j.heartbeatAt >= Date.now() - heartbeatLapseMs;
+  const userRunning = (userId: string) => [...state.jobs.values()].some((j) => j.userId === userId && live(j));
+  /** The user's live jobs that hold a reservation of the free quota. */
+  const holding = (userId: string) => [...state.jobs.values()].filter((j) => j.userId === userId && live(j) && j.reservedUsd !== null);
 
   const canvases: CanvasesRepository = {
     async current(actor, projectId) {
@@ -377,16 +393,25 @@ export function createFakeRepositories(): FakeRepositories {
       const since = Date.now() - DAY_MS;
       const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() > since).length;
       const spent = state.spentCalls.filter((c) => c.userId === userId && c.at > since).length;
-      const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
-      return recorded + spent + running;
+      return recorded + spent + holding(userId).length;
     },
     async monthBudgetUsed(userId) {
       const now = new Date();
       const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
       const recorded = state.generations.filter((g) => g.userId === userId && g.createdAt.getTime() >= start && g.cost?.currency === 'USD').reduce((sum, g) => sum + g.cost!.amount, 0);
       const spent = state.spentCalls.filter((c) => c.userId === userId && c.at >= start).reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
-      const running = [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).reduce((sum, r) => sum + (r.reservedUsd ?? 0), 0);
+      const running = holding(userId).reduce((sum, j) => sum + (j.reservedUsd ?? 0), 0);
       return recorded + spent + running;
+    },
+    async reserve(jobId, usd) {
+      const job = state.jobs.get(jobId);
+      if (job?.status !== 'running') return false;
+      job.reservedUsd = usd;
+      return true;
+    },
+    async release(jobId) {
+      const job = state.jobs.get(jobId);
+      if (job) job.reservedUsd = null;
     },
     async recordSpentCall(userId, _tx, costUsd) {
       if (!state.users.has(userId)) throw foreignKeyViolation('spent_model_calls');
@@ -406,39 +431,25 @@ export function createFakeRepositories(): FakeRepositories {
     },
   };
 
-  const runningGenerations: RunningGenerationsRepository = {
-    async start(id, userId, leaseMs, _tx, node, reservedUsd) {
-      if (!state.users.has(userId)) return false;
-      if (state.running.has(id)) throw new Error(`running generation ${id} exists`);
-      state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, node, reservedUsd });
+  // The part of the generation-jobs repository the others read: a job's state and heartbeat.
+  const generationJobs: Pick<GenerationJobsRepository, 'insert' | 'markRunning' | 'finish'> = {
+    async insert(job) {
+      if (!state.users.has(job.userId)) return false;
+      if (state.jobs.has(job.id)) throw new Error(`duplicate job id ${job.id}`);
+      state.jobs.set(job.id, { userId: job.userId, projectId: job.projectId ?? null, nodeId: job.nodeId ?? null, status: 'queued', attempts: 0, heartbeatAt: null, reservedUsd: null });
       return true;
     },
-    async renew(id, userId, leaseMs, _tx, node, reservedUsd) {
-      if (!state.users.has(userId)) return;
-      // ON CONFLICT (id) DO UPDATE SET expires_at: a lease still there keeps its node and reservation.
-      const held = state.running.get(id);
-      if (held) held.expiresAt = Date.now() + leaseMs;
-      else state.running.set(id, { userId, expiresAt: Date.now() + leaseMs, node, reservedUsd });
+    async markRunning(id) {
+      const job = state.jobs.get(id);
+      if (job?.status !== 'queued') return null;
+      Object.assign(job, { status: 'running', attempts: job.attempts + 1, heartbeatAt: Date.now(), reservedUsd: null });
+      return job.attempts;
     },
-    async remove(id) {
-      state.running.delete(id);
-    },
-    async removeWithExpired(id) {
-      state.running.delete(id);
-      for (const [key, r] of state.running) if (r.expiresAt <= Date.now() && !r.node) state.running.delete(key);
-    },
-    async countByUser(userId) {
-      return [...state.running.values()].filter((r) => r.userId === userId && r.expiresAt > Date.now()).length;
-    },
-    async claimLapsedNodes(limit) {
-      const now = Date.now();
-      const lapsed = [...state.running].filter(([, r]) => r.node && r.expiresAt <= now).sort(([, a], [, b]) => a.expiresAt - b.expiresAt).slice(0, limit);
-      for (const [id] of lapsed) state.running.delete(id);
-      return lapsed.map(([, { node }]) => ({
-        projectId: node!.projectId,
-        nodeId: node!.nodeId,
-        stillRunning: [...state.running.values()].some((r) => r.node?.projectId === node!.projectId && r.node.nodeId === node!.nodeId && r.expiresAt > now),
-      }));
+    async finish(id, attempt, outcome) {
+      const job = state.jobs.get(id);
+      if (job?.status !== 'running' || job.attempts !== attempt) return false;
+      Object.assign(job, { status: outcome.status, heartbeatAt: null });
+      return true;
     },
   };
 
@@ -639,7 +650,7 @@ export function createFakeRepositories(): FakeRepositories {
     canvases,
     collab,
     generations,
-    runningGenerations,
+    generationJobs,
     subscriptions,
     webhookReceipts,
     sessionRevocations,

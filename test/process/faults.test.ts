@@ -64,7 +64,7 @@ describe('faults', () => {
     expect(await t.client().get('/api/ready')).toMatchObject({ status: 503, json: { checks: { database: 'unavailable' } } });
     expect(await ada.client.get(`/api/user/project?userId=${ada.id}`)).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     expect(await ada.client.post('/api/user/project/canvas', { projectId: project.id, nodes: [], edges: [] })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
-    // A generation is recorded as running (running_generations) before anything else: it cannot start either.
+    // A generation is a job, recorded before anything else: it cannot start either.
     expect(await ada.client.post('/api/image', { images: [await dataUrl()], prompt: 'x' })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });
     // A job cannot be queued: 503, and nothing of it is found once the database is back.
     expect(await ada.client.post('/api/generations', { images: [await dataUrl()], prompt: 'refused while down' })).toMatchObject({ status: 503, json: { error: 'Service unavailable' } });

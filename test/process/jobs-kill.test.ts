@@ -4,7 +4,8 @@
 // for the jobs' own events (test/helpers/jobs.ts untilJob), never a clock.
 //  - A user's queued jobs stay queued and all run after the restart: the dead instance's running jobs count against
 //    no limit (neither JOBS_RUNNING_PER_USER nor GENERATIONS_IN_FLIGHT_PER_USER) and are retried once — no job fails
-//    with 429 Too many generations in flight.
+//    with 429 Too many generations in flight; nor do their reservations of the free quota (FREE_GENERATIONS_PER_DAY:
+//    five, exactly the user's jobs), which count only while their heartbeat lives — no job fails with 402.
 //  - A POST /api/image cut by the kill is failed with a reason once its heartbeat lapses (not minutes later).
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -62,6 +63,8 @@ async function start(email: string): Promise<{ client: HttpClient; proc: Service
     GENERATIONS_IN_FLIGHT_PER_USER: '2',
     JOBS_HEARTBEAT_MS: '100',
     JOBS_HEARTBEAT_LAPSE_MS: '600',
+    // The free quota: a user's five jobs fit exactly, if a dead instance's reservations stop counting.
+    FREE_GENERATIONS_PER_DAY: '5',
   });
   procs.push(proc);
   await proc.waitFor('Image Canvas is serving');
@@ -79,7 +82,7 @@ async function killHolding(proc: ServiceProcess, release: () => void) {
 }
 
 describe('jobs across kill -9', () => {
-  it("keeps a user's queued jobs queued and runs all of them after the restart: none fails with 429", { timeout: 120_000 }, async () => {
+  it("keeps a user's queued jobs queued and runs all of them after the restart: none fails with 429 nor 402", { timeout: 120_000 }, async () => {
     let release = () => {};
     gemini.setDefaultReply({ kind: 'image', image, holdUntil: new Promise<void>((r) => (release = r)) });
     const calls = gemini.requests.length;

@@ -4,6 +4,7 @@
 // project the caller holds nothing on looks like a missing one. What each may do is src/auth/project-access.ts's rule.
 import { DrizzleQueryError, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
+import { DEFAULT_HEARTBEAT_LAPSE_MS, liveJob } from './generation-jobs.js';
 import { accessRoleOf, type AccessRole, type Actor } from './project-access.js';
 
 export type CurrentCanvas = {
@@ -12,8 +13,8 @@ export type CurrentCanvas = {
   /** null: no canvas row; 0: a row made for a first save that is still being stored. */
   version: number | null;
   /**
-   * A generation is running (an unexpired row in running_generations) on any instance, of the user, the
-   * project's owner or one of its editors.
+   * A job is running (with a live heartbeat) on any instance, of the user, the project's owner or one of its
+   * editors.
    */
   generating: boolean;
   /** What the caller holds on the project. */
@@ -39,14 +40,14 @@ export interface CanvasesRepository {
 }
 
 /**
- * The canvas row, what the caller holds, and whether a generation of the caller, the owner or an editor is running on
- * any instance, in one round trip. (Member emails and user emails are both lower-case.)
+ * The canvas row, what the caller holds, and whether a job of the caller, the owner or an editor is running on any
+ * instance (a live heartbeat: `lapseMs`), in one round trip. (Member emails and user emails are both lower-case.)
  */
-const current = (actor: Actor, projectId: string) => sql`
+const current = (actor: Actor, projectId: string, lapseMs: number) => sql`
 SELECT c.id, c.version, r.role,
   EXISTS (
-    SELECT 1 FROM running_generations g WHERE g.expires_at > now() AND (${'userId' in actor ? sql`g.user_id = ${actor.userId} OR ` : sql``}g.user_id = p.user_id
-      OR g.user_id IN (SELECT u.id FROM project_members m JOIN users u ON u.email = m.email WHERE m.project_id = p.id AND m.role = 'editor'))
+    SELECT 1 FROM generation_jobs WHERE ${liveJob(lapseMs)} AND (${'userId' in actor ? sql`generation_jobs.user_id = ${actor.userId} OR ` : sql``}generation_jobs.user_id = p.user_id
+      OR generation_jobs.user_id IN (SELECT u.id FROM project_members m JOIN users u ON u.email = m.email WHERE m.project_id = p.id AND m.role = 'editor'))
   ) AS generating
 FROM projects p CROSS JOIN LATERAL (SELECT ${accessRoleOf(actor)} AS role) r LEFT JOIN canvases c ON c.project_id = p.id
 WHERE p.id = ${projectId} AND r.role IS NOT NULL`;
@@ -60,7 +61,8 @@ const isPkViolation = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&
   (err as { constraint?: string }).constraint === 'canvases_pkey';
 
-export function createCanvasesRepository(db: Db): CanvasesRepository {
+/** `heartbeatLapseMs`: a running job whose heartbeat is older is a dead instance's (JOBS_HEARTBEAT_LAPSE_MS). */
+export function createCanvasesRepository(db: Db, heartbeatLapseMs = DEFAULT_HEARTBEAT_LAPSE_MS): CanvasesRepository {
   /** Runs one statement; errors are the driver's own (drizzle's wrapper would carry the parameters into log lines). */
   async function rows<T extends Record<string, unknown>>(statement: SQL, tx?: Tx): Promise<T[]> {
     const on: Executor = tx ?? db;
@@ -75,7 +77,7 @@ export function createCanvasesRepository(db: Db): CanvasesRepository {
 
   return {
     async current(actor, projectId, tx) {
-      return (await rows<CurrentCanvas>(current(actor, projectId), tx))[0] ?? null;
+      return (await rows<CurrentCanvas>(current(actor, projectId, heartbeatLapseMs), tx))[0] ?? null;
     },
     async createEmpty(canvas, tx) {
       await rows(createEmpty(canvas), tx);

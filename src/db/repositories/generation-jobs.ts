@@ -11,6 +11,12 @@ import { generationJobEvents, generationJobs, type GenerationJobRow, type Genera
  */
 export const JOB_EVENTS_CHANNEL = 'generation_job_events';
 
+/** The canvas node a job writes its state and result into. */
+export interface GenerationNode {
+  projectId: string;
+  nodeId: string;
+}
+
 /** One change of a job's state as its owner's event stream shows it. */
 export interface GenerationJobEvent {
   id: number;
@@ -66,7 +72,10 @@ export interface GenerationJobsRepository {
   lockUser(userId: string, tx: Tx): Promise<void>;
   /** The user's running jobs whose heartbeat is younger than `lapseMs` (a dead instance's count for nothing). */
   countRunning(userId: string, lapseMs: number, tx?: Tx): Promise<number>;
-  /** `queued` → `running` (its heartbeat now), one attempt more: the attempt's number; null when the job is in another state. */
+  /**
+   * `queued` → `running` (its heartbeat now, holding nothing of the quota yet), one attempt more: the attempt's
+   * number; null when the job is in another state.
+   */
   markRunning(id: string, tx?: Tx): Promise<number | null>;
   /** `running` (attempt `attempt`) → an outcome; false when the job is no longer that run (canceled, or retried elsewhere). */
   finish(id: string, attempt: number, outcome: JobOutcome, tx?: Tx): Promise<boolean>;
@@ -133,6 +142,14 @@ const lapsedBefore = (lapseMs: number) => sql`now() - make_interval(secs => ${la
 /** A running job's heartbeat has lapsed (or it never had one: a row of before heartbeats). */
 const lapsedHeartbeat = (lapseMs: number) => sql`(${generationJobs.heartbeatAt} IS NULL OR ${generationJobs.heartbeatAt} < ${lapsedBefore(lapseMs)})`;
 
+/** JOBS_HEARTBEAT_LAPSE_MS's default: a running job whose heartbeat is older is a dead instance's. */
+export const DEFAULT_HEARTBEAT_LAPSE_MS = 30_000;
+
+/** A live job (running, its heartbeat younger than `lapseMs`): its instance is alive, so it counts. */
+export const liveJob = (lapseMs: number) => sql`(${generationJobs.status} = 'running' AND ${generationJobs.heartbeatAt} >= ${lapsedBefore(lapseMs)})`;
+/** A live job holding a reservation of the free quota (the generations repository's `reserve`). */
+export const liveJobHolding = (lapseMs: number) => sql`(${liveJob(lapseMs)} AND ${generationJobs.reservedUsd} IS NOT NULL)`;
+
 export function createGenerationJobsRepository(db: Db): GenerationJobsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
   const selectView = (tx?: Tx) => on(tx).select({ job: generationJobs, queuePosition }).from(generationJobs);
@@ -184,13 +201,13 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
       const [row] = await on(tx)
         .select({ n: count() })
         .from(generationJobs)
-        .where(and(eq(generationJobs.userId, userId), eq(generationJobs.status, 'running'), sql`${generationJobs.heartbeatAt} >= ${lapsedBefore(lapseMs)}`));
+        .where(and(eq(generationJobs.userId, userId), liveJob(lapseMs)));
       return row.n;
     },
     async markRunning(id, tx) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: null })
+        .set({ status: 'running', attempts: sql`${generationJobs.attempts} + 1`, startedAt: sql`now()`, heartbeatAt: sql`now()`, progress: null, reservedUsd: null })
         .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'queued')))
         .returning({ attempts: generationJobs.attempts });
       return rows[0]?.attempts ?? null;
@@ -235,7 +252,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
     async requeue(id, lapseMs, tx) {
       const rows = await on(tx)
         .update(generationJobs)
-        .set({ status: 'queued', heartbeatAt: null, progress: null, startedAt: null })
+        .set({ status: 'queued', heartbeatAt: null, progress: null, startedAt: null, reservedUsd: null })
         .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
         .returning({ id: generationJobs.id });
       return rows.length > 0;

@@ -3,7 +3,8 @@
 // count for the free quota (spent calls). A project's gallery and one generation's lineage: ./generations-gallery.ts.
 import { and, desc, eq, getTableColumns, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
-import { canvases, generationJobs, generations, runningGenerations, spentModelCalls, type GenerationRow } from '../schema.js';
+import { canvases, generationJobs, generations, spentModelCalls, type GenerationRow } from '../schema.js';
+import { DEFAULT_HEARTBEAT_LAPSE_MS, liveJobHolding } from './generation-jobs.js';
 
 /** At most this many spent calls older than a day are deleted per spent call written, so the prune stays cheap. */
 const SPENT_PRUNE_BATCH = 100;
@@ -32,16 +33,23 @@ export interface GenerationsRepository {
   listByUser(userId: string, opts: { after?: GenerationsAfter; limit: number } & GenerationFilters, tx?: Tx): Promise<GenerationRow[]>;
   /**
    * What the free quota counts: the user's generations recorded and calls spent in the last 24 hours, plus
-   * those running now (unexpired rows in running_generations), in one statement, so all are read from one
-   * snapshot (a generation that ends in between is counted exactly once). Records of jobs of other tasks than
-   * `generation` (a crop, a resize: no model call) are not counted.
+   * those running now (jobs holding a reservation, with a live heartbeat: `reserve`), in one statement, so all are
+   * read from one snapshot (a generation that ends in between is counted exactly once). Records of jobs of other
+   * tasks than `generation` (a crop, a resize: no model call) are not counted.
    */
   countLastDayWithRunning(userId: string, tx?: Tx): Promise<number>;
+  /**
+   * The running job `jobId` holds its generation's place in the free quota, and `usd` of the monthly budget, until it
+   * ends or its heartbeat lapses; false when the job is not running (canceled meanwhile).
+   */
+  reserve(jobId: string, usd: number, tx?: Tx): Promise<boolean>;
+  /** The job holds nothing any more (its call is recorded as spent instead, in the same transaction). */
+  release(jobId: string, tx?: Tx): Promise<void>;
   /** The user's generations of this calendar month (UTC): how many, how many have a cost in USD, and its sum. */
   monthSpend(userId: string, tx?: Tx): Promise<{ month: string; generations: number; priced: number; usd: number }>;
   /**
    * What counts against the user's monthly free budget (USD): this UTC month's recorded costs in USD, its spent
-   * calls' costs, and what the user's running generations hold.
+   * calls' costs, and what the user's running jobs hold (`reserve`).
    */
   monthBudgetUsed(userId: string, tx?: Tx): Promise<number>;
   /** Records a model call of the user that recorded no generation (it counts for 24 hours); prunes old ones. */
@@ -82,7 +90,11 @@ export function promptMatches(q: string): SQL {
 export const afterCursor = (after: GenerationsAfter): SQL =>
   or(lt(generations.createdAt, after.createdAt), and(eq(generations.createdAt, after.createdAt), lt(generations.id, after.id)))!;
 
-export function createGenerationsRepository(db: Db): GenerationsRepository {
+/**
+ * `heartbeatLapseMs`: a running job whose heartbeat is older holds nothing (its instance died: JOBS_HEARTBEAT_LAPSE_MS).
+ */
+export function createGenerationsRepository(db: Db, heartbeatLapseMs = DEFAULT_HEARTBEAT_LAPSE_MS): GenerationsRepository {
+  const holding = (userId: string) => and(eq(generationJobs.userId, userId), liveJobHolding(heartbeatLapseMs));
   const on = (tx?: Tx): Executor => tx ?? db;
   return {
     async insert(generation, tx) {
@@ -121,7 +133,7 @@ SELECT (
   coalesce((SELECT sum((cost->>'amount')::numeric) FROM generations, month
     WHERE user_id = ${userId} AND created_at >= month.start AND cost->>'currency' = 'USD'), 0)
   + coalesce((SELECT sum(cost_usd) FROM spent_model_calls, month WHERE user_id = ${userId} AND created_at >= month.start), 0)
-  + coalesce((SELECT sum(reserved_usd) FROM running_generations WHERE user_id = ${userId} AND expires_at > now()), 0)
+  + coalesce((SELECT sum(${generationJobs.reservedUsd}) FROM ${generationJobs} WHERE ${holding(userId)}), 0)
 )::text AS used`);
       return Number(rows[0].used);
     },
@@ -140,12 +152,20 @@ SELECT (
         .select({ n: sql`count(*)` })
         .from(spentModelCalls)
         .where(and(eq(spentModelCalls.userId, userId), gt(spentModelCalls.createdAt, sql`now() - interval '1 day'`)));
-      const running = on(tx)
-        .select({ n: sql`count(*)` })
-        .from(runningGenerations)
-        .where(and(eq(runningGenerations.userId, userId), gt(runningGenerations.expiresAt, sql`now()`)));
+      const running = on(tx).select({ n: sql`count(*)` }).from(generationJobs).where(holding(userId));
       const { rows } = await on(tx).execute<{ used: string }>(sql`SELECT (${recorded}) + (${spent}) + (${running}) AS used`);
       return Number(rows[0].used);
+    },
+    async reserve(jobId, usd, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ reservedUsd: String(usd) })
+        .where(and(eq(generationJobs.id, jobId), eq(generationJobs.status, 'running')))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async release(jobId, tx) {
+      await on(tx).update(generationJobs).set({ reservedUsd: null }).where(eq(generationJobs.id, jobId));
     },
     async recordSpentCall(userId, tx, costUsd) {
       await on(tx)

@@ -4,11 +4,11 @@ import { createTransactions, type Db, type Transactions } from '../index.js';
 import { createApiTokensRepository, type ApiTokensRepository } from './api-tokens.js';
 import { createCanvasesRepository, type CanvasesRepository } from './canvases.js';
 import { createCollabRepository, type CollabRepository } from './collab.js';
+import { DEFAULT_HEARTBEAT_LAPSE_MS } from './generation-jobs.js';
 import { createGenerationsRepository, type GenerationsRepository } from './generations.js';
 import { createGenerationsGalleryRepository, type GenerationsGalleryRepository } from './generations-gallery.js';
 import { createProjectsRepository, type ProjectsRepository } from './projects.js';
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
-import { createRunningGenerationsRepository, type RunningGenerationsRepository } from './running-generations.js';
 import { createSessionRevocationsRepository, type SessionRevocationsRepository } from './session-revocations.js';
 import { createSharingRepository, type SharingRepository } from './sharing.js';
 import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
@@ -27,7 +27,6 @@ export * from './generations-gallery.js';
 export * from './project-access.js';
 export * from './projects.js';
 export * from './rate-limits.js';
-export * from './running-generations.js';
 export * from './session-revocations.js';
 export * from './sharing.js';
 export * from './subscriptions.js';
@@ -43,7 +42,6 @@ export interface Repositories {
   collab: CollabRepository;
   generations: GenerationsRepository;
   generationsGallery: GenerationsGalleryRepository;
-  runningGenerations: RunningGenerationsRepository;
   subscriptions: SubscriptionsRepository;
   webhookReceipts: WebhookReceiptsRepository;
   sessionRevocations: SessionRevocationsRepository;
@@ -55,15 +53,15 @@ export interface Repositories {
   transactions: Transactions;
 }
 
-export function createRepositories(db: Db): Repositories {
+/** `heartbeatLapseMs` (JOBS_HEARTBEAT_LAPSE_MS): a running job whose heartbeat is older is a dead instance's and counts for nothing. */
+export function createRepositories(db: Db, { heartbeatLapseMs = DEFAULT_HEARTBEAT_LAPSE_MS }: { heartbeatLapseMs?: number } = {}): Repositories {
   return {
     users: createUsersRepository(db),
     projects: createProjectsRepository(db),
-    canvases: createCanvasesRepository(db),
+    canvases: createCanvasesRepository(db, heartbeatLapseMs),
     collab: createCollabRepository(db),
-    generations: createGenerationsRepository(db),
+    generations: createGenerationsRepository(db, heartbeatLapseMs),
     generationsGallery: createGenerationsGalleryRepository(db),
-    runningGenerations: createRunningGenerationsRepository(db),
     subscriptions: createSubscriptionsRepository(db),
     webhookReceipts: createWebhookReceiptsRepository(db),
     sessionRevocations: createSessionRevocationsRepository(db),

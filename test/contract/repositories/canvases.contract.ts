@@ -1,9 +1,9 @@
-// CanvasesRepository (src/db/repositories/canvases.ts): the canvas row, the caller's role, and whether a generation
-// of the caller, the owner or an editor is running.
+// CanvasesRepository (src/db/repositories/canvases.ts): the canvas row, the caller's role, and whether a job of the
+// caller, the owner or an editor is running.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CanvasIdTakenError } from '../../../src/db/repositories/index.js';
-import { createEmptyCanvas, currentCanvas, failureOf, newProject, newUser, type ContractRepositories, type RepositoriesUnderTest } from './harness.js';
+import { createEmptyCanvas, currentCanvas, endJob, failureOf, newJob, newProject, newUser, runningJob, type ContractRepositories, type RepositoriesUnderTest } from './harness.js';
 
 /** A project of a new owner, with an editor, a viewer and a stranger. */
 async function sharedProject(r: ContractRepositories) {
@@ -47,33 +47,28 @@ export function canvasesContract(repos: RepositoriesUnderTest) {
       expect(await currentCanvas(r, owner.id, b.id)).toMatchObject({ id: null });
     });
 
-    it("says a generation is running when the caller's, the owner's or an editor's is, not a viewer's or a stranger's", async () => {
+    it("says a job is running when the caller's, the owner's or an editor's is, not a viewer's or a stranger's", async () => {
       const r = repos();
       const { owner, editor, viewer, stranger, project } = await sharedProject(r);
       const generating = async (userId: string) => (await currentCanvas(r, userId, project.id))!.generating;
 
-      const strangers = randomUUID();
-      await r.runningGenerations.start(strangers, stranger.id, 60_000);
-      const viewers = randomUUID();
-      await r.runningGenerations.start(viewers, viewer.id, 60_000);
+      const strangers = await runningJob(r, stranger.id);
+      const viewers = await runningJob(r, viewer.id);
+      await newJob(r, editor.id, project.id); // queued: not running
       expect(await generating(owner.id)).toBe(false);
       expect(await generating(viewer.id)).toBe(true); // the caller's own
 
-      const editors = randomUUID();
-      await r.runningGenerations.start(editors, editor.id, 60_000);
+      const editors = await runningJob(r, editor.id);
       expect(await generating(owner.id)).toBe(true);
-      await r.runningGenerations.remove(editors);
+      await endJob(r, editors);
       expect(await generating(owner.id)).toBe(false);
 
-      const owners = randomUUID();
-      await r.runningGenerations.start(owners, owner.id, 60_000);
+      const owners = await runningJob(r, owner.id);
       expect(await generating(editor.id)).toBe(true);
-      await r.runningGenerations.remove(owners);
-
-      await r.runningGenerations.start(randomUUID(), editor.id, -1_000); // lapsed
-      expect(await generating(owner.id)).toBe(false);
-      await r.runningGenerations.remove(strangers);
-      await r.runningGenerations.remove(viewers);
+      await endJob(r, owners);
+      expect(await generating(editor.id)).toBe(false);
+      await endJob(r, strangers);
+      await endJob(r, viewers);
     });
   });
 }

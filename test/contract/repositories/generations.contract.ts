@@ -2,7 +2,7 @@
 // free quota's and the monthly budget's counts, and lineage's parents.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createEmptyCanvas, failureOf, newGeneration, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
+import { createEmptyCanvas, endJob, failureOf, newGeneration, newJob, newProject, newUser, runningJob, type RepositoriesUnderTest } from './harness.js';
 
 const at = (iso: string) => new Date(iso);
 const usd = (amount: number) => ({ amount, currency: 'USD', basis: 'list price' as const });
@@ -90,16 +90,31 @@ export function generationsContract(repos: RepositoriesUnderTest) {
       expect(await r.generations.parentsOf(['/files/none.png'], { userId: ann.id })).toEqual([]);
     });
 
-    it("counts for the free quota the last day's generations, spent calls and unexpired running generations", async () => {
+    it("counts for the free quota the last day's generations, spent calls and running jobs that hold a reservation", async () => {
       const r = repos();
       const [ann, bob] = [await newUser(r), await newUser(r)];
       await r.generations.insert(newGeneration(ann));
       await r.generations.insert(newGeneration(ann, { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) }));
       await r.generations.recordSpentCall(ann.id);
-      await r.runningGenerations.start(randomUUID(), ann.id, 60_000);
-      await r.runningGenerations.start(randomUUID(), ann.id, -1_000);
+      const holding = await runningJob(r, ann.id, 0);
+      await runningJob(r, ann.id); // running, not past its quota check yet: holds nothing
+      await newJob(r, ann.id); // queued
       await r.generations.insert(newGeneration(bob));
+      await runningJob(r, bob.id, 0);
       expect(await r.generations.countLastDayWithRunning(ann.id)).toBe(3);
+      // A reservation ends with its job, or when given back (its call recorded as spent instead); a job not running reserves nothing.
+      await r.generations.release(holding);
+      expect(await r.generations.countLastDayWithRunning(ann.id)).toBe(2);
+      expect(await r.generations.reserve(holding, 0)).toBe(true);
+      expect(await endJob(r, holding)).toBe(true);
+      expect(await r.generations.countLastDayWithRunning(ann.id)).toBe(2);
+      expect(await r.generations.reserve(holding, 0)).toBe(false);
+      expect(await r.generations.reserve(await newJob(r, ann.id), 0)).toBe(false);
+      expect(await r.generations.countLastDayWithRunning(ann.id)).toBe(2);
+      // A job of no user is not made; one that is not queued does not start again, nor does a run end twice.
+      expect(await r.generationJobs.insert({ id: `job_${randomUUID()}`, taskKind: 'generation', userId: randomUUID(), prompt: 'p', images: [], model: 'local', createdAt: new Date(), queuePriority: 1 })).toBe(false);
+      expect(await r.generationJobs.markRunning(holding)).toBeNull();
+      expect(await endJob(r, holding)).toBe(false);
       expect(await failureOf(r.generations.recordSpentCall(randomUUID()))).toBeDefined();
     });
 
@@ -118,8 +133,9 @@ export function generationsContract(repos: RepositoriesUnderTest) {
 
       await r.generations.recordSpentCall(ann.id, undefined, 0.25);
       await r.generations.recordSpentCall(ann.id);
-      await r.runningGenerations.start(randomUUID(), ann.id, 60_000, undefined, undefined, 0.1);
-      await r.runningGenerations.start(randomUUID(), ann.id, -1_000, undefined, undefined, 100);
+      await runningJob(r, ann.id, 0.1);
+      await runningJob(r, ann.id);
+      await endJob(r, await runningJob(r, ann.id, 100)); // ended: holds nothing
       expect(await r.generations.monthBudgetUsed(ann.id)).toBeCloseTo(0.89, 9);
       expect(await r.generations.monthBudgetUsed((await newUser(r)).id)).toBe(0);
     });

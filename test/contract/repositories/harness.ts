@@ -3,11 +3,13 @@
 // test/unit/repository-fakes.test.ts). One set of repositories serves a whole suite, so each test makes its own
 // users and projects and asserts only about them.
 import { randomUUID } from 'node:crypto';
-import type { NewGeneration, Repositories } from '../../../src/db/repositories/index.js';
+import type { GenerationJobsRepository, NewGeneration, NewGenerationJob, Repositories } from '../../../src/db/repositories/index.js';
 import type { ProjectRow, UserRow } from '../../../src/db/schema.js';
 
-/** The repositories the fakes implement. */
-export type ContractRepositories = Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'>;
+/** The repositories the fakes implement, and of the generation jobs what the others read (a job's state). */
+export type ContractRepositories = Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'> & {
+  generationJobs: Pick<GenerationJobsRepository, 'insert' | 'markRunning' | 'finish'>;
+};
 
 /** The repositories under test (read when a test runs: the runner makes them in its beforeAll). */
 export type RepositoriesUnderTest = () => ContractRepositories;
@@ -40,6 +42,24 @@ export const newGeneration = (user: Pick<UserRow, 'id' | 'email'>, values: Parti
   model: 'local',
   ...values,
 });
+
+/** A job of the user, queued (into the project's node `n1` with `projectId`); its id. */
+export async function newJob(r: ContractRepositories, userId: string, projectId?: string): Promise<string> {
+  const job: NewGenerationJob = { id: `job_${randomUUID()}`, taskKind: 'generation', userId, prompt: 'p', images: [], projectId: projectId ?? null, nodeId: projectId ? 'n1' : null, model: 'local', createdAt: new Date(), queuePriority: 1 };
+  if (!(await r.generationJobs.insert(job))) throw new Error('could not make a job');
+  return job.id;
+}
+
+/** A running job of the user (its heartbeat now); with `reservedUsd`, holding that much of the free quota. */
+export async function runningJob(r: ContractRepositories, userId: string, reservedUsd?: number): Promise<string> {
+  const id = await newJob(r, userId);
+  if ((await r.generationJobs.markRunning(id)) !== 1) throw new Error('could not start a job');
+  if (reservedUsd !== undefined && !(await r.generations.reserve(id, reservedUsd))) throw new Error('could not reserve');
+  return id;
+}
+
+/** Ends a running job (its first run) as succeeded. */
+export const endJob = (r: ContractRepositories, id: string) => r.generationJobs.finish(id, 1, { status: 'succeeded' });
 
 /** The error a call rejects with. */
 export async function failureOf(promise: Promise<unknown>): Promise<unknown> {

@@ -7,7 +7,6 @@ import { generationsContract } from './generations.contract.js';
 import type { RepositoriesUnderTest } from './harness.js';
 import { projectsContract } from './projects.contract.js';
 import { receiptsContract } from './receipts.contract.js';
-import { runningGenerationsContract } from './running-generations.contract.js';
 import { sharingContract } from './sharing.contract.js';
 import { subscriptionsContract } from './subscriptions.contract.js';
 import { templatesContract } from './templates.contract.js';
@@ -22,7 +21,6 @@ export function repositoryContract(repos: RepositoriesUnderTest): void {
   canvasesContract(repos);
   collabContract(repos);
   generationsContract(repos);
-  runningGenerationsContract(repos);
   sharingContract(repos);
   templatesContract(repos);
   receiptsContract(repos);

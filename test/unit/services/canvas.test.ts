@@ -100,11 +100,14 @@ describe('canvas service', () => {
     expect(saved).toMatchObject({ projectId, version: 1 });
   });
 
-  it('a node saved generating reads as settled once no generation of the user runs, and as saved while one does', async () => {
+  it('a node saved generating reads as settled once no job of the user runs, and as saved while one does', async () => {
     await canvas.save(ada, { projectId, nodes: [node('g', true), node('h')], edges: [] });
     const flags = async () => JSON.parse((await canvas.getJson({ userId: ada }, projectId))!).nodes.map((n: { data: { isGenerating: boolean } }) => n.data.isGenerating);
     expect(await flags()).toEqual([false, false]);
-    await repos.runningGenerations.start(randomUUID(), ada, 60_000);
+    const job = `job_${randomUUID()}`;
+    await repos.generationJobs.insert({ id: job, taskKind: 'generation', userId: ada, prompt: 'p', images: [], model: 'm', createdAt: new Date(), queuePriority: 1 });
+    expect(await flags()).toEqual([false, false]); // queued
+    await repos.generationJobs.markRunning(job);
     expect(await flags()).toEqual([true, false]);
   });
 

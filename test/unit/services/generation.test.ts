@@ -48,7 +48,6 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
   return createGenerationService({
     users: repos.users,
     generations: repos.generations,
-    runningGenerations: repos.runningGenerations,
     transactions: repos.transactions,
     store,
     fetcher: noNetwork,
@@ -59,9 +58,16 @@ function service(model: ImageModel, extra: Partial<GenerationDeps> = {}) {
     maxTotalPixels: 100_000_000,
     outputMaxBytes: 1024 * 1024,
     log: silent,
-    leaseMs: 60_000,
     ...extra,
   });
+}
+
+/** A running job of the user (as the runner starts it): its id. */
+async function runningJob(userId: string): Promise<string> {
+  const id = `job_${crypto.randomUUID()}`;
+  await repos.generationJobs.insert({ id, taskKind: 'generation', userId, prompt: 'p', images: [], model: 'unit-model', createdAt: new Date(), queuePriority: 1 });
+  await repos.generationJobs.markRunning(id);
+  return id;
 }
 
 const stored = async () => (await fs.readdir(path.join(dir, 'objects'))).filter((f) => !f.startsWith('.') && f !== 'meta' && !f.startsWith('.tmp-'));
@@ -72,7 +78,7 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe('generation service', () => {
-  it('a success stores the image (and a data-URL input), records the generation, and leaves no running row', async () => {
+  it('a success stores the image (and a data-URL input) and records the generation', async () => {
     const ada = repos.addUser({ email: 'ada@example.com' });
     const model = smallModel();
     const input = `data:image/png;base64,${(await png('#00f')).toString('base64')}`;
@@ -90,7 +96,6 @@ describe('generation service', () => {
     expect(names).toHaveLength(2);
     expect(names).toContain(store.nameFromUrl(answer.imageUrl));
     expect(names).toContain(store.nameFromUrl(record.inputImages[0]));
-    expect(repos.state.running.size).toBe(0);
 
     const history = await service(model).history(ada.id, { limit: 10 });
     expect(history).toEqual({ items: [record], nextCursor: null });
@@ -103,7 +108,6 @@ describe('generation service', () => {
     expect(code).toBe('image_model_failed');
     expect(repos.state.generations).toEqual([]);
     expect(await stored()).toEqual([]);
-    expect(repos.state.running.size).toBe(0);
   });
 
   it('a user past the free quota gets upgrade_required (402) before any model call; a Pro user does not', async () => {
@@ -121,18 +125,37 @@ describe('generation service', () => {
     expect(repos.state.generations.filter((g) => g.userId === pro.id)).toHaveLength(3);
   });
 
-  it('a running generation counts against the quota', async () => {
+  it('a running job that holds its reservation counts against the quota; one that has not reserved yet does not', async () => {
     const ada = repos.addUser({ email: 'ada@example.com' });
-    await repos.runningGenerations.start('00000000-0000-4000-8000-000000000001', ada.id, 60_000);
+    const holding = await runningJob(ada.id);
     const model = smallModel();
-    expect(await failure(service(model, { quota: { perDay: 1 } }).generate(ada, { images: [], prompt: 'p' }))).toBe('upgrade_required');
+    const quota = { quota: { perDay: 2 } };
+    // Ada's next generation runs as a job of its own: while the model works, its row holds the reservation.
+    const mine = await runningJob(ada.id);
+    model.generate = async (req) => {
+      model.calls.push(req);
+      expect(repos.state.jobs.get(mine)?.reservedUsd).toBe(0);
+      return { image: { data: await png('#f00'), mimeType: 'image/png' } };
+    };
+    await repos.generations.reserve(holding, 0);
+    await service(model, quota).generate(ada, { images: [], prompt: 'p', lineage: { jobId: mine } });
+    expect(model.calls).toHaveLength(1);
+    expect(await failure(service(model, quota).generate(ada, { images: [], prompt: 'p', lineage: { jobId: await runningJob(ada.id) } }))).toBe('upgrade_required');
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('a job canceled before its reservation calls no model (the reservation needs it running)', async () => {
+    const ada = repos.addUser({ email: 'ada@example.com' });
+    const job = await runningJob(ada.id);
+    await repos.generationJobs.finish(job, 1, { status: 'failed' });
+    const model = smallModel();
+    expect(await failure(service(model, { quota: { perDay: 5 } }).generate(ada, { images: [], prompt: 'p', lineage: { jobId: job } }))).toBe('generation_failed');
     expect(model.calls).toHaveLength(0);
   });
 
-  it('a session whose user no longer exists gets unauthorized (401), with or without a quota, and spends no model call', async () => {
+  it('with a quota, a session whose user no longer exists gets unauthorized (401) and spends no model call (without one, the job was refused)', async () => {
     const ghost = { id: '00000000-0000-4000-8000-0000000000aa', email: 'ghost@example.com' };
     const model = smallModel();
-    expect(await failure(service(model).generate(ghost, { images: [], prompt: 'p' }))).toBe('unauthorized');
     expect(await failure(service(model, { quota: { perDay: 5 } }).generate(ghost, { images: [], prompt: 'p' }))).toBe('unauthorized');
     expect(model.calls).toHaveLength(0);
     expect(await stored()).toEqual([]);
@@ -159,15 +182,16 @@ describe('the free quota counts model calls, not recorded generations', () => {
   const ask = (model: ImageModel, user: { id: string; email: string }, extra: Partial<GenerationDeps> = quota) =>
     failure(service(model, extra).generate(user, { images: [], prompt: 'p' }));
 
-  it('an answer without an image keeps the slot (a spent call, no record, no running row)', async () => {
+  it("an answer without an image keeps the slot (a spent call in place of its job's reservation, no record)", async () => {
     const ada = repos.addUser({ email: 'ada@example.com' });
     const model = driver('m', { answered: true, result: { text: 'only words' } });
-    expect(await ask(model, ada)).toBe('no_image_generated');
+    const job = await runningJob(ada.id);
+    expect(await failure(service(model, quota).generate(ada, { images: [], prompt: 'p', lineage: { jobId: job } }))).toBe('no_image_generated');
+    expect(repos.state.jobs.get(job)?.reservedUsd).toBeNull();
     expect(await ask(model, ada)).toBe('upgrade_required');
     expect(model.calls).toBe(1);
     expect(repos.state.spentCalls).toMatchObject([{ userId: ada.id }]);
     expect(repos.state.generations).toEqual([]);
-    expect(repos.state.running.size).toBe(0);
   });
 
   it('an answer that cannot be read keeps the slot; a failure before any answer gives it back', async () => {
