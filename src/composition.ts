@@ -209,7 +209,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
-  const jobEvents = createJobEvents({ url: runtime.database.url, events: jobsRepository, log });
+  const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
   const jobs = createGenerationJobs({
     jobs: jobsRepository,
     events: jobEvents,
@@ -237,13 +237,15 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     access,
     nodeState: createNodeRunState({ live, log }),
     canvases: live,
-    queue: { url: runtime.database.url, concurrency: config.jobs.concurrency },
+    queue: { url: runtime.database.directUrl, concurrency: config.jobs.concurrency, settings: config.jobs.queue },
     runningPerUser: config.jobs.runningPerUser,
     inFlightPerUser: config.model.inFlightPerUser,
     defaultModel: models.defaultId,
     toPreview: imageWorkers.toPreview,
     log,
+    metrics,
   });
+  metrics?.watchJobs(() => jobsRepository.queueCounts());
   return {
     services,
     live,

@@ -48,6 +48,30 @@ const EMBEDDED_DEFAULT: Record<(typeof REQUIRED_IN_PRODUCTION)[number], string> 
   IMAGE_MODEL_API_KEY: 'the offline image engine (IMAGE_MODEL=local) is used',
 };
 
+/** pg-boss's pool and timers (JOBS_DB_POOL_SIZE, JOBS_POLLING_INTERVAL_SECONDS, JOBS_SUPERVISE*, …; src/jobs/queue.ts). */
+export interface JobQueueSettings {
+  /** pg-boss's pool (its LISTEN connection is one more). */
+  poolSize: number;
+  /** How often each worker looks for jobs without a NOTIFY (delayed jobs, retries), seconds (≥ 0.5). */
+  pollingIntervalSeconds: number;
+  /** Whether this instance runs pg-boss's supervision (expiry, dead pg-boss jobs, maintenance) at all. */
+  supervise: boolean;
+  superviseIntervalSeconds: number;
+  monitorIntervalSeconds: number;
+  maintenanceIntervalSeconds: number;
+}
+
+export const DEFAULT_JOB_QUEUE_SETTINGS = {
+  pollingIntervalSeconds: 0.5,
+  supervise: true,
+  superviseIntervalSeconds: 1,
+  monitorIntervalSeconds: 1,
+  maintenanceIntervalSeconds: 86_400,
+} as const satisfies Omit<JobQueueSettings, 'poolSize'>;
+
+/** pg-boss's pool when JOBS_DB_POOL_SIZE is not set: the workers' fetches and completions with room to spare. */
+export const defaultJobsPoolSize = (concurrency: number) => Math.max(4, concurrency + 2);
+
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const text = z
   .string()
@@ -86,6 +110,7 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_CONNECTION_STRING must be a postgres:// URL')
       .optional(),
   ),
+  DATABASE_DIRECT_URL: text.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_DIRECT_URL must be a postgres:// URL').optional()),
   DATABASE_POOL_SIZE: int(10, 1),
   DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0),
   EMBEDDED_POSTGRES_DIR: z.string().trim().min(1).default(DEFAULT_SYSTEM_DIR),
@@ -120,6 +145,12 @@ const envSchema = z.object({
   JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
   JOBS_HEARTBEAT_MS: int(5_000, 50),
   JOBS_HEARTBEAT_LAPSE_MS: int(30_000, 150),
+  JOBS_DB_POOL_SIZE: z.coerce.number().int().min(2).optional(),
+  JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5, 'JOBS_POLLING_INTERVAL_SECONDS must be at least 0.5').max(3600).default(DEFAULT_JOB_QUEUE_SETTINGS.pollingIntervalSeconds),
+  JOBS_SUPERVISE: z.enum(['true', 'false'], { error: 'JOBS_SUPERVISE must be true or false' }).default('true'),
+  JOBS_SUPERVISE_INTERVAL_SECONDS: int(DEFAULT_JOB_QUEUE_SETTINGS.superviseIntervalSeconds, 1).pipe(z.number().max(86_400)),
+  JOBS_MONITOR_INTERVAL_SECONDS: int(DEFAULT_JOB_QUEUE_SETTINGS.monitorIntervalSeconds, 1).pipe(z.number().max(86_400)),
+  JOBS_MAINTENANCE_INTERVAL_SECONDS: int(DEFAULT_JOB_QUEUE_SETTINGS.maintenanceIntervalSeconds, 1).pipe(z.number().max(86_400)),
   EVENT_STREAMS_PER_USER: int(10, 1),
   IMAGE_WORKERS: int(2, 1),
   OFFLINE_MAX_OPERATIONS: int(10, 1),
@@ -240,6 +271,8 @@ export interface Config {
   };
   database: {
     url?: string;
+    /** DATABASE_DIRECT_URL: sessions (migration lock, LISTEN, the job queue) bypass a pooler; undefined: `url`. */
+    directUrl?: string;
     poolSize: number;
     statementTimeoutMs: number;
     /**
@@ -263,6 +296,8 @@ export interface Config {
     heartbeatMs: number;
     /** A running job whose heartbeat is older than this ran on an instance that died: it counts for no limit and is retried or failed. */
     heartbeatLapseMs: number;
+    /** pg-boss's pool and timers. */
+    queue: JobQueueSettings;
   };
   model: {
     /** The default model: a generation that names none (and every POST /api/image) runs it. */
@@ -526,6 +561,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
     },
     database: {
       url: e.DATABASE_CONNECTION_STRING,
+      directUrl: e.DATABASE_DIRECT_URL,
       poolSize: e.DATABASE_POOL_SIZE,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       embeddedSystemDir: path.resolve(e.EMBEDDED_POSTGRES_DIR),
@@ -542,6 +578,14 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS,
       heartbeatMs: e.JOBS_HEARTBEAT_MS,
       heartbeatLapseMs: e.JOBS_HEARTBEAT_LAPSE_MS,
+      queue: {
+        poolSize: e.JOBS_DB_POOL_SIZE ?? defaultJobsPoolSize(e.JOBS_CONCURRENCY),
+        pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,
+        supervise: e.JOBS_SUPERVISE === 'true',
+        superviseIntervalSeconds: e.JOBS_SUPERVISE_INTERVAL_SECONDS,
+        monitorIntervalSeconds: e.JOBS_MONITOR_INTERVAL_SECONDS,
+        maintenanceIntervalSeconds: e.JOBS_MAINTENANCE_INTERVAL_SECONDS,
+      },
     },
     model: {
       model: e.IMAGE_MODEL ?? (production ? 'gemini-2.5-flash-image' : 'local'),

@@ -29,6 +29,14 @@ export interface LiveGauges {
   saving: boolean;
 }
 
+/** The job queue as its rows say (every instance reads the same), read at each scrape. */
+export interface JobQueueGauges {
+  queued: number;
+  running: number;
+  /** Seconds since the oldest queued job was created; 0 when none is queued. */
+  oldestQueuedAgeSeconds: number;
+}
+
 export interface Metrics {
   /** One generation request handled by the service, and how long it took. */
   generation(result: GenerationResult, seconds: number): void;
@@ -45,6 +53,12 @@ export interface Metrics {
   refusedChange(reason: string): void;
   /** Where the live canvas's gauges are read from (once the live documents exist). */
   watchLive(read: () => LiveGauges): void;
+  /** A job whose run was lost (its instance stopped) was queued again for another attempt; `code` says why. */
+  jobRetried(task: string, code: string): void;
+  /** A job the runner gave up on: it failed (its error's code) and will not be retried. */
+  jobDead(task: string, code: string): void;
+  /** Where the job queue's gauges are read from (the job rows, at each scrape). */
+  watchJobs(read: () => Promise<JobQueueGauges>): void;
 }
 
 /** The result label of a failed generation, from the error's code. */

@@ -65,6 +65,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     }
     const database = await openDatabase({
       url,
+      directUrl: config.database.url ? config.database.directUrl : undefined, // the embedded server has no pooler
       poolSize: config.database.poolSize,
       statementTimeoutMs: config.database.statementTimeoutMs,
       onError: (err) => log.warn(`database: ${err.message}`),

@@ -1,5 +1,9 @@
 // The database port: a pg pool + drizzle, migrated at start-up under an advisory lock (drizzle's migrator
 // takes none, and instances starting at the same time would otherwise run the migrations together and fail).
+// The lock is a session lock, so the migration connects with `directUrl` (DATABASE_DIRECT_URL: past a
+// transaction-mode pooler, which would hand the lock's session to someone else); so do the LISTEN connections and
+// the job queue (src/jobs/). Each kind of connection has its own application_name (pg_stat_activity tells them
+// apart): image-canvas (this pool), image-canvas-migrate, image-canvas-events, image-canvas-jobs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -29,8 +33,10 @@ export function createTransactions(db: Db): Transactions {
 
 export interface Database {
   db: Db;
-  /** The connection string (the job queue, src/jobs/, opens its own connections with it). */
+  /** The connection string of the pool. */
   url: string;
+  /** The connection string for sessions (LISTEN, the job queue, src/jobs/): DATABASE_DIRECT_URL, else `url`. */
+  directUrl: string;
   pool: pg.Pool;
   /** Throws when the server cannot answer (used by /api/ready). */
   check(): Promise<void>;
@@ -42,7 +48,7 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const MIGRATION_LOCK_KEY = 727_274_001;
 
 export async function migrateDatabase(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: 'image-canvas-migrate' });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -58,15 +64,19 @@ export async function migrateDatabase(url: string): Promise<void> {
 
 export interface DatabaseOptions {
   url: string;
+  /** For the migration lock and the session connections of src/jobs/; default `url`. */
+  directUrl?: string;
   poolSize: number;
   statementTimeoutMs: number;
   onError: (err: Error) => void;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  await migrateDatabase(opts.url);
+  const directUrl = opts.directUrl ?? opts.url;
+  await migrateDatabase(directUrl);
   const pool = new pg.Pool({
     connectionString: opts.url,
+    application_name: 'image-canvas',
     max: opts.poolSize,
     statement_timeout: opts.statementTimeoutMs || undefined,
     connectionTimeoutMillis: 5_000,
@@ -78,6 +88,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     url: opts.url,
+    directUrl,
     pool,
     async check() {
       await pool.query('SELECT 1');

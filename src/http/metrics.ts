@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from '../errors.js';
-import type { LiveGauges, Metrics } from '../metrics.js';
+import type { JobQueueGauges, LiveGauges, Metrics } from '../metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +50,33 @@ function createMetrics(): Metrics & {
   gauge('image_canvas_live_connections', 'Live-document connections to this instance', (g) => g.connections);
   gauge('image_canvas_live_unsaved_bytes', 'Live changes applied in memory and not yet stored in PostgreSQL, in bytes', (g) => g.unsavedBytes);
   gauge('image_canvas_live_saving', '1 while storing live changes works, 0 while PostgreSQL refuses them and they are retried', (g) => (g.saving ? 1 : 0));
+  const jobRetries = new Counter({ name: 'image_canvas_job_retries_total', help: 'Jobs this instance queued again after their run was lost (its instance stopped), by task kind and reason code', labelNames: ['task', 'code'], registers: [registry] });
+  const jobsDead = new Counter({ name: 'image_canvas_jobs_dead_total', help: 'Jobs this instance gave up on (failed, not retried), by task kind and error code', labelNames: ['task', 'code'], registers: [registry] });
+  // The queue's gauges: their reads of the job rows while one is in flight share it (a scrape collects them together).
+  let jobs: (() => Promise<JobQueueGauges>) | undefined;
+  let jobsRead: Promise<JobQueueGauges | undefined> | undefined;
+  const readJobs = () => {
+    if (!jobs) return Promise.resolve(undefined);
+    jobsRead ??= jobs()
+      .catch(() => undefined) // PostgreSQL down: no sample this time
+      .finally(() => {
+        jobsRead = undefined;
+      });
+    return jobsRead;
+  };
+  const jobGauge = (name: string, help: string, value: (g: JobQueueGauges) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const g = await readJobs();
+        if (g) this.set(value(g));
+      },
+    });
+  jobGauge('image_canvas_jobs_queued', 'Jobs queued (all instances: read from the job rows)', (g) => g.queued);
+  jobGauge('image_canvas_jobs_running', 'Jobs running (all instances: read from the job rows)', (g) => g.running);
+  jobGauge('image_canvas_jobs_oldest_queued_age_seconds', 'Age of the oldest queued job in seconds, 0 when none is queued (all instances)', (g) => g.oldestQueuedAgeSeconds);
 
   return {
     registry,
@@ -74,6 +101,11 @@ function createMetrics(): Metrics & {
     refusedChange: (reason) => refusedChanges.inc({ reason }),
     watchLive(read) {
       live = read;
+    },
+    jobRetried: (task, code) => jobRetries.inc({ task, code }),
+    jobDead: (task, code) => jobsDead.inc({ task, code }),
+    watchJobs(read) {
+      jobs = read;
     },
   };
 }

@@ -28,6 +28,7 @@ export interface JobEvents {
 }
 
 export interface JobEventsDeps {
+  /** The listening connection's: DATABASE_DIRECT_URL when set (LISTEN needs a session of its own). */
   url: string;
   events: Pick<GenerationJobsRepository, 'eventsAfter' | 'lastEventId'>;
   log: { warn(o: object, m: string): void };
@@ -101,7 +102,7 @@ export function createJobEvents({ url, events, log }: JobEventsDeps): JobEvents 
 
   function listen(): Promise<pg.Client> {
     listening ??= (async () => {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client({ connectionString: url, application_name: 'image-canvas-events' });
       const lost = (err?: unknown) => {
         if (err) log.warn({ err }, 'job events: the listening connection failed');
         if (listening === current) listening = undefined;

@@ -4,7 +4,11 @@
 // `boss_job_id` changed and does nothing). Settings measured for pg-boss 12.38 (NOTES.md): LISTEN/NOTIFY for ~1 ms
 // pickup, polling every 0.5 s for delayed jobs (which send no NOTIFY), pg-boss's own heartbeat every 10 s (the
 // minimum) with the supervisor and monitor each second, so a dead instance's pg-boss job stops holding its user's
-// group slot about 10 s later; pg-boss never retries (retryLimit 0: retries are the runner's).
+// group slot about 10 s later; pg-boss never retries (retryLimit 0: retries are the runner's). Those intervals and
+// pg-boss's pool size are settings (JobQueueSettings; the defaults are these numbers, docs/deploy.md "PostgreSQL
+// connections and poolers"): an idle instance's transactions are mostly this polling and supervision.
+// pg-boss holds at most `poolSize` + 1 connections (its pool and its LISTEN connection), all with the URL given
+// (DATABASE_DIRECT_URL when set: LISTEN needs a session a transaction-mode pooler does not keep).
 // Started lazily (start()): pg-boss's own start-up (schema check, queue set-up, listener) is paid by an instance
 // only when it has jobs to run.
 // Fairness across users: each job carries its turn as pg-boss's priority (the generation-jobs repository's
@@ -12,6 +16,7 @@
 // instance's JOBS_CONCURRENCY workers takes only such first jobs, so users who each keep jobs running never hold
 // up one who has none.
 import { PgBoss, type Job } from 'pg-boss';
+import { DEFAULT_JOB_QUEUE_SETTINGS, defaultJobsPoolSize, type JobQueueSettings } from '../config.js';
 import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
 
 export const GENERATION_QUEUE = 'generation';
@@ -33,7 +38,10 @@ export interface DeliveredJob extends QueuedJob {
 }
 
 export interface JobQueueOptions {
+  /** The connection string pg-boss uses for its pool and its LISTEN connection. */
   url: string;
+  /** Defaults: DEFAULT_JOB_QUEUE_SETTINGS and defaultJobsPoolSize(concurrency). */
+  settings?: Partial<JobQueueSettings>;
   /** Jobs this instance runs at once. */
   concurrency: number;
   /** Jobs one user may have running at once (pg-boss's group limit; the runner checks it strictly too). 0: none. */
@@ -54,14 +62,23 @@ export interface JobQueue {
   stop(timeoutMs: number): Promise<void>;
 }
 
-const WORK = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 };
-
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   let started: Promise<PgBoss> | undefined;
   let stopping = false;
+  const settings: JobQueueSettings = { ...DEFAULT_JOB_QUEUE_SETTINGS, poolSize: defaultJobsPoolSize(opts.concurrency), ...opts.settings };
+  const WORK = { pollingIntervalSeconds: settings.pollingIntervalSeconds, notifyPollingIntervalSeconds: settings.pollingIntervalSeconds };
 
   async function boot(): Promise<PgBoss> {
-    const boss = new PgBoss({ connectionString: opts.url, useListenNotify: true, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, max: Math.max(4, opts.concurrency + 2) });
+    const boss = new PgBoss({
+      connectionString: opts.url,
+      application_name: 'image-canvas-jobs',
+      useListenNotify: true,
+      supervise: settings.supervise,
+      superviseIntervalSeconds: settings.superviseIntervalSeconds,
+      monitorIntervalSeconds: settings.monitorIntervalSeconds,
+      maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
+      max: settings.poolSize,
+    });
     boss.on('error', (err: Error) => opts.log.warn({ err }, 'job queue error'));
     await boss.start();
     await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 0, expireInSeconds: 3600 });

@@ -20,6 +20,7 @@ import type { GenerationJobsRepository, GenerationJobView, GenerationsGalleryRep
 import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress } from '../db/schema.js';
 import type { ModelProgress } from '../models/index.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
+import type { Metrics } from '../metrics.js';
 import { isAppError, jobFinished, jobNotFound, nodeBusy, nodeNotFound, tooManyGenerations, unauthorized } from '../errors.js';
 import { decodeCursor, pageOf, type GenerateResponse } from '../services/generation.js';
 import { nodeJobInput } from './node-inputs.js';
@@ -126,7 +127,7 @@ export interface GenerationJobsDeps {
   /** The canvas as it is now, for a node's job inputs (./node-inputs.ts). Absent: nodes cannot be started by id. */
   canvases?: Pick<LiveDocuments, 'read'>;
   /** The queue's connection and this instance's share of the work. */
-  queue: Pick<JobQueueOptions, 'url' | 'concurrency'>;
+  queue: Pick<JobQueueOptions, 'url' | 'concurrency' | 'settings'>;
   /** Jobs one user may have running at once, on all instances together (0 = no limit): the rest stay queued. */
   runningPerUser: number;
   /**
@@ -154,7 +155,12 @@ export interface GenerationJobsDeps {
   log: JobQueueOptions['log'] & { info(o: object, m: string): void };
   /** The queue (default: pg-boss, ./queue.ts). */
   createQueue?: (opts: JobQueueOptions) => JobQueue;
+  /** Counts retries and jobs given up (absent: metrics are off). */
+  metrics?: Pick<Metrics, 'jobRetried' | 'jobDead'>;
 }
+
+/** Why a job whose run was lost is retried or failed (the code of its retry; its failure's is job_interrupted). */
+const INSTANCE_STOPPED = 'instance_stopped';
 
 /** A request waiting for its job's task (POST /api/image): its answer, or its error. */
 interface Waiter {
@@ -385,7 +391,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       const outcome = failureOf(err);
       shown = { error: outcome.error ?? 'Failed to generate image' };
       const { result: ended } = await change(userId, jobId, (tx) => jobs.finish(jobId, attempt, outcome, tx));
-      if (!ended) shown = (await jobs.get(jobId))?.status === 'canceled' ? { error: CANCELED } : undefined;
+      if (ended) dead(jobId, row.taskKind, attempt, outcome.errorCode ?? 'internal');
+      else shown = (await jobs.get(jobId))?.status === 'canceled' ? { error: CANCELED } : undefined;
     };
     try {
       const user = held?.user ?? (await deps.users.findById(userId));
@@ -501,6 +508,12 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     return settled;
   }
 
+  /** A job given up on (failed, no retry): one log line and the counter. */
+  function dead(jobId: string, task: string, attempt: number, code: string) {
+    log.warn({ jobId, task, attempt, code }, 'job dead: it failed and will not be retried');
+    deps.metrics?.jobDead(task, code);
+  }
+
   async function settleOne(job: LapsedJob): Promise<boolean> {
     const retry = !job.held && job.attempts < 2;
     const reason = job.held
@@ -518,10 +531,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     // Its pg-boss job of the dead run no longer holds its user's group slot (pg-boss would free it ~10 s later).
     if (job.bossJobId) await queue.cancel(job.bossJobId).catch((err: unknown) => log.warn({ err, jobId: job.id }, "could not end a dead run's job in the queue"));
     if (retry) {
-      log.info({ jobId: job.id }, 'a job whose instance stopped is queued again for its retry');
+      log.warn({ jobId: job.id, task: job.taskKind, attempt: job.attempts, code: INSTANCE_STOPPED }, 'job retried: its instance stopped, it is queued again');
+      deps.metrics?.jobRetried(job.taskKind, INSTANCE_STOPPED);
       showInNode(view);
     } else {
-      log.warn({ jobId: job.id }, 'a job whose instance stopped was failed');
+      dead(job.id, job.taskKind, job.attempts, 'job_interrupted');
       await endInNode(job, { error: INTERRUPTED });
     }
     return true;

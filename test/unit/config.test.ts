@@ -202,4 +202,18 @@ describe('configuration', () => {
       /FREE_GENERATIONS_PER_DAY and FREE_BUDGET_USD_PER_MONTH cannot both be set: the monthly budget replaces the daily quota/,
     );
   });
+
+  it("keeps today's pg-boss pool and timers by default; JOBS_* set them, DATABASE_DIRECT_URL must be a postgres:// URL", () => {
+    expect(loadConfig({}).config.jobs.queue).toEqual({ poolSize: 6, pollingIntervalSeconds: 0.5, supervise: true, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, maintenanceIntervalSeconds: 86_400 });
+    expect(loadConfig({ JOBS_CONCURRENCY: '1' }).config.jobs.queue.poolSize).toBe(4);
+    expect(loadConfig({ JOBS_CONCURRENCY: '8' }).config.jobs.queue.poolSize).toBe(10);
+    const tuned = { JOBS_DB_POOL_SIZE: '3', JOBS_POLLING_INTERVAL_SECONDS: '5', JOBS_SUPERVISE: 'false', JOBS_SUPERVISE_INTERVAL_SECONDS: '30', JOBS_MONITOR_INTERVAL_SECONDS: '30', JOBS_MAINTENANCE_INTERVAL_SECONDS: '3600' };
+    expect(loadConfig(tuned).config.jobs.queue).toEqual({ poolSize: 3, pollingIntervalSeconds: 5, supervise: false, superviseIntervalSeconds: 30, monitorIntervalSeconds: 30, maintenanceIntervalSeconds: 3600 });
+    expect(() => loadConfig({ JOBS_POLLING_INTERVAL_SECONDS: '0.1' })).toThrow(/JOBS_POLLING_INTERVAL_SECONDS must be at least 0.5/);
+    expect(() => loadConfig({ JOBS_SUPERVISE: 'yes' })).toThrow(/JOBS_SUPERVISE must be true or false/);
+    expect(() => loadConfig({ JOBS_SUPERVISE_INTERVAL_SECONDS: '0' })).toThrow(/JOBS_SUPERVISE_INTERVAL_SECONDS/);
+    expect(loadConfig({}).config.database.directUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_DIRECT_URL: 'postgres://u:p@db:5432/canvas' }).config.database.directUrl).toBe('postgres://u:p@db:5432/canvas');
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'db:5432' })).toThrow(/DATABASE_DIRECT_URL must be a postgres:\/\/ URL/);
+  });
 });

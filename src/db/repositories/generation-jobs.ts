@@ -42,7 +42,15 @@ export interface JobOutcome {
 export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held'>;
 
 /** A running job whose heartbeat lapsed (its instance died): what the runner needs to retry or fail it. */
-export type LapsedJob = Pick<GenerationJobRow, 'id' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
+export type LapsedJob = Pick<GenerationJobRow, 'id' | 'taskKind' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
+
+/** The job queue as the rows say, for the metrics (every instance reads the same numbers). */
+export interface JobQueueCounts {
+  queued: number;
+  running: number;
+  /** Seconds since the oldest queued job was created; 0 when none is queued. */
+  oldestQueuedAgeSeconds: number;
+}
 
 /** The priority of a job queued by a user with nothing else queued or running: ahead of every round. */
 export const FIRST_JOB_PRIORITY = 1;
@@ -93,6 +101,8 @@ export interface GenerationJobsRepository {
   lockNode(projectId: string, nodeId: string, tx: Tx): Promise<void>;
   /** `queued` or `running` → `canceled`; the row before the change (null: no such job of the user). */
   cancel(userId: string, id: string, tx?: Tx): Promise<{ before: GenerationJobStatus } | null>;
+  /** Jobs queued and running, and the oldest queued job's age (the partial indexes on status answer it). */
+  queueCounts(tx?: Tx): Promise<JobQueueCounts>;
   /** Whether any job is queued or running (an instance starts its queue at boot only then). */
   anyUnfinished(tx?: Tx): Promise<boolean>;
   /** A job whose instance died: failed as `job_interrupted` with the reason, if still unfinished (and, with `lapseMs`, still lapsed). */
@@ -236,6 +246,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
       return on(tx)
         .select({
           id: generationJobs.id,
+          taskKind: generationJobs.taskKind,
           userId: generationJobs.userId,
           held: generationJobs.held,
           attempts: generationJobs.attempts,
@@ -279,6 +290,13 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
         )
         SELECT status AS before FROM before`);
       return rows[0] ? { before: rows[0].before } : null;
+    },
+    async queueCounts(tx) {
+      const { rows } = await on(tx).execute<{ queued: number; running: number; age: number }>(sql`
+        SELECT (SELECT count(*)::int FROM generation_jobs WHERE status = 'queued') AS queued,
+               (SELECT count(*)::int FROM generation_jobs WHERE status = 'running') AS running,
+               coalesce((SELECT extract(epoch FROM now() - min(created_at))::float8 FROM generation_jobs WHERE status = 'queued'), 0) AS age`);
+      return { queued: rows[0].queued, running: rows[0].running, oldestQueuedAgeSeconds: Math.max(0, rows[0].age) };
     },
     async anyUnfinished(tx) {
       const rows = await on(tx).select({ id: generationJobs.id }).from(generationJobs).where(inArray(generationJobs.status, ['queued', 'running'])).limit(1);
