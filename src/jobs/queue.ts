@@ -13,6 +13,7 @@
 // up one who has none.
 import { PgBoss, type Job } from 'pg-boss';
 import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
+import { errorKey, onceEvery } from '../log-limiter.js';
 
 export const GENERATION_QUEUE = 'generation';
 
@@ -45,19 +46,28 @@ export interface JobQueue {
   send(job: QueuedJob, opts?: { afterSeconds?: number; priority?: number }): Promise<string>;
   /** Cancels the pg-boss job: a queued one never runs, a running one's signal aborts (on whichever instance). */
   cancel(bossJobId: string): Promise<void>;
+  /**
+   * This instance's workers take no more jobs (a stop begins: its running jobs are being handed back); sending still
+   * works, and what is sent is left to other instances.
+   */
+  pause(): Promise<void>;
   /** Stops the workers, waiting up to `timeoutMs` for running jobs. A queue never started stops at once. */
   stop(timeoutMs: number): Promise<void>;
 }
+
+/** A repeated queue error (PostgreSQL restarting: ~12 a second) is told again at most this often. */
+const ERRORS_TOLD_EVERY_MS = 30_000;
 
 const WORK = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 };
 
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   let started: Promise<PgBoss> | undefined;
   let stopping = false;
+  const queueError = onceEvery(ERRORS_TOLD_EVERY_MS, (fields, msg) => opts.log.warn(fields, msg));
 
   async function boot(): Promise<PgBoss> {
     const boss = new PgBoss({ connectionString: opts.url, useListenNotify: true, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, max: Math.max(4, opts.concurrency + 2) });
-    boss.on('error', (err: Error) => opts.log.warn({ err }, 'job queue error'));
+    boss.on('error', (err: Error) => queueError(errorKey(err), { err }, 'job queue error')); // once per distinct error and 30 s
     await boss.start();
     await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 0, expireInSeconds: 3600 });
     const perUser = opts.runningPerUser > 0 ? { groupConcurrency: opts.runningPerUser } : {};
@@ -91,6 +101,10 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     async cancel(bossJobId) {
       const boss = await start();
       await boss.cancel(GENERATION_QUEUE, bossJobId);
+    },
+    async pause() {
+      const boss = await started?.catch(() => undefined);
+      await boss?.offWork(GENERATION_QUEUE, { wait: false });
     },
     async stop(timeoutMs) {
       stopping = true;
