@@ -63,6 +63,8 @@ const WORK = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 };
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   let started: Promise<PgBoss> | undefined;
   let stopping = false;
+  /** While a stop waits for the running jobs: they are handed back through it (runner.ts), then it is gone. */
+  let draining: PgBoss | undefined;
   const queueError = onceEvery(ERRORS_TOLD_EVERY_MS, (fields, msg) => opts.log.warn(fields, msg));
 
   async function boot(): Promise<PgBoss> {
@@ -93,7 +95,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       await start();
     },
     async send(job, { afterSeconds, priority } = {}) {
-      const boss = await start();
+      const boss = draining ?? (await start());
       const id = await boss.send(GENERATION_QUEUE, job, { group: { id: job.userId }, ...(afterSeconds ? { startAfter: afterSeconds } : {}), ...(priority ? { priority } : {}) });
       if (!id) throw new Error('the job queue refused a job');
       return id;
@@ -110,7 +112,12 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       stopping = true;
       const boss = await started?.catch(() => undefined);
       started = undefined; // a second stop has nothing to do
-      await boss?.stop({ graceful: true, timeout: timeoutMs });
+      draining = boss;
+      try {
+        await boss?.stop({ graceful: true, timeout: timeoutMs });
+      } finally {
+        draining = undefined;
+      }
     },
   };
 }
