@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { freePort } from '../../src/net-utils.js';
+import { PRODUCTION_ENV } from '../helpers/production-env.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { startService } from '../helpers/service-process.js';
 
@@ -106,4 +107,22 @@ describe('logs in production', () => {
       expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) });
     }
   });
+
+  it('a malformed connection setting stops the start: exit 1, one JSON line naming each setting, no secret in it', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-json-logs-refused-'));
+    cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+    const proc = startService({
+      ...PRODUCTION_ENV,
+      DATA_DIR: dataDir,
+      DATABASE_CONNECTION_STRING: 'postgres://canvas:pa@ss#word@db.internal:5432/canvas',
+      OBJECT_STORAGE_CONNECTION_STRING: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=a2V5;BlobEndpoint=blob.example.com',
+    });
+    expect((await proc.exited).code).toBe(1);
+    const lines = linesOf(proc.output());
+    expect(lines).toEqual([expect.objectContaining({ level: 60, problems: expect.any(Array) })]);
+    const { problems } = lines[0] as { problems: string[] };
+    expect(problems).toEqual([expect.stringMatching(/^DATABASE_CONNECTION_STRING is not a valid URL/), expect.stringMatching(/^OBJECT_STORAGE_CONNECTION_STRING \(an Azure connection string\): BlobEndpoint is not an http\(s\) URL$/)]);
+    expect(proc.output()).not.toContain('word@db');
+  });
 });
+
