@@ -1,12 +1,13 @@
 // `npm start` as a person runs it (README): a SIGTERM (or Ctrl-C's SIGINT) to npm stops the service and the embedded
 // PostgreSQL server it started, and npm exits cleanly. Before, npm's shell stood between npm and the service: the
-// signal stopped npm and left the service and its database running. The real `npm start` in this folder (the web
-// client is built first if web/dist is missing or stale), in a process group of its own that afterAll ends.
+// signal stopped npm and left the service and its database running. The real `npm start` in this folder, in a
+// process group of its own that afterAll ends.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../scripts/build-web.js';
 import { isProcessAlive } from '../../src/data-dir.js';
 import { freePort } from '../../src/net-utils.js';
 import { postmasterPid } from '../helpers/service-process.js';
@@ -29,6 +30,9 @@ const groupAlive = (pgid: number) => {
 
 describe('npm start', () => {
   it('SIGTERM to npm stops the service and its embedded PostgreSQL, and npm exits 0', { timeout: 180_000 }, async () => {
+    // The web client built here first (as the browser tests' global setup does), so npm start's own --if-needed
+    // finds it fresh and no two builds of web/dist ever run at once.
+    await buildWeb({ ifNeeded: true, quiet: true });
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-npm-start-'));
     cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
