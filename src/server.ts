@@ -14,7 +14,8 @@ const jsonLogs = (env: NodeJS.ProcessEnv) => env.LOG_FORMAT === 'json' || (env.L
 async function main() {
   tuneGarbageCollector();
   if (jsonLogs(process.env)) {
-    const level = (['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const).find((l) => l === process.env.LOG_LEVEL) ?? 'info';
+    // LOG_LEVEL=silent still tells why the process stops (a refused configuration, a failed start): fatal lines only.
+    const level = (['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const).find((l) => l === process.env.LOG_LEVEL) ?? (process.env.LOG_LEVEL === 'silent' ? 'fatal' : 'info');
     jsonLog = processLog(level satisfies LogLevelName);
     routeConsole(jsonLog);
     routeProcessEvents(jsonLog);
