@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SocketLimits } from './collab/socket-limits.js';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './net/trusted-proxies.js';
+import { databaseUrlProblem, storageConnectionProblem } from './config-urls.js';
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
 import { loadWorkflow, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
 
@@ -492,6 +493,10 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   }
   if (e.JOBS_HEARTBEAT_LAPSE_MS < 3 * e.JOBS_HEARTBEAT_MS) {
     problems.push('JOBS_HEARTBEAT_LAPSE_MS must be at least three times JOBS_HEARTBEAT_MS: a live runner would be taken for dead');
+  }
+  // Connection settings refused now, naming the setting (src/config-urls.ts), rather than failing later as "Invalid URL".
+  for (const problem of [e.DATABASE_CONNECTION_STRING && databaseUrlProblem(e.DATABASE_CONNECTION_STRING), e.OBJECT_STORAGE_CONNECTION_STRING && storageConnectionProblem(e.OBJECT_STORAGE_CONNECTION_STRING)]) {
+    if (problem) problems.push(problem);
   }
   if (e.OBJECT_STORAGE_CONNECTION_STRING?.startsWith('s3://') && !e.OBJECT_STORAGE_PUBLIC_URL) {
     problems.push('OBJECT_STORAGE_PUBLIC_URL is required with an s3:// storage connection string');

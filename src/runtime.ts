@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import { lockDataDir, persistentSecret } from './data-dir.js';
+import { errorKey, onceEvery } from './log-limiter.js';
 import { openDatabase, type Database } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { createObjectStore, type ObjectStore, type StorageConfig } from './storage/index.js';
@@ -63,12 +64,15 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       undo.push(() => embedded.stop());
       url = embedded.url;
     }
+    const poolError = onceEvery(30_000, (fields, m) => log.warn(m));
     const database = await openDatabase({
       url,
       directUrl: config.database.url ? config.database.directUrl : undefined, // the embedded server has no pooler
       poolSize: config.database.poolSize,
       statementTimeoutMs: config.database.statementTimeoutMs,
-      onError: (err) => log.warn(`database: ${err.message}`),
+      // An idle connection lost (PostgreSQL restarting): told once per distinct error and 30 s, with its code.
+      onError: (err) => poolError(errorKey(err), {}, `database: an idle connection failed: ${err.message}${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}`),
+      log: (m) => log.info(m),
     });
     undo.push(() => database.close());
 

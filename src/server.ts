@@ -3,21 +3,37 @@ import 'dotenv/config';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneGarbageCollector } from './gc.js';
+import { processLog, routeConsole, routeProcessEvents, type LogLevelName, type ProcessLog } from './process-log.js';
+
+/** Set once the log format is known: JSON lines (production) route everything the process prints through it. */
+let jsonLog: ProcessLog | undefined;
+
+/** Whether logs are JSON lines, as the config would decide (known also when the config is refused). */
+const jsonLogs = (env: NodeJS.ProcessEnv) => env.LOG_FORMAT === 'json' || (env.LOG_FORMAT !== 'pretty' && (env.NODE_ENV === 'production' || !process.stdout.isTTY));
 
 async function main() {
   tuneGarbageCollector();
+  if (jsonLogs(process.env)) {
+    // LOG_LEVEL=silent still tells why the process stops (a refused configuration, a failed start): fatal lines only.
+    const level = (['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const).find((l) => l === process.env.LOG_LEVEL) ?? (process.env.LOG_LEVEL === 'silent' ? 'fatal' : 'info');
+    jsonLog = processLog(level satisfies LogLevelName);
+    routeConsole(jsonLog);
+    routeProcessEvents(jsonLog);
+  }
   let loaded;
   try {
     loaded = loadConfig(process.env, { stdoutIsTTY: process.stdout.isTTY });
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      if (jsonLog) jsonLog.fatal({ problems: err.problems }, err.message);
+      else console.error(err.message);
       process.exit(1);
     }
     throw err;
   }
   const { config, warnings } = loaded;
-  const app = await buildApp(config);
+  // JSON lines: the app's logger writes to the same stdout as the lines above (one writer, whole lines).
+  const app = await buildApp(config, config.logFormat === 'json' && jsonLog ? { logStream: process.stdout } : {});
   app.log.info({ node: process.version }, `running on Node ${process.version}`);
   for (const warning of warnings) app.log.warn(warning);
 
@@ -51,6 +67,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  if (jsonLog) jsonLog.fatal({ err }, `not started: ${err instanceof Error ? err.message : String(err)}`);
+  else console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -64,15 +64,31 @@ const scrub = (text: string) => text.replace(QUERY_PARAMS, '\nparams: [redacted]
  * primitive fields kept (SDK errors carry request objects whose headers hold credentials).
  */
 export function serializeError(err: unknown, depth = 0): { type: string; message: string; stack: string; [key: string]: unknown } {
-  if (!(err instanceof Error)) return { type: typeof err, message: String(err), stack: '' };
-  const out = { type: err.name, message: scrub(err.message), stack: scrub(err.stack ?? '') } as { type: string; message: string; stack: string; [key: string]: unknown };
-  for (const [key, value] of Object.entries(err)) {
+  if (!(err instanceof Error)) {
+    // An error as a plain object (pg-boss emits `{ ...err, message, stack, queue, worker }`): read as an error, never
+    // `[object Object]`.
+    if (err === null || typeof err !== 'object' || typeof (err as { message?: unknown }).message !== 'string') {
+      return { type: typeof err, message: err !== null && typeof err === 'object' ? scrub(safeJson(err)) : String(err), stack: '' };
+    }
+  }
+  const e = err as Error;
+  const out = { type: typeof e.name === 'string' ? e.name : 'object', message: scrub(e.message), stack: scrub(typeof e.stack === 'string' ? e.stack : '') } as { type: string; message: string; stack: string; [key: string]: unknown };
+  for (const [key, value] of Object.entries(e)) {
     if (key in out || key === 'params' || key === 'cause') continue;
     if (typeof value === 'string') out[key] = scrub(value);
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) out[key] = value;
   }
-  if (err.cause !== undefined && depth < 3) out.cause = serializeError(err.cause, depth + 1);
+  if (e.cause !== undefined && depth < 3) out.cause = serializeError(e.cause, depth + 1);
   return out;
+}
+
+/** An object as JSON, bounded (a log line, not a dump); what cannot be serialized says so. */
+function safeJson(value: object): string {
+  try {
+    return (JSON.stringify(value) ?? '').slice(0, 500);
+  } catch {
+    return 'an object that cannot be shown';
+  }
 }
 
 function serializeRequest(req: FastifyRequest) {

@@ -33,8 +33,12 @@ export interface JobEnd {
 }
 
 export interface NodeRunState {
-  /** Shows a job in its node's `data.job` (and `isGenerating`), or — a JobEnd — takes it out and shows its outcome. Never rejects. */
-  show(node: GenerationNode, job: NodeJob | JobEnd): Promise<void>;
+  /**
+   * Shows a job in its node's `data.job` (and `isGenerating`), or — a JobEnd — takes it out and shows its outcome. Never
+   * rejects. `handedBack`: the job was running here and is queued again (this instance stops), shown queued although
+   * it was shown running.
+   */
+  show(node: GenerationNode, job: NodeJob | JobEnd, opts?: { handedBack?: boolean }): Promise<void>;
 }
 
 /** What a node shows after its job's instance died. */
@@ -88,7 +92,7 @@ export function createNodeRunState({ live, log }: { live: Pick<LiveDocuments, 'o
   }
 
   return {
-    show: (node, job) =>
+    show: (node, job, { handedBack = false } = {}) =>
       openAndWrite(node, (doc) => {
         const data = dataOf(doc, node.nodeId);
         if (!data) return;
@@ -106,7 +110,7 @@ export function createNodeRunState({ live, log }: { live: Pick<LiveDocuments, 'o
           return;
         }
         // Writes of one job may arrive out of order: a running job is never shown as queued again.
-        if (shown?.id === job.id && shown.status && RANK[shown.status] > RANK[job.status]) return;
+        if (!handedBack && shown?.id === job.id && shown.status && RANK[shown.status] > RANK[job.status]) return;
         if (JSON.stringify(shown) !== JSON.stringify(job)) data.set('job', job);
         setIfChanged(data, 'isGenerating', true);
       }),

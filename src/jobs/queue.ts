@@ -18,6 +18,7 @@
 import { PgBoss, type Job } from 'pg-boss';
 import { DEFAULT_JOB_QUEUE_SETTINGS, defaultJobsPoolSize, type JobQueueSettings } from '../config.js';
 import { FIRST_JOB_PRIORITY } from '../db/repositories/generation-jobs.js';
+import { errorKey, onceEvery } from '../log-limiter.js';
 
 export const GENERATION_QUEUE = 'generation';
 /**
@@ -58,13 +59,24 @@ export interface JobQueue {
   send(job: QueuedJob, opts?: { afterSeconds?: number; priority?: number }): Promise<string>;
   /** Cancels the pg-boss job: a queued one never runs, a running one's signal aborts (on whichever instance). */
   cancel(bossJobId: string): Promise<void>;
+  /**
+   * This instance's workers take no more jobs (a stop begins: its running jobs are being handed back); sending still
+   * works, and what is sent is left to other instances.
+   */
+  pause(): Promise<void>;
   /** Stops the workers, waiting up to `timeoutMs` for running jobs. A queue never started stops at once. */
   stop(timeoutMs: number): Promise<void>;
 }
 
+/** A repeated queue error (PostgreSQL restarting: ~12 a second) is told again at most this often. */
+const ERRORS_TOLD_EVERY_MS = 30_000;
+
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   let started: Promise<PgBoss> | undefined;
   let stopping = false;
+  /** While a stop waits for the running jobs: they are handed back through it (runner.ts), then it is gone. */
+  let draining: PgBoss | undefined;
+  const queueError = onceEvery(ERRORS_TOLD_EVERY_MS, (fields, msg) => opts.log.warn(fields, msg));
   const settings: JobQueueSettings = { ...DEFAULT_JOB_QUEUE_SETTINGS, poolSize: defaultJobsPoolSize(opts.concurrency), ...opts.settings };
   const WORK = { pollingIntervalSeconds: settings.pollingIntervalSeconds, notifyPollingIntervalSeconds: settings.pollingIntervalSeconds };
 
@@ -79,7 +91,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
       max: settings.poolSize,
     });
-    boss.on('error', (err: Error) => opts.log.warn({ err }, 'job queue error'));
+    boss.on('error', (err: Error) => queueError(errorKey(err), { err }, 'job queue error')); // once per distinct error and 30 s
     await boss.start();
     await ensureQueue(boss, GENERATION_QUEUE, { notify: true, heartbeatSeconds: 10, retryLimit: 0, expireInSeconds: 3600 });
     await retireQueues(boss, opts.log);
@@ -106,7 +118,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       await start();
     },
     async send(job, { afterSeconds, priority } = {}) {
-      const boss = await start();
+      const boss = draining ?? (await start());
       const id = await boss.send(GENERATION_QUEUE, job, { group: { id: job.userId }, ...(afterSeconds ? { startAfter: afterSeconds } : {}), ...(priority ? { priority } : {}) });
       if (!id) throw new Error('the job queue refused a job');
       return id;
@@ -115,11 +127,20 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       const boss = await start();
       await boss.cancel(GENERATION_QUEUE, bossJobId);
     },
+    async pause() {
+      const boss = await started?.catch(() => undefined);
+      await boss?.offWork(GENERATION_QUEUE, { wait: false });
+    },
     async stop(timeoutMs) {
       stopping = true;
       const boss = await started?.catch(() => undefined);
       started = undefined; // a second stop has nothing to do
-      await boss?.stop({ graceful: true, timeout: timeoutMs });
+      draining = boss;
+      try {
+        await boss?.stop({ graceful: true, timeout: timeoutMs });
+      } finally {
+        draining = undefined;
+      }
     },
   };
 }

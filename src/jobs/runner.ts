@@ -197,6 +197,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   const tasks = taskList(deps.tasks);
   /** This instance's running jobs: a cancel (here, or announced from elsewhere) aborts at once; their heartbeats are renewed. */
   const running = new Map<string, AbortController>();
+  /** This instance's running queued jobs (not POST /api/image's, whose request waits): handed back when it stops. */
+  const handBack = new Map<string, () => void>();
   const queue = (deps.createQueue ?? createJobQueue)({ ...deps.queue, runningPerUser: deps.runningPerUser, run, log });
   const lapseMs = deps.heartbeatLapseMs;
   /** The user's running jobs at which a queued one waits: the stricter of the two limits (0: none). */
@@ -230,16 +232,21 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
 
   /** Shows a queued or running job in its node (in the background: the document never holds up the job). */
   function showInNode(view: GenerationJobView | null) {
+    void nodeShows(view);
+  }
+
+  /** Shows a queued or running job in its node; `handedBack`: queued again after it ran here (./node-state.ts). */
+  async function nodeShows(view: GenerationJobView | null, opts?: { handedBack?: boolean }) {
     const node = view && nodeOf(view);
     if (!node || !deps.nodeState || (view.status !== 'queued' && view.status !== 'running')) return;
-    void deps.nodeState.show(node, {
+    await deps.nodeState.show(node, {
       id: view.id,
       status: view.status,
       queuePosition: view.queuePosition,
       queuedAt: view.createdAt.toISOString(),
       startedAt: view.startedAt?.toISOString() ?? null,
       ...(view.progress ? { progress: view.progress } : {}),
-    });
+    }, opts);
   }
 
   /**
@@ -381,9 +388,38 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     // POST /api/image is answered once the job's record and its node are final.
     let answer: () => void = () => {};
     let shown: RunOutcome | undefined; // what the node shows once the job ended
+    // This instance stops: a queued job's run is aborted and the job handed back to the queue (./queue.ts pause()).
+    let releasing = false;
+    let handedBack: GenerationJobView | null = null;
+    if (!held) {
+      handBack.set(jobId, () => {
+        releasing = true;
+        abort.abort();
+      });
+    }
+    /** Queued again for another instance (or this one's next start), its attempt not counted; false if it ended meanwhile. */
+    const release = async () => {
+      try {
+        const { result, view } = await change(userId, jobId, async (tx) => {
+          if (!(await jobs.release(jobId, attempt, tx))) return false;
+          await offer({ jobId, userId }, row.queuePriority, tx);
+          return true;
+        });
+        if (result) {
+          handedBack = view;
+          log.info({ jobId, task: row.taskKind }, 'a running job is handed back to the queue: this instance stops');
+        }
+        return result;
+      } catch (err) {
+        // Left running: its heartbeat lapses and another instance retries it.
+        log.warn({ err, jobId }, 'could not hand a running job back to the queue (it is retried once its heartbeat lapses)');
+        return false;
+      }
+    };
     const fail = async (err: unknown) => {
       answer = () => waiter?.reject(err);
       if (abort.signal.aborted) {
+        if (releasing && (await release())) return;
         shown = { error: CANCELED }; // canceled: the row says so already, and nothing was recorded
         return;
       }
@@ -433,7 +469,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       unwatch();
       signal.removeEventListener('abort', onAbort);
       running.delete(jobId);
-      await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
+      handBack.delete(jobId);
+      if (handedBack) await nodeShows(handedBack, { handedBack: true });
+      else await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
       answer();
     }
   }
@@ -643,6 +681,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     async stop(timeoutMs) {
       clearInterval(timer);
       timer = undefined;
+      // Drain: take no more jobs, hand the running ones back to the queue (their runs abort), then wait for them.
+      await queue.pause().catch((err: unknown) => log.warn({ err }, 'could not stop taking jobs'));
+      const handing = [...handBack.values()];
+      if (handing.length > 0) log.info({ jobs: handing.length }, 'stopping: running jobs are handed back to the queue');
+      for (const release of handing) release();
       await queue.stop(timeoutMs);
       await beating;
     },

@@ -216,4 +216,61 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_DIRECT_URL: 'postgres://u:p@db:5432/canvas' }).config.database.directUrl).toBe('postgres://u:p@db:5432/canvas');
     expect(() => loadConfig({ DATABASE_DIRECT_URL: 'db:5432' })).toThrow(/DATABASE_DIRECT_URL must be a postgres:\/\/ URL/);
   });
+
+  describe('connection settings refused at start, naming the setting, never echoing the value', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...production, ...env });
+        return [];
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).problems;
+      }
+    };
+    const secret = 'S3cr3t';
+    it.each([
+      [`postgres://u:p@${secret}#x@db.internal/canvas`, /^DATABASE_CONNECTION_STRING is not a valid URL .*percent-encode/],
+      [`postgres://u:${secret}@db.internal:99999/canvas`, /^DATABASE_CONNECTION_STRING is not a valid URL/],
+      [`postgres:///canvas?password=${secret}`, /^DATABASE_CONNECTION_STRING names no host/],
+      [`mysql://u:${secret}@db/canvas`, /^DATABASE_CONNECTION_STRING: DATABASE_CONNECTION_STRING must be a postgres:\/\/ URL/],
+    ])('DATABASE_CONNECTION_STRING %s', (value, message) => {
+      const problems = problemsOf({ DATABASE_CONNECTION_STRING: value });
+      expect(problems).toEqual([expect.stringMatching(message)]);
+      expect(problems.join()).not.toContain(secret);
+    });
+
+    it.each([
+      [`DefaultEndpointsProtocol=https;AccountName=a;AccountKey=${secret};BlobEndpoint=http//blob.example`, /Azure connection string\): BlobEndpoint is not an http\(s\) URL$/],
+      [`DefaultEndpointsProtocol=https;AccountName=a`, /Azure connection string\): AccountKey \(or SharedAccessSignature\) is required$/],
+      [`DefaultEndpointsProtocol=https;AccountName=a;AccountKey=${secret}!!`, /AccountKey is not base64/],
+      [`DefaultEndpointsProtocol=ftp;AccountName=a;AccountKey=${secret}`, /DefaultEndpointsProtocol must be http or https/],
+      [`DefaultEndpointsProtocol=https;AccountName=a;${secret}`, /a part has no "="/],
+      [`DefaultEndpointsProtocol=https;AcountName=a;AccountKey=${secret}`, /unknown key "AcountName"/],
+      [`s3://images?region=eu&endpoint=minio:9000&accessKeyId=k&secretAccessKey=${secret}`, /^OBJECT_STORAGE_CONNECTION_STRING \(s3:.*\): endpoint is not an http\(s\) URL$/],
+      [`s3://images/sub?region=eu`, /a path after it is not allowed/],
+      [`s3://images?region=eu&forcePathstyle=true`, /unknown parameter "forcePathstyle"/],
+      [`s3://images?region=eu&secretAccessKey=${secret}`, /accessKeyId and secretAccessKey go together/],
+      [`https://account.blob.core.windows.net/?sv=${secret}`, /^OBJECT_STORAGE_CONNECTION_STRING is neither an Azure Blob connection string/],
+    ])('OBJECT_STORAGE_CONNECTION_STRING %s', (value, message) => {
+      const problems = problemsOf({ OBJECT_STORAGE_CONNECTION_STRING: value, OBJECT_STORAGE_PUBLIC_URL: 'https://cdn.example.com/images' });
+      expect(problems).toEqual([expect.stringMatching(message)]);
+      expect(problems.join()).not.toContain(secret);
+    });
+
+    it('takes well-formed ones: Azure (key, SAS, Azurite), S3 with and without an endpoint, a socket folder for PostgreSQL', () => {
+      for (const value of [
+        'DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=a2V5a2V5a2V5==;EndpointSuffix=core.windows.net',
+        'BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature=sv=2024&sig=abc',
+        'DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=a2V5;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;',
+        'UseDevelopmentStorage=true',
+        's3://images?region=eu-west-1',
+        's3://images?region=us-east-1&endpoint=http://127.0.0.1:9000&forcePathStyle=true&accessKeyId=k&secretAccessKey=s',
+      ]) {
+        expect(problemsOf({ OBJECT_STORAGE_CONNECTION_STRING: value, OBJECT_STORAGE_PUBLIC_URL: 'https://cdn.example.com/images' }), value).toEqual([]);
+      }
+      expect(problemsOf({ DATABASE_CONNECTION_STRING: 'postgresql://u:p%40ss@db.internal:5432/canvas?sslmode=require' })).toEqual([]);
+      expect(problemsOf({ DATABASE_CONNECTION_STRING: 'postgres:///canvas?host=/var/run/postgresql' })).toEqual([]);
+    });
+  });
 });
+

@@ -95,6 +95,11 @@ export interface GenerationJobsRepository {
   lapsed(lapseMs: number, limit: number, tx?: Tx): Promise<LapsedJob[]>;
   /** A lapsed job back to `queued` for its retry (still running and lapsed); false otherwise. */
   requeue(id: string, lapseMs: number, tx?: Tx): Promise<boolean>;
+  /**
+   * Hands a job this instance was running (this `attempt`) back to the queue as it stops: queued again, its attempt
+   * not counted (a shutdown is no failure). false when the job is no longer that run (canceled, finished).
+   */
+  release(id: string, attempt: number, tx?: Tx): Promise<boolean>;
   /** A job of the node that is queued or running (`exceptId` aside): its id and status; null when none. */
   activeInNode(projectId: string, nodeId: string, tx?: Tx, exceptId?: string): Promise<{ id: string; status: GenerationJobStatus } | null>;
   /** Serialises starts of one node (an advisory lock until the transaction ends). */
@@ -265,6 +270,14 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
         .update(generationJobs)
         .set({ status: 'queued', heartbeatAt: null, progress: null, startedAt: null, reservedUsd: null })
         .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
+        .returning({ id: generationJobs.id });
+      return rows.length > 0;
+    },
+    async release(id, attempt, tx) {
+      const rows = await on(tx)
+        .update(generationJobs)
+        .set({ status: 'queued', attempts: sql`${generationJobs.attempts} - 1`, heartbeatAt: null, progress: null, startedAt: null })
+        .where(and(eq(generationJobs.id, id), eq(generationJobs.status, 'running'), eq(generationJobs.attempts, attempt)))
         .returning({ id: generationJobs.id });
       return rows.length > 0;
     },
