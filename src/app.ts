@@ -21,6 +21,7 @@ import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { trustProxyOption } from './net/trusted-proxies.js';
 import { canvasRoutes } from './routes/canvas.js';
+import { storeReadinessCheck } from './storage/readiness.js';
 import { healthRoutes } from './routes/health.js';
 import { createWebClientShell, notFoundPage, webClient } from './http/web-client.js';
 import { clientConfigRoutes } from './routes/client-config.js';
@@ -178,7 +179,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(webClient, { config, authConfig, sessions, shell: webShell });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) }, uploadMaxBytes: config.limits.uploadBytes, canvasLimits: config.limits });
   await app.register(nodeKindRoutes, { limits: config.limits });
-  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
+  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: storeReadinessCheck(store, { writeEverySeconds: config.storage.probeWriteSeconds }) } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, counters: composition.rateLimits });
   // Payments and video: public routes here (after the rate-limit plugin); checkout and portal below.
