@@ -32,6 +32,14 @@ import { uploadRoutes } from './routes/upload.js';
 import { userRoutes } from './routes/user.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { compose } from './composition.js';
+import type { ObjectSweep } from './services/object-sweep.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The deletion sweep of deleted projects' objects (src/services/object-sweep.ts). */
+    objectSweep: ObjectSweep;
+  }
+}
 import type { Network } from './net/safe-fetch.js';
 import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
@@ -163,6 +171,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(metricsPlugin, { token: config.metrics.token });
   const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, tasks: options.tasks, sessions, network: options.network, revocations });
   app.addHook('onClose', () => composition.close());
+  // The deletion sweep, for a caller in this process (tests run a pass directly; instances run theirs on a timer).
+  app.decorate('objectSweep', composition.objectSweep);
   // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
   // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).
   app.addHook('preClose', () => composition.jobs.stop(JOBS_STOP_GRACE_MS));
