@@ -66,7 +66,7 @@ export function createObjectDeletionsRepository(db: Db): ObjectDeletionsReposito
       if (names.length === 0) return;
       await db.execute(sql`
         INSERT INTO object_deletions (name, due_at, project_id)
-        SELECT name, ${dueAt.toISOString()}::timestamptz, ${projectId}::uuid FROM unnest(${names}::text[]) AS name
+        SELECT name, ${dueAt.toISOString()}::timestamptz, ${projectId}::uuid FROM json_array_elements_text(${JSON.stringify(names)}::json) AS name
         ON CONFLICT (name) DO UPDATE SET due_at = GREATEST(object_deletions.due_at, excluded.due_at), project_id = excluded.project_id`);
     },
 
@@ -103,7 +103,7 @@ export function createObjectDeletionsRepository(db: Db): ObjectDeletionsReposito
 
     async remove(names, tx) {
       if (names.length === 0) return;
-      await run(tx).execute(sql`DELETE FROM object_deletions WHERE name = ANY(${names}::text[])`);
+      await run(tx).execute(sql`DELETE FROM object_deletions WHERE name IN (SELECT json_array_elements_text(${JSON.stringify(names)}::json))`);
     },
   };
 }
