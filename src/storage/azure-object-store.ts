@@ -29,7 +29,9 @@ export class AzureObjectStore implements ObjectStore {
     // The SDK's default retries back off for ~28 s before giving up: a person waiting on an upload gets a
     // quick, clear failure instead (a few short retries ride out a blip).
     const service = BlobServiceClient.fromConnectionString(connectionString, {
-      retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000 },
+      // Each try bounded too: a store that accepts connections and never answers would otherwise hold the request
+      // (and whatever waits on it: a thumbnail, the deletion sweep's lock) forever. One 4 MB block per try.
+      retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000, tryTimeoutInMs: 60_000 },
     });
     return new AzureObjectStore(service.getContainerClient(container), publicUrl);
   }

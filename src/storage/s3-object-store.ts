@@ -15,6 +15,9 @@ import { asStoreFailure, ObjectExistsError, StorageUnavailableError } from './er
 import { assertValidObjectName, nameUnderBase, publicBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
+const STORE_CONNECT_TIMEOUT_MS = 5_000;
+const STORE_IDLE_TIMEOUT_MS = 30_000;
+
 /**
  * `s3://<bucket>?region=…&endpoint=…&forcePathStyle=true`. Credentials come from the SDK's default chain
  * (AWS_* variables, shared config, instance roles). For testing and local development only, the query may
@@ -40,6 +43,10 @@ export function parseS3ConnectionString(connectionString: string): { bucket: str
       // servers (s3rver among them) store framing and all.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // A store that accepts connections and never answers would hold a request (and whatever waits on it: a
+      // thumbnail, the deletion sweep's lock) forever: the SDK has no time-out of its own. Idle, not total: a large
+      // upload that keeps moving is never cut.
+      requestHandler: { connectionTimeout: STORE_CONNECT_TIMEOUT_MS, socketTimeout: STORE_IDLE_TIMEOUT_MS },
     },
   };
 }
