@@ -9,6 +9,8 @@ import { crc32 } from 'node:zlib';
 
 /** The IPTC Digital Source Type of images made by a trained model. */
 export const TRAINED_ALGORITHMIC_MEDIA = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
+/** The IPTC Digital Source Type of an image changed only by a classical algorithm (crop, resize, colour adjustments). */
+export const ALGORITHMICALLY_ENHANCED = 'http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicallyEnhanced';
 /** Our XMP namespace: the generation id, the model, the prompt. */
 export const PROVENANCE_NS = 'https://image-canvas.dev/ns/1.0/';
 const IPTC_EXT_NS = 'http://iptc.org/std/Iptc4xmpExt/2008-02-29/';
@@ -20,6 +22,18 @@ export interface Provenance {
   model: string;
   /** Written only when given (the user opted in). */
   prompt?: string;
+  /** The IPTC Digital Source Type; model output (TRAINED_ALGORITHMIC_MEDIA) unless said otherwise. */
+  sourceType?: string;
+}
+
+/**
+ * The Digital Source Type of a classical edit (crop, resize, adjust) of `input`: still model output when the input
+ * says it is one (its metadata names IPTC's `trainedAlgorithmicMedia` or `compositeWithTrainedAlgorithmicMedia`, as
+ * every image our generations store does), else `algorithmicallyEnhanced` — an edit never launders a model's image
+ * into a plain one, nor claims a model made a photo it only cropped.
+ */
+export function editSourceType(input: Uint8Array): string {
+  return Buffer.from(input.buffer, input.byteOffset, input.byteLength).includes('rainedAlgorithmicMedia', 0, 'latin1') ? TRAINED_ALGORITHMIC_MEDIA : ALGORITHMICALLY_ENHANCED;
 }
 
 /**
@@ -44,14 +58,14 @@ export function xmlAttribute(text: string): string {
 }
 
 /** The XMP packet (UTF-8 text) of a generation. */
-export function provenanceXmp({ generationId, model, prompt }: Provenance): string {
+export function provenanceXmp({ generationId, model, prompt, sourceType = TRAINED_ALGORITHMIC_MEDIA }: Provenance): string {
   const prop = (name: string, value: string) => `\n    ${name}="${xmlAttribute(value)}"`;
   return (
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>\n' +
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">\n' +
     ' <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n' +
     `  <rdf:Description rdf:about=""\n    xmlns:Iptc4xmpExt="${IPTC_EXT_NS}"\n    xmlns:ic="${PROVENANCE_NS}"` +
-    prop('Iptc4xmpExt:DigitalSourceType', TRAINED_ALGORITHMIC_MEDIA) +
+    prop('Iptc4xmpExt:DigitalSourceType', sourceType) +
     prop('ic:GenerationId', generationId) +
     prop('ic:Model', model) +
     (prompt === undefined ? '' : prop('ic:Prompt', prompt)) +

@@ -40,11 +40,15 @@ async function run(nodeId: string) {
   return { job, data: dataOf(watcher.doc, nodeId)!.toJSON() as Record<string, unknown> };
 }
 
-async function pixelsOf(url: string) {
+async function bytesOf(url: string) {
   const cookie = await ada.client.jar.getCookieString(ada.client.baseUrl);
   const res = await fetch(new URL(new URL(url).pathname, ada.client.baseUrl), { headers: { cookie } });
   expect(res.status).toBe(200);
-  return sharp(Buffer.from(await res.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return Buffer.from(await res.arrayBuffer());
+}
+
+async function pixelsOf(url: string) {
+  return sharp(await bytesOf(url)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 }
 
 beforeAll(async () => {
@@ -90,6 +94,8 @@ describe('steps nodes run as jobs', () => {
     const lineage = job.lineage as { jobId: string; model: string; inputs: Array<{ url: string }>; nodeId: string; cost: { amount: number } | null };
     expect(lineage).toMatchObject({ jobId: job.id, model: 'crop', nodeId: 'c', cost: { amount: 0 } });
     expect(lineage.inputs.map((i) => i.url)).toEqual([inputUrl]);
+    // A crop of a photo is not model output: its metadata says a classical algorithm changed it.
+    expect((await sharp(await bytesOf(imageUrl)).metadata()).xmp?.toString('utf8')).toContain('digitalsourcetype/algorithmicallyEnhanced"');
     const rows = await t.pool.query('SELECT node_id, model, input_images FROM generations WHERE job_id = $1', [job.id]);
     expect(rows.rows).toEqual([{ node_id: 'c', model: 'crop', input_images: [inputUrl] }]);
   });

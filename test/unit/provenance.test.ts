@@ -3,7 +3,7 @@
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PROVENANCE_NS, TRAINED_ALGORITHMIC_MEDIA, withProvenance } from '../../src/imaging/provenance.js';
+import { ALGORITHMICALLY_ENHANCED, editSourceType, PROVENANCE_NS, TRAINED_ALGORITHMIC_MEDIA, withProvenance } from '../../src/imaging/provenance.js';
 
 interface Chunk {
   type: string;
@@ -88,6 +88,20 @@ describe('provenance XMP in a PNG', () => {
     const meta = await sharp(png).metadata();
     expect(meta.xmp?.toString('utf8')).toBe(xmp);
     expect(await sharp(png).raw().toBuffer()).toEqual(await sharp(original).raw().toBuffer());
+  });
+
+  it("says a classical edit is model output only when its input was (crop, resize and adjust results)", async () => {
+    const plain = await image();
+    expect(editSourceType(plain)).toBe(ALGORITHMICALLY_ENHANCED);
+    expect(ALGORITHMICALLY_ENHANCED).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicallyEnhanced');
+    // A generation's output says it came from a model, and so does every edit of it, in a subarray too.
+    const generated = withProvenance(plain, { generationId: 'gen-1-aa', model: 'gemini-2.5-flash-image' });
+    expect(editSourceType(generated)).toBe(TRAINED_ALGORITHMIC_MEDIA);
+    expect(editSourceType(new Uint8Array(Buffer.concat([Buffer.alloc(3), generated])).subarray(3))).toBe(TRAINED_ALGORITHMIC_MEDIA);
+    // So does a composite with model output written by another tool.
+    expect(editSourceType(Buffer.from('…DigitalSourceType="http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia"…'))).toBe(TRAINED_ALGORITHMIC_MEDIA);
+    const edited = withProvenance(plain, { generationId: 'gen-2-bb', model: 'crop', sourceType: editSourceType(plain) });
+    expect(properties(xmpPackets(edited)[0])['Iptc4xmpExt:DigitalSourceType']).toBe(ALGORITHMICALLY_ENHANCED);
   });
 
   it('carries the prompt when opted in, escaped so that any text round-trips', async () => {

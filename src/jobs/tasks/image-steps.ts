@@ -3,7 +3,8 @@
 // its node's type and data from the canvas as it is when the job runs, and its input image as the job recorded it
 // when it was started (./node-inputs.ts: the image of the node wired into its image input), loaded as a generation
 // loads its inputs (src/services/image-inputs.ts: our store, data: URLs, SSRF-guarded http(s)). The image workers
-// run the kind's plan on it (src/imaging/steps.ts); the PNG is stored with its provenance and recorded as a
+// run the kind's plan on it (src/imaging/steps.ts); the PNG is stored with its provenance (a classical edit: model
+// output only when its input was, src/imaging/provenance.ts editSourceType) and recorded as a
 // generation (its lineage: the input, the job, the node) in the transaction in which the job succeeds (ctx.commit),
 // so the runner shows it in the node like a generation's result. No model is called and nothing is charged: the
 // lineage's model is the node's kind, its cost 0.
@@ -14,7 +15,7 @@ import type { GenerationsRepository } from '../../db/repositories/index.js';
 import { nodeNotFound, nodeSettingsUnusable, storageUnavailable, unusableImage } from '../../errors.js';
 import type { ImageWorkers } from '../../imaging/pool.js';
 import { safeFileName, uniquePrefix } from '../../imaging/object-names.js';
-import { withProvenance } from '../../imaging/provenance.js';
+import { editSourceType, withProvenance } from '../../imaging/provenance.js';
 import { IMAGE_STEPS_TASK } from '../../kinds/image-steps.js';
 import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
 import { resolveInputs, type InputDeps } from '../../services/image-inputs.js';
@@ -89,7 +90,7 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
       }
       const stamp = Date.now();
       const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
-      const png = withProvenance(Buffer.from(answer.png), { generationId, model: type });
+      const png = withProvenance(Buffer.from(answer.png), { generationId, model: type, sourceType: editSourceType(input.data) });
       const written: string[] = [];
       try {
         const output = await put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, PNG, deps.outputMaxBytes, nodeId);
