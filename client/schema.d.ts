@@ -338,7 +338,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable";
+                                [key: string]: "ok" | "unavailable" | "full";
                             };
                         };
                     };
@@ -380,7 +380,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable";
+                                [key: string]: "ok" | "unavailable" | "full";
                             };
                         };
                     };
@@ -395,7 +395,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable";
+                                [key: string]: "ok" | "unavailable" | "full";
                             };
                         };
                     };
@@ -4157,6 +4157,15 @@ export interface paths {
                 };
                 /** @description Project not found: no project the user may see */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Storage unavailable: the object store is down or full, or did not answer within THUMBNAIL_DEADLINE_MS; Retry-After says when to retry */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -21,6 +21,7 @@ import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { trustProxyOption } from './net/trusted-proxies.js';
 import { canvasRoutes } from './routes/canvas.js';
+import { storeReadinessCheck } from './storage/readiness.js';
 import { healthRoutes } from './routes/health.js';
 import { createWebClientShell, notFoundPage, webClient } from './http/web-client.js';
 import { clientConfigRoutes } from './routes/client-config.js';
@@ -31,6 +32,14 @@ import { uploadRoutes } from './routes/upload.js';
 import { userRoutes } from './routes/user.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { compose } from './composition.js';
+import type { ObjectSweep } from './services/object-sweep.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The deletion sweep of deleted projects' objects (src/services/object-sweep.ts). */
+    objectSweep: ObjectSweep;
+  }
+}
 import type { Network } from './net/safe-fetch.js';
 import type { ImageModel } from './models/index.js';
 import { billingPlugin, paymentsWebhookPlugin } from './routes/billing.js';
@@ -162,6 +171,8 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(metricsPlugin, { token: config.metrics.token });
   const composition = await compose(runtime, { log: app.log, metrics: app.metrics, imageModel: options.imageModel, tasks: options.tasks, sessions, network: options.network, revocations });
   app.addHook('onClose', () => composition.close());
+  // The deletion sweep, for a caller in this process (tests run a pass directly; instances run theirs on a timer).
+  app.decorate('objectSweep', composition.objectSweep);
   // Generation jobs: running ones get a grace period to finish before the server closes; queued ones wait in the
   // database for the next start. The queue starts now only if jobs are waiting (else on the first new job).
   app.addHook('preClose', () => composition.jobs.stop(JOBS_STOP_GRACE_MS));
@@ -178,7 +189,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(webClient, { config, authConfig, sessions, shell: webShell });
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) }, uploadMaxBytes: config.limits.uploadBytes, canvasLimits: config.limits });
   await app.register(nodeKindRoutes, { limits: config.limits });
-  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: () => store.check() } });
+  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: storeReadinessCheck(store, { writeEverySeconds: config.storage.probeWriteSeconds }) } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, counters: composition.rateLimits });
   // Payments and video: public routes here (after the rate-limit plugin); checkout and portal below.

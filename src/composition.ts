@@ -29,6 +29,8 @@ import { createProjectGenerationsService, type ProjectGenerationsService } from 
 import { loadExampleImages } from './assets/example-canvas.js';
 import { createExampleCanvasService, type ExampleCanvasService } from './services/example-canvas.js';
 import { createProjectsService, type ProjectsService } from './services/projects.js';
+import { createObjectSweep, type ObjectSweep } from './services/object-sweep.js';
+import { createObjectDeletionsRepository } from './db/repositories/object-deletions.js';
 import { createThumbnailsService, type ThumbnailsService } from './services/thumbnails.js';
 import { createSharingService, type SharingService } from './services/sharing.js';
 import { createTemplatesService, type TemplatesService } from './services/templates.js';
@@ -83,6 +85,8 @@ export interface Composition {
   models: ModelRegistry;
   /** The job event streams open here (GET /api/generations/events): capped per user, ended by revocation. */
   streams: EventStreams;
+  /** The deletion sweep of deleted projects' objects (src/services/object-sweep.ts). */
+  objectSweep: ObjectSweep;
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -152,10 +156,18 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   // Revocation reaches what is open: live sockets and event streams are checked after every read of revocations.
   const streams = createEventStreams({ perUser: config.limits.eventStreamsPerUser });
   const accessSweep = startAccessSweep({ revocations, checks: createAccessChecksRepository(database.db), sources: [() => live.connections(), () => streams.open()], log });
+  const objectSweep = createObjectSweep({
+    deletions: createObjectDeletionsRepository(database.db),
+    store,
+    graceHours: config.storage.deleteGraceHours,
+    batch: config.storage.sweepBatch,
+    log,
+  });
+  objectSweep.start(config.storage.sweepIntervalMinutes);
   const canvas = createCanvasService({ canvases, live, images: canvasImages, maxBytes: config.limits.canvasBytes });
   const services: Services = {
     users: createUsersService({ users }),
-    projects: createProjectsService({ projects, access, accessChanged: live.revalidate }),
+    projects: createProjectsService({ projects, access, accessChanged: live.revalidate, deleting: (projectId) => objectSweep.projectDeleting(projectId) }),
     canvas,
     generation: createGenerationService({
       users,
@@ -205,6 +217,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       cacheEntries: config.limits.thumbnailCacheEntries,
       maxImagePixels: config.limits.inputImagePixels,
       log,
+      deadlineMs: config.storage.thumbnailDeadlineMs,
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
   };
@@ -254,8 +267,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     jobs,
     models,
     streams,
+    objectSweep,
     close: async () => {
       accessSweep.stop();
+      objectSweep.stop();
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
       await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);

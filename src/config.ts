@@ -119,6 +119,11 @@ const envSchema = z.object({
   OBJECT_STORAGE_CONNECTION_STRING: text,
   OBJECT_STORAGE_CONTAINER: z.string().trim().min(3).default('images'),
   OBJECT_STORAGE_PUBLIC_URL: text.pipe(z.url().optional()),
+  OBJECT_STORAGE_PROBE_WRITE_SECONDS: int(60, 0),
+  THUMBNAIL_DEADLINE_MS: int(10_000, 100),
+  OBJECT_DELETE_GRACE_HOURS: z.coerce.number().min(0).default(72),
+  OBJECT_SWEEP_INTERVAL_MINUTES: int(60, 0),
+  OBJECT_SWEEP_BATCH: int(200, 1),
 
   IMAGE_MODEL: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
   IMAGE_MODEL_FALLBACK: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL_FALLBACK must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
@@ -282,7 +287,21 @@ export interface Config {
      */
     embeddedSystemDir: string;
   };
-  storage: { connectionString?: string; container: string; publicUrl?: string };
+  storage: {
+    connectionString?: string;
+    container: string;
+    publicUrl?: string;
+    /** /api/ready writes (and deletes) a probe object at most this often; 0: at every check. */
+    probeWriteSeconds: number;
+    /** A thumbnail not drawn by then is answered 503 Storage unavailable. */
+    thumbnailDeadlineMs: number;
+    /** A deleted project's objects are deleted this long after the project (if nothing else references them). */
+    deleteGraceHours: number;
+    /** How often an instance offers to run a pass of the deletion sweep (one runs at a time); 0: never on its own. */
+    sweepIntervalMinutes: number;
+    /** Queued objects looked at per sweep pass at most. */
+    sweepBatch: number;
+  };
   /** Generation jobs (src/jobs/, docs/api.md "Generation jobs"). */
   jobs: {
     /** Jobs this instance runs at once. */
@@ -575,6 +594,11 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       connectionString: e.OBJECT_STORAGE_CONNECTION_STRING,
       container: e.OBJECT_STORAGE_CONTAINER,
       publicUrl: e.OBJECT_STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
+      probeWriteSeconds: e.OBJECT_STORAGE_PROBE_WRITE_SECONDS,
+      thumbnailDeadlineMs: e.THUMBNAIL_DEADLINE_MS,
+      deleteGraceHours: e.OBJECT_DELETE_GRACE_HOURS,
+      sweepIntervalMinutes: e.OBJECT_SWEEP_INTERVAL_MINUTES,
+      sweepBatch: e.OBJECT_SWEEP_BATCH,
     },
     jobs: {
       concurrency: e.JOBS_CONCURRENCY,

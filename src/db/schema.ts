@@ -527,3 +527,21 @@ export const generationJobEvents = pgTable(
 );
 
 export type GenerationJobEventRow = typeof generationJobEvents.$inferSelect;
+
+/**
+ * Objects of deleted projects waiting for the deletion sweep (src/services/object-sweep.ts, docs/deploy.md "Object
+ * storage"): each name a deleted project's document, history, generations or jobs referenced, due once the grace
+ * period (OBJECT_DELETE_GRACE_HOURS) has passed. A pass deletes a due object only when its name appears nowhere in
+ * the database, and removes its row either way.
+ */
+export const objectDeletions = pgTable(
+  'object_deletions',
+  {
+    name: text('name').primaryKey(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** The deleted project that referenced it (the latest one, when several did); for the log only. */
+    projectId: uuid('project_id'),
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('object_deletions_due_idx').on(t.dueAt)],
+);

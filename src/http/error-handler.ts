@@ -18,9 +18,11 @@ import {
   notFound,
   requestTimeout,
   serviceUnavailable,
+  storageUnavailable,
   unsupportedContentType,
   type ErrorCode,
 } from '../errors.js';
+import { StorageUnavailableError } from '../storage/errors.js';
 import { isPublicMessage } from './messages.js';
 import { API_CSP } from './security-headers.js';
 
@@ -120,6 +122,13 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
+/** The store's outage (drivers throw StorageUnavailableError for it) in `err` or its causes. */
+function storeOutageIn(err: unknown, depth = 0): StorageUnavailableError | undefined {
+  if (err instanceof StorageUnavailableError) return err;
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  return cause && depth < 3 ? storeOutageIn(cause, depth + 1) : undefined;
+}
+
 /** Errors that mean the database (or another backing service) cannot be reached right now. */
 function isUnavailable(err: unknown, depth = 0): boolean {
   const e = err as { code?: string; message?: string; cause?: unknown };
@@ -165,6 +174,9 @@ function toAppError(err: FastifyError | AppError, req: Pick<FastifyRequest, 'rou
       return invalidUrlEncoding();
   }
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) return invalidJson();
+  // The object store down or full, wherever it was met (src/storage/errors.ts): before the database's outages.
+  const storeOutage = storeOutageIn(err);
+  if (storeOutage) return storageUnavailable(storeOutage.full ? 'the object store is full' : 'the object store could not be reached');
   if (isUnavailable(err)) return serviceUnavailable();
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) {
@@ -215,7 +227,7 @@ export function registerErrorHandler(app: FastifyInstance, opts: { notFoundPage?
     const { code } = appError;
     if (appError !== err) {
       // A foreign error is logged here with its cause; ours were logged with theirs where they were thrown.
-      if (code === 'service_unavailable') req.log.warn({ err, code }, 'backing service unavailable');
+      if (code === 'service_unavailable' || code === 'storage_unavailable') req.log.warn({ err, code }, 'backing service unavailable');
       else if (code === 'internal') req.log.error({ err, code }, 'request failed');
     } else if (statusOf(code) >= 500) {
       req.log.warn({ code, details: appError.details }, 'request failed');

@@ -37,6 +37,7 @@ export const thumbnailRoutes: FastifyPluginAsyncZod<{ thumbnails: ThumbnailsServ
         400: ErrorBody,
         401: ErrorBody,
         404: ErrorBody.describe('Project not found: no project the user may see'),
+        503: ErrorBody.describe('Storage unavailable: the object store is down or full, or did not answer within THUMBNAIL_DEADLINE_MS; Retry-After says when to retry'),
       },
     },
   }, async (req, reply) => {

@@ -93,7 +93,7 @@ export function createCanvasImages({ uploads, maxBytes }: CanvasImagesDeps): Can
           } catch (err) {
             if (err instanceof BadDataUrl) throw invalidNodeImage(node.id, err.reason);
             // The upload rules' refusals (type, size, unreadable SVG), worded for the node.
-            if (err instanceof AppError && err.code !== 'upload_failed') throw invalidNodeImage(node.id, err.details ? `${err.message}: ${err.details}` : err.message);
+            if (err instanceof AppError && err.code !== 'upload_failed' && err.code !== 'storage_unavailable') throw invalidNodeImage(node.id, err.details ? `${err.message}: ${err.details}` : err.message);
             throw err;
           }
           byUrl.set(image, file);

@@ -21,9 +21,11 @@ export interface ProjectsDeps {
   access: Pick<ProjectAccess, 'require'>;
   /** Called after a project was deleted: live connections to its document are closed. */
   accessChanged?: (projectId: string) => Promise<void>;
+  /** Called just before a project is deleted: its objects are queued for the deletion sweep (./object-sweep.ts). */
+  deleting?: (projectId: string) => Promise<void>;
 }
 
-export function createProjectsService({ projects, access, accessChanged = async () => {} }: ProjectsDeps): ProjectsService {
+export function createProjectsService({ projects, access, accessChanged = async () => {}, deleting = async () => {} }: ProjectsDeps): ProjectsService {
   return {
     async create(userId, name) {
       const row = await projects.insert({ userId, name });
@@ -42,6 +44,7 @@ export function createProjectsService({ projects, access, accessChanged = async 
     },
     async remove(userId, projectId) {
       await access.require({ userId }, projectId, 'delete');
+      await deleting(projectId);
       // The canvas goes with it (foreign key ON DELETE CASCADE).
       if (!(await projects.deleteOwned(userId, projectId))) throw projectNotFound(); // deleted meanwhile
       await accessChanged(projectId);

@@ -11,9 +11,9 @@ import type { LiveDocuments } from '../collab/live-documents.js';
 import type { CanvasContent } from '../collab/canvas-doc.js';
 import type { CanvasesRepository } from '../db/repositories/index.js';
 import { kindOf } from '../kinds/index.js';
-import { projectNotFound } from '../errors.js';
+import { projectNotFound, serviceUnavailable, storageUnavailable } from '../errors.js';
 import type { ThumbnailBox, ThumbnailLine, ThumbnailPlan } from '../imaging/thumbnail.js';
-import type { ObjectStore } from '../storage/index.js';
+import { storeFailure, type ObjectStore } from '../storage/index.js';
 import { isUuid } from '../ids.js';
 
 export const THUMBNAIL_WIDTH = 320;
@@ -51,6 +51,11 @@ export interface ThumbnailsDeps {
   /** Bytes of all images read for one thumbnail at most. */
   totalImageBytes?: number;
   log: { warn(o: object, m: string): void };
+  /**
+   * THUMBNAIL_DEADLINE_MS: a thumbnail not ready by then is answered 503 (Storage unavailable while its stored images
+   * were being read, else Service unavailable), however long the store or the workers take; default none.
+   */
+  deadlineMs?: number;
 }
 
 const MB = 1024 * 1024;
@@ -146,7 +151,25 @@ export function createThumbnailsService(deps: ThumbnailsDeps): ThumbnailsService
   /** The newest drawing of each project. */
   const cache = deps.cacheEntries > 0 ? new LRUCache<string, Drawn>({ max: deps.cacheEntries }) : undefined;
   /** Drawings under way, by project and version: asked for twice, drawn once. */
-  const drawing = new Map<string, Promise<Drawn>>();
+  const drawing = new Map<string, { promise: Promise<Drawn>; phase: { reading: boolean } }>();
+
+  /** The drawing, or 503 once the deadline passes (`expired` runs then). */
+  async function withDeadline(entry: { promise: Promise<Drawn>; phase: { reading: boolean } }, expired: () => void): Promise<Drawn> {
+    if (deps.deadlineMs === undefined) return entry.promise;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired();
+        log.warn({ deadlineMs: deps.deadlineMs, readingImages: entry.phase.reading }, 'thumbnail: not drawn within its deadline');
+        reject(entry.phase.reading ? storageUnavailable('the object store did not answer within the thumbnail deadline') : serviceUnavailable());
+      }, deps.deadlineMs);
+    });
+    try {
+      return await Promise.race([entry.promise, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   const etagOf = (version: number, complete: boolean) => `"v${version}.${DRAWING}${complete ? '' : '.partial'}"`;
 
@@ -175,23 +198,30 @@ export function createThumbnailsService(deps: ThumbnailsDeps): ThumbnailsService
     return Buffer.concat(chunks);
   }
 
-  async function render(userId: string, projectId: string, version: number): Promise<Drawn> {
+  async function render(userId: string, projectId: string, version: number, phase: { reading: boolean }): Promise<Drawn> {
     const content = (version > 0 ? await live.read(projectId) : null) ?? { nodes: [], edges: [] };
     const { plan, urls } = planThumbnail(content, { maxImages, maxImagePixels: deps.maxImagePixels, isOurs: (url) => store.nameFromUrl(url) !== null });
     const images: Uint8Array[] = [];
     const budget = { left: totalImageBytes };
     let complete = true;
     // One at a time: at most `totalImageBytes` held, whatever the canvas.
+    phase.reading = true;
     for (const url of urls) {
       try {
         images.push((await readImage(url, budget)) ?? new Uint8Array(0));
       } catch (err) {
-        // The store failed (not a missing image): drawn as a box this time, and not kept.
+        // The store down or full is an outage: 503, as everywhere (a drawing of boxes would be kept by browsers).
+        if (storeFailure(err)) {
+          log.warn({ err, projectId }, 'thumbnail: the object store is unavailable');
+          throw storageUnavailable('a stored image of the canvas could not be read');
+        }
+        // Anything else (not a missing image): drawn as a box this time, and not kept.
         log.warn({ err, projectId }, 'thumbnail: a stored image could not be read');
         complete = false;
         images.push(new Uint8Array(0));
       }
     }
+    phase.reading = false;
     const png = await draw(plan, images, userId);
     const drawn = { version, etag: etagOf(version, complete), png };
     if (complete) cache?.set(projectId, drawn);
@@ -211,12 +241,20 @@ export function createThumbnailsService(deps: ThumbnailsDeps): ThumbnailsService
       if (kept?.version === version) return { etag: kept.etag, png: kept.png };
       if (version > 0) await live.catchUp(projectId, version);
       const key = `${projectId}:${version}`;
-      let pending = drawing.get(key);
-      if (!pending) {
-        pending = render(userId, projectId, version).finally(() => drawing.delete(key));
-        drawing.set(key, pending);
+      let entry = drawing.get(key);
+      if (!entry) {
+        const phase = { reading: false };
+        const promise = render(userId, projectId, version, phase).finally(() => {
+          if (drawing.get(key) === entry) drawing.delete(key);
+        });
+        entry = { promise, phase };
+        drawing.set(key, entry);
       }
-      const drawn = await pending;
+      const drawn = await withDeadline(entry, () => {
+        // A drawing that hangs (a store that accepts connections and never answers) is dropped, so the next request
+        // starts a new one instead of joining it.
+        if (drawing.get(key) === entry) drawing.delete(key);
+      });
       return { etag: drawn.etag, png: drawn.png };
     },
   };

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import { AppError, fileTooLarge, unsupportedFileType, uploadFailed, uploadInterrupted } from '../errors.js';
+import { AppError, fileTooLarge, storageUnavailable, unsupportedFileType, uploadFailed, uploadInterrupted } from '../errors.js';
 import { uploadResult, type Metrics } from '../metrics.js';
-import { ObjectExistsError, ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
+import { ObjectExistsError, ObjectTooLargeError, storeFailure, type ObjectStore } from '../storage/index.js';
 import { ACCEPTED_IMAGE_TYPES, extensionOf, safeFileName, uniquePrefix } from '../imaging/object-names.js';
 import { sniffBuffer, sniffStream } from '../imaging/sniff.js';
 import { rasterizeSvg, SVG_TYPE, type SvgRender } from '../imaging/svg.js';
@@ -87,6 +87,12 @@ export function createUploadsService(deps: UploadsDeps): UploadsService {
   const known = new LRUCache<string, true>({ max: deps.knownContentNames ?? 10_000 });
 
   const storeFailed = (err: unknown): never => {
+    // The store down or full is an outage (503 Storage unavailable, retry later); anything else is ours (500).
+    const outage = storeFailure(err);
+    if (outage) {
+      log.error({ err, code: 'storage_unavailable' }, 'storing an upload failed: the object store is unavailable');
+      throw storageUnavailable(outage.full ? 'the object store is full' : 'the object store could not be reached');
+    }
     const failed = uploadFailed();
     log.error({ err, code: failed.code }, 'storing an upload failed');
     throw failed;

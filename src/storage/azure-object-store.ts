@@ -2,7 +2,7 @@
 import { BlobServiceClient, type BlockBlobClient, type ContainerClient } from '@azure/storage-blob';
 import { uploadInBlocks } from './azure-block-upload.js';
 import { discardBody, limitBytes } from './byte-limit.js';
-import { ObjectExistsError, StorageUnavailableError } from './errors.js';
+import { asStoreFailure, ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase, publicBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
@@ -29,7 +29,9 @@ export class AzureObjectStore implements ObjectStore {
     // The SDK's default retries back off for ~28 s before giving up: a person waiting on an upload gets a
     // quick, clear failure instead (a few short retries ride out a blip).
     const service = BlobServiceClient.fromConnectionString(connectionString, {
-      retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000 },
+      // Each try bounded too: a store that accepts connections and never answers would otherwise hold the request
+      // (and whatever waits on it: a thumbnail, the deletion sweep's lock) forever. One 4 MB block per try.
+      retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000, tryTimeoutInMs: 60_000 },
     });
     return new AzureObjectStore(service.getContainerClient(container), publicUrl);
   }
@@ -47,14 +49,14 @@ export class AzureObjectStore implements ObjectStore {
       limited = limitBytes(body, opts.maxBytes);
     } catch (err) {
       discardBody(body);
-      throw err;
+      throw asStoreFailure(err);
     }
     try {
       await uploadInBlocks(this.blob(name), limited, opts.contentType);
     } catch (err) {
       limited.destroy();
       if (isAlreadyExists(err)) throw new ObjectExistsError(name);
-      throw limited.failure ?? err;
+      throw asStoreFailure(limited.failure ?? err);
     }
     return { name, url: this.urlOf(name), size: limited.bytes };
   }
@@ -71,7 +73,7 @@ export class AzureObjectStore implements ObjectStore {
       return { stream: res.readableStreamBody!, info: toInfo({ contentType, contentLength, etag, lastModified }) };
     } catch (err) {
       if (statusOf(err) === 404) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
@@ -81,13 +83,15 @@ export class AzureObjectStore implements ObjectStore {
       return toInfo(await this.blob(name).getProperties());
     } catch (err) {
       if (statusOf(err) === 404) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
   async delete(name: string): Promise<void> {
     assertValidObjectName(name);
-    await this.blob(name).deleteIfExists({ deleteSnapshots: 'include' });
+    await this.blob(name).deleteIfExists({ deleteSnapshots: 'include' }).catch((err: unknown) => {
+      throw asStoreFailure(err);
+    });
   }
 
   urlOf(name: string): string {

@@ -4,7 +4,7 @@ import { LocalObjectStore } from './local-object-store.js';
 import type { ObjectStore } from './object-store.js';
 
 export type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
-export { ObjectExistsError, ObjectTooLargeError } from './errors.js';
+export { ObjectExistsError, ObjectTooLargeError, StorageUnavailableError, storeFailure } from './errors.js';
 
 export interface StorageConfig {
   /** OBJECT_STORAGE_CONNECTION_STRING; undefined selects the local folder. */

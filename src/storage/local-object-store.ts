@@ -9,7 +9,7 @@ import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } fro
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
-import { ObjectExistsError, StorageUnavailableError } from './errors.js';
+import { asStoreFailure, ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
@@ -88,14 +88,15 @@ export class LocalObjectStore implements ObjectStore {
       if (await this.head(name)) throw new ObjectExistsError(name);
     } catch (err) {
       discardBody(body);
-      throw err;
+      throw asStoreFailure(err);
     }
     const tmpData = join(this.dir, `.tmp-${randomUUID()}`);
     const tmpMeta = `${tmpData}.json`;
     const metaPath = this.metaPath(name);
     let claimed = false;
+    let limited: ReturnType<typeof limitBytes> | undefined;
     try {
-      const limited = limitBytes(body, opts.maxBytes);
+      limited = limitBytes(body, opts.maxBytes);
       const file = createWriteStream(tmpData, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES });
       if (opts.written) reportWrites(file, opts.written);
       try {
@@ -123,7 +124,9 @@ export class LocalObjectStore implements ObjectStore {
     } catch (err) {
       discardBody(body);
       if (claimed) await rm(metaPath, { force: true });
-      throw err;
+      // Too large stays as it is; a file system failure (ENOSPC, EIO, …) is the store's (the uploads service tells
+      // a sender's broken stream apart by its own listener).
+      throw asStoreFailure(limited?.failure ?? err);
     } finally {
       await Promise.all([rm(tmpData, { force: true }), rm(tmpMeta, { force: true })]);
     }
@@ -133,7 +136,7 @@ export class LocalObjectStore implements ObjectStore {
     assertValidObjectName(name);
     const file = await open(this.dataPath(name), 'r').catch((err) => {
       if (isMissing(err)) return null;
-      throw err;
+      throw asStoreFailure(err);
     });
     if (!file) return null;
     try {
@@ -146,7 +149,7 @@ export class LocalObjectStore implements ObjectStore {
       return { stream, info: toInfo(meta, stats) };
     } catch (err) {
       await file.close();
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
@@ -155,7 +158,7 @@ export class LocalObjectStore implements ObjectStore {
     const [stats, meta] = await Promise.all([
       stat(this.dataPath(name)).catch((err: unknown) => {
         if (isMissing(err)) return null;
-        throw err;
+        throw asStoreFailure(err);
       }),
       this.readMeta(name),
     ]);
@@ -165,8 +168,12 @@ export class LocalObjectStore implements ObjectStore {
   async delete(name: string): Promise<void> {
     assertValidObjectName(name);
     // Bytes first, metadata last: whoever sees the bytes can always read the metadata.
-    await rm(this.dataPath(name), { force: true });
-    await rm(this.metaPath(name), { force: true });
+    try {
+      await rm(this.dataPath(name), { force: true });
+      await rm(this.metaPath(name), { force: true });
+    } catch (err) {
+      throw asStoreFailure(err);
+    }
   }
 
   urlOf(name: string): string {
@@ -199,7 +206,7 @@ export class LocalObjectStore implements ObjectStore {
       return JSON.parse(await readFile(this.metaPath(name), 'utf8')) as Meta;
     } catch (err) {
       if (isMissing(err)) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 }

@@ -11,9 +11,12 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { discardBody, limitBytes } from './byte-limit.js';
-import { ObjectExistsError, StorageUnavailableError } from './errors.js';
+import { asStoreFailure, ObjectExistsError, StorageUnavailableError } from './errors.js';
 import { assertValidObjectName, nameUnderBase, publicBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
+
+const STORE_CONNECT_TIMEOUT_MS = 5_000;
+const STORE_IDLE_TIMEOUT_MS = 30_000;
 
 /**
  * `s3://<bucket>?region=…&endpoint=…&forcePathStyle=true`. Credentials come from the SDK's default chain
@@ -40,6 +43,10 @@ export function parseS3ConnectionString(connectionString: string): { bucket: str
       // servers (s3rver among them) store framing and all.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // A store that accepts connections and never answers would hold a request (and whatever waits on it: a
+      // thumbnail, the deletion sweep's lock) forever: the SDK has no time-out of its own. Idle, not total: a large
+      // upload that keeps moving is never cut.
+      requestHandler: { connectionTimeout: STORE_CONNECT_TIMEOUT_MS, socketTimeout: STORE_IDLE_TIMEOUT_MS },
     },
   };
 }
@@ -75,7 +82,7 @@ export class S3ObjectStore implements ObjectStore {
       limited = limitBytes(body, opts.maxBytes);
     } catch (err) {
       discardBody(body);
-      throw err;
+      throw asStoreFailure(err);
     }
     // Bodies up to one part (5 MB) go in a single PutObject once the source has ended; larger ones go
     // multipart, and on any failure Upload aborts the multipart upload so no parts are left behind.
@@ -90,7 +97,7 @@ export class S3ObjectStore implements ObjectStore {
     } catch (err) {
       limited.destroy();
       if (statusOf(err) === 412) throw new ObjectExistsError(name);
-      throw limited.failure ?? err;
+      throw asStoreFailure(limited.failure ?? err);
     }
     return { name, url: this.urlOf(name), size: limited.bytes };
   }
@@ -110,7 +117,7 @@ export class S3ObjectStore implements ObjectStore {
       return { stream: res.Body as Readable, info: toInfo({ ContentType, ContentLength, ETag, LastModified }) };
     } catch (err) {
       if (statusOf(err) === 404) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
@@ -120,13 +127,15 @@ export class S3ObjectStore implements ObjectStore {
       return toInfo(await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: name })));
     } catch (err) {
       if (statusOf(err) === 404) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
   async delete(name: string): Promise<void> {
     assertValidObjectName(name);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name })).catch((err: unknown) => {
+      throw asStoreFailure(err);
+    });
   }
 
   urlOf(name: string): string {

@@ -84,11 +84,11 @@ describe.each([
   });
 
   // Only Azure here: s3rver cannot be stopped and restarted by the harness as cleanly, and the local folder cannot be down.
-  if (driver === 'azure') it('answers 500 Failed to upload file while the store is down', async () => {
+  if (driver === 'azure') it('answers 503 Storage unavailable while the store is down (issue 33)', async () => {
     await azurite!.stop();
     try {
       const res = await upload(ada.client, await png());
-      expect(res).toMatchObject({ status: 500, json: { error: 'Failed to upload file' } });
+      expect(res).toMatchObject({ status: 503, json: { error: 'Storage unavailable', details: 'the object store could not be reached' } });
       expect(res.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
       expect((await t.client().get('/api/ready')).json.checks.storage).toBe('unavailable');
     } finally {

@@ -86,7 +86,7 @@ describe('faults', () => {
     await until('a job queued after the outage to succeed', async () => (await jobState(after.json.id)).status === 'succeeded');
   });
 
-  it('Azurite stopped: upload 500 Failed to upload file, generation 503 Storage unavailable with nothing recorded; recovers', async () => {
+  it('Azurite stopped: upload 503 Storage unavailable, generation 503 Storage unavailable with nothing recorded; recovers', async () => {
     const location = await tempDir('image-canvas-fault-azurite-');
     const port = await freePort();
     let azurite: AzuriteHandle = await startAzurite({ port, location });
@@ -98,7 +98,7 @@ describe('faults', () => {
     expect(before.status).toBe(200);
 
     await azurite.stop();
-    expect(await ada.client.request('/api/upload', { method: 'POST', body: uploadForm(await png()) })).toMatchObject({ status: 500, json: { error: 'Failed to upload file' } });
+    expect(await ada.client.request('/api/upload', { method: 'POST', body: uploadForm(await png()) })).toMatchObject({ status: 503, json: { error: 'Storage unavailable' } });
     const failed = await ada.client.post('/api/image', { images: [await dataUrl()], prompt: 'grayscale' });
     expect(failed).toMatchObject({ status: 503, json: { error: 'Storage unavailable' } }); // the store's outage, never the input's fault (issue 32)
     expect(await countRows(t, 'generations')).toBe(0);
