@@ -45,6 +45,8 @@ export interface Metrics {
   refusedChange(reason: string): void;
   /** Where the live canvas's gauges are read from (once the live documents exist). */
   watchLive(read: () => LiveGauges): void;
+  /** The link to Redis (COLLAB_REDIS_URL) is being made, went up or went down (src/collab/redis.ts); never called without Redis. */
+  liveRedis(state: 'connecting' | 'up' | 'down'): void;
 }
 
 /** The result label of a failed generation, from the error's code. */
