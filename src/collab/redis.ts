@@ -16,6 +16,7 @@
 // (`defaultRedisPrefix`), so two deployments on one Redis never see each other's documents. Pub/sub ignores Redis's
 // database number: the prefix is the only isolation of channels.
 import { createHash } from 'node:crypto';
+import { SkipFurtherHooksError } from '@hocuspocus/common';
 import { Redis } from '@hocuspocus/extension-redis';
 import type {
   afterLoadDocumentPayload,
@@ -203,7 +204,15 @@ export class RedisRelay extends Redis {
 
   override async onStoreDocument(data: onStoreDocumentPayload) {
     // No lock while the link is down: the store compacts what the database already holds, as without Redis.
-    if (this.linkUp) await super.onStoreDocument(data);
+    if (!this.linkUp) return;
+    try {
+      await super.onStoreDocument(data);
+    } catch (err) {
+      // Another instance holds the lock (it stores the document), or the lock could not be asked for: this store is
+      // skipped, as the extension does, with an error without a message (hocuspocus prints a hook error's message).
+      if (!(err instanceof SkipFurtherHooksError)) this.log.warn({ err, projectId: data.documentName }, 'live: the Redis lock could not be taken; the document is compacted later');
+      throw new SkipFurtherHooksError('');
+    }
   }
 
   override async onDestroy() {
