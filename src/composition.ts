@@ -268,6 +268,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
       await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);
+      await relay?.onDestroy(); // the Redis clients (hocuspocus never calls its extensions' onDestroy)
     },
   };
 }
