@@ -336,9 +336,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            status: "ok" | "unavailable";
+                            status: "ok" | "degraded" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable" | "full";
+                                [key: string]: "ok" | "degraded" | "unavailable" | "full";
                             };
                         };
                     };
@@ -360,7 +360,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Backing services reachable (503 when not) */
+        /** Backing services reachable (503 when not; 200 with status degraded when only the link between instances is down) */
         get: {
             parameters: {
                 query?: never;
@@ -378,9 +378,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            status: "ok" | "unavailable";
+                            status: "ok" | "degraded" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable" | "full";
+                                [key: string]: "ok" | "degraded" | "unavailable" | "full";
                             };
                         };
                     };
@@ -393,9 +393,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            status: "ok" | "unavailable";
+                            status: "ok" | "degraded" | "unavailable";
                             checks?: {
-                                [key: string]: "ok" | "unavailable" | "full";
+                                [key: string]: "ok" | "degraded" | "unavailable" | "full";
                             };
                         };
                     };

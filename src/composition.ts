@@ -7,9 +7,11 @@ import { createProjectAccess } from './auth/project-access.js';
 import type { SessionRevocations } from './auth/revocations.js';
 import type { SessionVerifier } from './auth/session.js';
 import { createLiveDocuments, type LiveDocuments } from './collab/live-documents.js';
+import type { RedisRelay } from './collab/redis.js';
 import type { Config } from './config.js';
 import { clientAddressOf } from './net/trusted-proxies.js';
 import { createImageWorkers, type ImageWorkers } from './imaging/pool.js';
+import { databaseIdentity } from './db/identity.js';
 import { createAccessChecksRepository, createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import type { Metrics } from './metrics.js';
@@ -87,6 +89,8 @@ export interface Composition {
   streams: EventStreams;
   /** The deletion sweep of deleted projects' objects (src/services/object-sweep.ts). */
   objectSweep: ObjectSweep;
+  /** /api/ready's `live`: `degraded` while the link to Redis is down (editors on other instances do not see changes made here). */
+  liveLink(): 'ok' | 'degraded';
   /** Releases what the composition opened (the fetcher's connections); the runtime is closed by its owner. */
   close(): Promise<void>;
 }
@@ -139,7 +143,8 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   // The one project-access rule: every service, the live socket and the sweep ask it (src/auth/project-access.ts).
   const access = createProjectAccess({ sharing: repositories.sharing });
   // Instances share live documents through Redis only when configured (the module loads the Redis client).
-  const extensions = config.collab.redisUrl ? [(await import('./collab/redis.js')).redisExtension(config.collab.redisUrl)] : [];
+  const relay = config.collab.redisUrl ? await startRelay(config.collab.redisUrl, config.collab.redisPrefix, database.pool, log, metrics) : undefined;
+  const extensions = relay ? [relay] : [];
   const live = createLiveDocuments({
     collab: repositories.collab,
     accessOf: access.accessOf,
@@ -149,6 +154,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     limits: { ...config.collab, nodes: config.limits.canvasNodes, edges: config.limits.canvasEdges, canvasBytes: config.limits.canvasBytes, promptChars: config.limits.promptChars },
     log,
     extensions,
+    relay,
     metrics,
     clientAddress: clientAddressOf(config.http.trustedProxies),
   });
@@ -268,12 +274,14 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     models,
     streams,
     objectSweep,
+    liveLink: () => (!relay || relay.up() ? 'ok' : 'degraded'),
     close: async () => {
       accessSweep.stop();
       objectSweep.stop();
       await jobs.stop(0); // stopped already (app.ts preClose) unless the app failed to start
       await jobEvents.close();
       await Promise.all([fetcher.close(), outputFetcher.close(), imageWorkers.close(), live.close()]);
+      await relay?.onDestroy(); // the Redis clients (hocuspocus never calls its extensions' onDestroy)
     },
   };
 }
@@ -305,4 +313,19 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
   // A model given at build time replaces the drivers, not the per-instance slots and timeout around every call.
   const limited = withTimeoutAndLimit(only, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });
   return { ...registry, get: async (id) => ((await registry.get(id)) === undefined ? undefined : limited) };
+}
+
+/**
+ * The link to Redis through which instances share live documents (the module loads the Redis client only then), its
+ * keys and channels under COLLAB_REDIS_PREFIX or the database's own prefix; its changes logged by it and counted here.
+ */
+async function startRelay(url: string, prefix: string | undefined, pool: Runtime['database']['pool'], log: ServiceLog, metrics: Metrics | undefined): Promise<RedisRelay> {
+  const { RedisRelay, defaultRedisPrefix } = await import('./collab/redis.js');
+  const debug = (log as Partial<Record<'debug', (o: object, m: string) => void>>).debug?.bind(log) ?? (() => {});
+  const relay = new RedisRelay({ url, prefix: prefix ?? defaultRedisPrefix(await databaseIdentity(pool, log)), log: { info: log.info.bind(log), warn: log.warn.bind(log), debug } });
+  if (metrics) {
+    metrics.liveRedis('connecting');
+    relay.onLink((up) => metrics.liveRedis(up ? 'up' : 'down'));
+  }
+  return relay;
 }

@@ -3,6 +3,7 @@
 // process.env (after reading .env) and whether stdout is a terminal; tests pass plain objects.
 import path from 'node:path';
 import { z } from 'zod';
+import { redisConnection } from './collab/redis-url.js';
 import type { SocketLimits } from './collab/socket-limits.js';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './net/trusted-proxies.js';
@@ -191,7 +192,15 @@ const envSchema = z.object({
   RATE_LIMIT_SHARED_PER_MINUTE: int(60, 0),
   API_TOKENS_PER_USER: int(50, 1),
   API_TOKEN_MAX_DAYS: int(365, 1),
-  COLLAB_REDIS_URL: text.pipe(z.url().optional()),
+  COLLAB_REDIS_URL: text.superRefine((v, ctx) => {
+    if (v === undefined) return;
+    try {
+      redisConnection(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  }),
+  COLLAB_REDIS_PREFIX: text.pipe(z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only (at most 100)').optional()),
   COLLAB_MAX_MESSAGE_BYTES: int(4 * MB, 1024),
   COLLAB_UPDATES_PER_SECOND: int(60, 1),
   COLLAB_MAX_UNSAVED_BYTES: int(64 * MB, 1024),
@@ -418,6 +427,8 @@ export interface Config {
   collab: {
     /** Redis through which instances share live documents; unset: this instance alone. */
     redisUrl?: string;
+    /** Namespace of every Redis key and channel (COLLAB_REDIS_PREFIX); unset: derived from the database (src/collab/redis.ts). */
+    redisPrefix?: string;
     messageBytes: number;
     updatesPerSecond: number;
     heldBytes: number;
@@ -675,6 +686,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
     },
     collab: {
       redisUrl: e.COLLAB_REDIS_URL,
+      redisPrefix: e.COLLAB_REDIS_PREFIX,
       messageBytes: e.COLLAB_MAX_MESSAGE_BYTES,
       updatesPerSecond: e.COLLAB_UPDATES_PER_SECOND,
       heldBytes: e.COLLAB_MAX_UNSAVED_BYTES,

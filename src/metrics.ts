@@ -59,6 +59,8 @@ export interface Metrics {
   jobDead(task: string, code: string): void;
   /** Where the job queue's gauges are read from (the job rows, at each scrape). */
   watchJobs(read: () => Promise<JobQueueGauges>): void;
+  /** The link to Redis (COLLAB_REDIS_URL) is being made, went up or went down (src/collab/redis.ts); never called without Redis. */
+  liveRedis(state: 'connecting' | 'up' | 'down'): void;
 }
 
 /** The result label of a failed generation, from the error's code. */

@@ -30,6 +30,7 @@ import { limits as frameLimits } from './extensions/limits.js';
 import { persistence, type OpenDocument } from './extensions/persistence.js';
 import { presence } from './extensions/presence.js';
 import { validation } from './extensions/validation.js';
+import { statelessText } from './protocol.js';
 import { quietRefusals } from './refusals.js';
 import { createSockets } from './sockets.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
@@ -88,10 +89,22 @@ export interface LiveDeps {
   extensions?: Extension[];
   /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
   relayed?: boolean;
+  /**
+   * The link between instances (./redis.ts RedisRelay), when there is one: while it is down, every editor here is
+   * told (the `relay` message of ./protocol.ts) and documents catch up from the database as without Redis; when it is
+   * back, they are told again and every open document catches up from the database.
+   */
+  relay?: LiveRelay;
   /** Where compactions and refused changes are counted (metrics on). */
   metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
+}
+
+/** The link between instances, as the live documents see it. */
+export interface LiveRelay {
+  up(): boolean;
+  onLink(listener: (up: boolean) => void): void;
 }
 
 export interface LiveDocuments {
@@ -134,6 +147,16 @@ export interface LiveDocuments {
   gauges(): LiveGauges;
 }
 
+/** Tells a connection that comes in while the link between instances is down. */
+function relayNotice(relay: LiveRelay): Extension {
+  return {
+    extensionName: 'relay-notice',
+    async connected({ connection }) {
+      if (!relay.up()) connection.sendStateless(statelessText({ type: 'relay', ok: false }));
+    },
+  };
+}
+
 /** How long `close()` waits for queued changes to be stored before giving up on them (they were never acknowledged). */
 const CLOSE_DRAIN_MS = 5_000;
 
@@ -147,6 +170,7 @@ export function createLiveDocuments({
   log,
   extensions = [],
   relayed = extensions.length > 0,
+  relay,
   metrics,
   clientAddress = (req) => req.socket.remoteAddress ?? '',
 }: LiveDeps): LiveDocuments {
@@ -161,7 +185,7 @@ export function createLiveDocuments({
     metrics,
     log,
   });
-  const stored = persistence({ collab, heldBytes: limits.heldBytes, relayed, log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
+  const stored = persistence({ collab, heldBytes: limits.heldBytes, relayed: () => relayed && (relay?.up() ?? true), log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
   const quiet = quietRefusals(log);
   // In hocuspocus's order (by priority): Redis first; then a frame goes through its limits, presence, whether it can be
   // stored, then its content.
@@ -178,8 +202,21 @@ export function createLiveDocuments({
       quiet(stored),
       quiet(validation({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars }, metrics)),
       compactions,
+      ...(relay ? [relayNotice(relay)] : []),
     ],
   });
+  relay?.onLink((up) => {
+    const message = statelessText({ type: 'relay', ok: up });
+    // To this instance's connections only (broadcastStateless would also publish it through Redis).
+    for (const document of hocuspocus.documents.values()) for (const connection of document.getConnections()) connection.sendStateless(message);
+    if (up) void catchUpAll();
+  });
+  /** The link is back: every open document applies what the database holds (changes stored elsewhere meanwhile). */
+  async function catchUpAll() {
+    for (const projectId of [...hocuspocus.documents.keys()]) {
+      await stored.resync(projectId).catch((err: unknown) => log.warn({ err, projectId }, 'live document: could not catch up from the database'));
+    }
+  }
   const sockets = createSockets({
     hocuspocus,
     authentication: signIn,

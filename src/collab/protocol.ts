@@ -129,8 +129,19 @@ export interface SavingMessage {
   ok: boolean;
 }
 
+/**
+ * Whether changes reach editors connected to other instances of the service (its link to Redis, docs/deploy.md
+ * "Redis"). Sent by one instance to every connection it holds when its link goes down (`ok: false`) and when it is
+ * back (`ok: true`), and to a connection as it connects while it is down. Changes are still stored and reach the
+ * editors on the same instance meanwhile; once it is back, documents catch up and converge.
+ */
+export interface RelayMessage {
+  type: 'relay';
+  ok: boolean;
+}
+
 /** Every stateless message the service sends (a change refused by node kind gets its message here). */
-export type StatelessMessage = SavingMessage;
+export type StatelessMessage = SavingMessage | RelayMessage;
 
 export function statelessText(message: StatelessMessage): string {
   return JSON.stringify(message);
@@ -146,6 +157,6 @@ export function readStateless(payload: string): StatelessMessage | null {
   }
   if (typeof message !== 'object' || message === null) return null;
   const { type, ok } = message as Record<string, unknown>;
-  if (type === 'saving' && typeof ok === 'boolean') return { type, ok };
+  if ((type === 'saving' || type === 'relay') && typeof ok === 'boolean') return { type, ok };
   return null;
 }

@@ -37,6 +37,7 @@ function createMetrics(): Metrics & {
   const compactionSeconds = new Histogram({ name: 'image_canvas_live_compaction_duration_seconds', help: 'Duration of live-document compactions that ran', buckets: SECONDS, registers: [registry] });
   const refusedChanges = new Counter({ name: 'image_canvas_live_refused_changes_total', help: 'Live changes refused for their content before being applied (not stored or broadcast), by close reason', labelNames: ['reason'], registers: [registry] });
   let live: (() => LiveGauges) | undefined;
+  let redis: { up: Gauge; outages: Counter } | undefined;
   const gauge = (name: string, help: string, value: (g: LiveGauges) => number) =>
     new Gauge({
       name,
@@ -106,6 +107,15 @@ function createMetrics(): Metrics & {
     jobDead: (task, code) => jobsDead.inc({ task, code }),
     watchJobs(read) {
       jobs = read;
+    },
+    liveRedis(state) {
+      // Declared by the first report, so an instance without Redis has neither.
+      redis ??= {
+        up: new Gauge({ name: 'image_canvas_live_redis_up', help: '1 while the link to Redis (COLLAB_REDIS_URL) is up, 0 while it is down and each instance goes on alone', registers: [registry] }),
+        outages: new Counter({ name: 'image_canvas_live_redis_outages_total', help: 'Times the link to Redis went down (or could not be made at start)', registers: [registry] }),
+      };
+      redis.up.set(state === 'up' ? 1 : 0);
+      if (state === 'down') redis.outages.inc();
     },
   };
 }

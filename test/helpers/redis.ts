@@ -58,15 +58,16 @@ class StartError extends Error {
   }
 }
 
-export async function startRedis(opts: { timeoutMs?: number } = {}): Promise<RedisHandle> {
+/** A redis-server on a free port, or on `port` (to start one again where a stopped one was: an outage that ends). */
+export async function startRedis(opts: { timeoutMs?: number; port?: number } = {}): Promise<RedisHandle> {
   if (!redisAvailable()) throw new Error(`No redis-server at ${REDIS_SERVER} (apt-get install redis-server).`);
   // redis-server cannot report a kernel-chosen port (`--port 0` means "no TCP" and it exits), so a free port is
   // picked first; if something takes it before redis binds, try again with another.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(await freePort(), opts.timeoutMs ?? 20_000);
+      return await startOnce(opts.port ?? (await freePort()), opts.timeoutMs ?? 20_000);
     } catch (err) {
-      if (!(err instanceof StartError && err.portTaken && attempt < 3)) throw err;
+      if (!(err instanceof StartError && err.portTaken && attempt < 3 && opts.port === undefined)) throw err;
     }
   }
 }

@@ -74,6 +74,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ COLLAB_COMPACT_SPREAD_MS: '-1' })).toThrow(/COLLAB_COMPACT_SPREAD_MS/);
   });
 
+  it('refuses a COLLAB_REDIS_URL that is not redis:// naming the setting (never the URL), and a COLLAB_REDIS_PREFIX with spaces', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ COLLAB_REDIS_URL: 'http://:secret@cache:6379' })).toEqual(['COLLAB_REDIS_URL: The Redis URL must start with redis:// or rediss://, not http://']);
+    expect(problems({ COLLAB_REDIS_URL: 'cache:6379' })).toEqual(['COLLAB_REDIS_URL: The Redis URL must start with redis:// or rediss://, not cache://']);
+    expect(problems({ COLLAB_REDIS_URL: 'redis://:secret@cache/zero' })).toEqual(['COLLAB_REDIS_URL: The Redis URL path must be a database number (redis://host:port/0)']);
+    expect(problems({ COLLAB_REDIS_PREFIX: 'a b' })[0]).toMatch(/^COLLAB_REDIS_PREFIX: /);
+    expect(loadConfig({ COLLAB_REDIS_URL: 'rediss://:pw@cache:6380/2', COLLAB_REDIS_PREFIX: 'canvas-staging' }).config.collab).toMatchObject({ redisUrl: 'rediss://:pw@cache:6380/2', redisPrefix: 'canvas-staging' });
+  });
+
   it('limits each live socket: frames of every kind, its send buffer (never below CANVAS_MAX_BYTES), whole-document answers, presence, sockets without a cookie', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.collab.socket).toEqual({

@@ -192,7 +192,7 @@ describe('presence', () => {
 });
 
 describe('connection status', () => {
-  const state: ConnectionState = { socket: 'connected', synced: true, loaded: true, unsynced: 0, saving: true, scope: 'read-write', denied: false, online: true };
+  const state: ConnectionState = { socket: 'connected', synced: true, loaded: true, unsynced: 0, saving: true, relayed: true, scope: 'read-write', denied: false, online: true };
   it('says Connected, Offline (— changes kept), Reconnecting…, Not saving, or Connecting… before the first sync', () => {
     expect(connectionStatus(state)).toBe('connected');
     expect(connectionStatus({ ...state, unsynced: 3 })).toBe('connected'); // "Saving…" is a detail

@@ -139,7 +139,9 @@ describe('protocol', () => {
   it('reads back the stateless messages it writes, and nothing else', () => {
     expect(readStateless(statelessText({ type: 'saving', ok: false }))).toEqual({ type: 'saving', ok: false });
     expect(readStateless(statelessText({ type: 'saving', ok: true }))).toEqual({ type: 'saving', ok: true });
-    for (const payload of ['', 'not json', 'null', '42', '{"type":"saving"}', '{"type":"saving","ok":"no"}', '{"type":"other","ok":true}']) {
+    expect(readStateless(statelessText({ type: 'relay', ok: false }))).toEqual({ type: 'relay', ok: false });
+    expect(readStateless('{"type":"relay","ok":true}')).toEqual({ type: 'relay', ok: true });
+    for (const payload of ['', 'not json', 'null', '42', '{"type":"saving"}', '{"type":"saving","ok":"no"}', '{"type":"other","ok":true}', '{"type":"relay"}']) {
       expect(readStateless(payload), payload).toBeNull();
     }
   });

@@ -33,8 +33,11 @@ export interface PersistenceDeps {
   collab: CollabRepository;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
-  /** Whether instances relay changes to each other (Redis): then a document never needs to catch up from the database. */
-  relayed: boolean;
+  /**
+   * Whether instances relay changes to each other now (Redis, its link up): then a document never needs to catch up
+   * from the database.
+   */
+  relayed: () => boolean;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
   /** A document was loaded: the bytes of its snapshot and of its log (./compaction.ts sizes). */
   onLoaded?: (documentName: string, stored: { snapshotBytes: number; logBytes: number }) => void;
@@ -55,6 +58,8 @@ export interface Persistence extends Extension {
   open(projectId: string): Promise<OpenDocument>;
   read(projectId: string): Promise<CanvasContent | null>;
   catchUp(projectId: string, version: number): Promise<boolean>;
+  /** Applies to the open document everything the database holds of it (the link between instances is back). */
+  resync(projectId: string): Promise<void>;
   settled(projectId: string): Promise<void>;
   seq(projectId: string): number;
   pending(projectId: string): number;
@@ -121,6 +126,15 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
     if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
     held.set(projectId, stored.version);
     onLoaded?.(projectId, { snapshotBytes: stored.snapshot?.byteLength ?? 0, logBytes: stored.updates.reduce((n, u) => n + u.byteLength, 0) });
+  }
+
+  /** Applies to an open document what the database holds of it. */
+  async function applyStored(projectId: string, document: Document) {
+    const stored = await collab.load(projectId);
+    const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
+    // Only what the document lacks is applied (and broadcast to its editors here); it is already stored.
+    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
+    held.set(projectId, Math.max(stored.version, held.get(projectId) ?? 0));
   }
 
   /** Stores every change applied to `document` that arrived here (not those relayed from another instance). */
@@ -214,13 +228,14 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
     async catchUp(projectId, version) {
       const document = instance?.documents.get(projectId);
       const holds = held.get(projectId);
-      if (relayed || !document || document.isLoading || holds === undefined || version <= holds) return false;
-      const stored = await collab.load(projectId);
-      const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
-      // Only what the document lacks is applied (and broadcast to its editors here); it is already stored.
-      if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
-      held.set(projectId, Math.max(stored.version, held.get(projectId) ?? 0));
+      if (relayed() || !document || document.isLoading || holds === undefined || version <= holds) return false;
+      await applyStored(projectId, document);
       return true;
+    },
+
+    async resync(projectId) {
+      const document = instance?.documents.get(projectId);
+      if (document && !document.isLoading && held.has(projectId)) await applyStored(projectId, document);
     },
 
     settled: (projectId) => queue.settled(projectId),

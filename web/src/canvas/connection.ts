@@ -12,6 +12,11 @@ export interface ConnectionState {
   unsynced: number;
   /** False while the service says it cannot store changes (they still reach everyone, and are kept). */
   saving: boolean;
+  /**
+   * False while the service says changes made here may not reach collaborators connected to its other servers (its
+   * link to them, Redis, is down); they are still saved and reach everyone once it is back.
+   */
+  relayed: boolean;
   /** What the service allows on this document: `readonly` for a viewer. */
   scope: 'read-write' | 'readonly' | null;
   /** The service refused the document (not shared with this user, or gone). */

@@ -106,6 +106,7 @@ export class LiveSession {
       loaded: false,
       unsynced: 0,
       saving: true,
+      relayed: true,
       scope: null,
       denied: false,
       online: navigator.onLine,
@@ -115,8 +116,8 @@ export class LiveSession {
     const patch = (change: Partial<ConnectionState>) => this.connection.set({ ...this.connection.get(), ...change });
     this.provider.on('status', ({ status }: { status: WebSocketStatus }) => {
       const socket = status === WebSocketStatus.Connected ? 'connected' : status === WebSocketStatus.Connecting ? 'connecting' : 'disconnected';
-      // A closed socket forgets the service's "not saving": the next connection starts afresh.
-      patch(socket === 'connected' ? { socket } : { socket, synced: false, saving: true });
+      // A closed socket forgets the service's "not saving" and "not relayed": the next connection starts afresh.
+      patch(socket === 'connected' ? { socket } : { socket, synced: false, saving: true, relayed: true });
       if (socket === 'disconnected') this.checkSession();
     });
     this.provider.on('synced', () => patch({ synced: true, loaded: true }));
@@ -135,6 +136,7 @@ export class LiveSession {
     this.provider.on('stateless', ({ payload }: { payload: string }) => {
       const message = readStateless(payload);
       if (message?.type === 'saving') patch({ saving: message.ok });
+      if (message?.type === 'relay') patch({ relayed: message.ok });
     });
 
     // Browsers do not close a WebSocket when the network goes: do it ourselves, and come back when it returns.

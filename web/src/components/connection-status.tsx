@@ -2,7 +2,8 @@
 // acknowledged this tab's changes as stored), Offline — changes kept (Offline with none waiting), Reconnecting…,
 // or Not saving — changes kept
 // (the service says it cannot store changes right now: they still reach everyone, and nothing is lost). Announced
-// politely to screen readers; `data-state` and `data-saved` are for tests and styles.
+// politely to screen readers; `data-state` and `data-saved` are for tests and styles. While the server's link to its
+// other servers is down (the `relay` message), a notice says that collaborators there may not see changes yet.
 import { connectionStatus, type ConnectionStatus as Status } from '../canvas/connection';
 import type { LiveSession } from '../canvas/live-session';
 import { useStore } from '../hooks/use-live-session';
@@ -23,6 +24,8 @@ const TITLE: Record<Status, string> = {
   'not-saving': 'The server cannot save right now; your changes are kept and still reach everyone',
 };
 
+const RELAY_DOWN = 'Collaborators connected to other servers may not see changes until the connection between servers is back; everything is still saved';
+
 export function ConnectionStatus({ session, readOnly }: { session: LiveSession; readOnly?: boolean }) {
   const state = useStore(session.connection);
   const status = connectionStatus(state);
@@ -34,6 +37,11 @@ export function ConnectionStatus({ session, readOnly }: { session: LiveSession; 
         {status === 'offline' && saved ? 'Offline' : TEXT[status]}
       </span>
       {status === 'connected' && !readOnly && <span className="status-detail">{saved ? 'Saved' : 'Saving…'}</span>}
+      {status === 'connected' && !state.relayed && (
+        <span className="status-detail status-relay" role="status" data-relay="down" title={RELAY_DOWN}>
+          Some collaborators may not see your changes until the connection is back
+        </span>
+      )}
     </div>
   );
 }
