@@ -605,7 +605,7 @@ export async function main(): Promise<number> {
           const line =
             `${count} editors, sockets on ${settings.collabUrl === 'project' ? '/api/collab/<projectId>' : '/api/collab'}: Redis ${after.publishes - redisBefore.publishes} PUBLISH = ${per(after.publishes - redisBefore.publishes)} per edit, ` +
             `${after.bytesOut - redisBefore.bytesOut} bytes out = ${per(after.bytesOut - redisBefore.bytesOut)} per edit (${result.edits} edits); ` +
-            `so far ${routes.split} of ${routes.projects} projects had live sockets on both instances (nginx's log)`;
+            (settings.collabUrl === 'project' ? `so far ${routes.split} of ${routes.projects} projects had live sockets on both instances (nginx's log)` : 'nginx spreads /api/collab round robin');
           process.stderr.write(`  ${line}\n`);
           if (report) notes.push(line);
         }
