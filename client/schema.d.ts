@@ -632,7 +632,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest templates of everyone with their canvases, newest first, as many as fit in TEMPLATES_LIST_MAX_BYTES (no session needed; rate-limited per address; revalidate with If-None-Match) */
+        /** The newest templates of everyone with their canvases, newest first, as many as fit in TEMPLATES_LIST_MAX_BYTES (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match) */
         get: {
             parameters: {
                 query?: never;
@@ -912,7 +912,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest templates of everyone without their canvases, newest first (no session needed; rate-limited per address; revalidate with If-None-Match) */
+        /** The newest templates of everyone without their canvases, newest first (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match) */
         get: {
             parameters: {
                 query?: never;
@@ -966,7 +966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One template's canvas (no session needed; rate-limited per address; revalidate with If-None-Match) */
+        /** One template's canvas (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match) */
         get: {
             parameters: {
                 query?: never;
@@ -1040,7 +1040,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project shown by its read-only link: its name and canvas (no session needed; rate-limited per address) */
+        /** A project shown by its read-only link: its name and canvas (no session needed; rate-limited per signed-in user, else per address) */
         get: {
             parameters: {
                 query?: never;

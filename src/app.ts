@@ -187,7 +187,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   // Templates: the list is public (rate-limited per address); publishing and deleting are below.
   await app.register(publicTemplateRoutes, { templates, sessions, limits: config.limits });
   // Sharing: a read-only link shows its project without a session (rate-limited per address); the rest is below.
-  await app.register(publicSharingRoutes, { sharing, limits: config.limits });
+  await app.register(publicSharingRoutes, { sharing, sessions, limits: config.limits });
 
   // Everything below needs a session or an API token (401 without one); the public routes are registered above.
   await app.register(async (api) => {

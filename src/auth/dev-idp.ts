@@ -16,6 +16,9 @@ export interface DevIdpOptions {
   /** The service's AUTH_SECRET; the client secret and cookie keys are derived from it. */
   secret: string;
   log: { warn(msg: string): void };
+  /** The service's own URL when the provider runs apart from it (the tests' identity provider for production-mode
+   *  instances behind a load balancer); default: baseUrl. */
+  clientUrl?: string;
 }
 
 export function devClientSecret(secret: string): string {
@@ -37,7 +40,7 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
       {
         client_id: DEV_CLIENT_ID,
         client_secret: devClientSecret(opts.secret),
-        redirect_uris: [`${opts.baseUrl}/api/auth/callback/oauth`],
+        redirect_uris: [`${opts.clientUrl ?? opts.baseUrl}/api/auth/callback/oauth`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },

@@ -42,14 +42,18 @@ export function perUserPerMinute(name: string, perMinute: number, hook: RouteRat
   };
 }
 
-/** Config for a public route: `perMinute` requests per client address per minute, counted before anything else; undefined (no limit) when 0. */
+/**
+ * Config for a public route: `perMinute` requests per minute per client address for anonymous callers, counted
+ * before anything else; undefined (no limit) when 0. A route that reads the session first (an onRequest
+ * `readUser`) counts a signed-in caller per user instead: a team behind one address (one NAT) is many people.
+ */
 export function perAddressPerMinute(name: string, perMinute: number) {
   if (perMinute <= 0) return undefined;
   return {
     max: perMinute,
     timeWindow: 60_000,
     hook: 'onRequest' as const,
-    keyGenerator: (req: FastifyRequest) => `${name}:${req.ip}`,
+    keyGenerator: (req: FastifyRequest) => (req.user ? `${name}:user:${req.user.id}` : `${name}:${req.ip}`),
     errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => tooManyRequests(context.ttl / 1000),
   };
 }

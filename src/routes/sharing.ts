@@ -1,5 +1,5 @@
 // Sharing (docs/api.md "Sharing"). Two plugins: the read-only link's page of data is public (registered among
-// the public routes of src/app.ts, rate-limited per client address); members, the shared-with-me list and the
+// the public routes of src/app.ts, rate-limited per signed-in user, else per client address); members, the shared-with-me list and the
 // link's creation and revocation need a session (registered in the protected block). Project ids are path
 // parameters named as the project routes name them; `/api/user/project/shared` is a static path, which the
 // router always prefers to a parameter.
@@ -7,23 +7,26 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { sessionUser } from '../http/guards.js';
+import { readUser, sessionUser } from '../http/guards.js';
 import { presentMember, presentSharedProject } from '../http/presenters.js';
 import { perAddressPerMinute } from '../http/rate-limit.js';
 import { ErrorBody, sharingSchemas } from '../http/schemas.js';
+import type { SessionVerifier } from '../auth/session.js';
 import type { SharingService } from '../services/sharing.js';
 
 const byProject = z.object({ projectId: z.string().max(100) });
 
-export const publicSharingRoutes: FastifyPluginAsyncZod<{ sharing: SharingService; limits: Config['limits'] }> = async (app, { sharing, limits }) => {
+export const publicSharingRoutes: FastifyPluginAsyncZod<{ sharing: SharingService; sessions: SessionVerifier; limits: Config['limits'] }> = async (app, { sharing, sessions, limits }) => {
   const { SharedCanvas } = sharingSchemas(limits);
   const rateLimit = perAddressPerMinute('shared', limits.sharedLinksPerMinute);
 
   app.get('/api/shared/:token', {
+    // Only so that a signed-in reader's requests are counted per user, not per address.
+    onRequest: readUser(sessions),
     config: rateLimit ? { rateLimit } : {},
     schema: {
       tags: ['sharing'],
-      summary: 'A project shown by its read-only link: its name and canvas (no session needed; rate-limited per address)',
+      summary: 'A project shown by its read-only link: its name and canvas (no session needed; rate-limited per signed-in user, else per address)',
       params: z.object({ token: z.string().describe('the token of POST /api/user/project/{projectId}/share-link') }),
       response: { 200: SharedCanvas, 404: ErrorBody, 429: ErrorBody },
     },

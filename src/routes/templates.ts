@@ -35,7 +35,7 @@ export const publicTemplateRoutes: FastifyPluginAsyncZod<{ templates: TemplatesS
     config: listLimit ? { rateLimit: listLimit } : {},
     schema: {
       tags: ['templates'],
-      summary: 'The newest templates of everyone with their canvases, newest first, as many as fit in TEMPLATES_LIST_MAX_BYTES (no session needed; rate-limited per address; revalidate with If-None-Match)',
+      summary: 'The newest templates of everyone with their canvases, newest first, as many as fit in TEMPLATES_LIST_MAX_BYTES (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match)',
       response: { 200: z.array(Template), 304: NotModified, 429: ErrorBody },
     },
   }, async (req, reply) => sendListing(req, reply, await templates.list(req.user?.id)));
@@ -45,16 +45,18 @@ export const publicTemplateRoutes: FastifyPluginAsyncZod<{ templates: TemplatesS
     config: summariesLimit ? { rateLimit: summariesLimit } : {},
     schema: {
       tags: ['templates'],
-      summary: 'The newest templates of everyone without their canvases, newest first (no session needed; rate-limited per address; revalidate with If-None-Match)',
+      summary: 'The newest templates of everyone without their canvases, newest first (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match)',
       response: { 200: z.array(TemplateSummary), 304: NotModified, 429: ErrorBody },
     },
   }, async (req, reply) => sendListing(req, reply, await templates.summaries(req.user?.id)));
 
   app.get('/api/templates/:id', {
+    // Only so that a signed-in caller's requests are counted per user, not per address.
+    onRequest: readUser(sessions),
     config: canvasLimit ? { rateLimit: canvasLimit } : {},
     schema: {
       tags: ['templates'],
-      summary: "One template's canvas (no session needed; rate-limited per address; revalidate with If-None-Match)",
+      summary: "One template's canvas (no session needed; rate-limited per signed-in user, else per address; revalidate with If-None-Match)",
       params: z.object({ id: z.string().max(100) }),
       response: { 200: TemplateCanvas, 304: NotModified, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
     },

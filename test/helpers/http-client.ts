@@ -79,5 +79,6 @@ export async function signIn(client: HttpClient, email: string, name: string): P
   const form = await client.request('/api/auth/signin/oauth', { form: { csrfToken, callbackUrl: '/projects' } });
   const action = /<form method="post" action="([^"]+)"/.exec(form.text)?.[1];
   if (!action) throw new Error(`no identity provider form (status ${form.status} at ${form.url}): ${form.text.slice(0, 300)}`);
-  return client.request(action, { form: { email, name } });
+  // The provider's own address: the form's action is relative to its page, which may be on another host.
+  return client.request(new URL(action, form.url).toString(), { form: { email, name } });
 }
