@@ -1,5 +1,5 @@
-// The live canvas's WebSockets on the service's own HTTP server (../protocol.ts COLLAB_PATH, and `/api/collab/<projectId>`
-// for one project's document only, ./extensions/authentication.ts): each upgrade is signed
+// The live canvas's WebSockets on the service's own HTTP server (../protocol.ts COLLAB_PATH, and collabPath's
+// `/api/collab/<projectId>` for that project's document only: 400 when what follows is not an id): each upgrade is signed
 // in (./extensions/authentication.ts signIn: 401/403 with no body, no WebSocket), counted when it has no session
 // cookie (./socket-limits.ts anonymousSockets: 429 past COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS), and handed to
 // hocuspocus through two wrappers of the socket: the guard of ./socket-limits.ts (every frame read whole and counted,

@@ -5,9 +5,9 @@
 //   API token (the provider's `token`, in each document's auth message): until a document authenticates,
 //   hocuspocus answers it nothing, and `watch` closes it (4401) after COLLAB_AUTH_TIMEOUT_MS.
 // - Per document (`onAuthenticate`): on a socket whose URL names a project (`/api/collab/<projectId>`), that project's
-//   document only (any other is refused `document-not-in-url`); the caller's role (owner and editors write; a viewer's connection is
-//   read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the project exists);
-//   with a token, also its scopes (`read` to connect, `write` to edit).
+//   document only (any other is refused `document-not-in-url`); the caller's role (owner and editors write; a
+//   viewer's connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not
+//   the project exists); with a token, also its scopes (`read` to connect, `write` to edit).
 // - Afterwards: `revalidate` checks again the role of everyone connected to a document (after a member change made
 //   here), and `connections` lists every person's connection for the access sweep (src/auth/access-sweep.ts),
 //   which ends those whose session, token or role ended.
