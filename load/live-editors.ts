@@ -395,7 +395,7 @@ let memorySocket: ReturnType<typeof openSocket> | undefined;
 async function memoryOpen(m: Extract<ToLiveClient, { type: 'memoryOpen' }>): Promise<FromLiveClient> {
   recorder = new Recorder();
   const started = performance.now();
-  const socket = (memorySocket = openSocket(m.origin, m.cookie, (message) => recorder.fail('socket error', message)));
+  const socket = (memorySocket = openSocket(m.origin, m.cookie, null, (message) => recorder.fail('socket error', message)));
   const editor: EditorState = { tag: 'memory', userId: '', name: 'Load memory', cookie: m.cookie, slot: 0, seq: 0 };
   // One tab with many documents: every provider shares the one socket (attach()).
   const make = m.projectIds.map((id, k) => () => new Session(new LiveRoom(-1000 - k, id, 1, m.cookie), editor, current, m.origin, { socket, awareness: false }));

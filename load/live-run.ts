@@ -26,6 +26,9 @@
 // (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_AWARENESS_PHASE (spread, the default, or connect: when a wire editor's awareness renewals fall, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
 // LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
+// LOAD_INSTANCES (1, or 2: two instances sharing documents through Redis behind Debian's nginx with deploy/nginx.conf,
+// load/instances.ts, with Redis's PUBLISH calls and bytes per edit in the notes), LOAD_COLLAB_URL (project, the default:
+// each socket on /api/collab/<projectId>; shared: /api/collab, as older clients; load/live-session.ts),
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
 // round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100).
 import os from 'node:os';
@@ -38,6 +41,8 @@ import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { bounded, CapReached, envNumber, envSteps, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
 import type { LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, EditStats } from './live-protocol.js';
 import { LiveClients, type LiveClient } from './live-clients.js';
+import { startInstances, type Instances } from './instances.js';
+import { collabUrlSetting } from './live-session.js';
 import { awarenessPhase } from './live-wire.js';
 import { parseRoomSizes, RoomLayout } from './live-plan.js';
 import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
@@ -78,6 +83,8 @@ const settings = {
   costNodes: Math.round(envNumber('LOAD_COST_NODES', 5_000, 11)),
   costDocs: Math.round(envNumber('LOAD_COST_DOCS', 100, 1)),
   costTailSeconds: envNumber('LOAD_COST_TAIL_SECONDS', 10, 0),
+  instances: Math.round(envNumber('LOAD_INSTANCES', 1, 1)),
+  collabUrl: collabUrlSetting(),
 };
 
 /** LOAD_LIVE_EDITOR: wire (default; live-wire.ts) or provider (a HocuspocusProvider and a Y.Doc per editor). */
@@ -413,6 +420,7 @@ export async function main(): Promise<number> {
   console.log('# Image Canvas load test: editors on the live canvas\n');
 
   let t: TestApp | undefined;
+  let instances: Instances | undefined;
   let load: LiveClients | undefined;
   let rooms: Rooms | undefined;
   let pgWatch: PgWatch | undefined;
@@ -421,7 +429,9 @@ export async function main(): Promise<number> {
     (closing ??= (async () => {
       await load?.close().catch(() => undefined);
       await pgWatch?.close();
-      if (t) {
+      if (instances) {
+        await bounded(instances.close(), 120_000, 'stopping the instances, nginx and Redis').catch((err: Error) => console.error(`${err.message}: some may be left behind`));
+      } else if (t) {
         // A request the service never answered must not hold its shutdown (Fastify waits for in-flight requests).
         t.app.server.closeAllConnections();
         const dataDir = t.dataDir;
@@ -503,7 +513,10 @@ export async function main(): Promise<number> {
     const env: Record<string, string> = settings.poolSize ? { DATABASE_POOL_SIZE: settings.poolSize } : {};
     // The live documents' settings (COLLAB_*) reach the service from this run's environment, to measure a tuning.
     for (const [k, v] of Object.entries(process.env)) if (k.startsWith('COLLAB_') && v !== undefined) env[k] = v;
-    t = await within(startTestApp(env, 'embedded'));
+    if (settings.instances > 1) {
+      instances = await within(startInstances(settings.instances, env));
+      t = instances.front;
+    } else t = await within(startTestApp(env, 'embedded'));
     const { rows } = await t.pool.query<{ v: string; pid: number }>("SELECT current_setting('server_version') AS v, pg_backend_pid() AS pid");
     const postmasterPid = parentPid(rows[0].pid);
     if (!postmasterPid) throw new Error('cannot find the PostgreSQL server process');
@@ -516,7 +529,9 @@ export async function main(): Promise<number> {
     const collab = (t.config as unknown as Record<string, unknown>).collab;
     header.push(
       machineInfo() + ' at start.',
-      `PostgreSQL ${rows[0].v} (embedded, started by the service, postmaster pid ${postmasterPid}); service at ${t.baseUrl} (loopback only), live documents at ${t.baseUrl.replace(/^http/, 'ws')}/api/collab, ` +
+      `PostgreSQL ${rows[0].v} (embedded, started by the service, postmaster pid ${postmasterPid}); service at ${t.baseUrl} (loopback only), live documents at ${t.baseUrl.replace(/^http/, 'ws')}` +
+        (settings.collabUrl === 'project' ? '/api/collab/<projectId> (LOAD_COLLAB_URL=project), ' : '/api/collab (LOAD_COLLAB_URL=shared), ') +
+        (instances ? `${instances.describe()}, ` : '') +
         `database pool ${t.config.database.poolSize} connections (${settings.poolSize ? 'DATABASE_POOL_SIZE set by LOAD_DATABASE_POOL_SIZE' : 'service default'})` +
         (collab ? `, collab settings ${JSON.stringify(collab)}` : '') +
         ', other settings default.',
@@ -580,7 +595,20 @@ export async function main(): Promise<number> {
           verifyConcurrency: VERIFY_CONCURRENCY,
           editor: settings.editor,
         };
+        const redisBefore = await instances?.counters();
         const { result, resources, profile } = await runStep(load!, watch, request, within);
+        if (instances && redisBefore) {
+          // Redis's own counters over the whole step (connecting, editing, leaving), per edit made.
+          const after = await instances.counters();
+          const routes = await instances.routes();
+          const per = (n: number) => (result.edits ? (n / result.edits).toFixed(2) : '–');
+          const line =
+            `${count} editors, sockets on ${settings.collabUrl === 'project' ? '/api/collab/<projectId>' : '/api/collab'}: Redis ${after.publishes - redisBefore.publishes} PUBLISH = ${per(after.publishes - redisBefore.publishes)} per edit, ` +
+            `${after.bytesOut - redisBefore.bytesOut} bytes out = ${per(after.bytesOut - redisBefore.bytesOut)} per edit (${result.edits} edits); ` +
+            (settings.collabUrl === 'project' ? `so far ${routes.split} of ${routes.projects} projects had live sockets on both instances (nginx's log)` : 'nginx spreads /api/collab round robin');
+          process.stderr.write(`  ${line}\n`);
+          if (report) notes.push(line);
+        }
         const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits;
         const m: LiveMeasured = { result, resources, pass };
         process.stderr.write(

@@ -1,4 +1,4 @@
-// One editor's tab on the live document, as the web client has it: a WebSocket to /api/collab (the `ws` package,
+// One editor's tab on the live document, as the web client has it: a WebSocket to /api/collab/<projectId> (the `ws` package,
 // with the session cookie and our Origin on the upgrade, as a browser sends them), a HocuspocusProviderWebsocket
 // over it, and a HocuspocusProvider attached to it for the project's Y.Doc. Several providers may share one
 // socket (the memory measurement opens many documents on one). Around that, what the load client measures:
@@ -15,6 +15,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { COLLAB_PATH, collabPath } from '../src/collab/protocol.js';
 import { editedPrompt, movedPosition, positionKey, promptKey, readFrameHead, slotNodes, Track, type Field, MESSAGE_SYNC_STATUS } from './live-plan.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -221,13 +222,28 @@ export function browserLikeSocket(headers: Record<string, string>, onError: (mes
   };
 }
 
-export function collabUrl(origin: string): string {
-  return `${origin.replace(/^http/, 'ws')}/api/collab`;
+/**
+ * LOAD_COLLAB_URL: `project` (default) — each editor's socket on /api/collab/<projectId>, as the web client, which a
+ * load balancer can route by project (deploy/nginx.conf); `shared` — /api/collab, as older clients, for comparisons.
+ * Read in the runner and in each load client (they inherit its environment).
+ */
+export function collabUrlSetting(raw = process.env.LOAD_COLLAB_URL): 'project' | 'shared' {
+  const value = (raw ?? '').trim() || 'project';
+  if (value !== 'project' && value !== 'shared') throw new Error(`LOAD_COLLAB_URL must be project or shared, got "${raw}"`);
+  return value;
+}
+const collabUrlKind = collabUrlSetting();
+
+/** The live socket's URL for the document of `projectId` (LOAD_COLLAB_URL); null: a socket for several documents (/api/collab). */
+export function collabUrl(origin: string, projectId: string | null): string {
+  const ws = origin.replace(/^http/, 'ws');
+  return projectId === null || collabUrlKind === 'shared' ? `${ws}${COLLAB_PATH}` : `${ws}${collabPath(projectId)}`;
 }
 
-export function openSocket(origin: string, cookie: string, onError: (message: string) => void): HocuspocusProviderWebsocket {
+/** A socket for the documents of `projectId` only, or (null) for several (/api/collab). */
+export function openSocket(origin: string, cookie: string, projectId: string | null, onError: (message: string) => void): HocuspocusProviderWebsocket {
   return new HocuspocusProviderWebsocket({
-    url: collabUrl(origin),
+    url: collabUrl(origin, projectId),
     WebSocketPolyfill: browserLikeSocket({ cookie, origin }, onError),
   });
 }
@@ -406,7 +422,7 @@ export class Session extends EditorSession {
   constructor(room: LiveRoom, editor: EditorState, recorder: () => Recorder, origin: string, options: { socket?: HocuspocusProviderWebsocket; awareness?: boolean } = {}) {
     super(room, editor, recorder);
     this.ownSocket = !options.socket;
-    this.socket = options.socket ?? openSocket(origin, editor.cookie, (m) => this.problem('socket error', m));
+    this.socket = options.socket ?? openSocket(origin, editor.cookie, room.projectId, (m) => this.problem('socket error', m));
     this.provider = new HocuspocusProvider({ websocketProvider: this.socket, name: room.projectId, document: this.doc });
     this.provider.attach(); // a provider given a socket does not attach itself
     if (options.awareness !== false) {

@@ -1,5 +1,5 @@
-// A light editor for the live load test: one WebSocket to /api/collab speaking the Hocuspocus protocol itself,
-// frame by frame, instead of a HocuspocusProvider with a Y.Doc of its own.
+// A light editor for the live load test: one WebSocket to /api/collab/<projectId> (LOAD_COLLAB_URL) speaking the
+// Hocuspocus protocol itself, frame by frame, instead of a HocuspocusProvider with a Y.Doc of its own.
 //
 // Why: a load client holds hundreds of editors. With a provider each, it holds hundreds of copies of a 200-node
 // canvas (~1.5 MB each) and applies every peer's update to each copy. Its own full garbage collections then
@@ -72,7 +72,7 @@ export class WireSession extends EditorSession {
   constructor(room: LiveRoom, editor: EditorState, recorder: () => Recorder, origin: string) {
     super(room, editor, recorder);
     const Socket = browserLikeSocket({ cookie: editor.cookie, origin }, (m) => this.problem('socket error', m));
-    this.socket = new Socket(collabUrl(origin));
+    this.socket = new Socket(collabUrl(origin, room.projectId));
     this.socket.binaryType = 'nodebuffer';
     this.socket.on('open', () => this.open());
     this.socket.on('message', (data: Buffer) => this.onFrame(data));

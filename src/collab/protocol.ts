@@ -10,6 +10,30 @@
 /** Where the live canvas is served, on the service's own port. */
 export const COLLAB_PATH = '/api/collab';
 
+/**
+ * The live canvas of one project: `/api/collab/<projectId>`. With the project's id in the URL a load balancer can
+ * keep every editor of a canvas on one instance (deploy/nginx.conf hashes on it); such a socket serves that project's
+ * document only (`documentNotInUrl`). COLLAB_PATH alone still serves any document (older clients).
+ */
+export const collabPath = (projectId: string): string => `${COLLAB_PATH}/${encodeURIComponent(projectId)}`;
+
+/**
+ * What a request path (without its query) asks of the live canvas: `{ project }` for `/api/collab/<id>` (the id as
+ * written, not checked), `{ project: null }` for COLLAB_PATH itself (with or without its trailing slash), null for
+ * any other path.
+ */
+export function collabTarget(path: string): { project: string | null } | null {
+  if (path === COLLAB_PATH || path === `${COLLAB_PATH}/`) return { project: null };
+  if (!path.startsWith(`${COLLAB_PATH}/`)) return null;
+  const segment = path.slice(COLLAB_PATH.length + 1);
+  if (segment === '' || segment.includes('/')) return null;
+  try {
+    return { project: decodeURIComponent(segment) };
+  } catch {
+    return { project: segment }; // a malformed escape: not an id, which the caller refuses as such
+  }
+}
+
 export const CLOSE = {
   // The socket as a whole (WebSocket standard codes).
   /** A text frame: the socket speaks binary frames only. */
@@ -26,6 +50,8 @@ export const CLOSE = {
   malformedUpdate: { code: 4400, reason: 'malformed-update' },
   /** A frame kind a client never sends (server-internal or server-to-client). */
   unexpectedMessage: { code: 4400, reason: 'unexpected-message' },
+  /** A document other than the one the socket's URL names (`/api/collab/<projectId>`): refused, nothing of it served. */
+  documentNotInUrl: { code: 4400, reason: 'document-not-in-url' },
 
   // Who may connect (sign-in, roles, revocation: src/auth/access-sweep.ts).
   /** No valid credential: a token that is not one, no token within COLLAB_AUTH_TIMEOUT_MS. */

@@ -1,4 +1,5 @@
-// The live canvas's WebSockets on the service's own HTTP server (../protocol.ts COLLAB_PATH): each upgrade is signed
+// The live canvas's WebSockets on the service's own HTTP server (../protocol.ts COLLAB_PATH, and collabPath's
+// `/api/collab/<projectId>` for that project's document only: 400 when what follows is not an id): each upgrade is signed
 // in (./extensions/authentication.ts signIn: 401/403 with no body, no WebSocket), counted when it has no session
 // cookie (./socket-limits.ts anonymousSockets: 429 past COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS), and handed to
 // hocuspocus through two wrappers of the socket: the guard of ./socket-limits.ts (every frame read whole and counted,
@@ -10,7 +11,8 @@ import type { Hocuspocus } from '@hocuspocus/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authentication, SocketContext } from './extensions/authentication.js';
 import { gatedSocket } from './frames.js';
-import { COLLAB_PATH } from './protocol.js';
+import { isUuid } from '../ids.js';
+import { COLLAB_PATH, collabTarget } from './protocol.js';
 import { anonymousSockets, guardSocket, type SocketLimits } from './socket-limits.js';
 
 export interface SocketsDeps {
@@ -32,9 +34,11 @@ export interface Sockets {
   close(): void;
 }
 
-function rejectUpgrade(socket: Duplex, status: 401 | 403 | 404 | 429 | 503) {
-  const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function rejectUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404 | 429 | 503, error?: string) {
+  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
+  const body = error === undefined ? '' : JSON.stringify({ error });
+  const type = error === undefined ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 export function createSockets({ hocuspocus, authentication, messageBytes, limits, log, clientAddress }: SocketsDeps): Sockets {
@@ -42,12 +46,14 @@ export function createSockets({ hocuspocus, authentication, messageBytes, limits
   const wss = new WebSocketServer({ noServer: true, maxPayload: messageBytes });
   const anonymous = anonymousSockets(limits.anonymousSocketsPerAddress);
 
-  async function accept(req: IncomingMessage, socket: Duplex, head: Buffer) {
+  /** `project`: the project the URL names (`/api/collab/<id>`), whose document alone the socket serves; null: any. */
+  async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, project: string | null) {
     const from = req.headers.origin;
     const signedIn = await authentication.signIn(req);
     if ('status' in signedIn) return rejectUpgrade(socket, signedIn.status);
     if (closed || socket.destroyed) return rejectUpgrade(socket, 503);
     const { context } = signedIn;
+    if (project !== null) context.project = project;
     // Sockets waiting to authenticate with a token are counted per client address (./socket-limits.ts).
     const address = clientAddress(req);
     const gate = context.gate;
@@ -80,13 +86,14 @@ export function createSockets({ hocuspocus, authentication, messageBytes, limits
   return {
     mount(server) {
       server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-        const path = (req.url ?? '').split('?')[0];
-        if (path !== COLLAB_PATH && path !== `${COLLAB_PATH}/`) {
+        const target = collabTarget((req.url ?? '').split('?')[0]);
+        if (!target) {
           if (server.listenerCount('upgrade') === 1) rejectUpgrade(socket, 404);
           return;
         }
         socket.on('error', () => socket.destroy());
-        accept(req, socket, head).catch((err: unknown) => {
+        if (target.project !== null && !isUuid(target.project)) return rejectUpgrade(socket, 400, 'Invalid project id in the live canvas URL');
+        accept(req, socket, head, target.project).catch((err: unknown) => {
           log.error({ err }, 'live documents: an upgrade failed');
           rejectUpgrade(socket, 503);
         });

@@ -1,10 +1,11 @@
 // The live canvas (DESIGN.md §9, docs/api.md "Live canvas"): sign-in and roles on /api/collab, live editors
 // converging, SPEC's canvas routes as views of the document, and acknowledged edits in PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
-import { connectLive, docWhere, SESSION_COOKIE, upgradeStatus, type LiveClient } from '../helpers/live-client.js';
+import { connectLive, docWhere, SESSION_COOKIE, upgradeStatus, type LiveClient, type LiveOptions } from '../helpers/live-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -16,8 +17,8 @@ let eve: Who;
 const open: LiveClient[] = [];
 const node = (id: string, x = 0, prompt = 'p') => ({ id, type: 'generation', position: { x, y: 0 }, data: { type: 'generation', prompt } });
 const project = async (who: Who) => (await who.client.post('/api/user/project', { userId: who.id, name: 'Live' })).json.id as string;
-const live = async (as: Who | null, projectId: string) => {
-  const c = await connectLive({ baseUrl: t.baseUrl, as: as?.client ?? null, projectId });
+const live = async (as: Who | null, projectId: string, url?: LiveOptions['url']) => {
+  const c = await connectLive({ baseUrl: t.baseUrl, as: as?.client ?? null, projectId, url });
   open.push(c);
   return c;
 };
@@ -63,7 +64,65 @@ describe('the socket', () => {
     expect(await (await live(vic, projectId)).event('authenticated')).toBe('authenticated:readonly');
     expect(await (await live(eve, projectId)).event('authentication')).toBe('authenticationFailed:permission-denied');
     expect(await (await live(eve, '00000000-0000-4000-8000-000000000000')).event('authentication')).toBe('authenticationFailed:permission-denied');
-    expect(await (await live(eve, 'not-a-project')).event('authentication')).toBe('authenticationFailed:permission-denied');
+    expect(await (await live(eve, 'not-a-project', 'shared')).event('authentication')).toBe('authenticationFailed:permission-denied');
+  });
+});
+
+describe('the URL: /api/collab/<projectId>, and /api/collab for older clients', () => {
+  /** The status and body of an upgrade the service refuses. */
+  const refusedUpgrade = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(`${t.baseUrl.replace(/^http/, 'ws')}${path}`, { headers });
+      ws.on('open', () => {
+        ws.terminate();
+        reject(new Error(`${path}: upgraded`));
+      });
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.on('error', () => undefined);
+    });
+
+  it('serves the project its URL names, and any document on the old URL; editors on both converge', async () => {
+    const projectId = await sharedProject();
+    const cookie = `${SESSION_COOKIE}=${await ada.client.cookie(SESSION_COOKIE)}`;
+    expect(await upgradeStatus(t.baseUrl, { origin: t.baseUrl, cookie }, `/api/collab/${projectId}`)).toBe(101);
+    expect(await upgradeStatus(t.baseUrl, { origin: t.baseUrl, cookie }, `/api/collab/${projectId}?x=1`)).toBe(101);
+    const byUrl = await live(ada, projectId); // /api/collab/<projectId>
+    const old = await live(bob, projectId, 'shared'); // /api/collab
+    expect(await byUrl.event('authenticated')).toBe('authenticated:read-write');
+    expect(await old.event('authenticated')).toBe('authenticated:read-write');
+    await Promise.all([byUrl.saved(), old.saved()]);
+    byUrl.doc.transact(() => (nodeMap(byUrl.doc, 'a')!.get('data') as Y.Map<unknown>).set('prompt', 'from the new URL'));
+    old.doc.transact(() => (nodeMap(old.doc, 'b')!.get('data') as Y.Map<unknown>).set('prompt', 'from the old URL'));
+    await Promise.all([docWhere(old.doc, (d) => promptOf(d, 'a') === 'from the new URL'), docWhere(byUrl.doc, (d) => promptOf(d, 'b') === 'from the old URL')]);
+    await Promise.all([byUrl.saved(), old.saved()]);
+    expect((await canvas(ada, projectId)).nodes.map((n: { data: { prompt: string } }) => n.data.prompt)).toEqual(['from the new URL', 'from the old URL']);
+  });
+
+  it('refuses a document other than the one the URL names (document-not-in-url), even one the user may edit; nothing of it is served', async () => {
+    const [projectId, other] = [await sharedProject(), await project(ada)];
+    const wrong = await live(ada, projectId, { project: other });
+    expect(await wrong.event('authentication')).toBe('authenticationFailed:document-not-in-url');
+    expect(wrong.events).not.toContain('synced');
+    expect(canvasMaps(wrong.doc).nodes.size).toBe(0);
+    // Whoever asks, and whatever the project: the same refusal, before any role is looked at.
+    expect(await (await live(eve, projectId, { project: other })).event('authentication')).toBe('authenticationFailed:document-not-in-url');
+    // The project's own URL still serves it.
+    expect(await (await live(ada, other)).event('authenticated')).toBe('authenticated:read-write');
+  });
+
+  it('refuses an upgrade whose URL names no project id (400, naming it) or has more after it (404)', async () => {
+    const headers = { origin: t.baseUrl, cookie: `${SESSION_COOKIE}=${await ada.client.cookie(SESSION_COOKIE)}` };
+    for (const path of ['/api/collab/not-a-project', '/api/collab/%E0%A4%A', `/api/collab/${'1'.repeat(36)}`]) {
+      const refused = await refusedUpgrade(path, headers);
+      expect(refused.status, path).toBe(400);
+      expect(JSON.parse(refused.body), path).toEqual({ error: 'Invalid project id in the live canvas URL' });
+    }
+    expect(await upgradeStatus(t.baseUrl, headers, '/api/collab/00000000-0000-4000-8000-000000000000/x')).toBe(404);
+    expect(await upgradeStatus(t.baseUrl, headers, '/api/collabx')).toBe(404);
   });
 });
 

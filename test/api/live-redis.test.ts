@@ -1,6 +1,9 @@
 // Two instances of the service sharing live documents through Redis (COLLAB_REDIS_URL, src/collab/redis.ts): editors
 // on different instances converge both ways, REST on either instance reads the same document, and each change is
-// stored once (by the instance that received it).
+// stored once (by the instance that received it). The editors' sockets name the project in their URL
+// (/api/collab/<projectId>), as a load balancer routing by project sees them; here each goes to another instance
+// directly, as after the balancer's hash changed (an instance went away): the document still works through Redis, and
+// an older client on /api/collab sees it too.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
@@ -47,9 +50,10 @@ describeWithRedis('live documents on two instances through Redis', () => {
     const rows = async () => Number((await one.pool.query('SELECT count(*) AS n FROM collab_updates WHERE project_id = $1', [projectId])).rows[0].n);
     const rowsBefore = await rows();
 
-    const a = await connectLive({ baseUrl: one.baseUrl, as: ada.client, projectId });
-    const b = await connectLive({ baseUrl: two.baseUrl, as: bob.client, projectId });
-    open.push(a, b);
+    const a = await connectLive({ baseUrl: one.baseUrl, as: ada.client, projectId, url: 'project' });
+    const b = await connectLive({ baseUrl: two.baseUrl, as: bob.client, projectId, url: 'project' });
+    const old = await connectLive({ baseUrl: two.baseUrl, as: bob.client, projectId, url: 'shared' });
+    open.push(a, b, old);
     expect(await a.event('authenticated')).toBe('authenticated:read-write');
     expect(await b.event('authenticated')).toBe('authenticated:read-write');
     await Promise.all([a.saved(), b.saved()]);
@@ -65,6 +69,8 @@ describeWithRedis('live documents on two instances through Redis', () => {
       await docWhere(a.doc, (d) => dataOf(d, 'b').get('prompt') === `bob-${i}`); // instance 2 → 1
     }
     expect(renderCanvas(a.doc)).toEqual(renderCanvas(b.doc));
+    await old.saved();
+    await docWhere(old.doc, (d) => dataOf(d, 'a').get('prompt') === `ada-${edits - 1}` && dataOf(d, 'b').get('prompt') === `bob-${edits - 1}`);
 
     // Stored once each: one row per change and the version stepped once per change (none stored by both instances).
     expect(await rows()).toBe(rowsBefore + 2 * edits);

@@ -25,7 +25,7 @@ function watchSocket(page: Page) {
   const received: string[] = [];
   let closes = 0;
   page.on('websocket', (ws: WebSocket) => {
-    if (!ws.url().endsWith('/api/collab')) return;
+    if (!new URL(ws.url()).pathname.startsWith('/api/collab/')) return; // /api/collab/<projectId>
     ws.on('framesent', ({ payload }) => {
       if (typeof payload === 'string') return;
       // A hocuspocus frame: the document name (a var-string: its length, then a project id's 36 characters), the

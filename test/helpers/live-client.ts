@@ -3,6 +3,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { COLLAB_PATH, collabPath } from '../../src/collab/protocol.js';
 import type { HttpClient } from './http-client.js';
 
 export const SESSION_COOKIE = 'authlib.session-token';
@@ -49,6 +50,11 @@ export interface LiveOptions {
   maxAttempts?: number;
   /** The provider's `token` (sent in each document's auth message): a personal API token. */
   token?: string;
+  /**
+   * The socket's URL: `project` (default) /api/collab/<projectId>, as the web client; `shared` /api/collab, as older
+   * clients; or a project id of its own (/api/collab/<that>), whose socket then asks for `projectId`'s document.
+   */
+  url?: 'project' | 'shared' | { project: string };
 }
 
 /** Waits for a condition that events make true: checks it now and after each `on` callback. */
@@ -74,7 +80,7 @@ export function docWhere(doc: Y.Doc, check: (doc: Y.Doc) => boolean): Promise<vo
   );
 }
 
-export async function connectLive({ baseUrl, as, projectId, origin, doc = new Y.Doc(), maxAttempts = 0, token: apiToken }: LiveOptions): Promise<LiveClient> {
+export async function connectLive({ baseUrl, as, projectId, origin, doc = new Y.Doc(), maxAttempts = 0, token: apiToken, url = 'project' }: LiveOptions): Promise<LiveClient> {
   const headers: Record<string, string> = {};
   const sent = origin === undefined ? new URL(baseUrl).origin : origin;
   if (sent !== null) headers.origin = sent;
@@ -87,7 +93,7 @@ export async function connectLive({ baseUrl, as, projectId, origin, doc = new Y.
     for (const l of [...listeners]) l();
   };
   const socket = new HocuspocusProviderWebsocket({
-    url: `${baseUrl.replace(/^http/, 'ws')}/api/collab`,
+    url: `${baseUrl.replace(/^http/, 'ws')}${url === 'shared' ? COLLAB_PATH : collabPath(url === 'project' ? projectId : url.project)}`,
     WebSocketPolyfill: withHeaders(headers),
     maxAttempts,
     quiet: true,

@@ -1,9 +1,10 @@
 // The deploy kit as shipped (issue 33): two production-mode instances on one PostgreSQL, an S3 store (s3rver) and
 // Redis, behind Debian's nginx running deploy/nginx.conf with only its deployment-specific values changed (the
 // instances' addresses and the listen port: test/helpers/nginx.ts). Everything below goes through nginx: sign-in by
-// the OAuth code flow (an identity provider of the test's own: production never runs the bundled one), a live edit
-// reaching an editor on the other instance, job events over SSE while the stream is open, an upload and its image,
-// readiness, and a team of 50 tabs from one address getting no 429. One start of the topology for all of it.
+// the OAuth code flow (an identity provider of the test's own: production never runs the bundled one), one project's
+// live sockets all on one instance (hashed by project), a live edit reaching an editor on the other instance, job
+// events over SSE while the stream is open, an upload and its image, readiness, and a team of 50 tabs from one
+// address getting no 429. One start of the topology for all of it.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,17 +120,28 @@ describeWithNginx('the deploy kit as shipped', () => {
       expect(image.status).toBe(200);
       expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(40);
 
-      // Live: editors through nginx, round robin over the instances; sockets are opened until one editor is on
-      // each instance (the instances' own connection counts say where each landed).
       const project = (await ada.post('/api/user/project', { userId: me.json.id, name: 'Kit' })).json.id as string;
       expect((await ada.post('/api/user/project/canvas', { projectId: project, nodes: [node('a')], edges: [], version: 0 })).status).toBe(200);
       // The upgrade itself (the kit before this test answered 404: nginx dropped the Upgrade header).
       expect(await upgradeStatus(base, { origin: base, cookie: `${SESSION_COOKIE}=${await ada.cookie(SESSION_COOKIE)}` })).toBe(101);
-      const on: Array<LiveClient | undefined> = [undefined, undefined];
-      let before = await liveConnections();
-      while (!on[0] || !on[1]) {
-        expect(live.length).toBeLessThan(8);
+      // Live, routed by project: every editor of the project (/api/collab/<projectId>) lands on one instance, as nginx
+      // hashes on the id (the instances' own connection counts say where each landed).
+      const routedBefore = await liveConnections();
+      for (let k = 0; k < 3; k++) {
         const editor = await connectLive({ baseUrl: base, as: ada, projectId: project });
+        live.push(editor);
+        expect(await editor.event('authenticated')).toBe('authenticated:read-write');
+        await editor.saved();
+      }
+      const routedAfter = await liveConnections();
+      expect(routedAfter.map((n, i) => n - routedBefore[i]).sort((x, y) => x - y)).toEqual([0, 3]);
+      // Older clients (/api/collab, no id: round robin over the instances): sockets are opened until one editor is on
+      // each instance, and edits cross between them through Redis.
+      const on: Array<LiveClient | undefined> = [undefined, undefined];
+      let before = routedAfter;
+      while (!on[0] || !on[1]) {
+        expect(live.length).toBeLessThan(11);
+        const editor = await connectLive({ baseUrl: base, as: ada, projectId: project, url: 'shared' });
         live.push(editor);
         expect(await editor.event('authenticated')).toBe('authenticated:read-write');
         await editor.saved();

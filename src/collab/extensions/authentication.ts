@@ -4,9 +4,10 @@
 //   cookie must be valid (401). An upgrade without a session cookie is let in only to authenticate with a personal
 //   API token (the provider's `token`, in each document's auth message): until a document authenticates,
 //   hocuspocus answers it nothing, and `watch` closes it (4401) after COLLAB_AUTH_TIMEOUT_MS.
-// - Per document (`onAuthenticate`): the caller's role (owner and editors write; a viewer's connection is
-//   read-only, its changes never applied; anyone else gets `permission-denied`, whether or not the project exists);
-//   with a token, also its scopes (`read` to connect, `write` to edit).
+// - Per document (`onAuthenticate`): on a socket whose URL names a project (`/api/collab/<projectId>`), that project's
+//   document only (any other is refused `document-not-in-url`); the caller's role (owner and editors write; a
+//   viewer's connection is read-only, its changes never applied; anyone else gets `permission-denied`, whether or not
+//   the project exists); with a token, also its scopes (`read` to connect, `write` to edit).
 // - Afterwards: `revalidate` checks again the role of everyone connected to a document (after a member change made
 //   here), and `connections` lists every person's connection for the access sweep (src/auth/access-sweep.ts),
 //   which ends those whose session, token or role ended.
@@ -31,6 +32,8 @@ export interface SocketContext {
   byToken?: boolean;
   /** Shared by the socket's documents (hocuspocus copies the context per document): set once one authenticated. */
   gate?: Gate;
+  /** The project the socket's URL names (`/api/collab/<projectId>`): no other document is served on it. */
+  project?: string;
 }
 
 export interface AuthenticationDeps {
@@ -87,6 +90,8 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
     },
 
     async onAuthenticate({ documentName, context, connectionConfig, token }: onAuthenticatePayload<SocketContext>) {
+      // A socket whose URL names a project serves that project's document only (a load balancer routed it by the URL).
+      if (context.project !== undefined && documentName !== context.project) throw refusal(CLOSE.documentNotInUrl);
       let user = context.user;
       if (!user && !context.byToken) return; // the service's own connection
       if (!user) {

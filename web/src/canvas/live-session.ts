@@ -1,12 +1,13 @@
 // One open live canvas (DESIGN.md §9): the project's Yjs document, kept in step with the service by a
-// HocuspocusProvider on `/api/collab` (document name = project id; signed in by the session cookie the browser
-// sends with the upgrade), and what the editor needs around it — the document mirrored as plain nodes and edges,
-// undo/redo of this tab's own changes only, the connection's state for the header, and presence. No React here:
-// the hooks read these stores with useSyncExternalStore.
+// HocuspocusProvider on `/api/collab/<projectId>` (document name = project id, also in the URL so that a load balancer
+// keeps the canvas on one instance; signed in by the session cookie the browser sends with the upgrade), and what
+// the editor needs around it — the document mirrored as plain nodes and edges, undo/redo of this tab's own changes
+// only, the connection's state for the header, and presence. No React here: the hooks read these stores with
+// useSyncExternalStore.
 import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../../src/collab/canvas-doc';
-import { COLLAB_PATH, readStateless } from '../../../src/collab/protocol';
+import { collabPath, readStateless } from '../../../src/collab/protocol';
 import { api } from '../api/client';
 import { loadClientConfig } from '../hooks/use-client-config';
 import type { ConnectionState } from './connection';
@@ -111,7 +112,7 @@ export class LiveSession {
       denied: false,
       online: navigator.onLine,
     });
-    const url = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}${COLLAB_PATH}`;
+    const url = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}${collabPath(projectId)}`;
     this.provider = new HocuspocusProvider({ url, name: projectId, document: this.doc });
     const patch = (change: Partial<ConnectionState>) => this.connection.set({ ...this.connection.get(), ...change });
     this.provider.on('status', ({ status }: { status: WebSocketStatus }) => {
