@@ -90,6 +90,10 @@ export class AzureObjectStore implements ObjectStore {
     await this.blob(name).deleteIfExists({ deleteSnapshots: 'include' });
   }
 
+  async *list(): AsyncIterable<string> {
+    for await (const blob of this.container.listBlobsFlat()) yield blob.name;
+  }
+
   urlOf(name: string): string {
     assertValidObjectName(name);
     return this.overrideBase ? `${this.overrideBase}/${name}` : publicBase(this.blob(name).url);

@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, type WriteStream } from 'node:fs';
-import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, link, mkdir, open, opendir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
 import { ObjectExistsError, StorageUnavailableError } from './errors.js';
-import { assertValidObjectName, nameUnderBase } from './object-name.js';
+import { assertValidObjectName, isValidObjectName, nameUnderBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
 interface Meta {
@@ -167,6 +167,13 @@ export class LocalObjectStore implements ObjectStore {
     // Bytes first, metadata last: whoever sees the bytes can always read the metadata.
     await rm(this.dataPath(name), { force: true });
     await rm(this.metaPath(name), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    // Objects are the files with a valid name (never `.meta/` or `.tmp-*`) whose metadata exists.
+    for await (const entry of await opendir(this.dir)) {
+      if (entry.isFile() && isValidObjectName(entry.name) && (await this.readMeta(entry.name))) yield entry.name;
+    }
   }
 
   urlOf(name: string): string {
