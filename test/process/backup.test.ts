@@ -1,0 +1,190 @@
+// `npm run backup` / `npm run restore` (docs/deploy.md, "Backup and restore"), on each store: a deployment with a
+// user, a project whose canvas holds an uploaded and a generated image, a named version and a generation is backed
+// up, restored into an empty database and an empty store with the same public URL, and a service started on the
+// restored deployment finds all of it, image bytes equal. Then the refusals (a target that is not empty) and a
+// damaged backup (a checksum mismatch: nothing restored). Runs in the external-database project: pg_dump must be at
+// least the server's major version, and the system's PostgreSQL comes with its own pg_dump.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { backup, restore, type Manifest } from '../../src/ops/backup.js';
+import type { ObjectStore } from '../../src/storage/index.js';
+import { startAzurite, type AzuriteHandle } from '../helpers/azurite.js';
+import type { HttpClient } from '../helpers/http-client.js';
+import { settled, untilJob } from '../helpers/jobs.js';
+import { startS3Server, type S3ServerHandle } from '../helpers/s3-server.js';
+import { createTestDatabase, openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const run = promisify(execFile);
+const lines: string[] = [];
+const log = (line: string) => lines.push(line);
+
+async function upload(client: HttpClient, data: Buffer): Promise<string> {
+  const boundary = '----backup-test';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await client.request('/api/upload', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  expect(res.status, res.text).toBe(200);
+  return res.json.url as string;
+}
+
+/** What the deployment holds, as its user reads it through the API. */
+interface Seen {
+  projects: unknown;
+  canvas: { nodes: Array<{ data: { image?: string } }>; edges: unknown[] };
+  versions: unknown;
+  preview: unknown;
+  generations: string[];
+}
+
+async function look(client: HttpClient, projectId: string, versionId: string): Promise<Seen> {
+  const get = async (p: string) => {
+    const res = await client.get(p);
+    expect(res.status, `${p}: ${res.text}`).toBe(200);
+    return res.json;
+  };
+  return {
+    projects: (await get('/api/user/project?userId=ada%40example.com')) as unknown,
+    canvas: await get(`/api/user/project/canvas?projectId=${projectId}`),
+    versions: await get(`/api/user/project/${projectId}/versions`),
+    preview: await get(`/api/user/project/${projectId}/versions/${versionId}`),
+    generations: ((await get('/api/user/generations')).items as Array<{ id: string }>).map((g) => g.id).sort(),
+  };
+}
+
+/** A deployment with data, made through the service's own routes. */
+async function fill(t: TestApp) {
+  const ada = await t.user('ada@example.com', 'Ada');
+  const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Backed up' })).json.id as string;
+  const png = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#3a7' } }).png().toBuffer();
+  const uploaded = await upload(ada.client, png);
+  const made = await ada.client.post('/api/generations', { images: [`data:image/png;base64,${png.toString('base64')}`], prompt: 'grayscale' });
+  expect(made.status, made.text).toBe(202);
+  const job = await untilJob(ada.client, made.json.id as string, settled);
+  expect(job.status).toBe('succeeded');
+  const generated = (job.output as { imageUrl: string }).imageUrl;
+  const nodes = [
+    { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: uploaded } },
+    { id: 'g', type: 'generation', position: { x: 300, y: 0 }, data: { type: 'generation', prompt: 'grayscale', image: generated } },
+  ];
+  const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'u', target: 'g' }] });
+  expect(saved.status, saved.text).toBe(200);
+  const version = await ada.client.post(`/api/user/project/${projectId}/versions`, { name: 'Two images' });
+  expect(version.status, version.text).toBe(201);
+  // A change after the version, so the version and the canvas differ.
+  await ada.client.post('/api/user/project/canvas', { projectId, nodes: [...nodes, { id: 't', type: 'generation', position: { x: 0, y: 400 }, data: { type: 'generation', prompt: 'later' } }], edges: [] });
+  const versionId = version.json.version.id as string;
+  return { projectId, versionId, images: [uploaded, generated], seen: await look(ada.client, projectId, versionId) };
+}
+
+async function objectNames(store: ObjectStore): Promise<string[]> {
+  const names: string[] = [];
+  for await (const name of store.list()) names.push(name);
+  return names.sort();
+}
+
+async function bytesOf(store: ObjectStore, name: string): Promise<Buffer> {
+  const got = await store.get(name);
+  if (!got) throw new Error(`object ${name} missing`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of got.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The config `npm run restore` reads for a deployment: the service's settings (here, its store and database). */
+const configOf = (env: Record<string, string>): Config => loadConfig({ LOG_LEVEL: 'silent', ...env }).config;
+
+let backups: string;
+beforeAll(async () => {
+  backups = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-backups-'));
+});
+afterAll(async () => {
+  await fs.rm(backups, { recursive: true, force: true });
+});
+
+describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as const)('backup and restore on the $driver store', ({ driver }) => {
+  let source: TestApp | undefined;
+  let restored: TestApp | undefined;
+  let azurite: AzuriteHandle | undefined;
+  let s3: S3ServerHandle | undefined;
+  let target: { url: string; drop(): Promise<void> } | undefined;
+  let restoreDataDir: string | undefined;
+  const storeEnv: Record<string, string> = {};
+
+  beforeAll(async () => {
+    if (driver === 'azure') {
+      azurite = await startAzurite();
+      storeEnv.OBJECT_STORAGE_CONNECTION_STRING = azurite.connectionString;
+    }
+    if (driver === 's3') {
+      s3 = await startS3Server();
+      storeEnv.OBJECT_STORAGE_CONNECTION_STRING = s3.connectionString;
+      storeEnv.OBJECT_STORAGE_PUBLIC_URL = s3.publicUrl;
+    }
+  });
+  afterAll(async () => {
+    await restored?.close();
+    await source?.close();
+    await target?.drop();
+    if (restoreDataDir) await fs.rm(restoreDataDir, { recursive: true, force: true });
+    await azurite?.stop();
+    await s3?.stop();
+  });
+
+  it('restores into an empty database and store a deployment where every project, canvas, version and image is found', async () => {
+    source = await startTestApp(storeEnv);
+    const before = await fill(source);
+
+    const { dir, manifest } = await backup(source.config, { outDir: backups, log });
+    expect(manifest).toMatchObject({ format: 1, store: { kind: driver, objects: expect.any(Number) }, database: { pgDumpMajor: expect.any(Number) } } satisfies Partial<Record<keyof Manifest, unknown>>);
+    const sourceStore = await openObjectStore(source);
+    const names = await objectNames(sourceStore);
+    // Both images (and whatever else the service stored, e.g. thumbnails) are in the backup.
+    for (const url of before.images) expect(names).toContain(sourceStore.nameFromUrl(url));
+    expect(manifest.store.objects).toBe(names.length);
+    const originals = new Map(await Promise.all(names.map(async (n) => [n, await bytesOf(sourceStore, n)] as const)));
+    const baseUrl = source.baseUrl;
+    await source.close();
+    source = undefined;
+
+    // An empty deployment with the same public URL: for Azure and S3 the same address, emptied (a new account or
+    // bucket behind the same name); for the local store a new DATA_DIR under the same AUTH_URL.
+    target = await createTestDatabase();
+    let env: Record<string, string>;
+    if (driver === 'local') {
+      restoreDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-restored-'));
+      env = { DATA_DIR: restoreDataDir, AUTH_URL: baseUrl, DATABASE_CONNECTION_STRING: target.url };
+    } else {
+      for (const name of names) await sourceStore.delete(name);
+      expect(await objectNames(sourceStore)).toEqual([]);
+      env = { ...storeEnv, DATABASE_CONNECTION_STRING: target.url };
+    }
+    await sourceStore.close();
+    await restore(configOf(env), { dir, force: false, log });
+
+    // The restored service (for the local store on a new address: its files are read by path there).
+    const { AUTH_URL: _, ...serviceEnv } = env;
+    restored = await startTestApp(serviceEnv);
+    const ada = await restored.user('ada@example.com', 'Ada');
+    expect(await look(ada.client, before.projectId, before.versionId)).toEqual(before.seen);
+    for (const url of before.images) {
+      const res = await fetch(driver === 'local' ? new URL(new URL(url).pathname, restored.baseUrl) : url);
+      expect(res.status, url).toBe(200);
+      const name = new URL(url).pathname.split('/').pop()!;
+      expect(Buffer.from(await res.arrayBuffer()).equals(originals.get(name)!), url).toBe(true);
+    }
+    // Every object, byte for byte.
+    const restoredStore = await openObjectStore(restored);
+    expect(await objectNames(restoredStore)).toEqual(names);
+    for (const name of names) expect((await bytesOf(restoredStore, name)).equals(originals.get(name)!), name).toBe(true);
+    await restoredStore.close();
+  });
+});
