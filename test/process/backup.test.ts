@@ -188,3 +188,91 @@ describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as co
     await restoredStore.close();
   });
 });
+
+describe('restore refusals and a damaged backup (local store)', () => {
+  let source: TestApp;
+  let dir: string;
+  let manifest: Manifest;
+  const extra: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    source = await startTestApp();
+    const ada = await source.user('ada@example.com', 'Ada');
+    await ada.client.post('/api/user/project', { userId: ada.id, name: 'One' });
+    await upload(ada.client, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#a37' } }).png().toBuffer());
+    ({ dir, manifest } = await backup(source.config, { outDir: backups, log }));
+  });
+  afterAll(async () => {
+    for (const undo of extra.reverse()) await undo();
+    await source?.close();
+  });
+
+  /** An empty deployment under the source's public URL: a new database and DATA_DIR. */
+  async function emptyTarget(): Promise<{ env: Record<string, string>; tables(): Promise<number>; objects(): Promise<string[]> }> {
+    const db = await createTestDatabase();
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-empty-'));
+    extra.push(() => db.drop(), () => fs.rm(dataDir, { recursive: true, force: true }));
+    const env = { DATA_DIR: dataDir, AUTH_URL: source.baseUrl, DATABASE_CONNECTION_STRING: db.url };
+    return {
+      env,
+      async tables() {
+        const { default: pg } = await import('pg');
+        const c = new pg.Client({ connectionString: db.url });
+        await c.connect();
+        const n = (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`)).rows[0].n;
+        await c.end();
+        return n;
+      },
+      async objects() {
+        const store = await openObjectStore({ config: configOf(env) });
+        try {
+          return await objectNames(store);
+        } finally {
+          await store.close();
+        }
+      },
+    };
+  }
+
+  it('npm run restore refuses a deployment that is not empty, naming its tables and objects, and changes nothing', async () => {
+    const projects = (await source.pool.query('SELECT count(*)::int AS n FROM projects')).rows[0].n;
+    const env = { ...process.env, DATA_DIR: source.dataDir, AUTH_URL: source.baseUrl, DATABASE_CONNECTION_STRING: source.databaseUrl, LOG_LEVEL: 'silent' };
+    const failed = await run('npm', ['run', '--silent', 'restore', '--', dir], { env }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toMatch(/^error: Refusing to restore: the database has \d+ tables \([^)]+\); the object store has objects \([^)]+\)\. Restore into an empty deployment, or pass --force\.\n$/);
+    expect((await source.pool.query('SELECT count(*)::int AS n FROM projects')).rows[0].n).toBe(projects);
+  });
+
+  it('refuses a store whose public URL differs from the backup’s, naming both', async () => {
+    const target = await emptyTarget();
+    const other = { ...target.env, AUTH_URL: 'https://canvas.example.com' };
+    await expect(restore(configOf(other), { dir, force: false, log })).rejects.toThrow(
+      `Refusing to restore: the store's public URL is https://canvas.example.com/files, the backup's ${manifest.store.publicBase} (canvases keep the backup's URLs: keep the same AUTH_URL). Restore into an empty deployment, or pass --force.`,
+    );
+    expect(await target.tables()).toBe(0);
+    expect(await target.objects()).toEqual([]);
+  });
+
+  it('refuses a damaged backup (an object or the dump not matching its checksum) and restores nothing', async () => {
+    const names = (await fs.readdir(path.join(dir, 'objects'))).sort();
+    expect(names.length).toBe(manifest.store.objects);
+    for (const [file, shown] of [
+      [path.join('objects', names[0]), `objects/${names[0]}`],
+      ['database.dump', 'database.dump'],
+    ]) {
+      const damaged = `${dir}-damaged-${path.basename(file)}`;
+      await fs.cp(dir, damaged, { recursive: true });
+      extra.push(() => fs.rm(damaged, { recursive: true, force: true }));
+      const bytes = await fs.readFile(path.join(damaged, file));
+      bytes[bytes.length >> 1] ^= 0xff;
+      await fs.writeFile(path.join(damaged, file), bytes);
+      const target = await emptyTarget();
+      await expect(restore(configOf(target.env), { dir: damaged, force: false, log })).rejects.toThrow(`The backup is damaged: ${shown} does not match its checksum. Nothing was restored.`);
+      expect(await target.tables()).toBe(0);
+      expect(await target.objects()).toEqual([]);
+    }
+  });
+});
