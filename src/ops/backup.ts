@@ -28,7 +28,10 @@ import { embeddedDatabase, storageConfig } from '../runtime.js';
 import { createObjectStore, type ObjectStore } from '../storage/index.js';
 import { ObjectExistsError } from '../storage/errors.js';
 import { isValidObjectName } from '../storage/object-name.js';
+import { OpsError } from './errors.js';
 import { pickTool } from './pg-tools.js';
+
+export { OpsError };
 
 export const BACKUP_FORMAT = 1;
 const MANIFEST = 'manifest.json';
@@ -54,14 +57,6 @@ export interface ObjectEntry {
   size: number;
   sha256: string;
   contentType: string;
-}
-
-/** A refusal or a failure the operator can act on: the CLI prints the message alone. */
-export class OpsError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-    this.name = 'OpsError';
-  }
 }
 
 export type Log = (line: string) => void;

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
+import { OpsError } from './errors.js';
 
 const run = promisify(execFile);
 
@@ -70,7 +71,7 @@ export async function pickTool(tool: PgTool, minMajor: number, why: string, conf
   const fit = all.filter((t) => t.major >= minMajor).sort((a, b) => b.major - a.major)[0];
   if (fit) return fit;
   const seen = all.length ? `found only ${all.map((t) => `${tool} ${t.major} (${t.path})`).join(', ')}` : `found no ${tool}`;
-  throw new Error(
+  throw new OpsError(
     `${tool} ${minMajor} or newer is needed (${why}); ${seen}. Install PostgreSQL ${minMajor}'s client programs ` +
       `(e.g. the postgresql-client-${minMajor} package) and put them on PATH or name their folder in BACKUP_PG_BIN_DIR.`,
   );

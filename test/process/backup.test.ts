@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
+import { migrateDatabase } from '../../src/db/index.js';
 import { backup, restore, type Manifest } from '../../src/ops/backup.js';
 import type { ObjectStore } from '../../src/storage/index.js';
 import { startAzurite, type AzuriteHandle } from '../helpers/azurite.js';
@@ -208,13 +209,14 @@ describe('restore refusals and a damaged backup (local store)', () => {
   });
 
   /** An empty deployment under the source's public URL: a new database and DATA_DIR. */
-  async function emptyTarget(): Promise<{ env: Record<string, string>; tables(): Promise<number>; objects(): Promise<string[]> }> {
+  async function emptyTarget(): Promise<{ env: Record<string, string>; url: string; tables(): Promise<number>; objects(): Promise<string[]> }> {
     const db = await createTestDatabase();
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-empty-'));
     extra.push(() => db.drop(), () => fs.rm(dataDir, { recursive: true, force: true }));
     const env = { DATA_DIR: dataDir, AUTH_URL: source.baseUrl, DATABASE_CONNECTION_STRING: db.url };
     return {
       env,
+      url: db.url,
       async tables() {
         const { default: pg } = await import('pg');
         const c = new pg.Client({ connectionString: db.url });
@@ -274,5 +276,19 @@ describe('restore refusals and a damaged backup (local store)', () => {
       expect(await target.tables()).toBe(0);
       expect(await target.objects()).toEqual([]);
     }
+  });
+
+  it('with --force restores over a deployment that was started once (its tables made, no data)', async () => {
+    const target = await emptyTarget();
+    await migrateDatabase(target.url);
+    await expect(restore(configOf(target.env), { dir, force: false, log })).rejects.toThrow(/^Refusing to restore: the database has \d+ tables \(drizzle\.__drizzle_migrations, /);
+    await restore(configOf(target.env), { dir, force: true, log });
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: target.url });
+    await c.connect();
+    const names = (await c.query<{ name: string }>('SELECT name FROM projects')).rows.map((r) => r.name);
+    await c.end();
+    expect(names).toEqual(['One']);
+    expect(await target.objects()).toHaveLength(manifest.store.objects);
   });
 });
