@@ -3,8 +3,8 @@
 // "Backup and restore".
 import 'dotenv/config';
 import { parseArgs } from 'node:util';
-import { runOps } from '../src/ops/cli.js';
-import { backup } from '../src/ops/backup.js';
+import { runOps } from './cli.js';
+import { backup } from './backup.js';
 
 await runOps(async (config, log) => {
   const { values } = parseArgs({ options: { out: { type: 'string', default: 'backups' } } });

@@ -2,8 +2,8 @@
 // deployment this environment (and .env) configures. docs/deploy.md, "Backup and restore".
 import 'dotenv/config';
 import { parseArgs } from 'node:util';
-import { runOps, usage } from '../src/ops/cli.js';
-import { restore } from '../src/ops/backup.js';
+import { runOps, usage } from './cli.js';
+import { restore } from './backup.js';
 
 await runOps(async (config, log) => {
   const { values, positionals } = parseArgs({ options: { force: { type: 'boolean', default: false } }, allowPositionals: true });
