@@ -1,6 +1,6 @@
 // `npm run backup` / `npm run restore` (docs/deploy.md, "Backup and restore"), on each store: a deployment with a
-// user, a project whose canvas holds an uploaded and a generated image, a named version and a generation is backed
-// up, restored into an empty database and an empty store with the same public URL, and a service started on the
+// user, a project whose canvas holds an uploaded and a generated image, a named version, a restore point and a
+// generation is backed up, restored into an empty database and an empty store with the same public URL, and a service started on the
 // restored deployment finds all of it, image bytes equal. Then the refusals (a target that is not empty) and a
 // damaged backup (a checksum mismatch: nothing restored). Runs in the external-database project: pg_dump must be at
 // least the server's major version, and the system's PostgreSQL comes with its own pg_dump.
@@ -83,6 +83,10 @@ async function fill(t: TestApp) {
   // A change after the version, so the version and the canvas differ.
   await ada.client.post('/api/user/project/canvas', { projectId, nodes: [...nodes, { id: 't', type: 'generation', position: { x: 0, y: 400 }, data: { type: 'generation', prompt: 'later' } }], edges: [] });
   const versionId = version.json.version.id as string;
+  // A restore point too (taken when the document is compacted after the edit; see the app's settings below).
+  await expect
+    .poll(async () => ((await ada.client.get(`/api/user/project/${projectId}/versions`)).json.versions as Array<{ kind: string }>).filter((v) => v.kind === 'auto').length, { timeout: 60_000 })
+    .toBeGreaterThan(0);
   return { projectId, versionId, images: [uploaded, generated], seen: await look(ada.client, projectId, versionId) };
 }
 
@@ -141,10 +145,14 @@ describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as co
   });
 
   it('restores into an empty database and store a deployment where every project, canvas, version and image is found', async () => {
-    source = await startTestApp(storeEnv);
+    // Compaction soon after an edit, with a restore point at every one (as test/api/versions.test.ts).
+    source = await startTestApp({ ...storeEnv, COLLAB_COMPACT_AFTER_MS: '50', COLLAB_COMPACT_SPREAD_MS: '0', COLLAB_RESTORE_POINT_MINUTES: '0' });
     const before = await fill(source);
 
     const { dir, manifest } = await backup(source.config, { outDir: backups, log });
+    // Compaction may take another restore point at any time: the backup holds those seen before it, and none made after.
+    const sourceUser = await source.user('ada@example.com', 'Ada');
+    const later = await look(sourceUser.client, before.projectId, before.versionId);
     expect(manifest).toMatchObject({ format: 1, store: { kind: driver, objects: expect.any(Number) }, database: { pgDumpMajor: expect.any(Number) } } satisfies Partial<Record<keyof Manifest, unknown>>);
     const sourceStore = await openObjectStore(source);
     const names = await objectNames(sourceStore);
@@ -175,7 +183,12 @@ describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as co
     const { AUTH_URL: _, ...serviceEnv } = env;
     restored = await startTestApp(serviceEnv);
     const ada = await restored.user('ada@example.com', 'Ada');
-    expect(await look(ada.client, before.projectId, before.versionId)).toEqual(before.seen);
+    const after = await look(ada.client, before.projectId, before.versionId);
+    expect({ ...after, versions: null }).toEqual({ ...before.seen, versions: null });
+    const versionIds = (seen: Seen) => (seen.versions as { versions: Array<{ id: string }> }).versions.map((v) => v.id);
+    expect(versionIds(after)).toEqual(expect.arrayContaining(versionIds(before.seen)));
+    expect(versionIds(later)).toEqual(expect.arrayContaining(versionIds(after)));
+    expect(versionIds(after)).toContain(before.versionId);
     for (const url of before.images) {
       const res = await fetch(driver === 'local' ? new URL(new URL(url).pathname, restored.baseUrl) : url);
       expect(res.status, url).toBe(200);
