@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, type WriteStream } from 'node:fs';
-import { access, link, mkdir, open, opendir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
 import { ObjectExistsError, StorageUnavailableError } from './errors.js';
-import { assertValidObjectName, isValidObjectName, nameUnderBase } from './object-name.js';
+import { assertValidObjectName, nameUnderBase } from './object-name.js';
 import type { ByteRange, ObjectInfo, ObjectStore, PutOptions, StoredObject } from './object-store.js';
 
 interface Meta {
@@ -170,9 +171,9 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async *list(): AsyncIterable<string> {
-    // Objects are the files with a valid name (never `.meta/` or `.tmp-*`) whose metadata exists.
+    // Objects are the files whose metadata exists; names never start with a dot, the driver's own files do.
     for await (const entry of await opendir(this.dir)) {
-      if (entry.isFile() && isValidObjectName(entry.name) && (await this.readMeta(entry.name))) yield entry.name;
+      if (entry.isFile() && !entry.name.startsWith('.') && (await this.readMeta(entry.name))) yield entry.name;
     }
   }
 

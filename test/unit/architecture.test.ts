@@ -96,17 +96,17 @@ const LAYERS: Record<string, readonly string[]> = {
   'http/': ['routes/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', ...LEAVES],
   'routes/': ['http/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', 'payments/', 'video/', ...LEAVES],
 };
-/**
- * Composition roots: they build the app from every layer, and nothing but another root imports them. ops/ holds
- * the operations commands (backup, restore), which stand on the configuration and the runtime as server.ts does.
- */
-const ROOTS = ['server.ts', 'app.ts', 'composition.ts', 'runtime.ts', 'gc.ts', 'ops/'];
+/** Composition roots: they build the app from every layer, and nothing but another root imports them. */
+const ROOTS = ['server.ts', 'app.ts', 'composition.ts', 'runtime.ts', 'gc.ts'];
 
 /**
  * Imports that break LAYERS while a change that removes them is on its way (none today). The test fails while a
  * listed import no longer exists, so an entry cannot outlive its import.
  */
 const BEING_REMOVED: string[] = [];
+// ops/ holds the operations commands (backup, restore): a composition root, standing on the configuration and the
+// runtime as server.ts does.
+ROOTS.push('ops/');
 
 const may = (from: string, to: string) => {
   const [a, b] = [areaOf(from), areaOf(to)];
