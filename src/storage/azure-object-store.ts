@@ -94,6 +94,10 @@ export class AzureObjectStore implements ObjectStore {
     });
   }
 
+  async *list(): AsyncIterable<string> {
+    for await (const blob of this.container.listBlobsFlat()) yield blob.name;
+  }
+
   urlOf(name: string): string {
     assertValidObjectName(name);
     return this.overrideBase ? `${this.overrideBase}/${name}` : publicBase(this.blob(name).url);

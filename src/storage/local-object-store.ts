@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, type WriteStream } from 'node:fs';
 import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
@@ -173,6 +174,13 @@ export class LocalObjectStore implements ObjectStore {
       await rm(this.metaPath(name), { force: true });
     } catch (err) {
       throw asStoreFailure(err);
+    }
+  }
+
+  async *list(): AsyncIterable<string> {
+    // Objects are the files whose metadata exists; names never start with a dot, the driver's own files do.
+    for await (const entry of await opendir(this.dir)) {
+      if (entry.isFile() && !entry.name.startsWith('.') && (await this.readMeta(entry.name))) yield entry.name;
     }
   }
 

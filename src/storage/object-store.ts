@@ -49,6 +49,11 @@ export interface ObjectStore {
   /** A missing object is not an error. */
   delete(name: string): Promise<void>;
   /**
+   * Every object's name, page by page (never the whole listing in memory): for backups (src/ops/backup.ts).
+   * Objects written or deleted while it runs may or may not be listed.
+   */
+  list(): AsyncIterable<string>;
+  /**
    * The public URL object `name` has (or would have once written): the URL `put` answers, with no request to
    * the backend. Lets a caller that names objects by their content answer the URL of one already stored.
    */

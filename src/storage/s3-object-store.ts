@@ -5,6 +5,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  paginateListObjectsV2,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
@@ -136,6 +137,12 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name })).catch((err: unknown) => {
       throw asStoreFailure(err);
     });
+  }
+
+  async *list(): AsyncIterable<string> {
+    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket })) {
+      for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
+    }
   }
 
   urlOf(name: string): string {

@@ -266,6 +266,18 @@ describe.each([localDriver, azureDriver, s3Driver])('$kind object store', (drive
     expect(await store.head(name)).toMatchObject({ size: 5 });
   });
 
+  it('lists every stored object once, and no deleted one', async () => {
+    const names = [uniqueName(), uniqueName(), uniqueName()];
+    for (const name of names) await store.put(name, Buffer.from(name), { contentType: 'image/png', maxBytes: 1000 });
+    await store.delete(names[2]);
+    const listed: string[] = [];
+    for await (const name of store.list()) listed.push(name);
+    expect(listed.filter((n) => names.includes(n)).sort()).toEqual(names.slice(0, 2).sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    // Only object names: never the local driver's own files (.meta/, .tmp-*).
+    expect(listed.filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
   it('answers null for missing objects', async () => {
     expect(await store.head('missing.png')).toBeNull();
     expect(await store.get('missing.png')).toBeNull();

@@ -106,6 +106,9 @@ const ROOTS = ['server.ts', 'app.ts', 'composition.ts', 'runtime.ts', 'gc.ts', '
  * listed import no longer exists, so an entry cannot outlive its import.
  */
 const BEING_REMOVED: string[] = [];
+// ops/ holds the operations commands (backup, restore): a composition root, standing on the configuration and the
+// runtime as server.ts does.
+ROOTS.push('ops/');
 
 const may = (from: string, to: string) => {
   const [a, b] = [areaOf(from), areaOf(to)];
