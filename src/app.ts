@@ -190,7 +190,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
   await app.register(clientConfigRoutes, { analytics: config.analytics, payments: { enabled: Boolean(config.payments.accessToken && config.payments.productId) }, uploadMaxBytes: config.limits.uploadBytes, canvasLimits: config.limits });
   await app.register(nodeKindRoutes, { limits: config.limits });
   // live: degraded (200) while the link to Redis is down: every instance would be out of rotation otherwise.
-  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: storeReadinessCheck(store, { writeEverySeconds: config.storage.probeWriteSeconds }), live: async () => (composition.liveLink() === 'ok' ? undefined : 'degraded') } });
+  await app.register(healthRoutes, { checks: { database: () => database.check(), storage: storeReadinessCheck(store, { writeEverySeconds: config.storage.probeWriteSeconds, report: (state) => app.metrics?.storeReadiness(state) }), live: async () => (composition.liveLink() === 'ok' ? undefined : 'degraded') } });
   if (store.kind === 'local') await app.register(localFilesPlugin, { store });
   await registerRateLimit(app, { store: config.limits.rateLimitStore, counters: composition.rateLimits });
   // Payments and video: public routes here (after the rate-limit plugin); checkout and portal below.

@@ -15,6 +15,7 @@ import { databaseIdentity } from './db/identity.js';
 import { createAccessChecksRepository, createGenerationJobsRepository, createRepositories, type RateLimitsRepository } from './db/repositories/index.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import type { Metrics } from './metrics.js';
+import { countedStore } from './storage/counted.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
 import { upscaleFactorOf } from './models/esrgan-upscaler.js';
@@ -115,7 +116,9 @@ export interface CompositionOptions {
 }
 
 export async function compose(runtime: Runtime, { log, metrics, imageModel, tasks = [], sessions, network = publicInternet, revocations }: CompositionOptions): Promise<Composition> {
-  const { config, database, store } = runtime;
+  const { config, database } = runtime;
+  // The store's own failures are counted as they reach a caller (image_canvas_store_failures_total).
+  const store = metrics ? countedStore(runtime.store, (result) => metrics.storeFailure(result)) : runtime.store;
   // A running job counts (a canvas read's `isGenerating`, the free quota) while its heartbeat lives.
   const repositories = createRepositories(database.db, { heartbeatLapseMs: config.jobs.heartbeatLapseMs });
   const { users, projects, canvases, generations, subscriptions, webhookReceipts, templates, transactions } = repositories;

@@ -61,6 +61,10 @@ export interface Metrics {
   watchJobs(read: () => Promise<JobQueueGauges>): void;
   /** The link to Redis (COLLAB_REDIS_URL) is being made, went up or went down (src/collab/redis.ts); never called without Redis. */
   liveRedis(state: 'connecting' | 'up' | 'down'): void;
+  /** A call to the object store failed because of the store (unreachable, timed out: `unavailable`; out of space: `full`). */
+  storeFailure(result: 'unavailable' | 'full'): void;
+  /** What the last readiness check found of the object store (GET /api/ready, its `storage` check). */
+  storeReadiness(state: 'ok' | 'unavailable' | 'full'): void;
 }
 
 /** The result label of a failed generation, from the error's code. */

@@ -52,6 +52,11 @@ function createMetrics(): Metrics & {
   gauge('image_canvas_live_unsaved_bytes', 'Live changes applied in memory and not yet stored in PostgreSQL, in bytes', (g) => g.unsavedBytes);
   gauge('image_canvas_live_saving', '1 while storing live changes works, 0 while PostgreSQL refuses them and they are retried', (g) => (g.saving ? 1 : 0));
   const jobRetries = new Counter({ name: 'image_canvas_job_retries_total', help: 'Jobs this instance queued again after their run was lost (its instance stopped), by task kind and reason code', labelNames: ['task', 'code'], registers: [registry] });
+  const storeFailures = new Counter({ name: 'image_canvas_store_failures_total', help: "Calls to the object store that failed because of the store, by result (unavailable: unreachable or timed out; full: out of space)", labelNames: ['result'], registers: [registry] });
+  for (const result of ['unavailable', 'full']) storeFailures.inc({ result }, 0); // both series exist from the start
+  const storeUp = new Gauge({ name: 'image_canvas_store_up', help: "1 when the last readiness check (GET /api/ready) found the object store reachable and writable, 0 when it did not; -1 before the first check", registers: [registry] });
+  storeUp.set(-1);
+  const storeFull = new Gauge({ name: 'image_canvas_store_full', help: '1 when the last readiness check found the object store out of space', registers: [registry] });
   const jobsDead = new Counter({ name: 'image_canvas_jobs_dead_total', help: 'Jobs this instance gave up on (failed, not retried), by task kind and error code', labelNames: ['task', 'code'], registers: [registry] });
   // The queue's gauges: their reads of the job rows while one is in flight share it (a scrape collects them together).
   let jobs: (() => Promise<JobQueueGauges>) | undefined;
@@ -107,6 +112,11 @@ function createMetrics(): Metrics & {
     jobDead: (task, code) => jobsDead.inc({ task, code }),
     watchJobs(read) {
       jobs = read;
+    },
+    storeFailure: (result) => storeFailures.inc({ result }),
+    storeReadiness(state) {
+      storeUp.set(state === 'ok' ? 1 : 0);
+      storeFull.set(state === 'full' ? 1 : 0);
     },
     liveRedis(state) {
       // Declared by the first report, so an instance without Redis has neither.

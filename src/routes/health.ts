@@ -36,7 +36,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ checks: Record<string, ReadyC
       ),
     );
     const states = Object.values(results);
-    const status = states.includes('unavailable') ? 'unavailable' : states.includes('degraded') ? 'degraded' : 'ok';
+    // `full` (the store) is as unavailable as `unavailable`: the instance cannot serve; `degraded` (live) still can.
+    const status = states.some((s) => s === 'unavailable' || s === 'full') ? 'unavailable' : states.includes('degraded') ? 'degraded' : 'ok';
     return reply.code(status === 'unavailable' ? 503 : 200).send({ status, checks: results });
   });
 };

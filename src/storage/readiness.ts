@@ -23,20 +23,28 @@ export class StoreNotReadyError extends Error {
 /** The prefix of the probe objects' names (never a name the service gives an image). */
 export const PROBE_PREFIX = 'readiness-probe-';
 
-export function storeReadinessCheck(store: Pick<ObjectStore, 'check' | 'put' | 'delete'>, opts: { writeEverySeconds: number; now?: () => number }): () => Promise<void> {
+/** `report` is told what each check found (the metrics `image_canvas_store_up` / `_full`). */
+export function storeReadinessCheck(
+  store: Pick<ObjectStore, 'check' | 'put' | 'delete'>,
+  opts: { writeEverySeconds: number; now?: () => number; report?: (state: StoreReadiness) => void },
+): () => Promise<void> {
   const now = opts.now ?? Date.now;
   let lastWritten = -Infinity;
   return async () => {
     try {
       await store.check();
-      if (now() - lastWritten < opts.writeEverySeconds * 1000) return;
-      const name = `${PROBE_PREFIX}${randomUUID()}`;
-      await store.put(name, Buffer.from('1'), { contentType: 'text/plain', maxBytes: 1 });
-      await store.delete(name);
-      lastWritten = now();
+      if (now() - lastWritten >= opts.writeEverySeconds * 1000) {
+        const name = `${PROBE_PREFIX}${randomUUID()}`;
+        await store.put(name, Buffer.from('1'), { contentType: 'text/plain', maxBytes: 1 });
+        await store.delete(name);
+        lastWritten = now();
+      }
+      opts.report?.('ok');
     } catch (err) {
       const failure = storeFailure(err) ?? new StorageUnavailableError(err);
-      throw new StoreNotReadyError(failure.full ? 'full' : 'unavailable', { cause: err });
+      const readiness = failure.full ? 'full' : 'unavailable';
+      opts.report?.(readiness);
+      throw new StoreNotReadyError(readiness, { cause: err });
     }
   };
 }

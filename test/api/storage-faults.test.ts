@@ -63,6 +63,15 @@ async function upload(client: HttpClient, data: Buffer) {
   return client.request('/api/upload', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
 }
 
+const METRICS_TOKEN = 'storage-faults-metrics-token-0123456789';
+/** One sample of the instance's metrics (0 when the series is absent). */
+async function metric(client: HttpClient, series: string): Promise<number> {
+  const res = await client.get('/api/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+  expect(res.status).toBe(200);
+  const line = res.text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 const node = (id: string, image: string) => ({ id, type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } });
 
 describe('the S3 store unreachable or hanging', () => {
@@ -82,6 +91,7 @@ describe('the S3 store unreachable or hanging', () => {
       OBJECT_STORAGE_PUBLIC_URL: s3.publicUrl,
       OBJECT_STORAGE_PROBE_WRITE_SECONDS: '0',
       THUMBNAIL_DEADLINE_MS: '1500',
+      METRICS_TOKEN,
     });
     ada = await t.user('ada@example.com');
   });
@@ -121,9 +131,13 @@ describe('the S3 store unreachable or hanging', () => {
     expect(thumbnail.status, thumbnail.text).toBe(503);
     expect(thumbnail.json).toMatchObject({ error: 'Storage unavailable' });
     expect(await ada.client.get('/api/ready')).toMatchObject({ status: 503, json: { status: 'unavailable', checks: { database: 'ok', storage: 'unavailable' } } });
+    // The metrics say so: the failures that reached callers, and what readiness found.
+    expect(await metric(ada.client, 'image_canvas_store_failures_total{result="unavailable"}')).toBeGreaterThanOrEqual(3);
+    expect(await metric(ada.client, 'image_canvas_store_up')).toBe(0);
 
     await relay.set('relay');
     expect(await ada.client.get('/api/ready')).toMatchObject({ status: 200, json: { checks: { storage: 'ok' } } });
+    expect(await metric(ada.client, 'image_canvas_store_up')).toBe(1);
     expect((await ada.client.get(`/api/user/project/${projectId}/thumbnail`)).status).toBe(200);
     expect((await upload(ada.client, await png(4))).status).toBe(200);
   });
@@ -134,7 +148,7 @@ describe('the local store full', () => {
   let mounted: string | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ METRICS_TOKEN });
     // A 64 KiB file system over the store's folder, filled up: every write then fails with ENOSPC.
     mounted = join(t.dataDir, 'objects');
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mounted]);
@@ -154,5 +168,8 @@ describe('the local store full', () => {
     expect(res.status, res.text).toBe(503);
     expect(res.json).toEqual({ error: 'Storage unavailable', details: 'the object store is full' });
     expect(await ada.client.get('/api/ready')).toMatchObject({ status: 503, json: { status: 'unavailable', checks: { database: 'ok', storage: 'full' } } });
+    expect(await metric(ada.client, 'image_canvas_store_failures_total{result="full"}')).toBeGreaterThanOrEqual(1);
+    expect(await metric(ada.client, 'image_canvas_store_full')).toBe(1);
+    expect(await metric(ada.client, 'image_canvas_store_up')).toBe(0);
   });
 });
