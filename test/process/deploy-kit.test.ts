@@ -4,14 +4,16 @@
 // the OAuth code flow (an identity provider of the test's own: production never runs the bundled one), one project's
 // live sockets all on one instance (hashed by project), a live edit reaching an editor on the other instance, job
 // events over SSE while the stream is open, an upload and its image, readiness, and a team of 50 tabs from one
-// address getting no 429. One start of the topology for all of it.
+// address getting no 429, and last (it leaves one instance dead) a `kill -9` of the instance holding a project: its
+// editors move to the other instance through nginx and nothing acknowledged is lost. One start of the topology for
+// all of it.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
+import { addToCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
 import { freePort } from '../../src/net-utils.js';
 import { openEventStream, type OpenStream } from '../helpers/event-stream.js';
 import { HttpClient, signIn } from '../helpers/http-client.js';
@@ -40,13 +42,15 @@ const dataOf = (doc: Y.Doc, id: string) => (canvasMaps(doc).nodes.get(id) as Y.M
 
 /** Live connections open on each instance now (its own metrics, read directly: nginx never serves them). */
 async function liveConnections(): Promise<number[]> {
-  return Promise.all(
-    instances.map(async ({ url }) => {
-      const text = await (await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-      return Number(/^image_canvas_live_connections (\d+)/m.exec(text)?.[1]);
-    }),
-  );
+  return Promise.all(instances.map(({ url }) => connectionsOn(url)));
 }
+
+async function connectionsOn(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(/^image_canvas_live_connections (\d+)/m.exec(text)?.[1]);
+}
+
+const nodeIds = (nodes: unknown[]) => nodes.map((n) => (n as { id: string }).id).sort();
 
 describeWithNginx('the deploy kit as shipped', () => {
   describeWithRedis('two production instances behind deploy/nginx.conf', () => {
@@ -219,5 +223,66 @@ describeWithNginx('the deploy kit as shipped', () => {
       expect(statuses.filter((s) => s >= 400 || s === 0)).toEqual([]);
       expect(statuses.length).toBe(50 * 9);
     });
+    // Last: it leaves one instance dead (afterAll's kill() passes over a process already gone).
+    it('loses nothing acknowledged when the instance holding a project is killed (kill -9): nginx moves its editors to the other', async () => {
+      const base = nginx!.url;
+      const grace = new HttpClient(base);
+      await signIn(grace, 'grace@example.com', 'Grace');
+      const id = (await grace.get('/api/user')).json.id as string;
+      const project = (await grace.post('/api/user/project', { userId: id, name: 'Failover' })).json.id as string;
+      expect((await grace.post('/api/user/project/canvas', { projectId: project, nodes: [node('a')], edges: [], version: 0 })).status).toBe(200);
+
+      // An editor, and the instance it landed on (the one holding the project: nginx hashes on its id).
+      const before = await liveConnections();
+      const editor = await connectLive({ baseUrl: base, as: grace, projectId: project });
+      live.push(editor);
+      expect(await editor.event('authenticated')).toBe('authenticated:read-write');
+      await editor.saved();
+      const after = await liveConnections();
+      expect(after.map((n, i) => n - before[i]).sort((x, y) => x - y)).toEqual([0, 1]);
+      const holder = after.findIndex((n, i) => n > before[i]);
+      const [dead, survivor] = [instances[holder], instances[1 - holder]];
+
+      // Several edits, each acknowledged (the server's SyncStatus, sent once the change is in PostgreSQL).
+      const edits = ['e1', 'e2', 'e3', 'e4', 'e5'];
+      for (const e of edits) {
+        addToCanvas(editor.doc, { nodes: [node(e)] });
+        await editor.saved();
+      }
+
+      // kill -9 of that instance. The editor goes with it (closed in the same tick, before its provider could
+      // reconnect: it would reconnect by itself, and send back from its own memory what the server should have kept),
+      // so what the editors below read is what the server stored.
+      dead.proc.child.kill('SIGKILL');
+      editor.close();
+      live.splice(live.indexOf(editor), 1);
+      expect(await dead.proc.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+      // A fresh editor (an empty document) through nginx, with one attempt: the project's hash names the dead instance,
+      // whose refused connection nginx passes on to the survivor (proxy_next_upstream), so the first upgrade succeeds.
+      const fresh = await connectLive({ baseUrl: base, as: grace, projectId: project, maxAttempts: 1 });
+      live.push(fresh);
+      expect(await Promise.race([fresh.event('authenticated'), fresh.event('close')])).toBe('authenticated:read-write');
+      await fresh.saved();
+      expect(nodeIds(renderCanvas(fresh.doc).nodes)).toEqual(['a', ...edits]);
+      // The REST canvas through nginx says the same (read from PostgreSQL, on the survivor).
+      const stored = await grace.get(`/api/user/project/canvas?projectId=${project}`);
+      expect(stored.status).toBe(200);
+      expect(nodeIds(stored.json.nodes as unknown[])).toEqual(['a', ...edits]);
+
+      // After the failover: a second editor, an edit acknowledged on the survivor, seen by the second editor live.
+      const second = await connectLive({ baseUrl: base, as: grace, projectId: project, maxAttempts: 1 });
+      live.push(second);
+      expect(await Promise.race([second.event('authenticated'), second.event('close')])).toBe('authenticated:read-write');
+      await second.saved();
+      addToCanvas(fresh.doc, { nodes: [node('after')] });
+      await fresh.saved();
+      await docWhere(second.doc, (d) => canvasMaps(d).nodes.has('after'));
+      expect(renderCanvas(second.doc)).toEqual(renderCanvas(fresh.doc));
+      // Both on the survivor, the one instance left (its own metrics answer; the dead one's port refuses).
+      expect(await connectionsOn(survivor.url)).toBeGreaterThanOrEqual(2);
+      await expect(fetch(`${dead.url}/api/ready`)).rejects.toThrow();
+      expect(nodeIds((await grace.get(`/api/user/project/canvas?projectId=${project}`)).json.nodes as unknown[])).toEqual(['a', ...edits, 'after'].sort());
+    }, 120_000);
   });
 });
