@@ -203,6 +203,75 @@ describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as co
   });
 });
 
+// The default setup (`npm start`): the embedded PostgreSQL 18, for which no pg_dump is found here (its package ships
+// none; Debian's is older): the commands as an operator runs them, `npm run backup` against the running service, and
+// `npm run restore` into a new DATA_DIR (the embedded database started by the command), then a service on it.
+describe('backup and restore on the embedded database, without pg_dump', () => {
+  let source: TestApp | undefined;
+  let restored: TestApp | undefined;
+  let restoreDataDir: string | undefined;
+  afterAll(async () => {
+    await restored?.close();
+    await source?.close();
+    if (restoreDataDir) await fs.rm(restoreDataDir, { recursive: true, force: true });
+  });
+
+  /** `npm run <script>` with only the given settings of ours (none of the harness's external database). */
+  const npmRun = (args: string[], env: Record<string, string>) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_|AUTH_|OBJECT_STORAGE|TEST_|BACKUP_|VITEST)/.test(k)));
+    return run('npm', ['run', '--silent', ...args], { env: { ...clean, LOG_LEVEL: 'silent', ...env } });
+  };
+
+  it('npm run backup dumps the rows through the driver; npm run restore loads them into a new DATA_DIR where every project, canvas, version and image is found', async () => {
+    source = await startTestApp({ COLLAB_COMPACT_AFTER_MS: '50', COLLAB_COMPACT_SPREAD_MS: '0', COLLAB_RESTORE_POINT_MINUTES: '0' }, 'embedded');
+    const before = await fill(source);
+    const sourceStore = await openObjectStore(source);
+    const names = await objectNames(sourceStore);
+    const originals = new Map(await Promise.all(names.map(async (n) => [n, await bytesOf(sourceStore, n)] as const)));
+    await sourceStore.close();
+
+    // While the service runs (the command uses its embedded server).
+    const out = path.join(backups, 'embedded');
+    const made = await npmRun(['backup', '--', '--out', out], { DATA_DIR: source.dataDir, AUTH_URL: source.baseUrl });
+    expect(made.stdout).toMatch(/^database: no pg_dump \d+ or newer found: dumping the tables' rows through the driver instead/m);
+    const [folder] = await fs.readdir(out);
+    const dir = path.join(out, folder);
+    const manifest = JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.database).toMatchObject({ kind: 'logical', file: 'database.ndjson', migrations: expect.any(Number) });
+    expect(manifest.database.tables).toMatchObject({ 'public.projects': 1, 'public.users': 1 });
+    expect(manifest.database.tables!['public.generation_job_events']).toBeGreaterThan(0);
+    expect(manifest.store.objects).toBe(names.length);
+    const baseUrl = source.baseUrl;
+    await source.close();
+    source = undefined;
+
+    restoreDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-restored-embedded-'));
+    await fs.chmod(restoreDataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
+    const restoredOut = await npmRun(['restore', '--', dir], { DATA_DIR: restoreDataDir, AUTH_URL: baseUrl });
+    expect(restoredOut.stdout).toMatch(/^database: migrating PostgreSQL 18\.\S+ to migration \d+, then loading the tables' rows$/m);
+
+    restored = await startTestApp({ DATA_DIR: restoreDataDir }, 'embedded');
+    const ada = await restored.user('ada@example.com', 'Ada');
+    const after = await look(ada.client, before.projectId, before.versionId);
+    expect({ ...after, versions: null }).toEqual({ ...before.seen, versions: null });
+    const versionIds = (seen: Seen) => (seen.versions as { versions: Array<{ id: string }> }).versions.map((v) => v.id);
+    expect(versionIds(after)).toEqual(expect.arrayContaining(versionIds(before.seen)));
+    expect(versionIds(after)).toContain(before.versionId);
+    for (const url of before.images) {
+      const res = await fetch(new URL(new URL(url).pathname, restored.baseUrl));
+      expect(res.status, url).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(originals.get(new URL(url).pathname.split('/').pop()!)!), url).toBe(true);
+    }
+    // The sequences go on past the restored rows.
+    const seq = await restored.pool.query<{ last: string; max: string }>(
+      'SELECT (SELECT last_value FROM generation_job_events_id_seq)::text AS last, (SELECT max(id) FROM generation_job_events)::text AS max',
+    );
+    expect(BigInt(seq.rows[0].last)).toBeGreaterThanOrEqual(BigInt(seq.rows[0].max));
+    const edited = await ada.client.post('/api/user/project/canvas', { projectId: before.projectId, nodes: [], edges: [] });
+    expect(edited.status, edited.text).toBe(200);
+  });
+});
+
 describe('restore refusals and a damaged backup (local store)', () => {
   let source: TestApp;
   let dir: string;
