@@ -7,14 +7,19 @@
 // one row a line: `<schema>.<table>\t<row_to_json(row)>` (JSON escapes tabs and newlines, so neither occurs in a
 // row; bytea comes as its `\x…` hex text, every other type as its text or JSON form, all read back by the type's
 // own input function). Then the sequences' values. The job queue's `pgboss` schema is left out: pg-boss makes it
-// at its own start, in its own version; jobs that were running are retried once their heartbeat lapses (as after
-// any stop of their instance), jobs that were only queued are not carried over (see docs/deploy.md).
+// at its own start, in its own version (its tables are partitioned per queue by pg-boss's own functions: rows
+// copied in would have to match its version exactly). A job's state lives in its `generation_jobs` row anyway
+// (src/jobs/runner.ts), pg-boss only carries it to a runner; see the load for the jobs unfinished at backup time.
 //
 // Load: the schema is made by the service's own migrations (src/db/index.ts migrateDatabase) — the backup's
 // migration count must equal the code's —, then in one transaction, with foreign keys and triggers off
 // (`session_replication_role = replica`, which needs a superuser: the embedded database's `postgres` is one), each
 // table's rows go in by batches through `json_populate_recordset`, generated columns left to the server; the row
-// counts are checked against the manifest's and the sequences set. A failure rolls it all back.
+// counts are checked against the manifest's and the sequences set. Jobs unfinished at backup time (queued or
+// running: their pg-boss jobs are not in the backup) become runs whose instance died — `running` without a
+// heartbeat —, which the first instance to start settles as it does after any crash: a queued job's run is
+// offered to the queue again (retried once), POST /api/image's held job (its request is gone) is failed. A failure
+// rolls it all back.
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
@@ -147,6 +152,9 @@ export async function loadLogical(url: string, file: string, summary: LogicalSum
     for (const name of names) {
       const got = loaded.get(name) ?? 0;
       if (got !== summary.tables[name]) throw new OpsError(`The backup's ${name} loaded ${got} rows, the manifest says ${summary.tables[name]}. Nothing was restored.`);
+    }
+    if ('public.generation_jobs' in summary.tables) {
+      await client.query(`UPDATE generation_jobs SET status = 'running', heartbeat_at = NULL, boss_job_id = NULL WHERE status IN ('queued', 'running')`);
     }
     for (const [name, last] of Object.entries(summary.sequences)) {
       await client.query('SELECT setval(to_regclass($1), $2::bigint, true)', [qualified(name), last]);
