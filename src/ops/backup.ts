@@ -373,6 +373,18 @@ export async function restore(config: Config, opts: { dir: string; force: boolea
   const { log, force } = opts;
   const dir = path.resolve(opts.dir);
   const manifest = await readManifest(dir);
+  const logical = manifest.database.kind === 'logical';
+  if (logical) {
+    // The rows fit the schema of the backup's migrations: this code must have the same ones.
+    const known = await migrationCount();
+    if (manifest.database.migrations !== known) {
+      throw new OpsError(
+        `Refusing to restore: the backup's database is at migration ${manifest.database.migrations}, this version of the service at ${known}. ` +
+          `Restore with the release that made the backup (${manifest.app.name} ${manifest.app.version}), start it once, then upgrade.`,
+        2,
+      );
+    }
+  }
   const database = await openDatabaseTarget(config, log);
   let store: ObjectStore | undefined;
   try {
@@ -388,19 +400,8 @@ export async function restore(config: Config, opts: { dir: string; force: boolea
     if (problems.length && !force) throw new OpsError(`Refusing to restore: ${problems.join('; ')}. Restore into an empty deployment, or pass --force.`, 2);
     for (const p of problems) log(`--force: going on although ${p}`);
     const target = await withClient(database.url, async (c) => (await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v);
-    const logical = manifest.database.kind === 'logical';
     let pgRestore: FoundTool | undefined;
-    if (logical) {
-      // The rows fit the schema of the backup's migrations: this code must have the same ones.
-      const known = await migrationCount();
-      if (manifest.database.migrations !== known) {
-        throw new OpsError(
-          `Refusing to restore: the backup's database is at migration ${manifest.database.migrations}, this version of the service at ${known}. ` +
-            `Restore with the release that made the backup (${manifest.app.name} ${manifest.app.version}), start it once, then upgrade.`,
-          2,
-        );
-      }
-    } else {
+    if (!logical) {
       const major = manifest.database.pgDumpMajor ?? 0;
       pgRestore = await pickTool('pg_restore', major, `the dump was written by pg_dump ${major}`, config.database.pgBinDir);
     }

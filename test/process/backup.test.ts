@@ -256,6 +256,15 @@ describe('backup and restore on the embedded database, without pg_dump', () => {
 
     restoreDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-restored-embedded-'));
     await fs.chmod(restoreDataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
+    // Rows fit the schema of their migrations: a backup of another migration count is refused, before anything.
+    const other = `${dir}-other-release`;
+    await fs.mkdir(other);
+    await fs.writeFile(path.join(other, 'manifest.json'), JSON.stringify({ ...manifest, database: { ...manifest.database, migrations: manifest.database.migrations - 1 } }));
+    await expect(restore(configOf({ DATA_DIR: restoreDataDir, AUTH_URL: baseUrl }), { dir: other, force: false, log })).rejects.toThrow(
+      `Refusing to restore: the backup's database is at migration ${manifest.database.migrations - 1}, this version of the service at ${manifest.database.migrations}. ` +
+        `Restore with the release that made the backup (${manifest.app.name} ${manifest.app.version}), start it once, then upgrade.`,
+    );
+    expect(await fs.readdir(restoreDataDir)).toEqual([]);
     const restoredOut = await npmRun(['restore', '--', dir], { DATA_DIR: restoreDataDir, AUTH_URL: baseUrl });
     expect(restoredOut.stdout).toMatch(/^database: migrating PostgreSQL 18\.\S+ to migration \d+, then loading the tables' rows$/m);
 
