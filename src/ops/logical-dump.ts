@@ -6,7 +6,8 @@
 // service's schemas (`public`, and `drizzle` but for its migration journal) is read through a server-side cursor,
 // one row a line: `<schema>.<table>\t<row_to_json(row)>` (JSON escapes tabs and newlines, so neither occurs in a
 // row; bytea comes as its `\x…` hex text, every other type as its text or JSON form, all read back by the type's
-// own input function). Then the sequences' values. The job queue's `pgboss` schema is left out: pg-boss makes it
+// own input function; json and jsonb columns as their text in a JSON string, so that a JSON `null` stays apart from
+// SQL NULL; columns the server generates are left out). Then the sequences' values. The job queue's `pgboss` schema is left out: pg-boss makes it
 // at its own start, in its own version (its tables are partitioned per queue by pg-boss's own functions: rows
 // copied in would have to match its version exactly). A job's state lives in its `generation_jobs` row anyway
 // (src/jobs/runner.ts), pg-boss only carries it to a runner; see the load for the jobs unfinished at backup time.
@@ -14,7 +15,7 @@
 // Load: the schema is made by the service's own migrations (src/db/index.ts migrateDatabase) — the backup's
 // migration count must equal the code's —, then in one transaction, with foreign keys and triggers off
 // (`session_replication_role = replica`, which needs a superuser: the embedded database's `postgres` is one), each
-// table's rows go in by batches through `json_populate_recordset`, generated columns left to the server; the row
+// table's rows go in by batches through `json_populate_record`, generated columns left to the server; the row
 // counts are checked against the manifest's and the sequences set. Jobs unfinished at backup time (queued or
 // running: their pg-boss jobs are not in the backup) become runs whose instance died — `running` without a
 // heartbeat —, which the first instance to start settles as it does after any crash: a queued job's run is
@@ -52,6 +53,16 @@ async function write(out: WriteStream, text: string): Promise<void> {
   if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 }
 
+/** A table's columns the server does not generate (attribute name, and whether it is json or jsonb), in order. */
+async function columnsOf(client: pg.Client, table: string): Promise<Array<{ name: string; json: string | null }>> {
+  const { rows } = await client.query<{ name: string; json: string | null }>(
+    `SELECT attname AS name, CASE WHEN atttypid IN ('json'::regtype, 'jsonb'::regtype) THEN format_type(atttypid, NULL) END AS json
+       FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
+    [qualified(table)],
+  );
+  return rows;
+}
+
 /** Writes every table's rows of the database at `url` to `file`, from one snapshot. */
 export async function dumpLogical(url: string, file: string): Promise<LogicalSummary> {
   const client = new pg.Client({ connectionString: url, application_name: 'image-canvas-backup' });
@@ -68,7 +79,8 @@ export async function dumpLogical(url: string, file: string): Promise<LogicalSum
     for (const { name } of tables.rows) {
       if (SKIPPED.has(name)) continue;
       let rows = 0;
-      await client.query(`DECLARE dump NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM ONLY ${qualified(name)} t`);
+      const select = (await columnsOf(client, name)).map((c) => (c.json ? `${ident(c.name)}::text AS ${ident(c.name)}` : ident(c.name))).join(', ');
+      await client.query(`DECLARE dump NO SCROLL CURSOR FOR SELECT row_to_json(r)::text AS j FROM (SELECT ${select} FROM ONLY ${qualified(name)}) r`);
       for (;;) {
         const page = await client.query<{ j: string }>(`FETCH ${FETCH} FROM dump`);
         for (const { j } of page.rows) await write(out, `${name}\t${j}\n`);
@@ -108,14 +120,15 @@ export async function loadLogical(url: string, file: string, summary: LogicalSum
     }
     const names = Object.keys(summary.tables);
     // Every table the backup has must exist (the same migrations made it); its columns the server does not generate.
-    const columns = new Map<string, string[]>();
+    // Per table: its columns, and what reads each from a row `e.v` (json ones from their text) and `r` (the rest).
+    const columns = new Map<string, { list: string; values: string }>();
     for (const name of names) {
-      const cols = await client.query<{ attname: string }>(
-        `SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
-        [qualified(name)],
-      );
-      if (cols.rows.length === 0) throw new OpsError(`The backup has a table ${name} that the migrated database does not have.`);
-      columns.set(name, cols.rows.map((r) => ident(r.attname)));
+      const cols = await columnsOf(client, name);
+      if (cols.length === 0) throw new OpsError(`The backup has a table ${name} that the migrated database does not have.`);
+      columns.set(name, {
+        list: cols.map((c) => ident(c.name)).join(', '),
+        values: cols.map((c) => (c.json ? `(e.v->>'${c.name.replace(/'/g, "''")}')::${c.json}` : `r.${ident(c.name)}`)).join(', '),
+      });
     }
     if (opts.replace && names.length) await client.query(`TRUNCATE ${names.map(qualified).join(', ')}`);
 
@@ -125,9 +138,10 @@ export async function loadLogical(url: string, file: string, summary: LogicalSum
     let bytes = 0;
     const flush = async () => {
       if (!batch.length) return;
-      const cols = columns.get(table)!.join(', ');
+      const cols = columns.get(table)!;
       const res = await client.query(
-        `INSERT INTO ${qualified(table)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM json_populate_recordset(NULL::${qualified(table)}, $1::json)`,
+        `INSERT INTO ${qualified(table)} (${cols.list}) OVERRIDING SYSTEM VALUE
+         SELECT ${cols.values} FROM json_array_elements($1::json) AS e(v), LATERAL json_populate_record(NULL::${qualified(table)}, e.v) AS r`,
         [`[${batch.join(',')}]`],
       );
       loaded.set(table, (loaded.get(table) ?? 0) + (res.rowCount ?? 0));
