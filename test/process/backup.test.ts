@@ -3,7 +3,8 @@
 // generation is backed up, restored into an empty database and an empty store with the same public URL, and a service started on the
 // restored deployment finds all of it, image bytes equal. Then the refusals (a target that is not empty) and a
 // damaged backup (a checksum mismatch: nothing restored). Runs in the external-database project: pg_dump must be at
-// least the server's major version, and the system's PostgreSQL comes with its own pg_dump.
+// least the server's major version, and the system's PostgreSQL comes with its own pg_dump. The embedded
+// PostgreSQL (18) has none here: there the database part is written without pg_dump (src/ops/logical-dump.ts).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
