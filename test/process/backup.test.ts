@@ -319,6 +319,9 @@ describe('the database part without pg_dump', () => {
       const rows = async (c: InstanceType<typeof pg.Client>) => (await c.query<{ r: string }>('SELECT t::text AS r FROM t ORDER BY id')).rows.map((r) => r.r);
       expect(await rows(b)).toEqual(await rows(a));
       expect((await b.query(`INSERT INTO t (s) VALUES ('next') RETURNING id::int, iden`)).rows).toEqual([{ id: 4, iden: 4 }]);
+      // With --force (`replace`), the rows there are replaced.
+      await loadLogical(to.url, file, summary, { replace: true });
+      expect(await rows(b)).toEqual(await rows(a));
     } finally {
       await Promise.allSettled([a.end(), b.end()]);
       await Promise.all([from.drop(), to.drop(), fs.rm(dir, { recursive: true, force: true })]);
