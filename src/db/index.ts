@@ -57,6 +57,11 @@ async function migrationsInFolder(): Promise<{ tag: string; when: number }[]> {
   return journal.entries.map(({ tag, when }) => ({ tag, when }));
 }
 
+/** How many migrations this code has (`npm run restore` compares a backup's count with it). */
+export async function migrationCount(): Promise<number> {
+  return (await migrationsInFolder()).length;
+}
+
 /**
  * The migrations drizzle's migrator will apply: as it decides, those newer than the last one recorded in
  * `drizzle.__drizzle_migrations` (all of them on an empty database).

@@ -1,5 +1,6 @@
 // `npm run backup` and `npm run restore` (docs/deploy.md, "Backup and restore"): a deployment's PostgreSQL
-// database (pg_dump, custom format) and every object of its store, in one folder with a manifest of counts,
+// database (pg_dump, custom format; without a pg_dump of the server's version, as on the embedded PostgreSQL, the
+// tables' rows through the driver: ./logical-dump.ts) and every object of its store, in one folder with a manifest of counts,
 // sizes, SHA-256 checksums and versions. Both read the service's own configuration (src/config.ts).
 //
 // Consistency: the dump is taken first (one snapshot of the whole database), the objects listed after it.
@@ -24,18 +25,22 @@ import type { Config } from '../config.js';
 import { DataDirLockedError, lockDataDir } from '../data-dir.js';
 import { pointerFile } from '../db/embedded-postgres-location.js';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { migrateDatabase, migrationCount } from '../db/index.js';
 import { embeddedDatabase, storageConfig } from '../runtime.js';
 import { createObjectStore, type ObjectStore } from '../storage/index.js';
 import { ObjectExistsError } from '../storage/errors.js';
 import { isValidObjectName } from '../storage/object-name.js';
 import { OpsError } from './errors.js';
-import { pickTool } from './pg-tools.js';
+import { dumpLogical, loadLogical } from './logical-dump.js';
+import { pickTool, type FoundTool } from './pg-tools.js';
 
 export { OpsError };
 
 export const BACKUP_FORMAT = 1;
 const MANIFEST = 'manifest.json';
 const DUMP = 'database.dump';
+/** The database part without pg_dump (./logical-dump.ts). */
+const LOGICAL = 'database.ndjson';
 const OBJECT_LIST = 'objects.ndjson';
 const OBJECT_DIR = 'objects';
 /** Objects copied at once (each one streamed, never held whole in memory). */
@@ -48,7 +53,21 @@ export interface Manifest {
   app: { name: string; version: string };
   startedAt: string;
   finishedAt: string;
-  database: { file: string; bytes: number; sha256: string; serverVersion: string; pgDump: string; pgDumpMajor: number; migrations: number };
+  database: {
+    /** `pg_dump` (custom format, `pg_restore`d) or `logical` (./logical-dump.ts); absent in backups made before the latter: `pg_dump`. */
+    kind?: 'pg_dump' | 'logical';
+    file: string;
+    bytes: number;
+    sha256: string;
+    serverVersion: string;
+    /** pg_dump's version (kind `pg_dump`). */
+    pgDump?: string;
+    pgDumpMajor?: number;
+    migrations: number;
+    /** Rows per table and the sequences' values (kind `logical`). */
+    tables?: Record<string, number>;
+    sequences?: Record<string, string>;
+  };
   store: { kind: ObjectStore['kind']; publicBase: string; objects: number; bytes: number; list: string; listSha256: string };
 }
 
@@ -215,11 +234,24 @@ export async function backup(config: Config, opts: { outDir: string; log: Log })
       const m = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`).catch(() => ({ rows: [{ n: 0 }] }));
       return { server: v.rows[0].server_version, serverMajor: Math.floor(Number(v.rows[0].num) / 10_000), migrations: m.rows[0].n };
     });
-    const pgDump = await pickTool('pg_dump', serverMajor, `the database server is PostgreSQL ${server}`, config.database.pgBinDir);
-    log(`database: dumping PostgreSQL ${server} with ${pgDump.path} (${pgDump.major})`);
-    const dumpFile = path.join(partial, DUMP);
-    await runTool(pgDump.path, ['--format=custom', `--file=${dumpFile}`], database.url);
-    const dump = await fileDigest(dumpFile);
+    // pg_dump when one of the server's version is found; else the tables' rows through the driver (./logical-dump.ts).
+    const pgDump = await pickTool('pg_dump', serverMajor, `the database server is PostgreSQL ${server}`, config.database.pgBinDir).catch((err: unknown) => {
+      if (!(err instanceof OpsError)) throw err;
+      log(`database: no pg_dump ${serverMajor} or newer found: dumping the tables' rows through the driver instead (the job queue's pgboss schema is left out)`);
+      return undefined;
+    });
+    let part: Pick<Manifest['database'], 'kind' | 'file' | 'pgDump' | 'pgDumpMajor' | 'tables' | 'sequences'>;
+    if (pgDump) {
+      log(`database: dumping PostgreSQL ${server} with ${pgDump.path} (${pgDump.major})`);
+      await runTool(pgDump.path, ['--format=custom', `--file=${path.join(partial, DUMP)}`], database.url);
+      part = { kind: 'pg_dump', file: DUMP, pgDump: pgDump.version, pgDumpMajor: pgDump.major };
+    } else {
+      const { tables, sequences } = await dumpLogical(database.url, path.join(partial, LOGICAL));
+      const rows = Object.values(tables).reduce((a, b) => a + b, 0);
+      log(`database: ${rows} rows of ${Object.keys(tables).length} tables dumped from one snapshot`);
+      part = { kind: 'logical', file: LOGICAL, tables, sequences };
+    }
+    const dump = await fileDigest(path.join(partial, part.file));
     log(`database: ${mb(dump.bytes)} dumped`);
 
     // 2. Every object, streamed to a file of its own while its checksum is taken.
@@ -256,7 +288,7 @@ export async function backup(config: Config, opts: { outDir: string; log: Log })
       app: await appInfo(),
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
-      database: { file: DUMP, bytes: dump.bytes, sha256: dump.sha256, serverVersion: server, pgDump: pgDump.version, pgDumpMajor: pgDump.major, migrations },
+      database: { ...part, bytes: dump.bytes, sha256: dump.sha256, serverVersion: server, migrations },
       store: { kind: store.kind, publicBase: publicBaseOf(store), objects, bytes, list: OBJECT_LIST, listSha256: listDigest.sha256 },
     };
     await fs.writeFile(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -341,6 +373,18 @@ export async function restore(config: Config, opts: { dir: string; force: boolea
   const { log, force } = opts;
   const dir = path.resolve(opts.dir);
   const manifest = await readManifest(dir);
+  const logical = manifest.database.kind === 'logical';
+  if (logical) {
+    // The rows fit the schema of the backup's migrations: this code must have the same ones.
+    const known = await migrationCount();
+    if (manifest.database.migrations !== known) {
+      throw new OpsError(
+        `Refusing to restore: the backup's database is at migration ${manifest.database.migrations}, this version of the service at ${known}. ` +
+          `Restore with the release that made the backup (${manifest.app.name} ${manifest.app.version}), start it once, then upgrade.`,
+        2,
+      );
+    }
+  }
   const database = await openDatabaseTarget(config, log);
   let store: ObjectStore | undefined;
   try {
@@ -356,7 +400,11 @@ export async function restore(config: Config, opts: { dir: string; force: boolea
     if (problems.length && !force) throw new OpsError(`Refusing to restore: ${problems.join('; ')}. Restore into an empty deployment, or pass --force.`, 2);
     for (const p of problems) log(`--force: going on although ${p}`);
     const target = await withClient(database.url, async (c) => (await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v);
-    const pgRestore = await pickTool('pg_restore', manifest.database.pgDumpMajor, `the dump was written by pg_dump ${manifest.database.pgDumpMajor}`, config.database.pgBinDir);
+    let pgRestore: FoundTool | undefined;
+    if (!logical) {
+      const major = manifest.database.pgDumpMajor ?? 0;
+      pgRestore = await pickTool('pg_restore', major, `the dump was written by pg_dump ${major}`, config.database.pgBinDir);
+    }
 
     await verifyBackup(dir, log);
 
@@ -379,12 +427,20 @@ export async function restore(config: Config, opts: { dir: string; force: boolea
     });
     log(`objects: ${done} restored${skipped ? ` (${skipped} already there)` : ''}`);
 
-    log(`database: restoring into PostgreSQL ${target} with ${pgRestore.path} (${pgRestore.major})`);
-    await runTool(
-      pgRestore.path,
-      ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', ...(force ? ['--clean', '--if-exists'] : []), path.join(dir, manifest.database.file)],
-      database.url,
-    );
+    if (pgRestore) {
+      log(`database: restoring into PostgreSQL ${target} with ${pgRestore.path} (${pgRestore.major})`);
+      await runTool(
+        pgRestore.path,
+        ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', ...(force ? ['--clean', '--if-exists'] : []), path.join(dir, manifest.database.file)],
+        database.url,
+      );
+    } else {
+      log(`database: migrating PostgreSQL ${target} to migration ${manifest.database.migrations}, then loading the tables' rows`);
+      await migrateDatabase(database.url);
+      const at = await withClient(database.url, async (c) => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations')).rows[0].n);
+      if (at !== manifest.database.migrations) throw new OpsError(`The target database is at migration ${at}, the backup's at ${manifest.database.migrations}: restore into an empty database.`);
+      await loadLogical(database.url, path.join(dir, manifest.database.file), { tables: manifest.database.tables ?? {}, sequences: manifest.database.sequences ?? {} }, { replace: force });
+    }
     log(`restored the backup of ${manifest.startedAt} (${manifest.store.objects} objects, database of ${mb(manifest.database.bytes)})`);
     return manifest;
   } finally {

@@ -98,7 +98,7 @@ export async function startTestApp(env: Record<string, string> = {}, mode: DbMod
   try {
     app = await buildApp(config, { ...build, serverFactory: (handler) => server.on('request', handler) });
     await app.ready();
-    databaseUrl = database?.url ?? config.database.url ?? (await runningEmbeddedDatabaseUrl(dataDir));
+    databaseUrl = database?.url ?? config.database.url ?? (await runningEmbeddedDatabaseUrl(config.dataDir));
     pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     // An idle connection dropped when the server stops (embedded: with the app) is not a test failure.
     pool.on('error', () => undefined);

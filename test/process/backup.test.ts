@@ -3,8 +3,10 @@
 // generation is backed up, restored into an empty database and an empty store with the same public URL, and a service started on the
 // restored deployment finds all of it, image bytes equal. Then the refusals (a target that is not empty) and a
 // damaged backup (a checksum mismatch: nothing restored). Runs in the external-database project: pg_dump must be at
-// least the server's major version, and the system's PostgreSQL comes with its own pg_dump.
+// least the server's major version, and the system's PostgreSQL comes with its own pg_dump. The embedded
+// PostgreSQL (18) has none here: there the database part is written without pg_dump (src/ops/logical-dump.ts).
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrateDatabase } from '../../src/db/index.js';
 import { backup, restore, type Manifest } from '../../src/ops/backup.js';
+import { dumpLogical, loadLogical } from '../../src/ops/logical-dump.js';
 import type { ObjectStore } from '../../src/storage/index.js';
 import { startAzurite, type AzuriteHandle } from '../helpers/azurite.js';
 import type { HttpClient } from '../helpers/http-client.js';
@@ -200,6 +203,129 @@ describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as co
     expect(await objectNames(restoredStore)).toEqual(names);
     for (const name of names) expect((await bytesOf(restoredStore, name)).equals(originals.get(name)!), name).toBe(true);
     await restoredStore.close();
+  });
+});
+
+// The default setup (`npm start`): the embedded PostgreSQL 18, for which no pg_dump is found here (its package ships
+// none; Debian's is older): the commands as an operator runs them, `npm run backup` against the running service, and
+// `npm run restore` into a new DATA_DIR (the embedded database started by the command), then a service on it.
+describe('backup and restore on the embedded database, without pg_dump', () => {
+  let source: TestApp | undefined;
+  let restored: TestApp | undefined;
+  let restoreDataDir: string | undefined;
+  afterAll(async () => {
+    await restored?.close();
+    await source?.close();
+    if (restoreDataDir) await fs.rm(restoreDataDir, { recursive: true, force: true });
+  });
+
+  /** `npm run <script>` with only the given settings of ours (none of the harness's external database). */
+  const npmRun = (args: string[], env: Record<string, string>) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_|AUTH_|OBJECT_STORAGE|TEST_|BACKUP_|VITEST)/.test(k)));
+    return run('npm', ['run', '--silent', ...args], { env: { ...clean, LOG_LEVEL: 'silent', ...env } });
+  };
+
+  it('npm run backup dumps the rows through the driver; npm run restore loads them into a new DATA_DIR where every project, canvas, version and image is found', async () => {
+    source = await startTestApp({ COLLAB_COMPACT_AFTER_MS: '50', COLLAB_COMPACT_SPREAD_MS: '0', COLLAB_RESTORE_POINT_MINUTES: '0' }, 'embedded');
+    const before = await fill(source);
+    // A job still queued when the backup is taken (a copy of the finished one, not yet offered to the queue): its
+    // pg-boss job is not in the backup, and the restored deployment runs it all the same.
+    const queued = `job_${randomUUID()}`;
+    await source.pool.query(
+      `INSERT INTO generation_jobs (id, task_kind, user_id, prompt, images, model, queue_priority)
+       SELECT $1, task_kind, user_id, prompt, images, model, queue_priority FROM generation_jobs LIMIT 1`,
+      [queued],
+    );
+    const sourceStore = await openObjectStore(source);
+    const names = await objectNames(sourceStore);
+    const originals = new Map(await Promise.all(names.map(async (n) => [n, await bytesOf(sourceStore, n)] as const)));
+    await sourceStore.close();
+
+    // While the service runs (the command uses its embedded server).
+    const out = path.join(backups, 'embedded');
+    const made = await npmRun(['backup', '--', '--out', out], { DATA_DIR: source.dataDir, AUTH_URL: source.baseUrl });
+    expect(made.stdout).toMatch(/^database: no pg_dump \d+ or newer found: dumping the tables' rows through the driver instead/m);
+    const [folder] = await fs.readdir(out);
+    const dir = path.join(out, folder);
+    const manifest = JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.database).toMatchObject({ kind: 'logical', file: 'database.ndjson', migrations: expect.any(Number) });
+    expect(manifest.database.tables).toMatchObject({ 'public.projects': 1, 'public.users': 1 });
+    expect(manifest.database.tables!['public.generation_job_events']).toBeGreaterThan(0);
+    expect(manifest.store.objects).toBe(names.length);
+    const baseUrl = source.baseUrl;
+    await source.close();
+    source = undefined;
+
+    restoreDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-restored-embedded-'));
+    await fs.chmod(restoreDataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
+    // Rows fit the schema of their migrations: a backup of another migration count is refused, before anything.
+    const other = `${dir}-other-release`;
+    await fs.mkdir(other);
+    await fs.writeFile(path.join(other, 'manifest.json'), JSON.stringify({ ...manifest, database: { ...manifest.database, migrations: manifest.database.migrations - 1 } }));
+    await expect(restore(configOf({ DATA_DIR: restoreDataDir, AUTH_URL: baseUrl }), { dir: other, force: false, log })).rejects.toThrow(
+      `Refusing to restore: the backup's database is at migration ${manifest.database.migrations - 1}, this version of the service at ${manifest.database.migrations}. ` +
+        `Restore with the release that made the backup (${manifest.app.name} ${manifest.app.version}), start it once, then upgrade.`,
+    );
+    expect(await fs.readdir(restoreDataDir)).toEqual([]);
+    const restoredOut = await npmRun(['restore', '--', dir], { DATA_DIR: restoreDataDir, AUTH_URL: baseUrl });
+    expect(restoredOut.stdout).toMatch(/^database: migrating PostgreSQL 18\.\S+ to migration \d+, then loading the tables' rows$/m);
+
+    restored = await startTestApp({ DATA_DIR: restoreDataDir }, 'embedded');
+    const ada = await restored.user('ada@example.com', 'Ada');
+    const after = await look(ada.client, before.projectId, before.versionId);
+    // (The queued job may have made its generation already.)
+    expect({ ...after, versions: null, generations: null }).toEqual({ ...before.seen, versions: null, generations: null });
+    expect(after.generations).toEqual(expect.arrayContaining(before.seen.generations));
+    const versionIds = (seen: Seen) => (seen.versions as { versions: Array<{ id: string }> }).versions.map((v) => v.id);
+    expect(versionIds(after)).toEqual(expect.arrayContaining(versionIds(before.seen)));
+    expect(versionIds(after)).toContain(before.versionId);
+    const job = await untilJob(ada.client, queued, settled);
+    expect(job).toMatchObject({ status: 'succeeded' });
+    for (const url of before.images) {
+      const res = await fetch(new URL(new URL(url).pathname, restored.baseUrl));
+      expect(res.status, url).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(originals.get(new URL(url).pathname.split('/').pop()!)!), url).toBe(true);
+    }
+    // The sequences go on past the restored rows.
+    const seq = await restored.pool.query<{ last: string; max: string }>(
+      'SELECT (SELECT last_value FROM generation_job_events_id_seq)::text AS last, (SELECT max(id) FROM generation_job_events)::text AS max',
+    );
+    expect(BigInt(seq.rows[0].last)).toBeGreaterThanOrEqual(BigInt(seq.rows[0].max));
+    const edited = await ada.client.post('/api/user/project/canvas', { projectId: before.projectId, nodes: [], edges: [] });
+    expect(edited.status, edited.text).toBe(200);
+  });
+});
+
+describe('the database part without pg_dump', () => {
+  it('round-trips every kind of value the types allow: bytea, JSON null apart from SQL NULL, arrays, NaN, infinity, tabs and newlines, generated and identity columns, sequences', async () => {
+    const [from, to] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    const { default: pg } = await import('pg');
+    const [a, b] = [new pg.Client({ connectionString: from.url }), new pg.Client({ connectionString: to.url })];
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-logical-'));
+    try {
+      await Promise.all([a.connect(), b.connect()]);
+      const ddl = `CREATE TABLE t (id bigserial PRIMARY KEY, b bytea, j jsonb, js json, arr text[], f float8, n numeric, ts timestamptz, tsn timestamp,
+        iv interval, s text, g tsvector GENERATED ALWAYS AS (to_tsvector('simple', s)) STORED, iden int GENERATED ALWAYS AS IDENTITY)`;
+      await a.query(ddl);
+      await b.query(ddl);
+      await a.query(`INSERT INTO t (b, j, js, arr, f, n, ts, tsn, iv, s) VALUES
+        ('\\x00ff0a09'::bytea, '"a string"', '{"a": [1, "x\\ty"]}', ARRAY['a,b', 'c"d', NULL, E'e\\nf'], 'NaN', 'NaN', '2026-01-01 12:34:56.789123+05', '2026-01-01 12:34:56.789123', '1 day 02:03:04', E'tab\\there\\nline'),
+        (NULL, 'null', 'null', '{}', 1e-300, 12345678901234567890.123456789, 'infinity', '-infinity', NULL, NULL),
+        (''::bytea, NULL, NULL, NULL, -0.1, 0, now(), now(), '-1 mon', 'é 😀')`);
+      const file = path.join(dir, 'database.ndjson');
+      const summary = await dumpLogical(from.url, file);
+      expect(summary).toEqual({ tables: { 'public.t': 3 }, sequences: { 'public.t_id_seq': '3', 'public.t_iden_seq': '3' } });
+      await loadLogical(to.url, file, summary, { replace: false });
+      const rows = async (c: InstanceType<typeof pg.Client>) => (await c.query<{ r: string }>('SELECT t::text AS r FROM t ORDER BY id')).rows.map((r) => r.r);
+      expect(await rows(b)).toEqual(await rows(a));
+      expect((await b.query(`INSERT INTO t (s) VALUES ('next') RETURNING id::int, iden`)).rows).toEqual([{ id: 4, iden: 4 }]);
+      // With --force (`replace`), the rows there are replaced.
+      await loadLogical(to.url, file, summary, { replace: true });
+      expect(await rows(b)).toEqual(await rows(a));
+    } finally {
+      await Promise.allSettled([a.end(), b.end()]);
+      await Promise.all([from.drop(), to.drop(), fs.rm(dir, { recursive: true, force: true })]);
+    }
   });
 });
 
