@@ -102,8 +102,11 @@ describe('generation jobs across kill -9', () => {
     const input = `data:image/png;base64,${image.toString('base64')}`;
     let release = () => {};
     gemini.setDefaultReply({ kind: 'image', image, holdUntil: new Promise<void>((r) => (release = r)) });
+    // Only the instance this test starts may take the job: the earlier test's instances (same database) are stopped.
+    for (const p of procs) p.kill();
+    await Promise.all(procs.map((p) => p.exited));
     // A long grace: the exit must come from the drain, well before it.
-    const ownDir = (name: string) => path.join(dataDir, name); // the first test's second instance still runs on dataDir
+    const ownDir = (name: string) => path.join(dataDir, name);
     const first = await start({ SHUTDOWN_GRACE_MS: '60000', DATA_DIR: ownDir('drain-1') });
     const proc = procs.at(-1)!;
     const projectId = (await first.post('/api/user/project', { userId: 'ada@example.com', name: 'Drained' })).json.id as string;
