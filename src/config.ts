@@ -24,19 +24,24 @@ export const REQUIRED_IN_PRODUCTION = [
   'IMAGE_MODEL_API_KEY',
 ] as const;
 
-/** Optional values; each unset one is warned about at start-up, in both modes. */
-export const OPTIONAL_WARNED = [
-  'PAYMENTS_ACCESS_TOKEN',
-  'PAYMENTS_SANDBOX_ACCESS_TOKEN',
-  'PAYMENTS_WEBHOOK_SECRET',
-  'PAYMENTS_SANDBOX_WEBHOOK_SECRET',
-  'PAYMENTS_SUCCESS_URL',
-  'PAYMENTS_RETURN_URL',
-  'VIDEO_TOKEN_ID',
-  'VIDEO_TOKEN_SECRET',
-  'PUBLIC_ANALYTICS_TOKEN',
-  'PUBLIC_ANALYTICS_PROXY_API',
-] as const;
+/** Optional services and their values; the unset ones are named at start-up, in both modes, in one line. */
+export const OPTIONAL_SERVICES = {
+  payments: ['PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SANDBOX_ACCESS_TOKEN', 'PAYMENTS_WEBHOOK_SECRET', 'PAYMENTS_SANDBOX_WEBHOOK_SECRET', 'PAYMENTS_SUCCESS_URL', 'PAYMENTS_RETURN_URL'],
+  video: ['VIDEO_TOKEN_ID', 'VIDEO_TOKEN_SECRET'],
+  analytics: ['PUBLIC_ANALYTICS_TOKEN', 'PUBLIC_ANALYTICS_PROXY_API'],
+} as const;
+
+/** Every optional value of OPTIONAL_SERVICES. */
+export const OPTIONAL_WARNED = Object.values(OPTIONAL_SERVICES).flat();
+
+/** The one start-up line naming the optional values left unset, by service; undefined when every one is set. */
+export function optionalServicesLine(isSet: (name: string) => boolean): string | undefined {
+  const parts = Object.entries(OPTIONAL_SERVICES).flatMap(([service, names]) => {
+    const unset = names.filter((name) => !isSet(name));
+    return unset.length === 0 ? [] : [`${service} (${unset.join(', ')})`];
+  });
+  return parts.length === 0 ? undefined : `Optional, not configured (each works without it): ${parts.join('; ')}.`;
+}
 
 /** What the embedded default is for each required value, for the warning line. */
 const EMBEDDED_DEFAULT: Record<(typeof REQUIRED_IN_PRODUCTION)[number], string> = {
@@ -554,9 +559,8 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   if (e.IMAGE_MODEL === 'comfyui' && !e.COMFYUI_URL) problems.push('IMAGE_MODEL=comfyui needs COMFYUI_URL');
   if (problems.length > 0) throw new ConfigError(problems);
 
-  for (const name of OPTIONAL_WARNED) {
-    if (e[name] === undefined) warnings.push(`${name} is not set (optional).`);
-  }
+  const optional = optionalServicesLine((name) => e[name as keyof typeof e] !== undefined);
+  if (optional) warnings.push(optional);
 
   const baseUrl = (e.AUTH_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const provider: Config['auth']['provider'] =
