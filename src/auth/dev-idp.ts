@@ -7,6 +7,7 @@ import Provider from 'oidc-provider';
 import { z } from 'zod';
 import { notFound } from '../errors.js';
 import { escapeHtml, page } from '../html.js';
+import { devIdpStore } from './dev-idp-store.js';
 
 export const DEV_IDP_PATH = '/dev-idp';
 export const DEV_CLIENT_ID = 'image-canvas-dev';
@@ -36,6 +37,8 @@ export async function devIdpPlugin(app: FastifyInstance, opts: DevIdpOptions): P
   const names = new Map<string, string>();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const provider = new Provider(issuer, {
+    // Its state in this process's memory, said explicitly (./dev-idp-store.ts).
+    adapter: devIdpStore(),
     clients: [
       {
         client_id: DEV_CLIENT_ID,
