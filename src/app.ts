@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { registerDeadlines } from './http/deadlines.js';
 import { clientErrorHandler, registerErrorHandler, sendFrameworkError } from './http/error-handler.js';
 import { localFilesPlugin } from './http/files.js';
-import { echoRequestId, loggingOptions, REQUEST_ID_HEADER } from './http/logging.js';
+import { echoRequestId, loggingOptions, REQUEST_ID_HEADER, requestLines } from './http/logging.js';
 import { metricsPlugin } from './http/metrics.js';
 import { registerCrossSiteGuard, requireUser } from './http/guards.js';
 import { perUserPerMinute, registerRateLimit } from './http/rate-limit.js';
@@ -111,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // First of all hooks: every request's body is timed, also one that a later hook refuses.
   const startDeadlines = registerDeadlines(app, { deadlines: config.http, largeBodyRoutes: LARGE_BODY_ROUTES });
   echoRequestId(app);
+  if (config.logFormat === 'pretty' && config.logLevel !== 'silent') requestLines(app);
   const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = await startRuntime(config, log);
   app.addHook('onClose', () => runtime.close());

@@ -28,6 +28,17 @@ export function echoRequestId(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Pretty logs (a person at a terminal): one line per answered request — method, path (secrets masked), status and
+ * time — with its request id, in place of Fastify's "incoming request" / "request completed" pair.
+ */
+export function requestLines(app: FastifyInstance): void {
+  app.addHook('onResponse', (req, reply, done) => {
+    req.log.info(`${req.method} ${maskUrl(req.url)} → ${reply.statusCode} in ${Math.round(reply.elapsedTime)} ms`);
+    done();
+  });
+}
+
 const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
@@ -95,9 +106,10 @@ function serializeRequest(req: FastifyRequest) {
   return { method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
-/** Human-readable lines (default: on stdout): time, level, message, then the fields; pid and hostname left out. */
+/** Human-readable lines (default: on stdout): time, level, message with its request id, then the fields; pid and hostname left out. */
 export function prettyStream(destination: number | NodeJS.WritableStream = 1): NodeJS.WritableStream {
-  return pretty({ destination, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  // The request id goes on the message's own line (a request is then one line), not below it as a field.
+  return pretty({ destination, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', messageFormat: '{msg}{if reqId} (request {reqId}){end}' });
 }
 
 /**
@@ -108,9 +120,11 @@ export function loggingOptions(
   level: Config['logLevel'],
   stream?: NodeJS.WritableStream,
   format: Config['logFormat'] = 'json',
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging'> {
   const destination = stream ?? (format === 'pretty' && level !== 'silent' ? prettyStream() : undefined);
   return {
+    // Pretty: one line per request (requestLines), not Fastify's two objects spread over a dozen lines.
+    disableRequestLogging: format === 'pretty',
     logger:
       level === 'silent'
         ? false

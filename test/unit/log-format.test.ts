@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { loggingOptions, prettyStream } from '../../src/http/logging.js';
+import { loggingOptions, prettyStream, requestLines } from '../../src/http/logging.js';
 
 describe('log format', () => {
   it('is pretty on a terminal outside production, JSON otherwise; LOG_FORMAT overrides', () => {
@@ -46,6 +46,22 @@ describe('log format', () => {
     expect(line).toMatchObject({ level: 30, msg: 'hello', projectId: 'p1' });
   });
 
+  it('pretty: one line per request (method, path with secrets masked, status, time, request id), nothing else for it', async () => {
+    const out = new PassThrough();
+    const app = Fastify(loggingOptions('info', prettyStream(out), 'pretty'));
+    requestLines(app);
+    app.get('/hello', async () => ({ ok: true }));
+    expect((await app.inject({ method: 'GET', url: '/hello?code=secret-code&x=1' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/nowhere' })).statusCode).toBe(404);
+    await app.close();
+    out.end();
+    const lines = (await text(out)).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/INFO.*GET \/hello\?code=\[redacted\]&x=1 → 200 in \d+ ms \(request [\w-]+\)$/);
+    expect(lines[1]).toMatch(/GET \/nowhere → 404 in \d+ ms/);
+    expect(lines.join('\n')).not.toContain('secret-code');
+  });
+
   it('pretty: a stream of ours on stdout; it turns a JSON line into a readable one', async () => {
     expect(loggingOptions('info', undefined, 'pretty').logger).toHaveProperty('stream');
     const out = new PassThrough();
@@ -53,8 +69,7 @@ describe('log format', () => {
     stream.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: 1, hostname: 'h', reqId: 'r1', msg: 'hello' })}\n`);
     stream.end();
     const printed = await text(out);
-    expect(printed).toMatch(/INFO.*hello/);
-    expect(printed).toContain('reqId: "r1"');
+    expect(printed).toMatch(/INFO.*hello \(request r1\)/);
     expect(printed).not.toContain('hostname');
     expect(printed).not.toMatch(/^\{/);
   });
