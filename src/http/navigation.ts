@@ -28,18 +28,13 @@ export function isOwnNavigation(req: FastifyRequest, ownOrigin: string): boolean
  */
 export const CONFIRMATION_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
 
-/**
- * The page a GET that may not start anything answers: what would happen, and one button that POSTs to the same
- * path (which the cross-site guard protects). Its Referrer-Policy lets the POST carry our Origin (the service's
- * default, no-referrer, makes a browser send `Origin: null` with a form's POST).
- */
-export function confirmationPage(opts: { title: string; text: string; action: string; button: string }): { html: string; headers: Record<string, string> } {
+/** A page of ours in one card — title, text, then `more` (already HTML) — with a way back, and its headers. */
+function cardPage(title: string, text: string, more = ''): { html: string; headers: Record<string, string> } {
   const body =
-    `<main class="card"><h1>${escapeHtml(opts.title)}</h1><p>${escapeHtml(opts.text)}</p>` +
-    `<form method="post" action="${escapeHtml(opts.action)}"><button type="submit">${escapeHtml(opts.button)}</button></form>` +
+    `<main class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${more}` +
     `<p class="muted"><a href="/projects">Back to your projects</a></p></main>`;
   return {
-    html: page(opts.title, body),
+    html: page(title, body),
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': CONFIRMATION_CSP,
@@ -50,13 +45,18 @@ export function confirmationPage(opts: { title: string; text: string; action: st
 }
 
 /**
+ * The page a GET that may not start anything answers: what would happen, and one button that POSTs to the same
+ * path (which the cross-site guard protects). Its Referrer-Policy lets the POST carry our Origin (the service's
+ * default, no-referrer, makes a browser send `Origin: null` with a form's POST).
+ */
+export function confirmationPage(opts: { title: string; text: string; action: string; button: string }): { html: string; headers: Record<string, string> } {
+  return cardPage(opts.title, opts.text, `<form method="post" action="${escapeHtml(opts.action)}"><button type="submit">${escapeHtml(opts.button)}</button></form>`);
+}
+
+/**
  * The page a browser gets instead of a JSON error when what it navigated to cannot be done here (payments not
  * configured): the reason in words and a way back. Same headers as a confirmation page; API clients keep the JSON.
  */
 export function noticePage(opts: { title: string; text: string }): { html: string; headers: Record<string, string> } {
-  const body = `<main class="card"><h1>${escapeHtml(opts.title)}</h1><p>${escapeHtml(opts.text)}</p><p><a href="/projects">Back to your projects</a></p></main>`;
-  return {
-    html: page(opts.title, body),
-    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONFIRMATION_CSP, 'referrer-policy': 'same-origin', 'cache-control': 'no-store' },
-  };
+  return cardPage(opts.title, opts.text);
 }

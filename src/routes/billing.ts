@@ -50,6 +50,12 @@ const wantsJson = (format: 'json' | undefined, accept: string | undefined) =>
 /** A browser opening the page (it asks for HTML), not an API client: it gets a page in words rather than JSON. */
 const isBrowser = (format: 'json' | undefined, accept: string | undefined) => !wantsJson(format, accept) && /\btext\/html\b/i.test(accept ?? '');
 
+/** A page of ours, its headers over the service's defaults (helmet set them on the raw response already). */
+function sendPage(reply: FastifyReply, { html, headers }: { html: string; headers: Record<string, string> }) {
+  for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+  return reply.send(html);
+}
+
 /** What a browser sees when payments are not configured on this server. */
 const NOT_CONFIGURED_PAGE = {
   title: 'Payments are not set up',
@@ -86,9 +92,7 @@ export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; ori
   /** Payments not configured, asked by a browser: a 503 page in words with a way back (API clients get the JSON 503). */
   const notConfiguredPage = (req: { query: { format?: 'json' }; headers: { accept?: string } }, reply: FastifyReply, err: unknown) => {
     if (!(err instanceof AppError && err.code === 'payments_not_configured') || !isBrowser(req.query.format, req.headers.accept)) throw err;
-    const { html, headers } = noticePage(NOT_CONFIGURED_PAGE);
-    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
-    return reply.code(503).send(html);
+    return sendPage(reply.code(503), noticePage(NOT_CONFIGURED_PAGE));
   };
 
   for (const kind of ['checkout', 'portal'] as const) {
@@ -117,10 +121,7 @@ export const billingPlugin: FastifyPluginAsyncZod<{ billing: BillingService; ori
       const starts = req.method === 'GET' && (sessionUser(req).token !== undefined || isOwnNavigation(req, origin));
       if (!starts) {
         if (json) throw notFromThisSite(route.path);
-        const { html, headers } = confirmationPage({ ...route.page, action: route.path });
-        // Over the service's defaults (helmet set them on the raw response already).
-        for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
-        return reply.send(html);
+        return sendPage(reply, confirmationPage({ ...route.page, action: route.path }));
       }
       try {
         return answer(reply, (await start(req)).url, json, 302);
