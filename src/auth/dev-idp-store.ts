@@ -36,14 +36,18 @@ export function devIdpStore(now: () => number = Date.now) {
       return live(this.key(id))?.payload;
     }
 
-    async findByUid(uid: string): Promise<Payload | undefined> {
-      for (const [key, entry] of entries) if (key.startsWith(`${this.model}:`) && entry.payload.uid === uid) return live(key)?.payload;
+    /** This model's entry whose payload has `value` at `field`, if it has not expired. */
+    private findBy(field: 'uid' | 'userCode', value: string): Payload | undefined {
+      for (const [key, entry] of entries) if (key.startsWith(`${this.model}:`) && entry.payload[field] === value) return live(key)?.payload;
       return undefined;
     }
 
+    async findByUid(uid: string): Promise<Payload | undefined> {
+      return this.findBy('uid', uid);
+    }
+
     async findByUserCode(userCode: string): Promise<Payload | undefined> {
-      for (const [key, entry] of entries) if (key.startsWith(`${this.model}:`) && entry.payload.userCode === userCode) return live(key)?.payload;
-      return undefined;
+      return this.findBy('userCode', userCode);
     }
 
     async consume(id: string): Promise<void> {
