@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAzurite } from '../helpers/azurite.js';
-import type { HttpClient } from '../helpers/http-client.js';
+import { uploadFile, type HttpClient } from '../helpers/http-client.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -17,13 +17,7 @@ let colour = 0;
 async function upload(client: HttpClient, filename: string): Promise<string> {
   colour += 40;
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: colour % 256, g: 10, b: 200 } } }).png().toBuffer();
-  const boundary = `b${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`),
-    png,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await client.request('/api/upload', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const res = await uploadFile(client, png, { filename });
   expect(res.status, res.text).toBe(200);
   return res.json.url as string;
 }

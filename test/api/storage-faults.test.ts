@@ -9,7 +9,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient } from '../helpers/http-client.js';
+import { uploadFile, type HttpClient } from '../helpers/http-client.js';
 import { startS3Server, type S3ServerHandle } from '../helpers/s3-server.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -53,15 +53,7 @@ async function startRelay(target: { host: string; port: number }) {
 
 const png = (seed: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r: seed, g: 90, b: 30 } } }).png().toBuffer();
 
-async function upload(client: HttpClient, data: Buffer) {
-  const boundary = `b${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return client.request('/api/upload', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
-}
+const upload = (client: HttpClient, data: Buffer) => uploadFile(client, data, { filename: 'a.png' });
 
 const METRICS_TOKEN = 'storage-faults-metrics-token-0123456789';
 /** One sample of the instance's metrics (0 when the series is absent). */

@@ -82,3 +82,10 @@ export async function signIn(client: HttpClient, email: string, name: string): P
   // The provider's own address: the form's action is relative to its page, which may be on another host.
   return client.request(new URL(action, form.url).toString(), { form: { email, name } });
 }
+
+/** `POST /api/upload` of one file as a browser's form sends it (multipart/form-data, the field `file`). */
+export function uploadFile(client: HttpClient, data: Uint8Array, opts: { filename?: string; type?: string } = {}): Promise<Sent> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type: opts.type ?? 'image/png' }), opts.filename ?? 'image.png');
+  return client.request('/api/upload', { method: 'POST', body: form });
+}

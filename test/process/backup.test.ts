@@ -19,7 +19,7 @@ import { backup, restore, type Manifest } from '../../src/ops/backup.js';
 import { dumpLogical, loadLogical } from '../../src/ops/logical-dump.js';
 import type { ObjectStore } from '../../src/storage/index.js';
 import { startAzurite, type AzuriteHandle } from '../helpers/azurite.js';
-import type { HttpClient } from '../helpers/http-client.js';
+import { uploadFile, type HttpClient } from '../helpers/http-client.js';
 import { settled, untilJob } from '../helpers/jobs.js';
 import { startS3Server, type S3ServerHandle } from '../helpers/s3-server.js';
 import { createTestDatabase, openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -29,13 +29,7 @@ const lines: string[] = [];
 const log = (line: string) => lines.push(line);
 
 async function upload(client: HttpClient, data: Buffer): Promise<string> {
-  const boundary = '----backup-test';
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await client.request('/api/upload', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const res = await uploadFile(client, data, { filename: 'photo.png' });
   expect(res.status, res.text).toBe(200);
   return res.json.url as string;
 }
