@@ -138,9 +138,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
       {generating && (
         <JobStatus
           job={job}
-          starting={activity.starting === true}
-          canceling={activity.canceling === true}
-          cancelError={job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined}
+          activity={activity}
           onCancel={readOnly ? undefined : (jobId) => cancelGeneration(id, jobId)}
         />
       )}

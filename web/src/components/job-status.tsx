@@ -2,6 +2,7 @@
 // shows it, what the service answered this tab): "Queued · #3" with the queue position, "Running · 12 s" ticking
 // from when it started — with, under it, what the model's provider last reported (provider-progress.tsx) —, and
 // Cancel (not on a read-only canvas). A refused cancel is shown, never thrown.
+import type { NodeActivity } from '../canvas/activity';
 import type { JobProgress } from '../canvas/job';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds';
 import { ProviderProgress } from './provider-progress';
@@ -19,15 +20,17 @@ export interface ShownJob {
 interface Props {
   /** The job, or none when all we know is that the node is generating (`isGenerating`, e.g. POST /api/image). */
   job: ShownJob | undefined;
-  /** This tab is asking for a job (no answer yet). */
-  starting: boolean;
-  canceling: boolean;
-  cancelError: string | undefined;
+  /** What this tab is doing about the node's job: asking for one (no answer yet), canceling it, a refused cancel. */
+  activity: Pick<NodeActivity, 'starting' | 'canceling' | 'cancelError'>;
   /** Absent on a read-only canvas. */
   onCancel?: (jobId: string) => void;
 }
 
-export function JobStatus({ job, starting, canceling, cancelError, onCancel }: Props) {
+export function JobStatus({ job, activity, onCancel }: Props) {
+  const starting = activity.starting === true;
+  const canceling = activity.canceling === true;
+  // A refused cancel is shown while the job it was about is.
+  const cancelError = job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined;
   const started = job?.status === 'running' && job.startedAt ? Date.parse(job.startedAt) : undefined;
   const elapsed = useElapsedSeconds(started);
   const text = !job

@@ -127,9 +127,7 @@ export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string;
       {running && (
         <JobStatus
           job={job}
-          starting={activity.starting === true}
-          canceling={activity.canceling === true}
-          cancelError={job && activity.cancelError?.jobId === job.id ? activity.cancelError.message : undefined}
+          activity={activity}
           onCancel={readOnly ? undefined : (jobId) => void cancelGeneration(nodeId, jobId)}
         />
       )}
