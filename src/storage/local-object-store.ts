@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, type WriteStream } from 'node:fs';
-import { access, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { opendir } from 'node:fs/promises';
+import { access, link, mkdir, open, opendir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { discardBody, limitBytes } from './byte-limit.js';
