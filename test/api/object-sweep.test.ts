@@ -3,9 +3,8 @@
 // of the three stores. A pass is run directly (app.objectSweep.pass()), never waited for.
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../helpers/azurite.js';
 import { uploadFile, type HttpClient } from '../helpers/http-client.js';
-import { startS3Server } from '../helpers/s3-server.js';
+import { startStore, type StoreDriver } from '../helpers/stores.js';
 import { openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const stops: Array<() => Promise<void>> = [];
@@ -32,19 +31,10 @@ async function project(client: HttpClient, userId: string, name: string, images:
   return id;
 }
 
-async function startOn(store: 'local' | 'azure' | 's3', env: Record<string, string>): Promise<TestApp> {
-  const base = { OBJECT_SWEEP_INTERVAL_MINUTES: '0', ...env };
-  if (store === 'azure') {
-    const azurite = await startAzurite();
-    stops.push(() => azurite.stop());
-    return startTestApp({ ...base, OBJECT_STORAGE_CONNECTION_STRING: azurite.connectionString });
-  }
-  if (store === 's3') {
-    const s3 = await startS3Server();
-    stops.push(() => s3.stop());
-    return startTestApp({ ...base, OBJECT_STORAGE_CONNECTION_STRING: s3.connectionString, OBJECT_STORAGE_PUBLIC_URL: s3.publicUrl });
-  }
-  return startTestApp({ ...base, LOG_LEVEL: 'error' });
+async function startOn(driver: StoreDriver, env: Record<string, string>): Promise<TestApp> {
+  const store = await startStore(driver);
+  stops.push(() => store.stop());
+  return startTestApp({ OBJECT_SWEEP_INTERVAL_MINUTES: '0', ...env, ...store.env, ...(driver === 'local' && { LOG_LEVEL: 'error' }) });
 }
 
 describe.each(['local', 'azure', 's3'] as const)('the deletion sweep on the %s store', (kind) => {

@@ -18,10 +18,9 @@ import { migrateDatabase } from '../../src/db/index.js';
 import { backup, restore, type Manifest } from '../../src/ops/backup.js';
 import { dumpLogical, loadLogical } from '../../src/ops/logical-dump.js';
 import type { ObjectStore } from '../../src/storage/index.js';
-import { startAzurite, type AzuriteHandle } from '../helpers/azurite.js';
 import { uploadFile, type HttpClient } from '../helpers/http-client.js';
 import { settled, untilJob } from '../helpers/jobs.js';
-import { startS3Server, type S3ServerHandle } from '../helpers/s3-server.js';
+import { startStore, type StoreUnderTest } from '../helpers/stores.js';
 import { createTestDatabase, openObjectStore, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
@@ -115,30 +114,21 @@ afterAll(async () => {
 describe.each([{ driver: 'local' }, { driver: 'azure' }, { driver: 's3' }] as const)('backup and restore on the $driver store', ({ driver }) => {
   let source: TestApp | undefined;
   let restored: TestApp | undefined;
-  let azurite: AzuriteHandle | undefined;
-  let s3: S3ServerHandle | undefined;
+  let store: StoreUnderTest | undefined;
   let target: { url: string; drop(): Promise<void> } | undefined;
   let restoreDataDir: string | undefined;
   const storeEnv: Record<string, string> = {};
 
   beforeAll(async () => {
-    if (driver === 'azure') {
-      azurite = await startAzurite();
-      storeEnv.OBJECT_STORAGE_CONNECTION_STRING = azurite.connectionString;
-    }
-    if (driver === 's3') {
-      s3 = await startS3Server();
-      storeEnv.OBJECT_STORAGE_CONNECTION_STRING = s3.connectionString;
-      storeEnv.OBJECT_STORAGE_PUBLIC_URL = s3.publicUrl;
-    }
+    store = await startStore(driver);
+    Object.assign(storeEnv, store.env);
   });
   afterAll(async () => {
     await restored?.close();
     await source?.close();
     await target?.drop();
     if (restoreDataDir) await fs.rm(restoreDataDir, { recursive: true, force: true });
-    await azurite?.stop();
-    await s3?.stop();
+    await store?.stop();
   });
 
   it('restores into an empty database and store a deployment where every project, canvas, version and image is found', async () => {
