@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describe } from 'vitest';
+import { describeWhenInstalled } from '../helpers/installed.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const root = new URL('../../', import.meta.url).pathname;
@@ -14,29 +14,9 @@ export const DOC_SCREENSHOTS = path.join(root, 'docs/screenshots');
 
 export const chromiumAvailable = () => existsSync(CHROMIUM);
 
-/**
- * `describe` when Chromium is installed. Without it the suite fails in CI (CI=true) and is skipped loudly
- * elsewhere.
- */
+/** `describe` when Chromium is installed (../helpers/installed.ts). */
 export function describeInBrowser(name: string, body: () => void): void {
-  if (chromiumAvailable()) {
-    describe(name, body);
-    return;
-  }
-  if (process.env.CI === 'true') {
-    throw new Error(`The browser suite needs Chromium at ${CHROMIUM} (apt-get install chromium); CI must not skip it.`);
-  }
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      `#  BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM}.`,
-      '#  Install it (apt-get install chromium) to run them; in CI (CI=true) they fail instead.',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  );
-  describe.skip(name, body);
+  describeWhenInstalled({ label: 'Chromium', binary: CHROMIUM, pkg: 'chromium' }, name, body);
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe } from 'vitest';
+import { describeWhenInstalled } from './installed.js';
 import { freePort } from '../../src/net-utils.js';
 
 export const NGINX = '/usr/sbin/nginx';
@@ -17,26 +17,9 @@ export const SHIPPED_NGINX_CONF = path.resolve(import.meta.dirname, '../../deplo
 
 export const nginxAvailable = () => existsSync(NGINX);
 
-/** `describe` when nginx is installed. Without it the suite fails in CI (CI=true) and is skipped loudly elsewhere. */
+/** `describe` when nginx is installed (./installed.ts). */
 export function describeWithNginx(name: string, body: () => void): void {
-  if (nginxAvailable()) {
-    describe(name, body);
-    return;
-  }
-  if (process.env.CI === 'true') {
-    throw new Error(`These tests need nginx at ${NGINX} (apt-get install nginx); CI must not skip them.`);
-  }
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      `#  NGINX TESTS SKIPPED (${name}): no nginx at ${NGINX}.`,
-      '#  Install it (apt-get install nginx) to run them; in CI (CI=true) they fail instead.',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  );
-  describe.skip(name, body);
+  describeWhenInstalled({ label: 'nginx', binary: NGINX, pkg: 'nginx' }, name, body);
 }
 
 /**

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe } from 'vitest';
+import { describeWhenInstalled } from './installed.js';
 import { freePort } from '../../src/net-utils.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -26,29 +26,9 @@ export interface RedisHandle {
   stop(): Promise<void>;
 }
 
-/**
- * `describe` when redis-server is installed. Without it the suite fails in CI (CI=true) and is skipped loudly
- * elsewhere.
- */
+/** `describe` when redis-server is installed (./installed.ts). */
 export function describeWithRedis(name: string, body: () => void): void {
-  if (redisAvailable()) {
-    describe(name, body);
-    return;
-  }
-  if (process.env.CI === 'true') {
-    throw new Error(`These tests need Redis at ${REDIS_SERVER} (apt-get install redis-server); CI must not skip them.`);
-  }
-  console.warn(
-    [
-      '',
-      '#'.repeat(78),
-      `#  REDIS TESTS SKIPPED (${name}): no redis-server at ${REDIS_SERVER}.`,
-      '#  Install it (apt-get install redis-server) to run them; in CI (CI=true) they fail instead.',
-      '#'.repeat(78),
-      '',
-    ].join('\n'),
-  );
-  describe.skip(name, body);
+  describeWhenInstalled({ label: 'Redis', binary: REDIS_SERVER, pkg: 'redis-server' }, name, body);
 }
 
 /** Why one start failed; `portTaken` when another process took the port between freePort() and the bind. */
