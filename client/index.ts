@@ -158,6 +158,11 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
         const parser = createSseParser({ onEvent: (event) => events.push(event), onRetry: (ms) => (retryMs = ms) }, lastId);
         await handler(onOpen);
         const reader = res.body.getReader();
+        // The request's signal does not always reach its body: Node 22's fetch follows it only while the Request object
+        // lives, and a garbage-collected Request left a read pending after an abort, the connection open. So an abort
+        // cancels the read itself, which closes the connection.
+        const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+        signal.addEventListener('abort', cancel, { once: true });
         try {
           for (;;) {
             const { done, value } = await reader.read();
@@ -171,6 +176,7 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
             lastId = parser.lastEventId;
           }
         } finally {
+          signal.removeEventListener('abort', cancel);
           reader.releaseLock();
           await res.body.cancel().catch(() => undefined);
         }
@@ -180,6 +186,7 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
         // A connection refused, reset or dropped mid-stream is a TypeError from fetch; anything else is not ours to retry.
         if (!(err instanceof TypeError || err instanceof Dropped)) throw err;
       }
+      if (signal.aborted) return; // the abort canceled the read, which then ends like a stream that ended
       // The stream ended or failed: wait, then reconnect from the last id seen.
       delay = failures++ === 0 ? retryMs : Math.min(delay * 2, MAX_RETRY_MS);
       await sleep(delay, signal);
@@ -259,6 +266,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done);
       resolve();
     };
+    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });

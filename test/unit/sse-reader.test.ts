@@ -102,6 +102,28 @@ const frame = (id: number, j: GenerationJob) => `id: ${id}\nevent: job\ndata: ${
 const openStream = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
 
 describe('followJobEvents', () => {
+  // First of the file's requests: on Node 22 the first fetch of a process did not pass an abort on to a pending read
+  // of its body (the connection stayed open and the follower hung) until the follower canceled the read itself.
+  it('stops at once when its signal aborts while it waits for the next event, closing the connection', async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const baseUrl = await serve((req, res) => {
+      openStream(res);
+      res.write(': connected\n\n');
+      req.socket.on('close', closed);
+    });
+    const stop = new AbortController();
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    // A long retry: were the abort to end the stream like a drop, the follower would wait it out before stopping.
+    const followed = createImageCanvasClient({ baseUrl }).followJobEvents({ signal: stop.signal, retryMs: 600_000, onOpen: () => opened(), onEvent: () => {} });
+    await open;
+    await new Promise((resolve) => setTimeout(resolve, 20)); // not a wait for an event: the abort comes while it reads
+    stop.abort();
+    await expect(followed).resolves.toBeUndefined();
+    await connectionClosed;
+  });
+
   it('reconnects after the stream ends or drops, sending Last-Event-ID, so every event arrives once', async () => {
     // The server replays what follows Last-Event-ID, as the service does. The first connection ends cleanly after
     // event 2; the second is cut (inside event 4) once the client has handled event 3; the third gives the rest.
