@@ -6,7 +6,7 @@
 // output that fits it, there, feeding it. Right-click opens them (Shift+F10 or the menu key on a focused node too).
 import { kindOf, portOf, type NodeType } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { columnSize, sizeOf, type XY } from '../canvas/placement';
+import { gridSize, nodeRect, sizeOf, type XY } from '../canvas/placement';
 import { MOD } from '../canvas/shortcuts';
 import { KINDS_WITH_UI, uiOf } from '../kinds';
 import { fits } from '../../../src/kinds/index.js';
@@ -29,7 +29,7 @@ interface Props {
   placement: Placement;
   /** Turns a client point into a flow position. */
   toFlow: (client: XY) => XY;
-  /** Uploads files as new image nodes, their column's top-left at `at` (flow), each feeding the node `feeds` if given. */
+  /** Uploads files as new image nodes, their grid's top-left at `at` (flow), each feeding the node `feeds` if given. */
   addImages: (files: File[], at: XY, feeds?: string) => void;
   onClose: () => void;
 }
@@ -46,9 +46,10 @@ function chooseImages(onFiles: (files: File[]) => void): void {
 
 export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages, onClose }: Props) {
   const point = toFlow(menu.at);
-  /** Files as a column of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds`. */
+  /** Files as a grid of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds` (left of it). */
   const imagesAt = (files: File[], centre: XY, feeds?: string) => {
-    if (files.length > 0) addImages(files, placement.place(columnSize(files.length), centre), feeds);
+    const fed = feeds === undefined ? undefined : nodes.find((n) => n.id === feeds);
+    if (files.length > 0) addImages(files, placement.place(gridSize(files.length), centre, fed ? { maxX: nodeRect(fed).x - 80 } : {}), feeds);
   };
   const addImagesItem = (centre: XY, feeds?: string): MenuItem => ({ label: 'Add images here…', onSelect: () => chooseImages((files) => imagesAt(files, centre, feeds)) });
   /** The items adding a node of each kind `offered` (in the registry's order), centred at `centre(type)`. */

@@ -16,7 +16,8 @@ import type { EditorActions, UploadSource } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
 import { linkPorts } from '../canvas/kinds';
 import { createNode, newId, toSavedNode } from '../canvas/model';
-import { STACK_GAP } from '../canvas/placement';
+import { InOrder } from '../canvas/in-order';
+import { gridCells } from '../canvas/placement';
 import { UploadTray, type TrayEntry } from '../canvas/upload-tray';
 import {
   acceptedType,
@@ -83,6 +84,8 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
   added.current = onAdded;
   const tray = useMemo(() => new UploadTray(), []);
   const rules = useClientConfig()?.uploads ?? DEFAULT_UPLOAD_RULES;
+  /** Each new-node entry of a batch of files: its batch and place in it (its node is created in the files' order). */
+  const turns = useRef(new Map<string, { order: InOrder; index: number }>());
   const rulesNow = useRef(rules);
   useEffect(() => {
     rulesNow.current = rules;
@@ -94,9 +97,16 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
       const entry = tray.find(id);
       if (!entry) return;
       const { file, destination, source } = entry;
+      const turn = turns.current.get(id);
+      /** The files after this one need not wait for its node (refused, failed). */
+      const skipTurn = () => turn?.order.skip(turn.index);
       const limits = rulesNow.current;
-      if (acceptedType(file, limits) === false) return tray.update(id, { state: 'refused', message: notAcceptedMessage(file, limits), offer: undefined });
+      if (acceptedType(file, limits) === false) {
+        skipTurn();
+        return tray.update(id, { state: 'refused', message: notAcceptedMessage(file, limits), offer: undefined });
+      }
       if (file.size > limits.maxBytes) {
+        skipTurn();
         return tray.update(id, { state: 'refused', message: tooLargeMessage(file, limits), offer: canDownscale(file) ? 'downscale' : undefined });
       }
       const into = 'nodeId' in destination ? destination.nodeId : undefined;
@@ -114,20 +124,27 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
           session.step();
           session.setData(destination.nodeId, { image: url });
         } else {
-          // Where the editor placed it when the file was added (in view, clear of the nodes there then).
-          const node = createNode('upload', destination.position);
-          node.data.image = url;
-          const feeds = destination.feeds;
-          // Into the first input of the node it feeds that an image fits (if that node is still there).
-          const fed = feeds === undefined ? undefined : latest.current.nodes.find((n) => n.id === feeds);
-          const ports = fed && linkPorts({ type: node.type }, { type: fed.type });
-          session.step();
-          session.add({ nodes: [toSavedNode(node)], ...(fed && ports ? { edges: [{ id: newId('edge'), source: node.id, target: fed.id, ...ports }] } : {}) });
-          added.current?.(node.id, source);
+          // Where the editor placed it when the file was added (in view, clear of the nodes there then); created
+          // once the files chosen before it have their nodes (or were refused), so names follow the files' order.
+          const addNode = () => {
+            turns.current.delete(id);
+            const node = createNode('upload', destination.position);
+            node.data.image = url;
+            const feeds = destination.feeds;
+            // Into the first input of the node it feeds that an image fits (if that node is still there).
+            const fed = feeds === undefined ? undefined : latest.current.nodes.find((n) => n.id === feeds);
+            const ports = fed && linkPorts({ type: node.type }, { type: fed.type });
+            session.step();
+            session.add({ nodes: [toSavedNode(node)], ...(fed && ports ? { edges: [{ id: newId('edge'), source: node.id, target: fed.id, ...ports }] } : {}) });
+            added.current?.(node.id, source);
+          };
+          if (turn) turn.order.ready(turn.index, addNode);
+          else addNode();
         }
         track('image_uploaded', { source, bytes: file.size });
       } catch (err) {
         if (into) activity.update(into, { uploadProgress: undefined });
+        skipTurn();
         tray.update(id, outcome(err, file, rulesNow.current));
       }
     },
@@ -142,13 +159,16 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
         void send(tray.add({ file: files[0], destination: { nodeId: target.nodeId }, source: target.source, state: 'uploading' }));
         return;
       }
-      // Files added together form a column, its top-left at `at` (the editor placed it in view, clear of other nodes);
-      // each node appears once its file is stored.
-      const column = target.at ?? { x: 0, y: 0 };
-      files.forEach((file, i) => {
-        const position = { x: column.x, y: column.y + i * STACK_GAP };
-        void send(tray.add({ file, destination: { position, ...(target.feeds ? { feeds: target.feeds } : {}) }, source: target.source, state: 'uploading' }));
+      // Files added together form a grid in their order, its top-left at `at` (the editor placed it clear of other
+      // nodes, canvas/placement.ts); each node appears once its file is stored and those before it have theirs.
+      const cells = gridCells(files.length, target.at ?? { x: 0, y: 0 });
+      const order = new InOrder(files.length);
+      const ids = files.map((file, i) => {
+        const entry = tray.add({ file, destination: { position: cells[i], ...(target.feeds ? { feeds: target.feeds } : {}) }, source: target.source, state: 'uploading' });
+        turns.current.set(entry, { order, index: i });
+        return entry;
       });
+      for (const entry of ids) void send(entry);
     },
     [latest, send, tray],
   );
@@ -170,7 +190,13 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
   );
 
   const retry = useCallback((id: string) => void send(id), [send]);
-  const dismiss = useCallback((id: string) => tray.remove(id), [tray]);
+  const dismiss = useCallback(
+    (id: string) => {
+      turns.current.delete(id);
+      tray.remove(id);
+    },
+    [tray],
+  );
 
   return { uploadFiles, tray, rules, downscale, retry, dismiss };
 }
