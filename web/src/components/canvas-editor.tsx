@@ -18,6 +18,7 @@ import { FIT_OPTIONS, useCanvasCommands } from '../hooks/use-canvas-commands';
 import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
 import { useCanvasMenus } from '../hooks/use-canvas-menus';
 import { usePlacement } from '../hooks/use-placement';
+import { useArrange } from '../hooks/use-arrange';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
 import { focusWhenShown, useFocusNewNodes } from '../hooks/use-focus-new-nodes';
 import { useKeyboardPan } from '../hooks/use-keyboard-pan';
@@ -63,6 +64,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const view = useViewportMemory(project.id, pane, !initiallyEmpty);
   const placement = usePlacement(pane, latest, view.touched);
   const commands = useCanvasCommands(session, latest, select, placement, view.touched);
+  const arrange = useArrange(session, latest, placement);
   const [showingShortcuts, setShowingShortcuts] = useState(false);
   useCanvasShortcuts(commands, () => setShowingShortcuts(true));
   const menus = useCanvasMenus(select, commands);
@@ -274,6 +276,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           toFlow={(client) => flow.screenToFlowPosition(client, { snapToGrid: false })}
           addImages={(files, at, feeds) => uploadFiles(files, { at, feeds, source: 'file-picker' })}
           onClose={menus.close}
+          arrange={arrange}
+          openMenu={menus.open}
         />
       )}
       <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} onDoubleClick={menus.onDoubleClick} {...live.pointer}>

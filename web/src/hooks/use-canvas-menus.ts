@@ -72,7 +72,7 @@ export function useCanvasMenus(select: (ids: string[]) => void, commands: Canvas
   const onMiniMapClick = useCallback((_event: ReactMouseEvent, position: XY) => commands.centerOn(position), [commands]);
 
   return useMemo(
-    () => ({ menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick }),
+    () => ({ menu, open: setMenu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick }),
     [menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick],
   );
 }

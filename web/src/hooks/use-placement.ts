@@ -30,6 +30,8 @@ export interface Placement {
 export interface Limits {
   minX?: number;
   maxX?: number;
+  /** Nodes that do not count (the ones being placed: a tidied selection). */
+  except?: ReadonlySet<string>;
 }
 
 /** How long the view takes to move to what was added (none when the person prefers reduced motion). */
@@ -104,9 +106,10 @@ export function usePlacement(pane: RefObject<HTMLElement | null>, latest: RefObj
   );
 
   const placeGroup = useCallback(
-    (size: Size, want: XY, limits: Limits = {}) => {
+    (size: Size, want: XY, { except, ...limits }: Limits = {}) => {
       const where = area();
-      const at = placeInView(want, size, { ...where, ...limits, nodes: latest.current.nodes.map(nodeRect) });
+      const nodes = latest.current.nodes.filter((n) => !except?.has(n.id)).map(nodeRect);
+      const at = placeInView(want, size, { ...where, ...limits, nodes });
       reveal({ ...at, ...size }, where.view);
       return at;
     },
