@@ -3,7 +3,7 @@
 // free spot off screen — never on top of another node; right of a new node's inputs; images added together as a
 // grid in the files' order.
 import { describe, expect, it } from 'vitest';
-import { centeredAt, clampInto, gridCells, gridSize, NODE_MARGIN, overlaps, placeInView, type Rect } from '../../web/src/canvas/placement.js';
+import { centeredAt, clampInto, gridCells, gridSize, NODE_MARGIN, overlaps, placeInView, revealShift, type Rect } from '../../web/src/canvas/placement.js';
 
 const view: Rect = { x: 0, y: 0, width: 1200, height: 700 };
 const minimap: Rect = { x: 980, y: 520, width: 220, height: 180 };
@@ -91,5 +91,17 @@ describe('placing new nodes in view', () => {
     const took = performance.now() - started;
     for (const r of many) expect(overlaps(rectAt(spot), r, NODE_MARGIN - 1)).toBe(false);
     expect(took).toBeLessThan(2000); // measured ~20 ms; a bound, not a timing the test waits on
+  });
+
+  it('moves the view as little as it must to show what was added, clear of the minimap', () => {
+    expect(revealShift({ x: 100, y: 100, width: 260, height: 400 }, view, [minimap])).toBeNull(); // shown already
+    expect(revealShift({ x: 1100, y: 100, width: 260, height: 400 }, view, [minimap])).toEqual({ x: 160, y: 0 });
+    expect(revealShift({ x: -300, y: -50, width: 260, height: 400 }, view, [minimap])).toEqual({ x: -300, y: -50 });
+    // Below the view on the right: brought up, then clear of the minimap (moved left, the shorter way).
+    const shift = revealShift({ x: 900, y: 800, width: 260, height: 300 }, view, [minimap])!;
+    const shown = { x: 900 - shift.x, y: 800 - shift.y, width: 260, height: 300 };
+    expect(within(shown, view)).toBe(true);
+    expect(overlaps(shown, minimap)).toBe(false);
+    expect(revealShift({ x: 0, y: 0, width: 5000, height: 100 }, view)).toBeNull(); // larger than the view: zoomed out to instead
   });
 });

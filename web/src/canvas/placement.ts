@@ -162,13 +162,36 @@ export function placeInView(want: XY, size: Size, rules: SpotRules): XY {
     { minX: Math.max(view.x, minX), maxX: Math.min(view.x + view.width, maxX), minY: view.y, maxY: view.y + view.height },
   );
   if (inView) return inView;
-  // Nowhere in view: the nearest free spot anywhere (one always exists: beyond every node).
-  const anywhere = nearestFree(want, size, nodes, { minX, maxX, minY: -Infinity, maxY: Infinity });
+  // Nowhere in view: the nearest free spot anywhere, not under a panel (one always exists: beyond every node).
+  const anywhere = nearestFree(want, size, [...nodes, ...obstacles], { minX, maxX, minY: -Infinity, maxY: Infinity });
   return anywhere ?? { x: Number.isFinite(minX) ? minX : want.x, y: want.y };
 }
 
-/** Where a rectangle of `size` at `at` lies outside `view` (the editor then moves the view to show it). */
-export const offView = (at: XY, size: Size, view: Rect) => !inside({ ...at, ...size }, view);
+/**
+ * How far to move the view (flow units) so that `rect` lies inside `view` and clear of the floating panels, moving
+ * it as little as possible (as a browser scrolls an element into view); null when it is shown already, or cannot
+ * be shown at this zoom (larger than the view: the editor zooms out to it instead).
+ */
+export function revealShift(rect: Rect, view: Rect, obstacles: readonly Rect[] = []): XY | null {
+  if (rect.width > view.width || rect.height > view.height) return null;
+  const along = (start: number, length: number, min: number, span: number) => (start < min ? start - min : start + length > min + span ? start + length - (min + span) : 0);
+  const shift = { x: along(rect.x, rect.width, view.x, view.width), y: along(rect.y, rect.height, view.y, view.height) };
+  // The panels move with the view: one still over the rectangle is cleared by the shorter way towards the middle.
+  const moved = { ...rect, x: rect.x - shift.x, y: rect.y - shift.y };
+  for (const o of obstacles) {
+    if (!overlaps(moved, o)) continue;
+    const middle = { x: view.x + view.width / 2, y: view.y + view.height / 2 };
+    const dx = o.x + o.width / 2 > middle.x ? moved.x + moved.width - o.x : moved.x - (o.x + o.width);
+    const dy = o.y + o.height / 2 > middle.y ? moved.y + moved.height - o.y : moved.y - (o.y + o.height);
+    if (Math.abs(dx) <= Math.abs(dy) && rect.width + o.width <= view.width) shift.x += dx;
+    else if (rect.height + o.height <= view.height) shift.y += dy;
+    break;
+  }
+  return shift.x === 0 && shift.y === 0 ? null : shift;
+}
+
+/** Whether a rectangle lies outside `view`, in part or whole. */
+export const offView = (rect: Rect, view: Rect) => !inside(rect, view);
 
 /** The columns of a grid of `count` images: about square, as wide as it is tall (ceil(sqrt(count))). */
 export const gridColumns = (count: number) => Math.max(1, Math.ceil(Math.sqrt(Math.max(1, count))));

@@ -6,7 +6,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
-import { centeredAt, nodeRect, offView, placeInView, type PlacementArea, type Rect, type Size, type XY } from '../canvas/placement';
+import { centeredAt, nodeRect, offView, placeInView, revealShift, type PlacementArea, type Rect, type Size, type XY } from '../canvas/placement';
 import type { FlowState } from './use-live-canvas';
 
 /** Screen pixels kept free between a new node and the canvas's edges or a floating panel. */
@@ -90,14 +90,19 @@ export function usePlacement(pane: RefObject<HTMLElement | null>, latest: RefObj
     return flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }, { snapToGrid: false });
   }, [flow, pane]);
 
-  /** Moves the view to `rect` when part of it is off screen: centred at the same zoom when it fits, else fitted. */
+  /**
+   * Moves the view to `rect` when part of it is off screen or under a panel: as little as it must at the same zoom
+   * when it fits, else zoomed out to it.
+   */
   const reveal = useCallback(
-    (rect: Rect, view: Rect) => {
-      if (!offView(rect, rect, view)) return;
+    (rect: Rect, { view, obstacles }: Omit<PlacementArea, 'nodes'>) => {
+      const shift = revealShift(rect, view, obstacles);
+      const tooLarge = rect.width > view.width || rect.height > view.height;
+      if (!shift && !(tooLarge && offView(rect, view))) return;
       onViewMoved?.();
       const duration = revealDuration();
-      if (rect.width <= view.width && rect.height <= view.height) {
-        void flow.setCenter(rect.x + rect.width / 2, rect.y + rect.height / 2, { zoom: flow.getZoom(), duration });
+      if (shift) {
+        void flow.setCenter(view.x + view.width / 2 + shift.x, view.y + view.height / 2 + shift.y, { zoom: flow.getZoom(), duration });
       } else {
         void flow.fitBounds(rect, { padding: 0.1, duration });
       }
@@ -110,7 +115,7 @@ export function usePlacement(pane: RefObject<HTMLElement | null>, latest: RefObj
       const where = area();
       const nodes = latest.current.nodes.filter((n) => !except?.has(n.id)).map(nodeRect);
       const at = placeInView(want, size, { ...where, ...limits, nodes });
-      reveal({ ...at, ...size }, where.view);
+      reveal({ ...at, width: size.width, height: size.height }, where); // `size` may be a rectangle (a clip's bounds)
       return at;
     },
     [area, latest, reveal],
