@@ -112,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const startDeadlines = registerDeadlines(app, { deadlines: config.http, largeBodyRoutes: LARGE_BODY_ROUTES });
   echoRequestId(app);
   if (config.logFormat === 'pretty' && config.logLevel !== 'silent') requestLines(app);
-  const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
+  const log = { debug: (m: string) => app.log.debug(m), info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = await startRuntime(config, log);
   app.addHook('onClose', () => runtime.close());
   try {

@@ -481,7 +481,12 @@ export class ConfigError extends Error {
 
 export interface LoadedConfig {
   config: Readonly<Config>;
+  /** What an operator should see (a JSON log line each). */
   warnings: string[];
+  /** The required values left unset outside production, each with the local default used in its place. */
+  defaults: { name: (typeof REQUIRED_IN_PRODUCTION)[number]; used: string }[];
+  /** The optional services not configured (the warnings hold their one line naming the values). */
+  unconfiguredServices: string[];
 }
 
 /** What the process knows about where it runs, beside the environment: server.ts passes the real facts. */
@@ -512,13 +517,17 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   const production = e.NODE_ENV === 'production';
   const warnings: string[] = [];
   const problems: string[] = [];
+  const defaults: LoadedConfig['defaults'] = [];
 
   for (const name of REQUIRED_IN_PRODUCTION) {
     if (e[name] !== undefined) continue;
     // An operator who explicitly chooses the offline engine needs no model key, nor one who gives its provider's.
     if (name === 'IMAGE_MODEL_API_KEY' && (e.IMAGE_MODEL === 'local' || e.IMAGE_MODEL === 'comfyui' || providerKey(e, e.IMAGE_MODEL ?? 'gemini-2.5-flash-image') !== undefined)) continue;
     if (production) problems.push(`${name} is required when NODE_ENV=production`);
-    else warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
+    else {
+      warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
+      defaults.push({ name, used: EMBEDDED_DEFAULT[name] });
+    }
   }
   if (production && e.OAUTH_ISSUER === undefined) {
     warnings.push('OAUTH_ISSUER is not set: using https://accounts.google.com.');
@@ -729,7 +738,10 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },
   };
-  return { config: deepFreeze(config), warnings };
+  const unconfiguredServices = Object.entries(OPTIONAL_SERVICES)
+    .filter(([, names]) => names.some((name) => e[name as keyof typeof e] === undefined))
+    .map(([service]) => service);
+  return { config: deepFreeze(config), warnings, defaults, unconfiguredServices };
 }
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {

@@ -6,12 +6,15 @@ const production = PRODUCTION_ENV;
 
 describe('configuration', () => {
   it('runs with no configuration on embedded defaults, one warning per unset required value', () => {
-    const { config, warnings } = loadConfig({});
+    const { config, warnings, defaults, unconfiguredServices } = loadConfig({});
     expect(config).toMatchObject({ production: false, port: 3000, host: '127.0.0.1', baseUrl: 'http://localhost:3000' });
     expect(config.auth.provider).toEqual({ kind: 'bundled' });
     expect(config.model.model).toBe('local');
     expect(config.database.url).toBeUndefined();
     for (const name of REQUIRED_IN_PRODUCTION) expect(warnings.filter((w) => w.startsWith(`${name} is not set`))).toHaveLength(1);
+    // The same, for the start banner: each local default in use, and the optional services not configured.
+    expect(defaults.map((d) => d.name)).toEqual([...REQUIRED_IN_PRODUCTION]);
+    expect(unconfiguredServices).toEqual(['payments', 'video', 'analytics']);
     // The optional services' unset values are named in one line, not one line each.
     const optional = warnings.filter((w) => OPTIONAL_WARNED.some((name) => w.includes(name)));
     expect(optional).toEqual([
