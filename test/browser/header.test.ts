@@ -77,6 +77,7 @@ describeInBrowser('the header, the new-project form and the Shared with me card'
     await page.keyboard.press('Enter');
     await header(page).getByRole('alert').filter({ hasText: 'Invalid project name' }).waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'header-rename-refused');
 
     // A long name is saved with Enter, shown with an ellipsis and whole in its title, and kept after a reload.
     const long = 'Sketches for the autumn catalogue, second round of covers';
