@@ -2,7 +2,20 @@
 // they were added; when the service says the person is over the upload limit (429), the file goes back to its
 // place in the queue and nothing more is sent until the service's Retry-After has passed (or, without one, a
 // growing pause), then the queue goes on by itself. A file is never dropped for the limit.
-import type { UploadTray } from './upload-tray';
+
+/** What the pacer reads and writes of an upload tray entry (canvas/upload-tray.ts's TrayEntry). */
+export interface PacedEntry {
+  id: string;
+  state: string;
+  retryAt?: number;
+}
+
+/** The part of the upload tray (canvas/upload-tray.ts's UploadTray) the pacer uses. */
+export interface PacedTray {
+  get(): readonly PacedEntry[];
+  /** Replaces fields of an entry (undefined values remove them); nothing when it was dismissed meanwhile. */
+  update(id: string, patch: { state?: 'queued' | 'uploading'; progress?: number; message?: undefined; offer?: undefined; retryAt?: number }): void;
+}
 
 /** Uploads one tab sends at once. */
 export const UPLOADS_AT_ONCE = 3;
@@ -24,7 +37,7 @@ export class UploadPacer {
    * `limited` for a 429 and `sent` when stored).
    */
   constructor(
-    private readonly tray: UploadTray,
+    private readonly tray: PacedTray,
     private readonly start: (id: string) => Promise<void>,
     private readonly atOnce = UPLOADS_AT_ONCE,
   ) {}
