@@ -218,7 +218,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     // The same per-user budget as POST /api/image (one counter).
     await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, streams: composition.streams, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(modelRoutes, { models: composition.models });
-    await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
+    await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute, 'preHandler', config.limits.uploadsWindowSeconds * 1000) });
     await api.register(billingPlugin, { billing, origin: new URL(config.baseUrl).origin, rateLimit: perUserPerMinute('checkout', config.payments.startsPerMinute) });
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });

@@ -185,7 +185,8 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: int(4 * MB, 1),
   SVG_MAX_PIXELS: int(4096 * 4096, 1),
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
-  RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: int(120, 0),
+  RATE_LIMIT_UPLOADS_WINDOW_SECONDS: int(60, 1),
   TEMPLATES_LIST_MAX: int(200, 1),
   TEMPLATES_LIST_MAX_BYTES: int(4 * MB, 1024),
   TEMPLATES_PER_USER_MAX: int(20, 1),
@@ -399,6 +400,8 @@ export interface Config {
     svgPixels: number;
     generationsPerMinute: number;
     uploadsPerMinute: number;
+    /** The window `uploadsPerMinute` counts in: a minute unless set otherwise (RATE_LIMIT_UPLOADS_WINDOW_SECONDS). */
+    uploadsWindowSeconds: number;
     /** At most this many templates are listed (the newest). */
     templatesListMax: number;
     /**
@@ -686,6 +689,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       svgPixels: e.SVG_MAX_PIXELS,
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      uploadsWindowSeconds: e.RATE_LIMIT_UPLOADS_WINDOW_SECONDS,
       templatesListMax: e.TEMPLATES_LIST_MAX,
       templatesListBytes: e.TEMPLATES_LIST_MAX_BYTES,
       templatesPerUser: e.TEMPLATES_PER_USER_MAX,

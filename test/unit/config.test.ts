@@ -209,6 +209,12 @@ describe('configuration', () => {
     for (const value of ['-1', '1.5', 'ten']) expect(() => loadConfig({ RATE_LIMIT_CHECKOUTS_PER_MINUTE: value }), value).toThrow(/RATE_LIMIT_CHECKOUTS_PER_MINUTE/);
   });
 
+  it('lets 120 uploads per user a minute by default (a drop of 100 images); RATE_LIMIT_UPLOADS_PER_MINUTE (0 = off) and RATE_LIMIT_UPLOADS_WINDOW_SECONDS (at least 1) set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ uploadsPerMinute: 120, uploadsWindowSeconds: 60 });
+    expect(loadConfig({ RATE_LIMIT_UPLOADS_PER_MINUTE: '0', RATE_LIMIT_UPLOADS_WINDOW_SECONDS: '3' }).config.limits).toMatchObject({ uploadsPerMinute: 0, uploadsWindowSeconds: 3 });
+    for (const value of ['0', '-1', '1.5', 'ten']) expect(() => loadConfig({ RATE_LIMIT_UPLOADS_WINDOW_SECONDS: value }), value).toThrow(/RATE_LIMIT_UPLOADS_WINDOW_SECONDS/);
+  });
+
   it('takes hosted model outputs up to 64 MB by default; MODEL_OUTPUT_MAX_BYTES sets it, at least 1024', () => {
     expect(loadConfig({}).config.model.outputMaxBytes).toBe(64 * 1024 * 1024);
     expect(loadConfig({ MODEL_OUTPUT_MAX_BYTES: '1048576' }).config.model.outputMaxBytes).toBe(1_048_576);
