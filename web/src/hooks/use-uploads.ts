@@ -6,7 +6,9 @@
 // shows its progress itself. Before sending, a file is checked against what the service takes (its type and the
 // size limit, GET /api/client-config): a refusal says why in words, and an image over the limit is offered a
 // downscale in the browser (canvas/downscale.ts) and sent again. The service's own refusals are said the same
-// way; a failure (offline, the service busy: with the time to try again) offers to try again.
+// way; a failure (offline, the service down) offers to try again. Files are sent a few at once
+// (canvas/upload-pacer.ts); one refused for the upload limit (429) waits in the tray for the service's Retry-After and
+// is sent again by itself, never dropped.
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import { UploadError, uploadImage } from '../api/upload';
 import { track } from '../analytics';
@@ -18,6 +20,7 @@ import { linkPorts } from '../canvas/kinds';
 import { createNode, newId, toSavedNode } from '../canvas/model';
 import { InOrder } from '../canvas/in-order';
 import { gridCells } from '../canvas/placement';
+import { UploadPacer } from '../canvas/upload-pacer';
 import { UploadTray, type TrayEntry } from '../canvas/upload-tray';
 import {
   acceptedType,
@@ -55,13 +58,6 @@ function outcome(err: unknown, file: File, rules: UploadRules): Outcome {
     case 400:
       if (err.message === 'Unsupported file type') return { state: 'refused', message: notAcceptedMessage(file, rules), offer: undefined };
       return { state: 'refused', message: `${name} was refused: ${err.message}${err.details ? ` (${err.details})` : ''}`, offer: undefined };
-    case 429:
-      return {
-        state: 'failed',
-        message: `Too many uploads: ${name} was not uploaded`,
-        retryAt: Date.now() + (err.retryAfterSeconds ?? 60) * 1000,
-        offer: 'retry',
-      };
     case 401:
       return { state: 'failed', message: `${name} was not uploaded: you are signed out.`, offer: undefined };
     case 0:
@@ -91,8 +87,15 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
     rulesNow.current = rules;
   }, [rules]);
 
-  /** Checks the entry's file, sends it, and puts the stored image where it goes. */
-  const send = useCallback(
+  const transferNow = useRef<(id: string) => Promise<void>>(async () => undefined);
+  const pacer = useMemo(() => new UploadPacer(tray, (id) => transferNow.current(id)), [tray]);
+  useEffect(() => {
+    pacer.open();
+    return () => pacer.close();
+  }, [pacer]);
+
+  /** Checks the entry's file, sends it, and puts the stored image where it goes (when the pacer says it may go). */
+  const transfer = useCallback(
     async (id: string) => {
       const entry = tray.find(id);
       if (!entry) return;
@@ -117,6 +120,7 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
           tray.update(id, { progress: fraction });
           if (into) activity.update(into, { uploadProgress: fraction });
         });
+        pacer.sent();
         tray.remove(id);
         if ('nodeId' in destination) {
           activity.update(destination.nodeId, { uploadProgress: undefined });
@@ -144,12 +148,17 @@ export function useUploads(session: LiveSession, latest: RefObject<FlowState>, a
         track('image_uploaded', { source, bytes: file.size });
       } catch (err) {
         if (into) activity.update(into, { uploadProgress: undefined });
+        // Held for the upload limit: sent again in its place (the files after it wait for its node).
+        if (err instanceof UploadError && err.status === 429) return pacer.limited(id, err.retryAfterSeconds);
         skipTurn();
         tray.update(id, outcome(err, file, rulesNow.current));
       }
     },
-    [activity, latest, session, tray],
+    [activity, latest, pacer, session, tray],
   );
+  transferNow.current = transfer;
+  /** Queues the entry: sent when fewer than a few are on their way and the upload limit allows. */
+  const send = useCallback((id: string) => pacer.enqueue(id), [pacer]);
 
   const uploadFiles = useCallback<EditorActions['uploadFiles']>(
     (files, target) => {
