@@ -93,7 +93,7 @@ describeInBrowser('the editor on a phone', () => {
     const generation = page.locator('.react-flow__node-generation');
     await generation.waitFor();
     // Zoomed out first, as on a phone one would: a screen this small holds one node at 100 %, and a new node goes
-    // where the view has room for it (it overlaps others only when the view has none, canvas/placement.ts).
+    // where the view has room for it (else beside the others, the view following it: canvas/placement.ts).
     for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom Out' }).tap();
     await page.getByLabel('Add images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: await solidPng(32, 32, [200, 100, 50]) });
     const image = page.locator('.react-flow__node-upload');
