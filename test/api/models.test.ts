@@ -280,6 +280,27 @@ describe('a model per generation', () => {
     });
   });
 
+  it("starts a node's upscale by its id with no prompt; a node whose model uses one still needs it", async () => {
+    const { client, id } = await plain.user('ivy@example.com');
+    const projectId = (await client.post('/api/user/project', { userId: id, name: 'Upscale node' })).json.id as string;
+    const nodes = [
+      { id: 'i', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'g', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: '', model: 'esrgan-slim-2x' } },
+      { id: 'h', type: 'generation', position: { x: 400, y: 400 }, data: { type: 'generation', prompt: '' } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'i', target: 'g' },
+      { id: 'e2', source: 'i', target: 'h' },
+    ];
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
+    expect(await client.post('/api/generations', { projectId, nodeId: 'h' })).toMatchObject({ status: 400, json: { error: 'No prompt provided: node "h" has no prompt' } });
+    // The start may also name the upscaler for a node without one.
+    expect(await client.post('/api/generations', { projectId, nodeId: 'h', model: 'esrgan-slim-2x' })).toMatchObject({ status: 202 });
+    const made = await client.post('/api/generations', { projectId, nodeId: 'g' });
+    expect(made.status).toBe(202);
+    expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', model: 'esrgan-slim-2x' });
+  });
+
   it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {
     const { client, id } = await several.user('fay@example.com');
     const projectId = (await client.post('/api/user/project', { userId: id, name: 'Models' })).json.id as string;
