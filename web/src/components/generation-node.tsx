@@ -32,7 +32,8 @@ import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
-import { DownloadLink, isWebUrl, NodeImage } from './node-image';
+import { DownloadLink, isWebUrl } from './node-image';
+import { ResultImage } from './result-image';
 import { VariantStrip } from './variant-strip';
 import { generation } from '../../../src/kinds/generation.js';
 
@@ -40,7 +41,7 @@ import { generation } from '../../../src/kinds/generation.js';
 const portName = (handle: string | null | undefined) => portOf(generation.inputs, handle)?.name;
 
 export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
+  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId, newImageNode } = useEditor();
   const activity = useNodeActivity(id);
   const hintId = useId();
   const into = useNodeConnections({ handleType: 'target' });
@@ -174,13 +175,13 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
       {data.image && (
         // While a new one is made, the previous result stays, dimmed.
         <div className={`result${generating ? ' previous' : ''}`} title={generating ? 'The previous result: a new one is being made' : undefined}>
-          <NodeImage src={data.image} alt="Generated image" />
+          <ResultImage src={data.image} alt="Generated image" fallback={{ prompt: data.prompt, model: typeof data.model === 'string' ? data.model : undefined }} projectId={projectId} nodeId={id} onNewImageNode={newImageNode && (() => newImageNode(data.image!, id))} />
           <div className="node-actions end">
             <DownloadLink src={data.image} label="Download generated image" />
           </div>
         </div>
       )}
-      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} />}
+      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
     </NodeFrame>
   );
 }
