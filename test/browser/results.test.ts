@@ -16,7 +16,7 @@ import { expect, it } from 'vitest';
 import type { ImageModel } from '../../src/models/index.js';
 import { uploadFile } from '../helpers/http-client.js';
 import { axeContext, seriousViolations } from './a11y.js';
-import { describeInBrowser, newPage, solidPng } from './browser.js';
+import { describeInBrowser, newPage, screenshot, solidPng } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 /** The generous wait of a loaded machine. */
@@ -80,6 +80,7 @@ describeInBrowser('results as objects and the gallery', () => {
     expect(image.width).toBeLessThanOrEqual(frame.width);
     expect(image.height).toBeLessThanOrEqual(220);
     expect(frame.width).toBeLessThan(400);
+    await screenshot(page, 'result-on-node');
 
     // A click opens it full size: prompt, model by name, size; Copy prompt; Esc closes.
     await result.click();
@@ -90,6 +91,7 @@ describeInBrowser('results as objects and the gallery', () => {
     await box.getByRole('button', { name: 'Copy prompt' }).click();
     await box.getByText('Prompt copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('golden sunset');
+    await screenshot(page, 'result-lightbox');
     expect(await seriousViolations(page), 'canvas lightbox, light').toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page), 'canvas lightbox, dark').toEqual([]);
@@ -139,6 +141,7 @@ describeInBrowser('results as objects and the gallery', () => {
     await page.keyboard.press('PageUp');
     expect(await slider.inputValue()).toBe('10');
     expect(await compare.getByRole('img', { name: 'Variant 1' }).getAttribute('src')).toMatch(/\.png$/);
+    await screenshot(page, 'result-compare');
     expect(await seriousViolations(page), 'compare').toEqual([]);
     await page.keyboard.press('Escape');
     await compare.waitFor({ state: 'detached' });
@@ -183,6 +186,7 @@ describeInBrowser('results as objects and the gallery', () => {
     const box = page.getByRole('dialog', { name: '“golden sunset”' });
     await box.getByText(modelLabel, { exact: true }).waitFor();
     await box.getByText('2048 × 1536 px', { exact: true }).waitFor();
+    await screenshot(page, 'gallery-lightbox');
     expect(await seriousViolations(page), 'gallery lightbox, light').toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page), 'gallery lightbox, dark').toEqual([]);
@@ -212,6 +216,7 @@ describeInBrowser('results as objects and the gallery', () => {
     await list.getByRole('checkbox', { name: 'Select “golden sunset”' }).check();
     await list.getByRole('checkbox', { name: 'Select “misty sunset”' }).check();
     await page.getByText('2 selected').waitFor();
+    await screenshot(page, 'gallery-selected');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download 2 as ZIP' }).click()]);
     expect(download.suggestedFilename()).toBe('Sunsets - 2 images.zip');
     const files = unzipSync(new Uint8Array(await readFile(await download.path())));

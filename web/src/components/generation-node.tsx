@@ -32,7 +32,7 @@ import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
-import { DownloadLink, isWebUrl } from './node-image';
+import { isWebUrl } from './node-image';
 import { ResultImage } from './result-image';
 import { VariantStrip } from './variant-strip';
 import { generation } from '../../../src/kinds/generation.js';
@@ -175,10 +175,15 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
       {data.image && (
         // While a new one is made, the previous result stays, dimmed.
         <div className={`result${generating ? ' previous' : ''}`} title={generating ? 'The previous result: a new one is being made' : undefined}>
-          <ResultImage src={data.image} alt="Generated image" fallback={{ prompt: data.prompt, model: typeof data.model === 'string' ? data.model : undefined }} projectId={projectId} nodeId={id} onNewImageNode={newImageNode && (() => newImageNode(data.image!, id))} />
-          <div className="node-actions end">
-            <DownloadLink src={data.image} label="Download generated image" />
-          </div>
+          <ResultImage
+            src={data.image}
+            alt="Generated image"
+            downloadLabel="Download generated image"
+            fallback={{ prompt: data.prompt, model: typeof data.model === 'string' ? data.model : undefined }}
+            projectId={projectId}
+            nodeId={id}
+            onNewImageNode={newImageNode && (() => newImageNode(data.image!, id))}
+          />
         </div>
       )}
       {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { ProjectGeneration } from '../api/client';
 import { RESULT_DRAG_TYPE } from '../canvas/result-handoff';
 import { listProjectGenerations } from '../hooks/use-project-generations';
-import { isWebUrl } from './node-image';
+import { DownloadLink, isWebUrl } from './node-image';
 import { pixelSize, ResultLightbox, type ResultDetails } from './result-lightbox';
 import './result-image.css';
 
@@ -22,11 +22,13 @@ interface Props {
   /** Where the node's generations are read from (absent: a read-only link's page). */
   projectId?: string;
   nodeId: string;
+  /** The accessible name of its Download link. */
+  downloadLabel: string;
   /** Makes a new image node of it beside the node; absent when read-only. */
   onNewImageNode?: () => void;
 }
 
-export function ResultImage({ src, alt, fallback, projectId, nodeId, onNewImageNode }: Props) {
+export function ResultImage({ src, alt, fallback, projectId, nodeId, downloadLabel, onNewImageNode }: Props) {
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const [open, setOpen] = useState(false);
   const pressedAt = useRef<{ x: number; y: number } | null>(null);
@@ -60,20 +62,23 @@ export function ResultImage({ src, alt, fallback, projectId, nodeId, onNewImageN
       >
         <img src={src} alt={alt} draggable={false} decoding="async" onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} />
       </button>
+      {size && <span className="result-size">{pixelSize(size)}</span>}
       <div className="result-bar">
-        <span className="result-size small muted">{size ? pixelSize(size) : ' '}</span>
-        {onNewImageNode && (
-          <button
-            type="button"
-            className="button small ghost nodrag result-grip"
-            draggable
-            onDragStart={onDragStart}
-            onClick={onNewImageNode}
-            title="New image node from this result (or drag it onto the canvas)"
-          >
-            New image node
-          </button>
-        )}
+        <span className="result-bar-actions">
+          {onNewImageNode && (
+            <button
+              type="button"
+              className="button small ghost nodrag result-grip"
+              draggable
+              onDragStart={onDragStart}
+              onClick={onNewImageNode}
+              title="New image node from this result (or drag it onto the canvas)"
+            >
+              New image node
+            </button>
+          )}
+          <DownloadLink src={src} label={downloadLabel} />
+        </span>
       </div>
       {open && (
         <ResultLightbox

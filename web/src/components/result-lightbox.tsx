@@ -79,7 +79,7 @@ export function ResultLightbox({ title, result, onClose, actions }: { title: str
   };
 
   return (
-    <Lightbox title={title} onClose={onClose}>
+    <Lightbox title={title} onClose={onClose} wide>
       <figure className="result-lightbox">
         {isWebUrl(result.src) ? (
           <img
