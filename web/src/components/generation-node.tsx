@@ -3,8 +3,9 @@
 // live document, hooks/use-generation.ts). Shows the job as everyone sees it — queued with its position, running
 // with the seconds since it started, Cancel — in place of a new start (a node runs one job at a time), the previous
 // result dimmed while a new one is made, how the last run ended (this tab's full answer to a refusal or failure,
-// *Canceled*, or the error the service wrote), the result, and under it the node's variants (every result it has
-// had: enlarge, compare, make one current).
+// *Canceled*, or the error the service wrote), the result (result-image.tsx: in a bounded box with its pixel size,
+// opened full size by a click, made into an image node), and under it the node's variants (every result it has had:
+// open full size, compare with a slider, make one current).
 // The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
 // disabled, with a title saying why, for a model the service does not run or more input images than it accepts,
 // and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's

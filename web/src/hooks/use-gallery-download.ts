@@ -5,30 +5,9 @@
 import { zipSync, type Zippable } from 'fflate';
 import { useState } from 'react';
 import { generationDownloadPath } from '../api/client';
+import { attachmentName, uniqueName } from '../download-names';
 
 export type ZipState = { status: 'idle' } | { status: 'working'; done: number; total: number } | { status: 'error'; message: string };
-
-/** The file name of a Content-Disposition header: its UTF-8 `filename*`, else its `filename`. */
-export function attachmentName(header: string | null): string | undefined {
-  if (!header) return undefined;
-  const exact = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (exact) {
-    try {
-      return decodeURIComponent(exact[1]);
-    } catch {
-      // a broken encoding: the ASCII name
-    }
-  }
-  return /filename="([^"]*)"/i.exec(header)?.[1] || undefined;
-}
-
-/** `name` or, when taken, `name (2).png`, `name (3).png`, … */
-function unique(name: string, taken: Set<string>): string {
-  let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = name.replace(/(\.[^.]*)?$/, (ext) => ` (${n})${ext}`);
-  taken.add(candidate);
-  return candidate;
-}
 
 /** Saves bytes as a file through a temporary link. */
 function save(bytes: Uint8Array, name: string, type: string) {
@@ -55,7 +34,7 @@ export function useGalleryDownload(projectId: string, projectName: string) {
       for (const [i, id] of generationIds.entries()) {
         const res = await fetch(generationDownloadPath(projectId, id), { credentials: 'same-origin' });
         if (!res.ok) throw new Error(res.status === 404 ? 'One of the images is gone: select again and retry' : `Could not read an image (${res.status})`);
-        const name = unique(attachmentName(res.headers.get('content-disposition')) ?? `${id}.png`, taken);
+        const name = uniqueName(attachmentName(res.headers.get('content-disposition')) ?? `${id}.png`, taken);
         files[name] = [new Uint8Array(await res.arrayBuffer()), { level: 0 }];
         setState({ status: 'working', done: i + 1, total: generationIds.length });
       }
