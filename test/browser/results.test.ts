@@ -2,10 +2,10 @@
 // result stays inside its node's bounded box with its pixel size under it; a click opens it full size with its
 // prompt, the model's name and its size; Copy prompt puts the prompt on the clipboard; Esc closes; "New image node"
 // and a drag of the result onto the canvas each make an image node holding it; two variants compare with a slider
-// the keyboard moves. In the gallery: the same lightbox; "Show on canvas" opens the project with the node selected;
-// "Reuse prompt" opens it with a new generation node holding the prompt, fed by the same image; model names in
-// place of ids and a model filter (kept in the URL); the project filter opens another project's gallery; several
-// ticked download as one ZIP of their PNGs. Axe finds nothing serious with a lightbox open, in both themes.
+// the keyboard moves. In the gallery: the same lightbox, whose ← → step through the list; "Show on canvas" opens
+// the project with the node selected; "Reuse prompt" opens it with a new generation node holding the prompt, fed by
+// the same image; model names in place of ids and a model filter (kept in the URL); the project filter opens another
+// project's gallery; several ticked download as one ZIP of their PNGs. Axe finds nothing serious with a lightbox open, in both themes.
 //
 // The generations are made over the API by an in-process model (under the offline engine's id, so the catalogue
 // names it) whose answers are solid images of known sizes; the test waits for each job to end, never for a time.
@@ -191,6 +191,12 @@ describeInBrowser('results as objects and the gallery', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page), 'gallery lightbox, dark').toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
+
+    // The arrow keys step through the list: the next (older) one, and back.
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('dialog', { name: '“misty sunset”' }).getByText('512 × 512 px', { exact: true }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await box.getByText('2048 × 1536 px', { exact: true }).waitFor();
 
     // Show on canvas: the project opens with the node selected.
     await box.getByRole('link', { name: 'Show on canvas' }).click();

@@ -94,6 +94,12 @@ function Gallery({ projectId, projectName, role, userId }: { projectId: string; 
   const canvasHref = `/projects/${encodeURIComponent(projectId)}`;
   const filtering = q.trim() !== '' || model !== '';
   const shown = state.items.find((g) => g.id === open);
+  /** Opens the item `by` places from the one open (undefined: none there). */
+  const neighbour = (by: number) => {
+    const at = shown ? state.items.indexOf(shown) + by : -1;
+    const other = state.items[at] as ProjectGeneration | undefined;
+    return other && (() => setOpen(other.id));
+  };
   // The models offered: the catalogue's, and any a listed generation (or the URL) names that it no longer lists.
   const modelIds = [...new Set([...(catalogue.state === 'loaded' ? catalogue.models.map((m) => m.id) : []), ...state.items.map((g) => g.model), ...(model ? [model] : [])])];
   const pickedItems = picked.filter((id) => state.items.some((g) => g.id === id));
@@ -220,6 +226,8 @@ function Gallery({ projectId, projectName, role, userId }: { projectId: string; 
           title={shown.prompt.trim() ? `“${shown.prompt.length > 60 ? `${shown.prompt.slice(0, 60)}…` : shown.prompt}”` : 'A generation'}
           result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt, downloadHref: generationDownloadPath(projectId, shown.id) }}
           onClose={() => setOpen(null)}
+          previous={neighbour(-1)}
+          next={neighbour(1)}
           actions={
             <>
               {shown.nodeId && (

@@ -4,7 +4,7 @@
 // Esc), and whatever the place it opened from adds (Use this, New image node, Show on canvas, Reuse prompt).
 // In a portal on <body> (never inside a node's transformed box), its events kept from the canvas (a click would
 // select a node, an arrow key move it), `nokey` for xyflow's own key handling.
-import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useId, useState, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import type { ModelCatalogue } from '../canvas/model-choice';
 import { useModels } from '../hooks/use-models';
@@ -41,11 +41,24 @@ const when = (iso: string) => {
 
 const stop = (event: SyntheticEvent) => event.stopPropagation();
 
+interface LightboxProps {
+  title: string;
+  onClose: () => void;
+  wide?: boolean;
+  /** Keys pressed anywhere in the dialog (before they are kept from the page). */
+  onKeyDown?: (event: KeyboardEvent) => void;
+  children: ReactNode;
+}
+
 /** The frame of a lightbox: a titled modal dialog in a portal, with Close. */
-export function Lightbox({ title, onClose, wide, children }: { title: string; onClose: () => void; wide?: boolean; children: ReactNode }) {
+export function Lightbox({ title, onClose, wide, onKeyDown, children }: LightboxProps) {
   const titleId = useId();
+  const keys = (event: KeyboardEvent) => {
+    onKeyDown?.(event);
+    stop(event);
+  };
   return createPortal(
-    <div className="nokey" onClick={stop} onDoubleClick={stop} onKeyDown={stop} onPointerDown={stop} onMouseDown={stop} onWheel={stop}>
+    <div className="nokey" onClick={stop} onDoubleClick={stop} onKeyDown={keys} onPointerDown={stop} onMouseDown={stop} onWheel={stop}>
       <Modal labelledBy={titleId} className={`dialog lightbox-dialog nokey${wide ? ' wide' : ''}`} onClose={onClose}>
         <div className="row lightbox-heading">
           <h2 id={titleId}>{title}</h2>
@@ -60,8 +73,21 @@ export function Lightbox({ title, onClose, wide, children }: { title: string; on
   );
 }
 
-/** A result in a lightbox, with its details and actions (`actions`: more buttons after Copy prompt and Download). */
-export function ResultLightbox({ title, result, onClose, actions }: { title: string; result: ResultDetails; onClose: () => void; actions?: ReactNode }) {
+interface ResultLightboxProps {
+  title: string;
+  result: ResultDetails;
+  onClose: () => void;
+  /** More buttons after Copy prompt and Download. */
+  actions?: ReactNode;
+  /** The results before and after this one in the list it opened from (Previous, Next, and the ← → keys). */
+  previous?: () => void;
+  next?: () => void;
+}
+
+const typingIn = (target: EventTarget) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+/** A result in a lightbox, with its details and actions. */
+export function ResultLightbox({ title, result, onClose, actions, previous, next }: ResultLightboxProps) {
   const catalogue = useModels();
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -78,8 +104,18 @@ export function ResultLightbox({ title, result, onClose, actions }: { title: str
     }
   };
 
+  const step = (event: KeyboardEvent) => {
+    if (typingIn(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const go = event.key === 'ArrowLeft' ? previous : event.key === 'ArrowRight' ? next : undefined;
+    if (!go) return;
+    event.preventDefault();
+    setSize(null);
+    setNote(null);
+    go();
+  };
+
   return (
-    <Lightbox title={title} onClose={onClose} wide>
+    <Lightbox title={title} onClose={onClose} wide onKeyDown={step}>
       <figure className="result-lightbox">
         {isWebUrl(result.src) ? (
           <img
@@ -128,6 +164,16 @@ export function ResultLightbox({ title, result, onClose, actions }: { title: str
             )}
             {actions}
           </div>
+          {(previous || next) && (
+            <div className="row result-steps">
+              <button type="button" className="button small ghost" onClick={() => (setSize(null), previous?.())} disabled={!previous} aria-keyshortcuts="ArrowLeft">
+                ← Previous
+              </button>
+              <button type="button" className="button small ghost" onClick={() => (setSize(null), next?.())} disabled={!next} aria-keyshortcuts="ArrowRight">
+                Next →
+              </button>
+            </div>
+          )}
           <p className="small muted" role="status">
             {note}
           </p>

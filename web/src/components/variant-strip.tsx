@@ -41,6 +41,11 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
   const shown = items.find((g) => g.id === enlarged);
   const pair = picked.map((id) => items.find((g) => g.id === id)).filter((g): g is ProjectGeneration => !!g);
 
+  /** Opens the variant `by` places from `g` in the strip (undefined: none there). */
+  const stepFrom = (g: ProjectGeneration, by: number) => {
+    const other = items[items.indexOf(g) + by] as ProjectGeneration | undefined;
+    return other && (() => setEnlarged(other.id));
+  };
   const toggle = (id: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
   const use = (g: ProjectGeneration) => {
     onUse?.(g.outputImageUrl);
@@ -88,6 +93,8 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
           title={`Variant ${numberOf(shown)} of ${total}`}
           result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt }}
           onClose={() => setEnlarged(null)}
+          previous={stepFrom(shown, -1)}
+          next={stepFrom(shown, 1)}
           actions={
             <>
               {isCurrent(shown) ? (
