@@ -11,6 +11,7 @@
 // names it) whose answers are solid images of known sizes; the test waits for each job to end, never for a time.
 import { unzipSync } from 'fflate';
 import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { ImageModel } from '../../src/models/index.js';
@@ -19,8 +20,9 @@ import { axeContext, seriousViolations } from './a11y.js';
 import { describeInBrowser, newPage, screenshot, solidPng } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
-/** The generous wait of a loaded machine. */
+/** The generous wait of a loaded machine, and a test's time (each walks through many steps). */
 const LONG = 60_000;
+const TEST_TIMEOUT = 240_000;
 /** What each call of the model answers, in turn: the last one (the node's current result) is a "4× upscale". */
 const SIZES = [
   { width: 512, height: 512, rgb: { r: 40, g: 120, b: 200 } },
@@ -35,6 +37,19 @@ const sized: ImageModel = {
     return { image: { data, mimeType: 'image/png' } };
   },
 };
+
+/**
+ * How far (px) node `g` is from the middle of the canvas: its middle from the middle across, and 0 down the canvas
+ * when all of it is in view (a node grows as its variants load, so its middle moves down while it stays in view).
+ */
+async function offCentre(page: Page): Promise<number> {
+  const node = await page.locator('.react-flow__node[data-id="g"]').boundingBox();
+  const pane = await page.locator('.react-flow').boundingBox();
+  if (!node || !pane) return Infinity;
+  const across = Math.abs(node.x + node.width / 2 - (pane.x + pane.width / 2));
+  const outside = Math.max(0, pane.y - node.y, node.y + node.height - (pane.y + pane.height));
+  return across + outside;
+}
 
 describeInBrowser('results as objects and the gallery', () => {
   const f = useBrowserFixture({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' }, { imageModel: sized });
@@ -116,7 +131,9 @@ describeInBrowser('results as objects and the gallery', () => {
     expect(made.map((n) => n.data.image)).toEqual([current]);
     expect(made[0].position.x).toBeGreaterThan(360 + 260);
 
-    // Dragged out onto an empty spot of the canvas: another one, where it was let go.
+    // Dragged out onto an empty spot of the canvas: another one, where it was let go (the whole canvas in view first).
+    await page.locator('.react-flow').focus();
+    await page.keyboard.press('Shift+Digit1');
     const pane = page.locator('.react-flow__pane');
     const paneBox = (await pane.boundingBox())!;
     await node.getByRole('button', { name: 'New image node' }).dragTo(pane, { targetPosition: { x: 80, y: paneBox.height - 80 } });
@@ -146,7 +163,7 @@ describeInBrowser('results as objects and the gallery', () => {
     await page.keyboard.press('Escape');
     await compare.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
-  });
+  }, TEST_TIMEOUT);
 
   it('the gallery: lightbox, show on canvas, reuse prompt, model names and filters, several downloaded as one ZIP', async () => {
     const owner = await projectWithResults('gil@example.com');
@@ -198,10 +215,11 @@ describeInBrowser('results as objects and the gallery', () => {
     await page.keyboard.press('ArrowLeft');
     await box.getByText('2048 × 1536 px', { exact: true }).waitFor();
 
-    // Show on canvas: the project opens with the node selected.
+    // Show on canvas: the project opens with the node selected, in the middle of the view and all in it.
     await box.getByRole('link', { name: 'Show on canvas' }).click();
     await page.waitForURL(`${f.app.baseUrl}/projects/${projectId}`);
     await page.locator('.react-flow__node[data-id="g"].selected').waitFor({ timeout: LONG });
+    await expect.poll(() => offCentre(page), { timeout: LONG }).toBeLessThan(30);
 
     // Reuse prompt: a new generation node with the prompt, fed by the same image, selected.
     await page.goto(galleryUrl);
@@ -229,5 +247,18 @@ describeInBrowser('results as objects and the gallery', () => {
     expect(Object.keys(files).sort()).toEqual(['Sunsets - golden sunset.png', 'Sunsets - misty sunset.png']);
     expect((await sharp(files['Sunsets - golden sunset.png']).metadata()).width).toBe(2048);
     expect(errors).toEqual([]);
-  });
+
+    // A viewer: no Reuse prompt (nothing to edit), and Show on canvas centres the node on the view-only canvas.
+    expect((await owner.client.post(`/api/user/project/${projectId}/members`, { email: 'vic@example.com', role: 'viewer' })).status).toBe(201);
+    const { page: viewer } = await newPage(await f.newContext({ reducedMotion: 'reduce' }));
+    await f.signIn(viewer.context(), 'vic@example.com');
+    await viewer.goto(galleryUrl);
+    await viewer.getByRole('button', { name: 'Open “golden sunset” full size' }).click();
+    const seen = viewer.getByRole('dialog', { name: '“golden sunset”' });
+    await seen.getByText('2048 × 1536 px', { exact: true }).waitFor();
+    expect(await seen.getByRole('button', { name: 'Reuse prompt' }).count()).toBe(0);
+    await seen.getByRole('link', { name: 'Show on canvas' }).click();
+    await viewer.waitForURL(`${f.app.baseUrl}/projects/${projectId}`);
+    await expect.poll(() => offCentre(viewer), { timeout: LONG }).toBeLessThan(30);
+  }, TEST_TIMEOUT);
 });

@@ -3,7 +3,7 @@
 // what the gallery asked for when it opened the canvas (canvas/result-handoff.ts): the node to show (selected,
 // the view centred on it) or a prompt to reuse (a new generation node with that prompt and model, fed by the same
 // images as the node it came from, beside it). Each addition is one undo step and is selected.
-import { useNodesInitialized, useReactFlow } from '@xyflow/react';
+import { useNodesInitialized, useReactFlow, type ReactFlowInstance } from '@xyflow/react';
 import { useCallback, useEffect, useRef, type DragEvent, type RefObject } from 'react';
 import type { LiveSession } from '../canvas/live-session';
 import { createNode, newId, toSavedEdge, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
@@ -15,6 +15,18 @@ import type { Placement } from './use-placement';
 
 /** Space between a node and a node made from it. */
 const GAP = 80;
+
+/** Resolves once every image inside the node `id` has loaded or failed, and xyflow has measured it again (two frames). */
+async function nodeSettled(id: string): Promise<void> {
+  const element = document.querySelector(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+  const pending = [...(element?.querySelectorAll('img') ?? [])].filter((img) => !img.complete);
+  await Promise.all(pending.map((img) => new Promise((resolve) => (img.addEventListener('load', resolve, { once: true }), img.addEventListener('error', resolve, { once: true })))));
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+}
+
+/** Centres the view on the node once its images have loaded (an image makes its node taller). */
+const centreOn = (flow: ReactFlowInstance<CanvasNode, CanvasEdge>, id: string) =>
+  void nodeSettled(id).then(() => flow.fitView({ nodes: [{ id }], padding: 0.4, maxZoom: 1, duration: reducedMotion() ? 0 : 200 }));
 
 const carriesResult = (event: DragEvent) => [...event.dataTransfer.types].includes(RESULT_DRAG_TYPE);
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -93,9 +105,7 @@ export function useResultActions(
     if (!focus) return;
     select([focus]);
     onViewMoved();
-    const id = focus;
-    // A node just added is measured in the next frames: centre on it then.
-    requestAnimationFrame(() => void flow.fitView({ nodes: [{ id }], padding: 0.4, maxZoom: 1, duration: reducedMotion() ? 0 : 200 }));
+    centreOn(flow, focus);
   }, [measured, projectId, latest, placement, besideOf, session, select, onViewMoved, flow]);
 
   return { imageNodeFrom, onDragOver, onDrop };
@@ -117,6 +127,6 @@ export function useShowLinkedNode(onViewMoved: () => void) {
     navigate(window.location.pathname, { replace: true });
     if (!flow.getNode(id)) return;
     onViewMoved();
-    void flow.fitView({ nodes: [{ id }], padding: 0.4, maxZoom: 1, duration: reducedMotion() ? 0 : 200 });
+    centreOn(flow, id);
   }, [measured, flow, onViewMoved]);
 }
