@@ -16,6 +16,8 @@ export interface ResultDetails {
   /** The image (a web address). */
   src: string;
   prompt?: string;
+  /** What the model said it did (the offline engine's words), when it said anything. */
+  text?: string;
   /** The model's id (shown by its name). */
   model?: string;
   author?: string;
@@ -130,6 +132,12 @@ export function ResultLightbox({ title, result, onClose, actions, previous, next
           <dl className="result-details">
             <dt>Prompt</dt>
             <dd className="result-prompt">{prompt ?? <span className="muted">none</span>}</dd>
+            {result.text && (
+              <>
+                <dt>What it did</dt>
+                <dd>{result.text}</dd>
+              </>
+            )}
             {model && (
               <>
                 <dt>Model</dt>
