@@ -4425,6 +4425,8 @@ export interface components {
                 name: string;
             };
             lineage: components["schemas"]["LineageInput"];
+            /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
+            text: string | null;
         };
         GenerationInput: {
             id: string;
@@ -5443,6 +5445,8 @@ export interface components {
                 name: string;
             };
             lineage: components["schemas"]["Lineage"];
+            /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
+            text: string | null;
         };
         Generation: {
             id: string;
