@@ -30,6 +30,8 @@ import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
 import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
+import { isPromptNotUnderstood, PromptFix } from './prompt-fix';
+import { ResultText } from './result-text';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
 import { DownloadLink, isWebUrl, NodeImage } from './node-image';
@@ -169,12 +171,14 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
             </p>
           )}
           {error.details && <p className="small">{error.details}</p>}
+          {!readOnly && isPromptNotUnderstood(error) && <PromptFix presets={promptPresets(model.model)} onUse={(prompt) => setPrompt(id, prompt, true)} />}
         </div>
       )}
       {data.image && (
         // While a new one is made, the previous result stays, dimmed.
         <div className={`result${generating ? ' previous' : ''}`} title={generating ? 'The previous result: a new one is being made' : undefined}>
           <NodeImage src={data.image} alt="Generated image" />
+          {projectId && <ResultText projectId={projectId} nodeId={id} current={data.image} />}
           <div className="node-actions end">
             <DownloadLink src={data.image} label="Download generated image" />
           </div>

@@ -66,7 +66,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse }: Props) {
           const currentOne = isCurrent(g);
           return (
             <li key={g.id} className={`variant${currentOne ? ' current' : ''}`} data-generation-id={g.id} aria-current={currentOne ? 'true' : undefined}>
-              <button type="button" className="variant-thumb nodrag" aria-label={`Enlarge variant ${n}${currentOne ? ' (current)' : ''}`} aria-haspopup="dialog" onClick={() => setEnlarged(g.id)}>
+              <button type="button" className="variant-thumb nodrag" aria-label={`Enlarge variant ${n}${currentOne ? ' (current)' : ''}`} title={g.text ?? undefined} aria-haspopup="dialog" onClick={() => setEnlarged(g.id)}>
                 <img src={g.outputImageUrl} alt="" draggable={false} loading="lazy" decoding="async" />
               </button>
               <input
@@ -104,6 +104,7 @@ function VariantFigure({ generation, number, current, onUse, large }: { generati
       <img src={generation.outputImageUrl} alt={`Variant ${number}: ${generation.prompt}`} />
       <figcaption>
         <span className="variant-prompt">{generation.prompt}</span>
+        {generation.text && <span className="variant-text small">{generation.text}</span>}
         <span className="muted small">
           {when(generation.createdAt)}
           {generation.author.name ? ` · ${generation.author.name}` : ''} · {generation.model}
