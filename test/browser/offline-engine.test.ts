@@ -12,7 +12,8 @@ describeInBrowser('the offline engine’s honest answers', () => {
   const f = useBrowserFixture({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' });
 
   it('fails “watercolor tiger” naming the words it understands, with chips that fix it; “grayscale” says what it did in the node and the variant', async () => {
-    const { page, errors } = await newPage(await f.newContext(axeContext({ colorScheme: 'light' })));
+    // No transitions: the theme switches at once for the second axe check.
+    const { page, errors } = await newPage(await f.newContext(axeContext({ colorScheme: 'light', reducedMotion: 'reduce' })));
     await f.signIn(page.context(), 'ada@example.com');
     await page.goto(`${f.app.baseUrl}/projects`);
     await createProject(page, 'Honest');
