@@ -20,6 +20,9 @@ describeInBrowser('the offline engine’s honest answers', () => {
     await page.getByText('Your canvas is empty.').waitFor();
     const node = await connectOneImageToGeneration(page);
 
+    // Its prompt box says it takes operations, not a description: the engine is not an AI model.
+    expect(await node.getByLabel('Prompt').getAttribute('placeholder')).toBe('Operations to apply (not an AI model), e.g. “grayscale, blur 4”');
+
     // Not understood: a failure in words, never the input handed back as a result.
     await node.getByLabel('Prompt').fill('watercolor tiger');
     await node.getByRole('button', { name: 'Generate', exact: true }).click();

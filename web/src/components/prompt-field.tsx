@@ -15,6 +15,8 @@ import { applyPreset, type PromptPresets } from '../canvas/prompt-presets';
 import { useClientConfig } from '../hooks/use-client-config';
 import { PromptChips } from './prompt-chips';
 
+/** For the offline engine, which is no AI model: what to write is operations, not a description. */
+const OFFLINE_PLACEHOLDER = 'Operations to apply (not an AI model), e.g. “grayscale, blur 4”';
 /** The count shows from this share of the limit on. */
 const COUNT_FROM = 0.8;
 
@@ -46,7 +48,7 @@ export function PromptField({ value, label = 'Prompt', placeholder, readOnly, pr
           id={promptId}
           className="input nodrag nowheel"
           rows={3}
-          placeholder={placeholder ?? (readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”')}
+          placeholder={placeholder ?? (readOnly ? 'No prompt' : presets?.kind === 'words' ? OFFLINE_PLACEHOLDER : 'Describe the image you want, e.g. “grayscale side by side”')}
           value={value}
           maxLength={max}
           aria-describedby={showCount ? countId : undefined}
