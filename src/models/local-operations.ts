@@ -102,7 +102,7 @@ const FILLER = new Set(
   ('a an the and or then also plus now next first second finally after afterwards before it its them they this that ' +
     'these those image images picture pictures photo photos please make makes turn give me us i want would could can ' +
     'you should be to into in on of with by for as at from so just slightly bit little very some both each all put place ' +
-    'arrange combine apply add set do get have let keep show my our your').split(' '),
+    'arrange combine apply add set do get have let keep show my our your one two three four five several').split(' '),
 );
 
 /** A prompt as the engine reads it: its operations in prompt order, and the stretches of it that are none. */

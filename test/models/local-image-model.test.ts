@@ -4,6 +4,7 @@ import { ModelFailedError, ModelPromptError } from '../../src/models/image-model
 import { createImageModel } from '../../src/models/index.js';
 import { DEFAULT_OFFLINE_LIMITS, LocalImageModel } from '../../src/models/local-image-model.js';
 import { parsePrompt, PROMPT_HINTS, readPrompt } from '../../src/models/local-operations.js';
+import { EXAMPLE_PROMPT } from '../../src/services/example-canvas.js';
 import { channelMeans, checkerboard, difference, gradient, meanStdev, pixelAt, pixels, png, request, solid } from './images.js';
 
 const model = new LocalImageModel();
@@ -222,6 +223,8 @@ describe('local image engine: text, determinism, limits', () => {
     expect(readPrompt('make it look like a Van Gogh painting, then mirror it')).toEqual({ ops: [{ kind: 'mirror' }], ignored: ['look like a Van Gogh painting'] });
     expect(readPrompt('First sepia, then blur 2, then mirror it, rotate 180 and resize to 50').ignored).toEqual([]);
     for (const hint of PROMPT_HINTS) expect(readPrompt(hint).ignored, hint).toEqual([]);
+    // The example canvas's prompt, whole: nothing of it is said to be ignored.
+    expect(readPrompt(EXAMPLE_PROMPT)).toEqual({ ops: [{ kind: 'layout', layout: 'side-by-side' }, { kind: 'sepia' }], ignored: [] });
   });
 
   it('offers prompt hints that are each one distinct operation it recognises', () => {
