@@ -2132,7 +2132,7 @@ export interface paths {
                     "application/json": {
                         /** @description The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges */
                         images?: string[];
-                        /** @description The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own */
+                        /** @description The prompt (as POST /api/image); empty or omitted for a model that takes none (GET /api/models `takesPrompt: false`); omitted with projectId and nodeId and no images: the node's own */
                         prompt?: string;
                         /** @description With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation") */
                         projectId?: string;
@@ -4549,6 +4549,10 @@ export interface components {
             offline: boolean;
             /** @description Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt */
             readonly promptHints?: string[];
+            /** @description false: the model uses no prompt (the upscalers), and a generation with it may have an empty one */
+            takesPrompt: boolean;
+            /** @description The most pixels (width × height) one input image may have: the model's own limit (the upscalers: UPSCALE_MAX_INPUT_PIXELS) or the service's (INPUT_IMAGE_MAX_PIXELS), the lower */
+            maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
         };
@@ -5569,6 +5573,10 @@ export interface components {
             offline: boolean;
             /** @description Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt */
             readonly promptHints?: string[];
+            /** @description false: the model uses no prompt (the upscalers), and a generation with it may have an empty one */
+            takesPrompt: boolean;
+            /** @description The most pixels (width × height) one input image may have: the model's own limit (the upscalers: UPSCALE_MAX_INPUT_PIXELS) or the service's (INPUT_IMAGE_MAX_PIXELS), the lower */
+            maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
         };

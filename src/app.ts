@@ -112,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const startDeadlines = registerDeadlines(app, { deadlines: config.http, largeBodyRoutes: LARGE_BODY_ROUTES });
   echoRequestId(app);
   if (config.logFormat === 'pretty' && config.logLevel !== 'silent') requestLines(app);
-  const log = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
+  const log = { debug: (m: string) => app.log.debug(m), info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) };
   const runtime = await startRuntime(config, log);
   app.addHook('onClose', () => runtime.close());
   try {
@@ -218,7 +218,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     // The same per-user budget as POST /api/image (one counter).
     await api.register(generationRoutes, { jobs: composition.jobs, limits: config.limits, models: composition.models, streams: composition.streams, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(modelRoutes, { models: composition.models });
-    await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute) });
+    await api.register(uploadRoutes, { uploads, users, maxBytes: config.limits.uploadBytes, rateLimit: perUserPerMinute('upload', config.limits.uploadsPerMinute, 'preHandler', config.limits.uploadsWindowSeconds * 1000) });
     await api.register(billingPlugin, { billing, origin: new URL(config.baseUrl).origin, rateLimit: perUserPerMinute('checkout', config.payments.startsPerMinute) });
     await api.register(templateRoutes, { templates, limits: config.limits });
     await api.register(sharingRoutes, { sharing, baseUrl: config.baseUrl, limits: config.limits });

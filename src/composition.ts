@@ -311,7 +311,7 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
       outputFetcher,
     });
   };
-  const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration);
+  const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration, config.limits.inputImagePixels);
   if (!only) return registry;
   // A model given at build time replaces the drivers, not the per-instance slots and timeout around every call.
   const limited = withTimeoutAndLimit(only, { timeoutMs: cfg.timeoutMs, maxConcurrent: cfg.maxConcurrent });

@@ -185,7 +185,8 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: int(4 * MB, 1),
   SVG_MAX_PIXELS: int(4096 * 4096, 1),
   RATE_LIMIT_GENERATIONS_PER_MINUTE: int(10, 0),
-  RATE_LIMIT_UPLOADS_PER_MINUTE: int(60, 0),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: int(120, 0),
+  RATE_LIMIT_UPLOADS_WINDOW_SECONDS: int(60, 1),
   TEMPLATES_LIST_MAX: int(200, 1),
   TEMPLATES_LIST_MAX_BYTES: int(4 * MB, 1024),
   TEMPLATES_PER_USER_MAX: int(20, 1),
@@ -399,6 +400,8 @@ export interface Config {
     svgPixels: number;
     generationsPerMinute: number;
     uploadsPerMinute: number;
+    /** The window `uploadsPerMinute` counts in: a minute unless set otherwise (RATE_LIMIT_UPLOADS_WINDOW_SECONDS). */
+    uploadsWindowSeconds: number;
     /** At most this many templates are listed (the newest). */
     templatesListMax: number;
     /**
@@ -481,7 +484,12 @@ export class ConfigError extends Error {
 
 export interface LoadedConfig {
   config: Readonly<Config>;
+  /** What an operator should see (a JSON log line each). */
   warnings: string[];
+  /** The required values left unset outside production, each with the local default used in its place. */
+  defaults: { name: (typeof REQUIRED_IN_PRODUCTION)[number]; used: string }[];
+  /** The optional services not configured (the warnings hold their one line naming the values). */
+  unconfiguredServices: string[];
 }
 
 /** What the process knows about where it runs, beside the environment: server.ts passes the real facts. */
@@ -512,13 +520,17 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
   const production = e.NODE_ENV === 'production';
   const warnings: string[] = [];
   const problems: string[] = [];
+  const defaults: LoadedConfig['defaults'] = [];
 
   for (const name of REQUIRED_IN_PRODUCTION) {
     if (e[name] !== undefined) continue;
     // An operator who explicitly chooses the offline engine needs no model key, nor one who gives its provider's.
     if (name === 'IMAGE_MODEL_API_KEY' && (e.IMAGE_MODEL === 'local' || e.IMAGE_MODEL === 'comfyui' || providerKey(e, e.IMAGE_MODEL ?? 'gemini-2.5-flash-image') !== undefined)) continue;
     if (production) problems.push(`${name} is required when NODE_ENV=production`);
-    else warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
+    else {
+      warnings.push(`${name} is not set: ${EMBEDDED_DEFAULT[name]}.`);
+      defaults.push({ name, used: EMBEDDED_DEFAULT[name] });
+    }
   }
   if (production && e.OAUTH_ISSUER === undefined) {
     warnings.push('OAUTH_ISSUER is not set: using https://accounts.google.com.');
@@ -677,6 +689,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       svgPixels: e.SVG_MAX_PIXELS,
       generationsPerMinute: e.RATE_LIMIT_GENERATIONS_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      uploadsWindowSeconds: e.RATE_LIMIT_UPLOADS_WINDOW_SECONDS,
       templatesListMax: e.TEMPLATES_LIST_MAX,
       templatesListBytes: e.TEMPLATES_LIST_MAX_BYTES,
       templatesPerUser: e.TEMPLATES_PER_USER_MAX,
@@ -729,7 +742,10 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },
   };
-  return { config: deepFreeze(config), warnings };
+  const unconfiguredServices = Object.entries(OPTIONAL_SERVICES)
+    .filter(([, names]) => names.some((name) => e[name as keyof typeof e] === undefined))
+    .map(([service]) => service);
+  return { config: deepFreeze(config), warnings, defaults, unconfiguredServices };
 }
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {

@@ -151,6 +151,9 @@ export const invalidImage = (url: string, reason?: string) => new AppError('inva
 /** An input image that was read but cannot be used (truncated, corrupt, too many pixels); `details` names the input. */
 export const unusableImage = (problem: string, input: { index: number; url: string }) =>
   new AppError('unusable_image', `Invalid image: ${problem}`, { details: `images[${input.index}]: ${shown(input.url)}` });
+/** A model refused input `index` (its size, its format): the input named by its place, not its address (which may be the service's own). */
+export const modelRefusedImage = (problem: string, index: number) =>
+  new AppError('unusable_image', `Invalid image: ${problem}`, { details: `images[${index}] (input image ${index + 1})` });
 /** The inputs of one generation declare more pixels together than GENERATION_MAX_PIXELS (read from their headers). */
 export const imagesOverPixelBudget = (total: number, limit: number, count: number) =>
   new AppError('unusable_image', `Invalid image: the ${count} images are ${total} pixels together, more than the ${limit}-pixel limit of one generation`, {

@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { createObjectStore, type ObjectStore, type StorageConfig } from './storage/index.js';
 
 export interface Logger {
+  debug(msg: string): void;
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
@@ -72,7 +73,8 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       statementTimeoutMs: config.database.statementTimeoutMs,
       // An idle connection lost (PostgreSQL restarting): told once per distinct error and 30 s, with its code.
       onError: (err) => poolError(errorKey(err), {}, `database: an idle connection failed: ${err.message}${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}`),
-      log: (m) => log.info(m),
+      // Each migration's own line is for the JSON log; a person's terminal gets the count and the time (first start).
+      log: (m, detail) => (detail && config.logFormat === 'pretty' ? log.debug(m) : log.info(m)),
     });
     undo.push(() => database.close());
 

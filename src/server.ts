@@ -3,6 +3,7 @@ import 'dotenv/config';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { tuneGarbageCollector } from './gc.js';
+import { startBanner, terminalWarnings } from './start-banner.js';
 import { processLog, routeConsole, routeProcessEvents, type LogLevelName, type ProcessLog } from './process-log.js';
 
 /** Set once the log format is known: JSON lines (production) route everything the process prints through it. */
@@ -31,10 +32,13 @@ async function main() {
     }
     throw err;
   }
-  const { config, warnings } = loaded;
+  const { config } = loaded;
+  // A person's terminal (pretty logs) gets the local defaults and optional services in the banner below, in words.
+  const pretty = config.logFormat === 'pretty';
+  const warnings = pretty ? terminalWarnings(loaded) : loaded.warnings;
   // JSON lines: the app's logger writes to the same stdout as the lines above (one writer, whole lines).
   const app = await buildApp(config, config.logFormat === 'json' && jsonLog ? { logStream: process.stdout } : {});
-  app.log.info({ node: process.version }, `running on Node ${process.version}`);
+  app.log.info(pretty ? {} : { node: process.version }, `running on Node ${process.version}`);
   for (const warning of warnings) app.log.warn(warning);
 
   let stopping = false;
@@ -64,6 +68,7 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Image Canvas is serving ${config.baseUrl}`);
+  if (pretty && config.logLevel !== 'silent') process.stdout.write(`\n${startBanner(loaded).join('\n')}\n\n`);
 }
 
 main().catch((err) => {

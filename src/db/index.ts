@@ -49,7 +49,8 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const MIGRATION_LOCK_KEY = 727_274_001;
 
 /** Where migration progress is told (the app's logger); silent when absent. */
-export type MigrationLog = (msg: string) => void;
+/** `detail`: a line of the detail (each migration's name), which a person's terminal may leave out. */
+export type MigrationLog = (msg: string, detail?: boolean) => void;
 
 /** The migrations in the folder, in order: their names (drizzle's journal tags) and times (drizzle's `folderMillis`). */
 async function migrationsInFolder(): Promise<{ tag: string; when: number }[]> {
@@ -91,7 +92,7 @@ export async function migrateDatabase(url: string, log: MigrationLog = () => {})
         const started = performance.now();
         log(`database migrations: applying ${pending.length} (${pending[0].tag} to ${pending.at(-1)!.tag})`);
         await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
-        for (const m of pending) log(`database migration applied: ${m.tag}`);
+        for (const m of pending) log(`database migration applied: ${m.tag}`, true);
         log(`database migrations: done, ${pending.length} applied in ${Math.round(performance.now() - started)} ms`);
       }
     } finally {

@@ -7,7 +7,7 @@
 // prompts and emails). Request bodies are never logged.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pretty from 'pino-pretty';
 import type { Config } from '../config.js';
 
@@ -120,11 +120,12 @@ export function loggingOptions(
   level: Config['logLevel'],
   stream?: NodeJS.WritableStream,
   format: Config['logFormat'] = 'json',
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging'> {
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
   const destination = stream ?? (format === 'pretty' && level !== 'silent' ? prettyStream() : undefined);
   return {
-    // Pretty: one line per request (requestLines), not Fastify's two objects spread over a dozen lines.
-    disableRequestLogging: format === 'pretty',
+    // Pretty: one line per request (requestLines), not Fastify's two objects spread over a dozen lines. (Through a
+    // LogController: the top-level disableRequestLogging option printed a deprecation warning at every start.)
+    logController: new LogController({ disableRequestLogging: format === 'pretty' }),
     logger:
       level === 'silent'
         ? false

@@ -28,14 +28,15 @@ export async function registerRateLimit(app: FastifyInstance, opts: { store: 'me
 }
 
 /**
- * Config for one route: `perMinute` requests per user per minute; undefined (no limit) when 0. Counted before
- * the handler, or with `hook: 'preParsing'` before the body is read (a refused request's body is never parsed).
+ * Config for one route: `perMinute` requests per user per minute (or per `windowMs`); undefined (no limit) when 0.
+ * Counted before the handler, or with `hook: 'preParsing'` before the body is read (a refused request's body is
+ * never parsed).
  */
-export function perUserPerMinute(name: string, perMinute: number, hook: RouteRateLimit['hook'] = 'preHandler'): RouteRateLimit | undefined {
+export function perUserPerMinute(name: string, perMinute: number, hook: RouteRateLimit['hook'] = 'preHandler', windowMs = 60_000): RouteRateLimit | undefined {
   if (perMinute <= 0) return undefined;
   return {
     max: perMinute,
-    timeWindow: 60_000,
+    timeWindow: windowMs,
     hook,
     keyGenerator: (req) => `${name}:${req.user?.id ?? req.ip}`,
     errorResponseBuilder: (_req, context) => tooManyRequests(context.ttl / 1000),

@@ -23,8 +23,15 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
-/** The node's job input; 404 when the canvas has no such node, 400 naming what the node lacks. */
-export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectId, nodeId }: GenerationNode): Promise<NodeJobInput> {
+/**
+ * The node's job input; 404 when the canvas has no such node, 400 naming what the node lacks. `run.model`: the model
+ * the start asks for (else the node's); `run.needsPrompt(model)`: whether that model needs a prompt (absent: all do).
+ */
+export async function nodeJobInput(
+  live: Pick<LiveDocuments, 'read'>,
+  { projectId, nodeId }: GenerationNode,
+  run: { model?: string; needsPrompt?: (model: string | undefined) => boolean } = {},
+): Promise<NodeJobInput> {
   const canvas = await live.read(projectId);
   const nodes = new Map<string, Rec>();
   for (const n of canvas?.nodes ?? []) if (isRec(n) && typeof n.id === 'string') nodes.set(n.id, n);
@@ -52,8 +59,8 @@ export async function nodeJobInput(live: Pick<LiveDocuments, 'read'>, { projectI
   }
   const prompt = [str(data.prompt), ...texts].filter((p): p is string => p !== undefined && p.trim().length > 0).join('\n');
   if (images.length === 0) throw invalidRequest(`No images provided: node ${JSON.stringify(nodeId)} has no input image (connect a node with an image to it)`);
-  if (!prompt.trim()) throw invalidRequest(`No prompt provided: node ${JSON.stringify(nodeId)} has no prompt`);
   const model = str(data.model);
+  if (!prompt.trim() && (run.needsPrompt?.(run.model ?? model) ?? true)) throw invalidRequest(`No prompt provided: node ${JSON.stringify(nodeId)} has no prompt`);
   return { images, prompt, ...(model ? { model } : {}) };
 }
 

@@ -94,7 +94,8 @@ export interface GenerationJobs {
    * Starts a node's job (POST /api/generations with `{ projectId, nodeId }`): its inputs from its incoming edges, its
    * settings from its data (./node-inputs.ts); `model` and `promptInMetadata` as given win over the node's.
    */
-  startNode(userId: string, node: { projectId: string; nodeId: string; model?: string; promptInMetadata?: boolean }): Promise<GenerationJobView>;
+  /** `needsPrompt(model)`: whether the model the node runs (none: the default) needs a prompt (absent: every model does). */
+  startNode(userId: string, node: { projectId: string; nodeId: string; model?: string; promptInMetadata?: boolean }, needsPrompt?: (model: string | undefined) => boolean): Promise<GenerationJobView>;
   /** POST /api/image: a job, waited for, answered as the generation itself answers (its result, or its error). */
   generateNow(user: { id: string; email: string }, input: NewJob): Promise<GenerateResponse>;
   /** The user's job events after `afterId` (null: from now on), until the returned stop (GET /api/generations/events). */
@@ -606,11 +607,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   return {
     create: async (userId, input) => (await create(userId, input)).view,
 
-    async startNode(userId, { projectId, nodeId, model, promptInMetadata }) {
+    async startNode(userId, { projectId, nodeId, model, promptInMetadata }, needsPrompt) {
       const node = { projectId, nodeId };
       if (deps.access) await deps.access.require({ userId }, projectId, 'generate'); // who may, before the canvas is read
       if (!deps.canvases) throw nodeNotFound(nodeId);
-      const input = await nodeJobInput(deps.canvases, node);
+      const input = await nodeJobInput(deps.canvases, node, { model, needsPrompt });
       // The model and the prompt's metadata are a generation's; another task's job keeps what its node gives.
       const asked = (input.taskKind ?? GENERATION_TASK) === GENERATION_TASK ? { ...(model !== undefined ? { model } : {}), ...(promptInMetadata !== undefined ? { promptInMetadata } : {}) } : {};
       return (await create(userId, { ...input, ...node, ...asked })).view;

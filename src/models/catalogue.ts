@@ -22,6 +22,8 @@ export interface ModelInfo {
   offline: boolean;
   /** Short prompts the model is known to understand, when it understands only some words (the offline engine). */
   promptHints?: readonly string[];
+  /** false: the model does not use a prompt (the upscalers), so a generation with it needs none; absent: it does. */
+  takesPrompt?: false;
 }
 
 /**
@@ -49,6 +51,7 @@ export const MODEL_INFO = {
     maxInputs: 1,
     progress: 'none',
     offline: true,
+    takesPrompt: false,
   },
   'esrgan-slim-4x': {
     id: 'esrgan-slim-4x',
@@ -57,6 +60,7 @@ export const MODEL_INFO = {
     maxInputs: 1,
     progress: 'none',
     offline: true,
+    takesPrompt: false,
   },
   'gemini-2.5-flash-image': {
     id: 'gemini-2.5-flash-image',

@@ -68,6 +68,9 @@ function model(scale: UpscaleFactor): Promise<LayersModel> {
   return made;
 }
 
+/** The default of UPSCALE_MAX_INPUT_PIXELS: 512×512, upscaled 4× to 2048×2048 in 16 tiles. */
+export const DEFAULT_UPSCALE_MAX_INPUT_PIXELS = 512 * 512;
+
 export interface UpscaleLimits {
   /** The most input pixels upscaled (UPSCALE_MAX_INPUT_PIXELS): the time grows with them. */
   maxInputPixels: number;
@@ -93,9 +96,7 @@ export async function upscale(
   // The size first (from the header, as it shows once turned upright): a refusal decodes nothing.
   const meta = await sharp(data).metadata();
   const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
-  if (w * h > limits.maxInputPixels) {
-    throw new ModelInputError(0, `the image is ${w}×${h} pixels; super-resolution takes at most ${limits.maxInputPixels} (UPSCALE_MAX_INPUT_PIXELS)`);
-  }
+  if (w * h > limits.maxInputPixels) throw new ModelInputError(0, tooLargeToUpscale(w, h, limits.maxInputPixels));
   const hasAlpha = meta.hasAlpha === true;
   const { data: rgba, info } = await sharp(data).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
@@ -151,6 +152,18 @@ export async function upscale(
     result = result.joinChannel(alpha, { raw: { width: outWidth, height: outHeight, channels: 1 } });
   }
   return { png: await result.png().toBuffer(), width: outWidth, height: outHeight };
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The refusal of an input over the limit, in plain words (no setting's name: the person reading it is rarely the
+ * operator): "the image is 600 × 500 pixels (300,000); this upscaler takes images of at most 262,144 pixels (512 × 512)".
+ */
+export function tooLargeToUpscale(width: number, height: number, maxPixels: number): string {
+  const side = Math.floor(Math.sqrt(maxPixels));
+  const square = side * side === maxPixels ? ` (${side} × ${side})` : '';
+  return `the image is ${width} × ${height} pixels (${count.format(width * height)}); this upscaler takes images of at most ${count.format(maxPixels)} pixels${square}`;
 }
 
 /** The catalogue's id of the upscaler of one factor. */

@@ -2,7 +2,7 @@
 import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
 import type { Workflow } from './comfyui-workflow.js';
-import { upscaleFactorOf } from './esrgan-upscaler.js';
+import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upscaler.js';
 import type { OutputFetcher } from './driver-support.js';
 import type { FalEndpoint } from './fal-image-model.js';
 import type { ReplicateModel } from './replicate-image-model.js';
@@ -12,8 +12,7 @@ export * from './image-model.js';
 export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, type ImageModelName, type ModelInfo, type ProgressKind, type Provider } from './catalogue.js';
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
 
-/** The default of UPSCALE_MAX_INPUT_PIXELS: 512×512, upscaled 4× to 2048×2048 in 16 tiles. */
-export const DEFAULT_UPSCALE_MAX_INPUT_PIXELS = 512 * 512;
+export { DEFAULT_UPSCALE_MAX_INPUT_PIXELS };
 
 export interface ModelConfig {
   model: ImageModelName;

@@ -4,6 +4,7 @@
 // first use (its SDK loads then) with the timeout and its own concurrency cap; the default model also with the
 // configured fallback.
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type ModelInfo, type Provider } from './catalogue.js';
+import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upscaler.js';
 import type { ImageModel } from './image-model.js';
 import { withFallback, withTimeoutAndLimit } from './wrappers.js';
 
@@ -19,6 +20,8 @@ export interface ModelSettings {
   maxConcurrent: number;
   /** OpenAI's partial images streamed as previews (OPENAI_PARTIAL_IMAGES); 0: gpt-image-1 shows no progress. */
   openaiPartialImages?: number;
+  /** The most pixels the upscalers take in one input (UPSCALE_MAX_INPUT_PIXELS). */
+  upscaleMaxInputPixels?: number;
 }
 
 /** How to reach a hosted model: its key, and a base URL when one is configured. */
@@ -28,9 +31,13 @@ export interface ModelAccess {
 }
 
 /** One model of the catalogue as this deployment offers it. */
-export interface CatalogueEntry extends ModelInfo {
+export interface CatalogueEntry extends Omit<ModelInfo, 'takesPrompt'> {
   /** The model a generation that names none runs. */
   default: boolean;
+  /** Whether a generation with it needs a prompt (false: the upscalers, which use none). */
+  takesPrompt: boolean;
+  /** The most pixels (width × height) one input image may have: the model's own limit or the service's, the lower. */
+  maxInputPixels?: number;
 }
 
 export interface ModelRegistry {
@@ -52,6 +59,8 @@ export function createModelRegistry(
   build: (model: ImageModelName, access: ModelAccess) => Promise<ImageModel>,
   /** The service's own cap on the images of one generation (GENERATION_MAX_IMAGES). */
   maxImages: number,
+  /** The service's own cap on the pixels of one input image (INPUT_IMAGE_MAX_PIXELS). */
+  maxPixels?: number,
 ): ModelRegistry {
   const defaultProvider = MODEL_INFO[settings.model].provider;
   const access = (model: ImageModelName): ModelAccess | null => {
@@ -67,7 +76,21 @@ export function createModelRegistry(
   const runnable = IMAGE_MODELS.filter((m) => access(m) !== null);
   const takes = (m: ImageModelName) => (m === 'comfyui' && settings.comfyui ? settings.comfyui.images : MODEL_INFO[m].maxInputs);
   const progress = (m: ImageModelName) => (m === 'gpt-image-1' && !settings.openaiPartialImages ? 'none' : MODEL_INFO[m].progress);
-  const entries = runnable.map((m): CatalogueEntry => ({ ...MODEL_INFO[m], maxInputs: Math.min(takes(m), maxImages), progress: progress(m), default: m === settings.model }));
+  const pixels = (m: ImageModelName) => {
+    const own = upscaleFactorOf(m) ? (settings.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS) : undefined;
+    const limits = [own, maxPixels].filter((n): n is number => n !== undefined);
+    return limits.length > 0 ? { maxInputPixels: Math.min(...limits) } : {};
+  };
+  const entries = runnable.map(
+    (m): CatalogueEntry => ({
+      ...MODEL_INFO[m],
+      maxInputs: Math.min(takes(m), maxImages),
+      progress: progress(m),
+      default: m === settings.model,
+      takesPrompt: (MODEL_INFO[m] as ModelInfo).takesPrompt !== false,
+      ...pixels(m),
+    }),
+  );
   const byId = new Map(entries.map((e) => [e.id, e]));
 
   const limited = new Map<ImageModelName, Promise<ImageModel>>();

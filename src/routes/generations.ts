@@ -8,7 +8,7 @@ import { says } from '../http/messages.js';
 import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody, NodeBusyBody } from '../http/schemas.js';
+import { ErrorBody, isStorableText, NodeBusyBody } from '../http/schemas.js';
 import { presentJob as present, presentJobEvent } from '../http/presenters.js';
 import type { GenerationJobs } from '../jobs/runner.js';
 import type { ModelRegistry } from '../models/registry.js';
@@ -61,17 +61,27 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   const fields = generationFields(limits);
   /** A node start: `{ projectId, nodeId }` without images and prompt (the node's own are read from its canvas). */
   const nodeStart = (b: { images?: unknown; prompt?: unknown; nodeId?: string }) => b.images === undefined && b.prompt === undefined && b.nodeId !== undefined;
+  /** Whether a generation with `model` (none: the default) needs a prompt: not for a model that uses none (the upscalers). */
+  const needsPrompt = (model: string | undefined) => models.find(model ?? models.defaultId)?.takesPrompt !== false;
+  /** The prompt's checks without its minimum: an empty prompt is refused below unless the model takes none. */
+  const promptOrEmpty = z
+    .string(says('No prompt provided'))
+    .trim()
+    .max(limits.promptChars, says('Prompt too long'))
+    .refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)');
   const body = nodeFieldsTogether(
     z.object({
       ...fields,
       images: fields.images.optional().describe("The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges"),
-      prompt: fields.prompt.optional().describe("The prompt (as POST /api/image); omitted with projectId and nodeId and no images: the node's own"),
+      prompt: promptOrEmpty
+        .optional()
+        .describe("The prompt (as POST /api/image); empty or omitted for a model that takes none (GET /api/models `takesPrompt: false`); omitted with projectId and nodeId and no images: the node's own"),
       model: z.string().max(100).optional().describe(`The model to run: an id from GET /api/models (default: the deployment's default, ${models.defaultId})`),
       promptInMetadata: z.boolean(says('Invalid promptInMetadata: not a boolean')).optional().describe("Write the prompt into the output PNG's XMP metadata (default false: the PNG never carries the prompt)"),
     }),
   )
     .refine((b) => b.images !== undefined || nodeStart(b), { ...says('No images provided'), path: ['images'] })
-    .refine((b) => b.prompt !== undefined || nodeStart(b), { ...says('No prompt provided'), path: ['prompt'] });
+    .refine((b) => (b.prompt !== undefined && b.prompt !== '') || nodeStart(b) || !needsPrompt(b.model), { ...says('No prompt provided'), path: ['prompt'] });
   const params = z.object({ id: z.string().max(100) });
   const notFound = ErrorBody.describe('Job not found: no job of yours has that id');
 
@@ -105,9 +115,9 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     }
     const userId = sessionUser(req).id;
     const job =
-      images !== undefined && prompt !== undefined
-        ? await jobs.create(userId, { images, prompt, projectId, nodeId, model, promptInMetadata })
-        : await jobs.startNode(userId, { projectId: projectId!, nodeId: nodeId!, model, promptInMetadata });
+      images !== undefined
+        ? await jobs.create(userId, { images, prompt: prompt ?? '', projectId, nodeId, model, promptInMetadata })
+        : await jobs.startNode(userId, { projectId: projectId!, nodeId: nodeId!, model, promptInMetadata }, needsPrompt);
     return reply.code(202).send({ id: job.id, status: job.status, queuePosition: job.queuePosition });
   });
 

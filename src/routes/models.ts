@@ -20,6 +20,12 @@ const Model = z
       .readonly()
       .optional()
       .describe('Short prompts the model understands, when it understands only some words (the offline engine: each is one operation it applies); absent for a model that takes any prompt'),
+    takesPrompt: z.boolean().describe('false: the model uses no prompt (the upscalers), and a generation with it may have an empty one'),
+    maxInputPixels: z
+      .number()
+      .int()
+      .optional()
+      .describe("The most pixels (width × height) one input image may have: the model's own limit (the upscalers: UPSCALE_MAX_INPUT_PIXELS) or the service's (INPUT_IMAGE_MAX_PIXELS), the lower"),
     default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
   })
   .meta({ id: 'Model' });

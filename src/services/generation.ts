@@ -9,7 +9,7 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, promptNotUnderstood, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, unusableImage, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, promptNotUnderstood, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, modelRefusedImage, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelPromptError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
@@ -183,10 +183,10 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   const { store, log, users, generations, transactions } = deps;
 
   /**
-   * Calls the model chain with the inputs (`urls`: the request's images, to name one the model cannot use).
+   * Calls the model chain with the inputs (an input the model refuses is named by its place).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], urls: string[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void): Promise<GenerateResult> {
     try {
       const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}) });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
@@ -194,7 +194,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       return result;
     } catch (err) {
       if (signal?.aborted) throw canceled(); // the model gave up because the job was canceled: not its failure
-      if (err instanceof ModelInputError) throw unusableImage(err.message, { index: err.index, url: urls[err.index] ?? '' });
+      if (err instanceof ModelInputError) throw modelRefusedImage(err.message, err.index);
       if (err instanceof ModelPromptError) throw promptNotUnderstood(err.problem, err.understands);
       deps.metrics?.modelError(model.id);
       if (err instanceof ModelQuotaError) throw imageModelBusy(err.retryAfterSeconds ?? 30, err.message);
@@ -306,7 +306,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     try {
       if (signal?.aborted) throw canceled();
       const modelStarted = performance.now();
-      const result = await callModel(model, inputs, images, prompt, user.id, () => (answered = true), signal, onProgress);
+      const result = await callModel(model, inputs, prompt, user.id, () => (answered = true), signal, onProgress);
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');

@@ -99,9 +99,13 @@ describe('GET /api/models', () => {
           // The words it understands, one operation each, for the web client's prompt chips.
           promptHints: expect.arrayContaining(['grayscale', 'sepia', 'blur 4', 'side by side', 'grid']),
           default: true,
+          // It needs a prompt; its inputs are held to the service's own pixel limit (INPUT_IMAGE_MAX_PIXELS).
+          takesPrompt: true,
+          maxInputPixels: 40_000_000,
         },
-        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
-        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false },
+        // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
+        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144 },
+        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144 },
       ],
     });
   });
@@ -129,11 +133,11 @@ describe('GET /api/models', () => {
     // The shipped workflow takes one image.
     expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
     expect(byId('qwen/qwen-image-edit')).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
-    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false });
+    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
-    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false });
+    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
     // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
-    expect(byId('gpt-image-1')).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false });
+    expect(byId('gpt-image-1')).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
   });
 
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
@@ -251,9 +255,13 @@ describe('a model per generation', () => {
     expect(after.data.image).toMatch(/\.png$/);
   });
 
-  it('upscales with ESRGAN offline, in the image workers, and refuses an image over UPSCALE_MAX_INPUT_PIXELS as invalid', async () => {
+  it('upscales with ESRGAN offline, in the image workers, with no prompt, and refuses an image over UPSCALE_MAX_INPUT_PIXELS in plain words', async () => {
     const { client } = await plain.user('hal@example.com');
-    const made = await client.post('/api/generations', { images: [image], prompt: 'sharper', model: 'esrgan-slim-4x' });
+    // The upscaler uses no prompt: an empty one, or none, is taken; a model that uses one still needs it.
+    expect((await client.post('/api/generations', { images: [image], prompt: '', model: 'local' })).json).toEqual({ error: 'No prompt provided' });
+    expect((await client.post('/api/generations', { images: [image], prompt: ' ' })).json).toEqual({ error: 'No prompt provided' });
+    expect((await client.post('/api/generations', { images: [image] })).json).toEqual({ error: 'No prompt provided' });
+    const made = await client.post('/api/generations', { images: [image], prompt: '', model: 'esrgan-slim-4x' });
     expect(made.status).toBe(202);
     // The workers load TensorFlow.js and the model on first use: the job's events say when it ends.
     const job = await untilJob(client, made.json.id);
@@ -262,8 +270,35 @@ describe('a model per generation', () => {
     const png = Buffer.from(await (await fetch(output)).arrayBuffer());
     expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 32, height: 32 }); // 8×8, 4×
     const big = `data:image/png;base64,${(await sharp({ create: { width: 600, height: 500, channels: 3, background: '#36c' } }).png().toBuffer()).toString('base64')}`;
-    const refused = await client.post('/api/generations', { images: [big], prompt: 'x', model: 'esrgan-slim-2x' });
-    expect(await untilJob(client, refused.json.id)).toMatchObject({ status: 'failed', error: { status: 400, error: expect.stringContaining('super-resolution takes at most 262144 (UPSCALE_MAX_INPUT_PIXELS)') } });
+    const refused = await client.post('/api/generations', { images: [big], model: 'esrgan-slim-2x' });
+    expect(refused.status).toBe(202);
+    // The same 400 as ever, in words a person reads: no setting's name, and the input named by its place, not its URL.
+    expect((await untilJob(client, refused.json.id)).error).toEqual({
+      status: 400,
+      error: 'Invalid image: the image is 600 × 500 pixels (300,000); this upscaler takes images of at most 262,144 pixels (512 × 512)',
+      details: 'images[0] (input image 1)',
+    });
+  });
+
+  it("starts a node's upscale by its id with no prompt; a node whose model uses one still needs it", async () => {
+    const { client, id } = await plain.user('ivy@example.com');
+    const projectId = (await client.post('/api/user/project', { userId: id, name: 'Upscale node' })).json.id as string;
+    const nodes = [
+      { id: 'i', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'g', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: '', model: 'esrgan-slim-2x' } },
+      { id: 'h', type: 'generation', position: { x: 400, y: 400 }, data: { type: 'generation', prompt: '' } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'i', target: 'g' },
+      { id: 'e2', source: 'i', target: 'h' },
+    ];
+    expect((await client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
+    expect(await client.post('/api/generations', { projectId, nodeId: 'h' })).toMatchObject({ status: 400, json: { error: 'No prompt provided: node "h" has no prompt' } });
+    // The start may also name the upscaler for a node without one.
+    expect(await client.post('/api/generations', { projectId, nodeId: 'h', model: 'esrgan-slim-2x' })).toMatchObject({ status: 202 });
+    const made = await client.post('/api/generations', { projectId, nodeId: 'g' });
+    expect(made.status).toBe(202);
+    expect(await untilJob(client, made.json.id)).toMatchObject({ status: 'succeeded', model: 'esrgan-slim-2x' });
   });
 
   it("keeps a generation node's data.model through REST saves and reads (the live document holds it)", async () => {

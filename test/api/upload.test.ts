@@ -233,4 +233,55 @@ describe('upload rate limit', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await upload(bob.client, bytes)).status).toBe(200);
   });
+
+  it('counts per user, not per session or address: a second sign-in of the same person shares the count', async () => {
+    const [first, second] = await Promise.all([t.user('cy@example.com'), t.user('cy@example.com')]);
+    expect(second.id).toBe(first.id);
+    const bytes = await png();
+    for (let i = 0; i < 3; i++) expect((await upload(i % 2 ? second.client : first.client, bytes)).status).toBe(200);
+    expect(await upload(second.client, bytes)).toMatchObject({ status: 429, json: { error: 'Too many requests' } });
+  });
+});
+
+describe('upload rate limit by default', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('lets one user drop 100 images at once (120 a minute), three at a time as the web client sends them', async () => {
+    const ada = await t.user('ada@example.com');
+    const bytes = await png();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i += 3) {
+      const batch = await Promise.all(Array.from({ length: Math.min(3, 100 - i) }, () => upload(ada.client, bytes)));
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses).toEqual(Array(100).fill(200));
+    expect(t.config.limits).toMatchObject({ uploadsPerMinute: 120, uploadsWindowSeconds: 60 });
+  });
+});
+
+describe('upload rate limit in a window of its own (RATE_LIMIT_UPLOADS_WINDOW_SECONDS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '3', RATE_LIMIT_UPLOADS_WINDOW_SECONDS: '5' });
+  });
+  afterAll(() => t?.close());
+
+  it('refuses past the limit with a Retry-After within the window, and takes the file again once that has passed', async () => {
+    const ada = await t.user('ada@example.com');
+    const bytes = await png();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => upload(ada.client, bytes)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(limited.json).toEqual({ error: 'Too many requests' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+    // The service's own Retry-After, not a guess: once it has passed, the same file is taken.
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    expect((await upload(ada.client, bytes)).status).toBe(200);
+  });
 });

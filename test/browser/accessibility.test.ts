@@ -90,7 +90,7 @@ describeInBrowser('keyboard and screen readers', () => {
   }
 
   it('keeps every connection handle a target of its own, even on a node drawn over another (no free spot in view)', async () => {
-    // A new node overlaps others when the view has no free spot (canvas/placement.ts): here a generation node's
+    // Nodes moved (or saved) on top of each other — a new one never lands so (canvas/placement.ts): here a generation node's
     // image output lies on the prompt chips of the generation node under it, and its inputs on the textarea.
     const context = await f.newContext(axeContext());
     const { page } = await newPage(context);

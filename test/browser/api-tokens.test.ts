@@ -1,4 +1,4 @@
-// API tokens in a browser: from the header to /settings/tokens; a refused name is explained; a new token's secret
+// API tokens in a browser: from the header's account menu to /settings/tokens; a refused name is explained; a new token's secret
 // is shown once (with Copy) and works for a script; after a reload only its prefix is listed, with its last use;
 // Revoke asks first, and the token then stops working.
 import { expect, it } from 'vitest';
@@ -14,7 +14,8 @@ describeInBrowser('API tokens in a browser', () => {
     await f.signIn(context, 'scripter@example.com');
     const { page, errors } = await newPage(context);
     await page.goto(`${f.app.baseUrl}/projects`);
-    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.locator('header.app-header').getByRole('button', { name: /^Account/ }).click();
+    await page.getByRole('menu', { name: 'Account' }).getByRole('menuitem', { name: 'API tokens' }).click();
     await page.waitForURL(`${f.app.baseUrl}/settings/tokens`);
     await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor();
     await page.getByText('No tokens yet.').waitFor();

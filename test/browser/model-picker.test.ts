@@ -2,8 +2,9 @@
 // with their prices, the default marked; a choice is the node's `data.model` in the live document (everyone in the
 // room sees it, and it is an undo step of the one who made it); Generate sends it (and sends none without a
 // choice); what the chosen model accepts and costs shows under it, and Generate is disabled, saying why, for more
-// inputs than the model accepts or a model the service does not run; a viewer cannot change it; and without the
-// catalogue (a failed request) the picker offers the default only.
+// inputs than the model accepts or a model the service does not run; a viewer cannot change it; without the
+// catalogue (a failed request) the picker offers the default only; and the settings follow the model: an upscaler
+// asks for no prompt and names an input over its size limit before running.
 //
 // The service runs the offline engine (the default) and, with keys and base URLs on the loopback discard port that
 // nothing here ever calls (no generation uses them), the Gemini and OpenAI models, so the catalogue has several
@@ -195,6 +196,54 @@ describeInBrowser('the generation node’s model picker', () => {
     expect(await cleo.generate.isEnabled()).toBe(true);
     expect(cleo.errors).toEqual([]);
     expect(vic.errors).toEqual([]);
+  });
+
+  it('follows an upscaler: no prompt asked for, Generate with none; an input over its size limit named before running', async () => {
+    const owner = await f.app.user('uma@example.com');
+    const projectId = (await owner.client.post('/api/user/project', { userId: owner.id, name: 'Upscale' })).json.id as string;
+    const upload = async (width: number, height: number) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(await solidPng(width, height, [40, 120, 200]))], { type: 'image/png' }), 'pic.png');
+      return (await owner.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    };
+    // Two upscaler nodes without a prompt: one fed a 32 × 32 image, one a 600 × 500 image (over 512 × 512 pixels,
+    // the default UPSCALE_MAX_INPUT_PIXELS).
+    const nodes = [
+      { id: 'small', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: await upload(32, 32) } },
+      { id: 'big', type: 'upload', position: { x: 0, y: 500 }, data: { type: 'upload', image: await upload(600, 500) } },
+      { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: '', model: 'esrgan-slim-2x' } },
+      { id: 'gen2', type: 'generation', position: { x: 400, y: 500 }, data: { type: 'generation', prompt: '', model: 'esrgan-slim-2x' } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'small', target: 'gen' },
+      { id: 'e2', source: 'big', target: 'gen2' },
+    ];
+    expect((await owner.client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
+    const uma = await open('uma@example.com', projectId);
+
+    // No prompt box, a line saying the model uses none, and Generate ready with an image connected.
+    await uma.node.getByText('No prompt: this model does not use one.', { exact: true }).waitFor();
+    expect(await uma.node.getByLabel('Prompt').count()).toBe(0);
+    await expect.poll(() => uma.generate.isEnabled(), { timeout: WAIT }).toBe(true);
+    expect(await uma.node.locator('.generate-hint').count()).toBe(0);
+
+    // The other node's input is too large: said before running, in plain words, and Generate waits.
+    const other = uma.page.locator('.react-flow__node[data-id="gen2"]');
+    const bigName = await uma.page.locator('.react-flow__node[data-id="big"]').getAttribute('aria-label');
+    const tooLarge = `This upscaler takes images of at most 262,144 pixels (512 × 512); ${bigName} is 600 × 500`;
+    await other.getByText(tooLarge, { exact: true }).waitFor();
+    const otherGenerate = other.getByRole('button', { name: /^Generate/ });
+    expect(await otherGenerate.isDisabled()).toBe(true);
+    expect(await otherGenerate.getAttribute('title')).toBe(tooLarge);
+    await screenshot(uma.page, 'upscaler-node');
+
+    // Generate with no prompt: the service upscales the image.
+    const request = uma.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/generations');
+    await uma.generate.click();
+    expect((await request).postDataJSON()).toMatchObject({ nodeId: 'gen', model: 'esrgan-slim-2x', prompt: '' });
+    await uma.node.getByAltText('Generated image').waitFor({ timeout: WAIT * 3 });
+    expect(await uma.node.locator('.node-error').count()).toBe(0);
+    expect(uma.errors).toEqual([]);
   });
 
   it('offers only the default when the catalogue cannot be read, and Generate still works', async () => {

@@ -1,5 +1,5 @@
-// Issue 6 in the browser: the Pro badge, Upgrade (→ /api/checkout) and Manage subscription (→ /api/portal)
-// when payments are configured (against the local fake of Polar's API; a user becomes Pro only through a
+// Issue 6 in the browser: the Pro badge, Upgrade (→ /api/checkout) and Manage subscription (→ /api/portal) in the
+// header's account menu when payments are configured (against the local fake of Polar's API; a user becomes Pro only through a
 // signed `subscription.active` webhook), nothing of it when they are not, and the free plan's quota message
 // when a generation answers 402.
 import { randomUUID } from 'node:crypto';
@@ -68,8 +68,14 @@ async function generateOnce(f: BrowserFixture, email: string) {
   return { page, generation };
 }
 
-/** The header once the user's plan is known (the user's name is shown with it). */
+/** The header: its account menu holds the plan (the user's name and email are shown with it). */
 const header = (page: Page) => page.locator('header.app-header');
+
+/** Opens the header's account menu. */
+async function openAccount(page: Page) {
+  await header(page).getByRole('button', { name: /^Account/ }).click();
+  await page.getByRole('menu', { name: 'Account' }).waitFor();
+}
 
 describeInBrowser('plans in a browser, payments not configured', () => {
   const f = useBrowserFixture({ FREE_GENERATIONS_PER_DAY: '1', RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000' });
@@ -84,9 +90,12 @@ describeInBrowser('plans in a browser, payments not configured', () => {
     expect(await (await config).json()).toMatchObject({ payments: { enabled: false } });
     expect(await (await user).json()).toMatchObject({ isPro: false });
     await page.getByText('No projects yet').waitFor();
-    await header(page).getByRole('button', { name: 'Sign out', exact: true }).waitFor();
-    for (const name of ['Upgrade', 'Manage subscription']) expect(await page.getByRole('link', { name }).count()).toBe(0);
+    await openAccount(page);
+    await header(page).getByRole('menuitem', { name: 'Sign out', exact: true }).waitFor();
+    await header(page).locator('.account-summary').getByText('free-off@example.com').waitFor();
+    for (const name of ['Upgrade', 'Manage subscription']) expect(await page.getByRole('menuitem', { name }).count()).toBe(0);
     expect(await header(page).getByText('Pro', { exact: true }).count()).toBe(0);
+    expect(await header(page).getByText('Free plan').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -127,11 +136,13 @@ describeInBrowser('plans in a browser, payments configured', () => {
     await f.signIn(context, email);
     await page.goto(`${f.app.baseUrl}/projects`);
 
-    const upgrade = header(page).getByRole('link', { name: 'Upgrade' });
+    await openAccount(page);
+    const upgrade = header(page).getByRole('menuitem', { name: 'Upgrade' });
     await upgrade.waitFor();
     expect(await upgrade.getAttribute('href')).toBe('/api/checkout');
+    await header(page).getByText('Free plan').waitFor();
     expect(await header(page).getByText('Pro', { exact: true }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Manage subscription' }).count()).toBe(0);
+    expect(await page.getByRole('menuitem', { name: 'Manage subscription' }).count()).toBe(0);
     expect(errors).toEqual([]);
 
     // Clicking it starts the checkout with a POST (no other site can make one in this user's name) and goes on to
@@ -147,15 +158,17 @@ describeInBrowser('plans in a browser, payments configured', () => {
     const res = await f.app.client().request('/api/webhook/payments', { method: 'POST', body: delivery.body, headers: delivery.headers });
     expect(res.status).toBe(200);
     await page.goto(`${f.app.baseUrl}/projects`);
+    await openAccount(page);
     await header(page).getByText('Pro', { exact: true }).waitFor();
-    const manage = header(page).getByRole('link', { name: 'Manage subscription' });
+    const manage = header(page).getByRole('menuitem', { name: 'Manage subscription' });
     await manage.waitFor();
     expect(await manage.getAttribute('href')).toBe('/api/portal');
-    expect(await page.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    expect(await page.getByRole('menuitem', { name: 'Upgrade' }).count()).toBe(0);
     await page.reload();
+    await openAccount(page);
     await manage.waitFor();
     await header(page).getByText('Pro', { exact: true }).waitFor();
-    expect(await page.getByRole('link', { name: 'Upgrade' }).count()).toBe(0);
+    expect(await page.getByRole('menuitem', { name: 'Upgrade' }).count()).toBe(0);
     // (The fake provider's hosted pages answer 401: they are not ours, so the page's errors are not read after this.)
     await manage.click();
     await page.waitForURL((url) => url.href.startsWith(`${polar!.baseUrl}/portal?customer_session_token=`));

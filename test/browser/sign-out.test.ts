@@ -1,8 +1,13 @@
-// Sign out of all devices from the header: the page lands on `/` signed out, and another device (another
-// browser context with its own session of the same user) is signed out too.
+// Sign out of all devices (on the API tokens page, with the person's settings): the page lands on `/` signed out, and
+// another device (another browser context with its own session of the same user) is signed out too; Sign out (the
+// header's account menu) signs out this device only.
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage } from './browser.js';
 import { useBrowserFixture } from './fixture.js';
+
+/** The header's account button (its menu holds Sign out). */
+const account = (page: Page) => page.locator('header.app-header').getByRole('button', { name: /^Account/ });
 
 describeInBrowser('sign out of all devices', () => {
   const fx = useBrowserFixture();
@@ -15,16 +20,20 @@ describeInBrowser('sign out of all devices', () => {
     const third = (await newPage(tablet)).page;
     for (const p of [page, other, third]) {
       await p.goto(`${fx.app.baseUrl}/projects`);
-      await p.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+      await account(p).waitFor();
     }
 
     // Plain Sign out on the tablet: only the tablet is signed out.
-    await third.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await account(third).click();
+    await third.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await third.waitForURL(`${fx.app.baseUrl}/`);
     await other.reload();
-    await other.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+    await account(other).waitFor();
 
-    // Sign out of all devices on the laptop: the laptop lands on the landing page, the phone is sent to /login.
+    // Sign out of all devices on the laptop (account menu → API tokens): the laptop lands on the landing page, the
+    // phone is sent to /login.
+    await account(page).click();
+    await page.getByRole('menuitem', { name: 'API tokens' }).click();
     await page.getByRole('button', { name: 'Sign out of all devices' }).click();
     await page.waitForURL(`${fx.app.baseUrl}/`);
     await page.getByRole('link', { name: 'Sign in to start' }).waitFor();

@@ -170,8 +170,9 @@ describeInBrowser('the whole story in a browser', () => {
     await screenshot(page, 'projects-narrow');
     await page.setViewportSize({ width: 1360, height: 860 });
 
-    // Sign out lands on the landing page, signed out.
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    // Sign out (the header's account menu) lands on the landing page, signed out.
+    await page.locator('header.app-header').getByRole('button', { name: /^Account/ }).click();
+    await page.getByRole('menu', { name: 'Account' }).getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${base}/`);
     await page.getByRole('link', { name: 'Sign in to start' }).waitFor();
     expect((await page.request.get(`${base}/api/auth/session`)).status()).toBe(200);

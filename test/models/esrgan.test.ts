@@ -56,6 +56,6 @@ describe('ESRGAN upscaler', () => {
   it('refuses an input over its pixel limit as an input problem, before any work', async () => {
     const err = await upscale(await picture(64, 64), 2, { maxInputPixels: 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelInputError);
-    expect((err as Error).message).toBe('the image is 64×64 pixels; super-resolution takes at most 1000 (UPSCALE_MAX_INPUT_PIXELS)');
+    expect((err as Error).message).toBe('the image is 64 × 64 pixels (4,096); this upscaler takes images of at most 1,000 pixels');
   });
 });

@@ -67,4 +67,54 @@ describe('npm start', () => {
     await expect.poll(() => isProcessAlive(servicePid) || isProcessAlive(postgresPid) || groupAlive(pgid), { timeout: 30_000, interval: 100 }).toBe(false);
     expect(out).toContain('SIGTERM: finishing in-flight requests');
   });
+
+  it('a first start in a terminal prints a short banner, no warnings, one line per request and no stack for a 404', { timeout: 180_000 }, async () => {
+    await buildWeb({ ifNeeded: true, quiet: true });
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'image-canvas-npm-start-'));
+    cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_|AUTH_|OAUTH_|OBJECT_STORAGE|IMAGE_MODEL|RATE_LIMIT|TEST_|NODE_ENV|VITEST|PAYMENTS_|VIDEO_|PUBLIC_ANALYTICS|LOG_|npm_)/.test(k)));
+    // A terminal's format (the test has no terminal: LOG_FORMAT says what a TTY would choose).
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...clean, PORT: String(port), DATA_DIR: dataDir, LOG_FORMAT: 'pretty' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const pgid = npm.pid!;
+    cleanups.push(() => {
+      if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+    });
+    let out = '';
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => out.includes(text) && resolve();
+        npm.stdout.on('data', check);
+        npm.stderr.on('data', check);
+        npm.once('exit', () => reject(new Error(`npm start exited before printing ${text}:\n${out}`)));
+        check();
+      });
+    npm.stdout.on('data', (c) => (out += c));
+    npm.stderr.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    await seen('Stop with Ctrl+C.');
+    const start = out;
+    // The banner: where to open it, the offline engine said to be no AI model and how to use one, optional services in one line.
+    expect(start).toContain(`Image Canvas is ready: open http://localhost:${port} in your browser.`);
+    expect(start).toMatch(/offline engine[\s\S]*It is not an AI model\. To use one, set IMAGE_MODEL and its API key/);
+    expect(start).toContain('Optional  not configured: payments, video, analytics');
+    // No warnings on a first start with the defaults: no line per unset setting, no deprecation, no identity-provider notice.
+    expect(start).not.toMatch(/WARN|is not set|Deprecation|MUST change|EBADENGINE/);
+    // Short: the server's own lines (npm's header and the web build aside) fit on a screen.
+    const serverLines = start.slice(start.indexOf('[')).split('\n').filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\]/.test(l));
+    expect(serverLines.length, start).toBeLessThanOrEqual(10);
+
+    // One line per request, and a browser's 404 is one line too (no "Reply was already sent" stack).
+    const before = out.length;
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/no-such-page`, { headers: { accept: 'text/html' } })).status).toBe(404);
+    await seen('/no-such-page → 404');
+    const requestLines = out.slice(before).split('\n').filter(Boolean);
+    expect(requestLines, out.slice(before)).toHaveLength(2);
+    expect(requestLines[0]).toMatch(/GET \/api\/health → 200 in \d+ ms/);
+    expect(out.slice(before)).not.toMatch(/already sent|at .*\.ts:\d+/);
+
+    npm.kill('SIGTERM');
+    expect(await exited, out.slice(-3000)).toBe(0);
+  });
 });

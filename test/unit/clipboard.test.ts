@@ -1,7 +1,8 @@
 // Copying nodes (web/src/canvas/clipboard.ts): the selected nodes and the edges between them as a marked JSON
-// text, never the state of a run; anything else on the clipboard is not a clip; a paste makes new ids.
+// text, never the state of a run; anything else on the clipboard is not a clip; a paste makes new ids. On the
+// canvas it was copied from, a copy keeps its inputs from outside nodes (issue 34 point 7); elsewhere it does not.
 import { describe, expect, it } from 'vitest';
-import { clipBounds, clipFromText, clipToText, copyNodes, pasteClip, CLIP_TYPE, type CopiedEdge, type CopiedNode } from '../../web/src/canvas/clipboard.js';
+import { clipBounds, clipFromText, clipToText, copyNodes, inputsMinX, keptInputs, pasteClip, CLIP_TYPE, type CopiedEdge, type CopiedNode } from '../../web/src/canvas/clipboard.js';
 
 const newId = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
 
@@ -74,5 +75,44 @@ describe('copying nodes', () => {
     expect(pasted.edges).toEqual([{ id: expect.stringMatching(/^edge-/), source: u, target: g }]);
     const again = pasteClip(clip, { x: 0, y: 0 }, newId);
     expect(again.nodes.map((n) => n.id)).not.toContain(u);
+  });
+
+  it('keeps the inputs from outside nodes on the canvas it came from, right of them, and only there', () => {
+    // g alone: its input from u (outside the copy) and from other; on canvas "p1".
+    const clip = copyNodes(nodes, edges, new Set(['g']), 'p1')!;
+    expect(clip.edges).toEqual([]);
+    expect(clip.inputs).toEqual([
+      { source: 'u', target: 'g' },
+      { source: 'other', target: 'g' },
+    ]);
+    const back = clipFromText(clipToText(clip))!;
+    expect(back).toEqual(clip);
+    const rects = new Map(nodes.map((n) => [n.id, { x: n.position.x, y: n.position.y, width: 260, height: 320 }]));
+    const here = (id: string) => (id === 'other' ? undefined : rects.get(id)); // "other" deleted meanwhile
+    const kept = keptInputs(back, 'p1', here);
+    expect(kept).toEqual([{ source: 'u', target: 'g' }]);
+    expect(keptInputs(back, 'p2', here)).toEqual([]); // another canvas: only edges inside the copy
+    expect(keptInputs({ ...back, canvas: undefined }, 'p1', here)).toEqual([]);
+    const pasted = pasteClip(back, { x: 0, y: 700 }, newId, kept);
+    expect(pasted.edges).toEqual([{ id: expect.stringMatching(/^edge-/), source: 'u', target: pasted.nodes[0].id }]);
+    // Right of its input (u ends at 260): the copy's left edge at least 80 further.
+    expect(inputsMinX(back, kept, here, 80)).toBe(340);
+    expect(inputsMinX(back, [], here, 80)).toBeUndefined();
+
+    // Both copied: the edge between them is remapped, nothing kept from outside but "other".
+    const both = copyNodes(nodes, edges, new Set(['u', 'g']), 'p1')!;
+    expect(both.edges).toEqual([{ source: 'u', target: 'g' }]);
+    expect(both.inputs).toEqual([{ source: 'other', target: 'g' }]);
+
+    // Someone else's inputs: never from a node inside the clip, never into one outside it.
+    const text = JSON.stringify({
+      type: CLIP_TYPE,
+      version: 1,
+      canvas: 'p1',
+      nodes: [{ id: 'a', type: 'generation', rect: { x: 0, y: 0, width: 1, height: 1 }, data: {} }],
+      edges: [],
+      inputs: [{ source: 'a', target: 'a' }, { source: 'x', target: 'y' }, { source: 'x', target: 'a', targetHandle: 'images' }, { source: 3, target: 'a' }],
+    });
+    expect(clipFromText(text)?.inputs).toEqual([{ source: 'x', target: 'a', targetHandle: 'images' }]);
   });
 });

@@ -6,12 +6,15 @@ const production = PRODUCTION_ENV;
 
 describe('configuration', () => {
   it('runs with no configuration on embedded defaults, one warning per unset required value', () => {
-    const { config, warnings } = loadConfig({});
+    const { config, warnings, defaults, unconfiguredServices } = loadConfig({});
     expect(config).toMatchObject({ production: false, port: 3000, host: '127.0.0.1', baseUrl: 'http://localhost:3000' });
     expect(config.auth.provider).toEqual({ kind: 'bundled' });
     expect(config.model.model).toBe('local');
     expect(config.database.url).toBeUndefined();
     for (const name of REQUIRED_IN_PRODUCTION) expect(warnings.filter((w) => w.startsWith(`${name} is not set`))).toHaveLength(1);
+    // The same, for the start banner: each local default in use, and the optional services not configured.
+    expect(defaults.map((d) => d.name)).toEqual([...REQUIRED_IN_PRODUCTION]);
+    expect(unconfiguredServices).toEqual(['payments', 'video', 'analytics']);
     // The optional services' unset values are named in one line, not one line each.
     const optional = warnings.filter((w) => OPTIONAL_WARNED.some((name) => w.includes(name)));
     expect(optional).toEqual([
@@ -204,6 +207,12 @@ describe('configuration', () => {
     expect(loadConfig({}).config.payments.startsPerMinute).toBe(10);
     expect(loadConfig({ RATE_LIMIT_CHECKOUTS_PER_MINUTE: '0' }).config.payments.startsPerMinute).toBe(0);
     for (const value of ['-1', '1.5', 'ten']) expect(() => loadConfig({ RATE_LIMIT_CHECKOUTS_PER_MINUTE: value }), value).toThrow(/RATE_LIMIT_CHECKOUTS_PER_MINUTE/);
+  });
+
+  it('lets 120 uploads per user a minute by default (a drop of 100 images); RATE_LIMIT_UPLOADS_PER_MINUTE (0 = off) and RATE_LIMIT_UPLOADS_WINDOW_SECONDS (at least 1) set them', () => {
+    expect(loadConfig({}).config.limits).toMatchObject({ uploadsPerMinute: 120, uploadsWindowSeconds: 60 });
+    expect(loadConfig({ RATE_LIMIT_UPLOADS_PER_MINUTE: '0', RATE_LIMIT_UPLOADS_WINDOW_SECONDS: '3' }).config.limits).toMatchObject({ uploadsPerMinute: 0, uploadsWindowSeconds: 3 });
+    for (const value of ['0', '-1', '1.5', 'ten']) expect(() => loadConfig({ RATE_LIMIT_UPLOADS_WINDOW_SECONDS: value }), value).toThrow(/RATE_LIMIT_UPLOADS_WINDOW_SECONDS/);
   });
 
   it('takes hosted model outputs up to 64 MB by default; MODEL_OUTPUT_MAX_BYTES sets it, at least 1024', () => {

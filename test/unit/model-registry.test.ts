@@ -36,6 +36,17 @@ describe('model registry', () => {
     expect(registry.find('gpt-image-1')).toBeUndefined();
   });
 
+  it('says which models use no prompt (the upscalers) and the most pixels an input may have: the model’s own or the service’s, the lower', () => {
+    const { build } = builder();
+    const registry = createModelRegistry(settings({ upscaleMaxInputPixels: 1024 * 1024 }), build, 4, 2_000_000);
+    expect(registry.find('local')).toMatchObject({ takesPrompt: true, maxInputPixels: 2_000_000 });
+    expect(registry.find('esrgan-slim-4x')).toMatchObject({ takesPrompt: false, maxInputPixels: 1024 * 1024 });
+    expect(createModelRegistry(settings({ upscaleMaxInputPixels: 1024 * 1024 }), build, 4, 500_000).find('esrgan-slim-2x')?.maxInputPixels).toBe(500_000);
+    // Without the service's limit, only the upscalers have one (UPSCALE_MAX_INPUT_PIXELS, 512 × 512 unless set).
+    expect(createModelRegistry(settings({}), build, 4).find('local')?.maxInputPixels).toBeUndefined();
+    expect(createModelRegistry(settings({}), build, 4).find('esrgan-slim-2x')?.maxInputPixels).toBe(512 * 512);
+  });
+
   it('says gpt-image-1 shows previews only while partial images are streamed (OPENAI_PARTIAL_IMAGES)', () => {
     const { build } = builder();
     const openai = { ...none, openai: { apiKey: 'k' } };

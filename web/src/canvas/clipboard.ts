@@ -4,7 +4,10 @@
 // text, …) — never the state of a run (`isGenerating`, `job`, `error`): a pasted generation node is idle. A node of
 // a kind this client does not know is not copied (the canvas would refuse it). Text that is not ours, or is
 // malformed, is not a clip; from it only values the node's kind accepts are taken. Pasted nodes and edges get new
-// ids. No React and no DOM: unit-tested in test/unit/clipboard.test.ts.
+// ids. A clip also holds the edges into its nodes from nodes outside it, and the canvas it came from (issue 34
+// point 7): pasted (or duplicated) on that canvas, a copy keeps its inputs — an edge from each outside node still
+// there —, while a paste into another canvas keeps only the edges inside the copy. No React and no DOM:
+// unit-tested in test/unit/clipboard.test.ts.
 import { keptData, kindOf, type NodeType } from './kinds.js';
 import { nodeRect, type PlacedNode, type Rect, type XY } from './placement.js';
 
@@ -48,7 +51,12 @@ export interface ClipEdge {
 
 export interface Clip {
   nodes: ClipNode[];
+  /** The edges between the clip's nodes. */
   edges: ClipEdge[];
+  /** The edges into the clip's nodes from nodes outside it (their sources are ids on `canvas`). */
+  inputs?: ClipEdge[];
+  /** The canvas (project id) the nodes were copied from. */
+  canvas?: string;
 }
 
 /** What a paste writes into the document: new nodes and edges (plain JSON, as `LiveSession.add` takes them). */
@@ -60,26 +68,42 @@ export interface Pasted {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The nodes `ids` and the edges between them; null when none of them is on the canvas. */
-export function copyNodes(nodes: CopiedNode[], edges: CopiedEdge[], ids: ReadonlySet<string>): Clip | null {
+const clipEdge = (e: CopiedEdge): ClipEdge => ({
+  source: e.source,
+  target: e.target,
+  ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}),
+  ...(e.targetHandle ? { targetHandle: e.targetHandle } : {}),
+});
+
+/**
+ * The nodes `ids` of the canvas `canvas`, the edges between them and the edges into them from other nodes; null when
+ * none of them is on the canvas.
+ */
+export function copyNodes(nodes: CopiedNode[], edges: CopiedEdge[], ids: ReadonlySet<string>, canvas?: string): Clip | null {
   const chosen = nodes.filter((n) => ids.has(n.id) && kindOf(n.type));
   if (chosen.length === 0) return null;
   const kept = new Set(chosen.map((n) => n.id));
   return {
     nodes: chosen.map((n) => ({ id: n.id, type: n.type as NodeKind, rect: nodeRect(n), data: keptData(n.type, n.data) ?? {} })),
-    edges: edges
-      .filter((e) => kept.has(e.source) && kept.has(e.target))
-      .map((e) => ({
-        source: e.source,
-        target: e.target,
-        ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}),
-        ...(e.targetHandle ? { targetHandle: e.targetHandle } : {}),
-      })),
+    edges: edges.filter((e) => kept.has(e.source) && kept.has(e.target)).map(clipEdge),
+    ...(canvas ? { canvas, inputs: edges.filter((e) => !kept.has(e.source) && kept.has(e.target)).map(clipEdge) } : {}),
   };
 }
 
 export function clipToText(clip: Clip): string {
-  return JSON.stringify({ type: CLIP_TYPE, version: VERSION, nodes: clip.nodes, edges: clip.edges });
+  const outside = clip.canvas ? { canvas: clip.canvas, inputs: clip.inputs ?? [] } : {};
+  return JSON.stringify({ type: CLIP_TYPE, version: VERSION, nodes: clip.nodes, edges: clip.edges, ...outside });
+}
+
+/** A clip edge from parsed JSON, or null when it is not one; `source` and `target` must pass their checks. */
+function edgeFrom(e: unknown, source: (id: string) => boolean, target: (id: string) => boolean): ClipEdge | null {
+  if (!isRecord(e) || typeof e.source !== 'string' || typeof e.target !== 'string' || !source(e.source) || !target(e.target)) return null;
+  return {
+    source: e.source,
+    target: e.target,
+    ...(typeof e.sourceHandle === 'string' ? { sourceHandle: e.sourceHandle } : {}),
+    ...(typeof e.targetHandle === 'string' ? { targetHandle: e.targetHandle } : {}),
+  };
 }
 
 /** The clip in a clipboard text; null for any other text (an ordinary paste). */
@@ -104,17 +128,13 @@ export function clipFromText(text: string): Clip | null {
     nodes.push({ id: n.id, type: n.type as NodeKind, rect: { x, y, width, height }, data });
   }
   if (nodes.length === 0) return null;
-  const edges: ClipEdge[] = [];
-  for (const e of value.edges as unknown[]) {
-    if (!isRecord(e) || typeof e.source !== 'string' || typeof e.target !== 'string' || !ids.has(e.source) || !ids.has(e.target)) continue;
-    edges.push({
-      source: e.source,
-      target: e.target,
-      ...(typeof e.sourceHandle === 'string' ? { sourceHandle: e.sourceHandle } : {}),
-      ...(typeof e.targetHandle === 'string' ? { targetHandle: e.targetHandle } : {}),
-    });
-  }
-  return { nodes, edges };
+  const inClip = (id: string) => ids.has(id);
+  const edges = (value.edges as unknown[]).flatMap((e) => edgeFrom(e, inClip, inClip) ?? []);
+  // Inputs from outside the clip: kept only with the canvas they come from (older clips have neither).
+  const canvas = typeof value.canvas === 'string' && value.canvas.length <= 200 ? value.canvas : undefined;
+  const rawInputs = canvas && Array.isArray(value.inputs) && value.inputs.length <= MAX_EDGES ? (value.inputs as unknown[]) : [];
+  const inputs = rawInputs.flatMap((e) => edgeFrom(e, (id) => !inClip(id) && id.length <= 200, inClip) ?? []);
+  return { nodes, edges, ...(canvas ? { canvas, inputs } : {}) };
 }
 
 /** The rectangle around a clip's nodes, where they were copied. */
@@ -126,8 +146,37 @@ export function clipBounds(clip: Clip): Rect {
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/** The clip as new nodes and edges (new ids, from `newId(prefix)`) with the top-left corner of its bounds at `topLeft`. */
-export function pasteClip(clip: Clip, topLeft: XY, newId: (prefix: string) => string): Pasted {
+/**
+ * The clip's inputs kept by a paste onto `canvas`, whose nodes `rectOf` gives: none on another canvas, and only
+ * those whose source is still there.
+ */
+export function keptInputs(clip: Clip, canvas: string | undefined, rectOf: (id: string) => Rect | undefined): ClipEdge[] {
+  if (!clip.canvas || clip.canvas !== canvas) return [];
+  return (clip.inputs ?? []).filter((e) => rectOf(e.source) !== undefined);
+}
+
+/**
+ * The least x the left edge of the clip's bounds may have so that each node with a kept input lies `gap` right of
+ * that input (issue 34 point 2: a node right of its inputs); undefined when it keeps none.
+ */
+export function inputsMinX(clip: Clip, inputs: ClipEdge[], rectOf: (id: string) => Rect | undefined, gap: number): number | undefined {
+  const bounds = clipBounds(clip);
+  let min: number | undefined;
+  for (const e of inputs) {
+    const source = rectOf(e.source);
+    const target = clip.nodes.find((n) => n.id === e.target);
+    if (!source || !target) continue;
+    const least = source.x + source.width + gap - (target.rect.x - bounds.x);
+    min = min === undefined ? least : Math.max(min, least);
+  }
+  return min;
+}
+
+/**
+ * The clip as new nodes and edges (new ids, from `newId(prefix)`) with the top-left corner of its bounds at
+ * `topLeft`; `inputs` (keptInputs) become edges from their outside sources into the copies.
+ */
+export function pasteClip(clip: Clip, topLeft: XY, newId: (prefix: string) => string, inputs: ClipEdge[] = []): Pasted {
   const bounds = clipBounds(clip);
   const ids = new Map(clip.nodes.map((n) => [n.id, newId(n.type)]));
   return {
@@ -137,6 +186,9 @@ export function pasteClip(clip: Clip, topLeft: XY, newId: (prefix: string) => st
       position: { x: topLeft.x + n.rect.x - bounds.x, y: topLeft.y + n.rect.y - bounds.y },
       data: { type: n.type, ...n.data },
     })),
-    edges: clip.edges.map((e) => ({ ...e, id: newId('edge'), source: ids.get(e.source)!, target: ids.get(e.target)! })),
+    edges: [
+      ...clip.edges.map((e) => ({ ...e, id: newId('edge'), source: ids.get(e.source)!, target: ids.get(e.target)! })),
+      ...inputs.filter((e) => ids.has(e.target)).map((e) => ({ ...e, id: newId('edge'), target: ids.get(e.target)! })),
+    ],
   };
 }

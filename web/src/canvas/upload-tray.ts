@@ -16,12 +16,13 @@ export interface TrayEntry {
   file: File;
   destination: UploadDestination;
   source: UploadSource;
-  state: 'uploading' | 'downscaling' | 'refused' | 'failed';
+  /** `queued`: waiting its turn to be sent (canvas/upload-pacer.ts), or for the upload limit (`retryAt`). */
+  state: 'queued' | 'uploading' | 'downscaling' | 'refused' | 'failed';
   /** 0–1 while uploading. */
   progress?: number;
   /** Why it was refused or failed, in words. */
   message?: string;
-  /** When the service said to try again (ms since the epoch; a 429's Retry-After). */
+  /** A queued entry held by the upload limit: when it goes on by itself (ms since the epoch; a 429's Retry-After). */
   retryAt?: number;
   /** What the person may do about it: make the image smaller and send it again, or send it again as it is. */
   offer?: 'downscale' | 'retry';

@@ -1,6 +1,6 @@
 // /settings/tokens: the user's personal API tokens (docs/api.md "API tokens"). Create one (name, scopes, optional
 // expiry): its secret is shown once, with Copy and a warning (the service keeps only a hash). The list shows each
-// token's prefix, scopes, dates and last use; Revoke asks for confirmation first.
+// token's prefix, scopes, dates and last use; Revoke asks for confirmation first. Below them, Sign out of all devices.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { ApiToken, ApiTokenScope, CreatedApiToken } from '../api/client';
 import { useAction } from '../hooks/use-action';
@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { AppHeader } from './app-header';
 import { ConfirmDialog } from './confirm-dialog';
 import { LoadError } from './load-error';
+import { SignOutEverywhere } from './sign-out-everywhere';
 
 const SCOPES: Array<{ scope: ApiTokenScope; label: string; hint: string }> = [
   { scope: 'read', label: 'Read', hint: 'list and read projects, canvases and generations' },
@@ -84,6 +85,7 @@ export function ApiTokensPage() {
             </p>
           )}
         </section>
+        <SignOutEverywhere />
       </main>
       {revoking && (
         <ConfirmDialog title={`Revoke “${revoking.name}”?`} confirmLabel="Revoke" busy={action.busy === 'revoke'} onConfirm={() => void onRevoke()} onCancel={() => setRevoking(null)}>

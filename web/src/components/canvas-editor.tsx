@@ -13,17 +13,19 @@ import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { LiveSession } from '../canvas/live-session';
 import { connectionProblem, handleOf, kindOf, linkPorts } from '../canvas/kinds';
 import { newId, toDoc, type CanvasEdge, type CanvasNode } from '../canvas/model';
-import { columnSize } from '../canvas/placement';
+import { gridSize } from '../canvas/placement';
 import { FIT_OPTIONS, useCanvasCommands } from '../hooks/use-canvas-commands';
 import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
 import { useCanvasMenus } from '../hooks/use-canvas-menus';
 import { usePlacement } from '../hooks/use-placement';
+import { useArrange } from '../hooks/use-arrange';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
 import { focusWhenShown, useFocusNewNodes } from '../hooks/use-focus-new-nodes';
 import { useKeyboardPan } from '../hooks/use-keyboard-pan';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
 import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
+import { useLongPress } from '../hooks/use-long-press';
 import { useGeneration } from '../hooks/use-generation';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
@@ -61,8 +63,9 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const pane = useRef<HTMLDivElement>(null);
   const [initiallyEmpty] = useState(() => nodes.length === 0);
   const view = useViewportMemory(project.id, pane, !initiallyEmpty);
-  const placement = usePlacement(pane, latest);
+  const placement = usePlacement(pane, latest, view.touched);
   const commands = useCanvasCommands(session, latest, select, placement, view.touched);
+  const arrange = useArrange(session, latest, placement);
   const [showingShortcuts, setShowingShortcuts] = useState(false);
   useCanvasShortcuts(commands, () => setShowingShortcuts(true));
   const menus = useCanvasMenus(select, commands);
@@ -70,6 +73,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const withFocus = useFocusNewNodes(session, pane);
   const keyboardPan = useKeyboardPan();
   usePinchOverNodes(pane);
+  useLongPress(pane, { onNode: menus.onNodeLongPress, onPane: menus.onPaneLongPress });
   const small = useMediaQuery(SMALL_SCREEN);
   const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
   const showMinimap = minimapChoice ?? !small;
@@ -163,7 +167,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   );
 
   // New nodes land in view: at the cursor when the action came from it, else in the middle of the view.
-  const addImages = (files: File[]) => withFocus(() => uploadFiles(files, { at: placement.place(columnSize(files.length)), source: 'file-picker' }));
+  const addImages = (files: File[]) => withFocus(() => uploadFiles(files, { at: placement.place(gridSize(files.length)), source: 'file-picker' }));
 
   // Connect selected: the one selected node that takes inputs is fed by each other selected node with something to
   // give (an image, a text) into the first of its inputs that fits.
@@ -215,7 +219,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const names = useMemo(() => new Map([...peers.map((p) => [p.user.id, p.user.name] as const), [me.id, 'you'] as const]), [peers, me.id]);
 
   useUndoShortcuts(session.undo, session.redo);
-  usePasteImages((files) => uploadFiles(files, { at: placement.place(columnSize(files.length), placement.cursor() ?? undefined), source: 'paste' }));
+  usePasteImages((files) => uploadFiles(files, { at: placement.place(gridSize(files.length), placement.cursor() ?? undefined), source: 'paste' }));
 
   const onDragOver = (event: DragEvent) => {
     if (!hasFiles(event)) return;
@@ -226,7 +230,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
     if (!hasFiles(event)) return;
     event.preventDefault();
     const files = [...event.dataTransfer.files];
-    uploadFiles(files, { at: placement.place(columnSize(files.length), flow.screenToFlowPosition({ x: event.clientX, y: event.clientY })), source: 'drop' });
+    uploadFiles(files, { at: placement.place(gridSize(files.length), flow.screenToFlowPosition({ x: event.clientX, y: event.clientY })), source: 'drop' });
   };
 
   return (
@@ -274,6 +278,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           toFlow={(client) => flow.screenToFlowPosition(client, { snapToGrid: false })}
           addImages={(files, at, feeds) => uploadFiles(files, { at, feeds, source: 'file-picker' })}
           onClose={menus.close}
+          arrange={arrange}
+          openMenu={menus.open}
         />
       )}
       <div className="editor-canvas" ref={pane} onDragOver={onDragOver} onDrop={onDrop} onDoubleClick={menus.onDoubleClick} {...live.pointer}>

@@ -4,14 +4,18 @@
 // a connection dragged from an output was let go on empty canvas — a new node of each kind with an input that
 // output fits, connected —; and where one dragged back from an input was — images, or a node of each kind with an
 // output that fits it, there, feeding it. Right-click opens them (Shift+F10 or the menu key on a focused node too).
+// Tidy up (the selection, or the whole canvas) is on the canvas's menu and on the selection's, whose "Align and
+// distribute…" opens a menu of those (./arrange-items.ts).
 import { kindOf, portOf, type NodeType } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { columnSize, sizeOf, type XY } from '../canvas/placement';
+import { gridSize, nodeRect, sizeOf, type XY } from '../canvas/placement';
 import { MOD } from '../canvas/shortcuts';
 import { KINDS_WITH_UI, uiOf } from '../kinds';
 import { fits } from '../../../src/kinds/index.js';
 import type { CanvasCommands } from '../hooks/use-canvas-commands';
 import type { Placement } from '../hooks/use-placement';
+import type { Arrangement } from '../hooks/use-arrange';
+import { arrangeItems } from './arrange-items';
 import { ContextMenu, type MenuItem } from './context-menu';
 import { isWebUrl } from './node-image';
 
@@ -20,6 +24,7 @@ export type CanvasMenuState =
   | { kind: 'pane'; at: XY }
   | { kind: 'connection'; fromNodeId: string; handle: string | null; at: XY }
   | { kind: 'input'; toNodeId: string; handle: string | null; at: XY }
+  | { kind: 'arrange'; ids: string[]; at: XY }
   | null;
 
 interface Props {
@@ -29,9 +34,13 @@ interface Props {
   placement: Placement;
   /** Turns a client point into a flow position. */
   toFlow: (client: XY) => XY;
-  /** Uploads files as new image nodes, their column's top-left at `at` (flow), each feeding the node `feeds` if given. */
+  /** Uploads files as new image nodes, their grid's top-left at `at` (flow), each feeding the node `feeds` if given. */
   addImages: (files: File[], at: XY, feeds?: string) => void;
   onClose: () => void;
+  /** Tidies up, aligns or distributes nodes (default: the selection; Tidy up: else the whole canvas). */
+  arrange?: (how: Arrangement, ids?: string[]) => void;
+  /** Opens another menu in its place (Align and distribute…). */
+  openMenu?: (menu: CanvasMenuState) => void;
 }
 
 /** Asks for image files with the browser's file chooser (a menu item's click is the user's gesture it needs). */
@@ -44,11 +53,12 @@ function chooseImages(onFiles: (files: File[]) => void): void {
   input.click();
 }
 
-export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages, onClose }: Props) {
+export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages, onClose, arrange, openMenu }: Props) {
   const point = toFlow(menu.at);
-  /** Files as a column of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds`. */
+  /** Files as a grid of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds` (left of it). */
   const imagesAt = (files: File[], centre: XY, feeds?: string) => {
-    if (files.length > 0) addImages(files, placement.place(columnSize(files.length), centre), feeds);
+    const fed = feeds === undefined ? undefined : nodes.find((n) => n.id === feeds);
+    if (files.length > 0) addImages(files, placement.place(gridSize(files.length), centre, fed ? { maxX: nodeRect(fed).x - 80 } : {}), feeds);
   };
   const addImagesItem = (centre: XY, feeds?: string): MenuItem => ({ label: 'Add images here…', onSelect: () => chooseImages((files) => imagesAt(files, centre, feeds)) });
   /** The items adding a node of each kind `offered` (in the registry's order), centred at `centre(type)`. */
@@ -69,6 +79,12 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
       { label: 'Duplicate', shortcut: `${MOD}+D`, onSelect: () => commands.duplicate(ids) },
       { label: 'Copy', shortcut: `${MOD}+C`, onSelect: () => commands.copyToClipboard(ids) },
       { label: 'Connect to new generation', onSelect: () => commands.connectToNewGeneration(ids) },
+      ...(arrange && openMenu && ids.length > 1
+        ? [
+            { label: 'Tidy up', onSelect: () => arrange('tidy', ids) },
+            { label: 'Align and distribute…', onSelect: () => openMenu({ kind: 'arrange', ids, at: { ...menu.at } }) },
+          ]
+        : []),
       ...(image ? [{ label: 'Open image', onSelect: () => void window.open(image, '_blank', 'noopener') }] : []),
       { label: ids.length > 1 ? `Delete ${ids.length} nodes` : 'Delete', shortcut: 'Del', onSelect: () => commands.remove(ids) },
     ];
@@ -87,8 +103,12 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
         onSelect: () => void commands.pasteFromClipboard(point, (files) => imagesAt(files, point)),
       },
       { label: 'Select all', shortcut: `${MOD}+A`, disabled: nodes.length === 0, onSelect: commands.selectAll },
+      ...(arrange ? [{ label: 'Tidy up', disabled: nodes.length < 2, onSelect: () => arrange('tidy') }] : []),
       { label: 'Fit view', shortcut: 'Shift+1', disabled: nodes.length === 0, onSelect: commands.fit },
     ];
+  } else if (menu.kind === 'arrange') {
+    label = 'Align and distribute';
+    items = arrange ? arrangeItems(menu.ids, arrange) : [];
   } else if (menu.kind === 'input') {
     label = 'New input';
     // Kinds with an output the input fits; the new nodes' outputs (their right edges, halfway down) where the

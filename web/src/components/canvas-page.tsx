@@ -3,7 +3,7 @@
 // only lets read: others' changes still show live). The header says who else is here and how the connection is.
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { Project, ProjectRole } from '../api/client';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useLiveSession, useStore } from '../hooks/use-live-session';
@@ -19,6 +19,7 @@ import { galleryPath } from '../paths';
 import { PageStatus } from './page-status';
 import { PresenceAvatars } from './presence-avatars';
 import { ProjectBreadcrumb } from './project-breadcrumb';
+import { ProjectName } from './project-name';
 import { ViewOnlyBadge } from './view-only-badge';
 
 const NOT_FOUND = 'This project does not exist, or it is not shared with you.';
@@ -77,6 +78,7 @@ function Loading({ project, session }: { project: Project; session?: LiveSession
 function LiveCanvas({ project, role, session }: { project: Project; role: ProjectRole; session: LiveSession }) {
   const connection = useStore(session.connection);
   const readOnly = role === 'viewer' || connection.scope === 'readonly';
+  const [name, setName] = useState(project.name); // renamed in the header by its owner
 
   // Leaving the page while the service has not acknowledged our changes asks first (they are kept only here).
   useEffect(() => {
@@ -99,7 +101,9 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
   return (
     <div className="editor">
       <AppHeader>
-        <ProjectBreadcrumb name={project.name} />
+        <ProjectBreadcrumb name={name}>
+          <ProjectName projectId={project.id} name={name} canRename={role === 'owner'} onRenamed={setName} />
+        </ProjectBreadcrumb>
         {readOnly && <ViewOnlyBadge />}
         {readOnly && (
           <Link className="button ghost" href={galleryPath(project.id)}>
@@ -110,7 +114,7 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
         <ConnectionStatus session={session} readOnly={readOnly} />
       </AppHeader>
       <ReactFlowProvider>
-        {readOnly ? <LiveCanvasView session={session} /> : <CanvasEditor project={project} session={session} canShare={role === 'owner'} />}
+        {readOnly ? <LiveCanvasView session={session} /> : <CanvasEditor project={{ ...project, name }} session={session} canShare={role === 'owner'} />}
       </ReactFlowProvider>
     </div>
   );

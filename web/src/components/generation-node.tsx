@@ -6,8 +6,10 @@
 // *Canceled*, or the error the service wrote), the result, and under it the node's variants (every result it has
 // had: enlarge, compare, make one current).
 // The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
-// disabled, with a title saying why, for a model the service does not run or more input images than it accepts,
-// and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's
+// disabled, with a title saying why, for a model the service does not run, more input images than it accepts or an
+// input larger than it takes (its `maxInputPixels`, measured in the browser), and, with a hint under it, until an
+// image is connected and a prompt written — no prompt for a model that uses none (an upscaler: the prompt box is
+// then replaced by a line saying so). Under the prompt, the model's
 // presets (prompt-field.tsx). An error shown stays until the prompt, the inputs or the model change; a 429 says
 // when to try again, counting down.
 // Texts connected into its prompt port (text nodes, src/kinds/text.ts) are joined to its prompt when it runs (by the
@@ -24,7 +26,9 @@ import type { CanvasNode } from '../canvas/model';
 import { modelStatus } from '../canvas/model-choice';
 import { promptPresets } from '../canvas/prompt-presets';
 import { usePaymentsEnabled } from '../hooks/use-client-config';
+import { useImageSizes } from '../hooks/use-image-sizes';
 import { useModels } from '../hooks/use-models';
+import { inputTooLarge, needsPrompt } from '../canvas/input-limits';
 import { JobStatus } from './job-status';
 import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
@@ -56,7 +60,12 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
   const inputCount = sources.filter((s) => s.data.image).length;
   const catalogue = useModels();
-  const model = modelStatus(data.model, catalogue, inputCount);
+  const status = modelStatus(data.model, catalogue, inputCount);
+  // The model's own rules, before any run (canvas/input-limits.ts): its prompt (none for an upscaler) and its inputs' size.
+  const sizes = useImageSizes(connections.map((c) => sources.find((s) => s.id === c.source)?.data.image));
+  const tooLarge = inputTooLarge(status.model, sizes.map((size, i) => ({ name: inputNames[i] ?? `Input ${i + 1}`, size })));
+  const model = status.blocked === undefined && tooLarge ? { ...status, blocked: tooLarge } : status;
+  const promptUsed = needsPrompt(model.model);
   // The document's job (anyone's, as the service writes it) wins over what this tab was answered. A node whose
   // job is queued or running (anyone's) shows that job in place of a new start: one job per node at a time.
   const job = documentJob(data.job) ?? activity.job;
@@ -70,11 +79,15 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   );
   const error = outcome === 'canceled' ? undefined : outcome;
   const payments = usePaymentsEnabled();
-  const waiting = readiness(connections.length, inputCount, [data.prompt, ...joined.map((j) => j.text)]);
+  const waiting = readiness(connections.length, inputCount, promptUsed && [data.prompt, ...joined.map((j) => j.text)]);
 
   return (
     <NodeFrame nodeId={id} type={type} busy={generating}>
-      <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
+      {promptUsed ? (
+        <PromptField value={data.prompt ?? ''} readOnly={readOnly} presets={promptPresets(model.model)} onChange={(prompt, newRun) => setPrompt(id, prompt, newRun)} />
+      ) : (
+        <p className="muted small">No prompt: this model does not use one.</p>
+      )}
       {joined.length > 0 && (
         <div className="joined-texts" role="group" aria-label="Joined texts">
           <span className="muted small">Joined with the prompt when it runs:</span>
@@ -189,10 +202,13 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   );
 }
 
-/** Why Generate waits for the person: no image connected (or none with an image yet), no prompt (its own or a joined text); undefined: ready. */
-function readiness(connections: number, images: number, prompts: unknown[]): string | undefined {
+/**
+ * Why Generate waits for the person: no image connected (or none with an image yet), no prompt (its own or a joined
+ * text; `prompts` false: the model uses none); undefined: ready.
+ */
+function readiness(connections: number, images: number, prompts: unknown[] | false): string | undefined {
   const image = connections === 0 ? 'Connect an image' : images === 0 ? 'Wait for the connected image' : undefined;
-  const noPrompt = prompts.every((p) => typeof p !== 'string' || p.trim() === '');
+  const noPrompt = prompts !== false && prompts.every((p) => typeof p !== 'string' || p.trim() === '');
   if (image && noPrompt) return `${image} and write a prompt`;
   return image ?? (noPrompt ? 'Write a prompt' : undefined);
 }

@@ -1,6 +1,7 @@
 // A "More" button that opens a menu of actions (the menu button pattern): the compact editor toolbar keeps
 // its less used actions here. Opening focuses the first item; ↑/↓, Home and End move between items; Escape,
 // Tab, choosing an item or a click outside closes it, and Escape or a choice gives the focus back to the button.
+// The header's account menu gives the button its own content and shows a summary above the items.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface MenuAction {
@@ -13,11 +14,25 @@ export interface MenuAction {
   href?: string;
 }
 
-export function MoreMenu({ label = 'More', actions, children }: { label?: string; actions: MenuAction[]; children?: ReactNode }) {
+interface Props {
+  /** The menu's name, and the button's text unless `trigger` is given. */
+  label?: string;
+  actions: MenuAction[];
+  children?: ReactNode;
+  /** The button's content (its accessible name: make it hold the label). */
+  trigger?: ReactNode;
+  /** Shown above the items, outside the menu itself (the account menu's who and plan); read as the menu's description. */
+  summary?: ReactNode;
+  className?: string;
+}
+
+export function MoreMenu({ label = 'More', actions, children, trigger, summary, className }: Props) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
+  const summaryId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
 
   // Disabled items are still reached (and read as unavailable), as the menu pattern has it.
   const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
@@ -31,7 +46,7 @@ export function MoreMenu({ label = 'More', actions, children }: { label?: string
     items()[0]?.focus();
     const outside = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!menu.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+      if (!popup.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
@@ -61,7 +76,7 @@ export function MoreMenu({ label = 'More', actions, children }: { label?: string
   };
 
   return (
-    <div className="more-menu">
+    <div className={className ? `more-menu ${className}` : 'more-menu'}>
       <button
         ref={button}
         type="button"
@@ -77,41 +92,48 @@ export function MoreMenu({ label = 'More', actions, children }: { label?: string
           }
         }}
       >
-        {label}
+        {trigger ?? label}
       </button>
       {open && (
-        <div ref={menu} id={menuId} role="menu" aria-label={label} className="more-menu-list" onKeyDown={onKeyDown}>
-          {actions.map((action) =>
-            action.href ? (
-              <a
-                key={action.label}
-                role="menuitem"
-                tabIndex={-1}
-                href={action.href}
-                title={action.title}
-                onClick={(event) => {
-                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab, as any link
-                  event.preventDefault();
-                  choose(action);
-                }}
-              >
-                {action.label}
-              </a>
-            ) : (
-              <button
-                key={action.label}
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                aria-disabled={action.disabled || undefined}
-                title={action.title}
-                onClick={() => choose(action)}
-              >
-                {action.label}
-              </button>
-            ),
+        <div ref={popup} className="more-menu-list">
+          {summary && (
+            <div id={summaryId} className="more-menu-summary">
+              {summary}
+            </div>
           )}
-          {children}
+          <div ref={menu} id={menuId} role="menu" aria-label={label} aria-describedby={summary ? summaryId : undefined} className="more-menu-items" onKeyDown={onKeyDown}>
+            {actions.map((action) =>
+              action.href ? (
+                <a
+                  key={action.label}
+                  role="menuitem"
+                  tabIndex={-1}
+                  href={action.href}
+                  title={action.title}
+                  onClick={(event) => {
+                    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab, as any link
+                    event.preventDefault();
+                    choose(action);
+                  }}
+                >
+                  {action.label}
+                </a>
+              ) : (
+                <button
+                  key={action.label}
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  aria-disabled={action.disabled || undefined}
+                  title={action.title}
+                  onClick={() => choose(action)}
+                >
+                  {action.label}
+                </button>
+              ),
+            )}
+            {children}
+          </div>
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
-// A new project: its name (required), then **Create** (stay on the page; the new project is marked in the list) or
-// **Create and open** (go to its canvas). For a person's first project, **Start with an example canvas** is offered
-// and ticked: the service puts a short example into the new canvas (docs/api.md "Example canvas").
+// A new project: its name (required), then **Create and open** (the primary action, and Enter's: go to its canvas)
+// or **Create** (stay on the page; the new project is marked in the list). For a person's first project, **Start
+// with an example canvas** is offered and ticked: the service puts a short example into the new canvas (docs/api.md
+// "Example canvas").
 import { useId, useState, type FormEvent } from 'react';
 
 export interface CreateOptions {
@@ -25,9 +26,9 @@ export function ProjectCreateForm({ onCreate, offerExample }: Props) {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // The button that submitted: Enter in the field is Create (the first submit button).
+    // The button that submitted: Enter in the field is Create and open (the first submit button).
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const open = submitter?.value === 'open';
+    const open = submitter?.value !== 'create';
     const trimmed = name.trim();
     if (!trimmed) {
       setError('Give the project a name.');
@@ -61,11 +62,11 @@ export function ProjectCreateForm({ onCreate, offerExample }: Props) {
         aria-describedby={error ? errorId : undefined}
         onChange={(e) => setName(e.target.value)}
       />
-      <button type="submit" name="action" value="create" className="button primary" disabled={busy !== null}>
-        {busy === 'create' ? 'Creating…' : 'Create'}
-      </button>
-      <button type="submit" name="action" value="open" className="button" disabled={busy !== null}>
+      <button type="submit" name="action" value="open" className="button primary" disabled={busy !== null}>
         {busy === 'open' ? 'Creating…' : 'Create and open'}
+      </button>
+      <button type="submit" name="action" value="create" className="button" disabled={busy !== null}>
+        {busy === 'create' ? 'Creating…' : 'Create'}
       </button>
       {offerExample && (
         <label className="create-example">

@@ -114,7 +114,7 @@ export function ProjectsPage() {
         {ready && projects.length === 0 && (
           <div className="empty">
             <h2>No projects yet</h2>
-            <p className="muted">Give your first project a name above and press Create. It can start with a short example that shows how the canvas works.</p>
+            <p className="muted">Give your first project a name above and press Create and open. It can start with a short example that shows how the canvas works.</p>
           </div>
         )}
         {ready && projects.length > 0 && (

@@ -45,7 +45,8 @@ export function SharedProjects({ arrange, activity, activityLoaded }: Props) {
                   <LastEdited at={lastEdited(project, activity)} />
                 </div>
                 <div className="row">
-                  <span className={`badge role ${project.role}`}>{ROLE_TEXT[project.role]}</span>
+                  {/* The role as data, not a class: `editor` is the canvas page's full-height layout class. */}
+                  <span className="badge role" data-role={project.role}>{ROLE_TEXT[project.role]}</span>
                   <Link className="button" href={href} aria-label={`Open ${project.name}`}>
                     Open
                   </Link>

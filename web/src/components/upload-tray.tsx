@@ -1,18 +1,18 @@
 // The upload tray (hooks/use-uploads.ts): over the canvas's top-left corner, each file on its way to a new node
 // with its progress, and each file refused or failed with why ("big.png is over 4 MB", "notes.txt is not an
-// accepted image (PNG, JPEG, …)", "Too many uploads … Try again in 42 s") and what can be done: Downscale and
-// upload (an image over the limit), Try again, Dismiss. Also the highlight shown while files are dragged over
-// the canvas.
+// accepted image (PNG, JPEG, …)", "dot.png was not uploaded: you are offline.") and what can be done: Downscale
+// and upload (an image over the limit), Try again, Dismiss; files not sent yet are one line (upload-queue-status.tsx:
+// "Waiting for the upload limit — 40 left"). Also the highlight shown while files are dragged over the canvas.
 import { useSyncExternalStore } from 'react';
 import type { TrayEntry } from '../canvas/upload-tray';
 import { acceptedNames, fileName, formatBytes, type UploadRules } from '../canvas/upload-rules';
 import type { Uploads } from '../hooks/use-uploads';
 import { ProgressBar } from './progress-bar';
-import { RetryHint } from './retry-hint';
+import { UploadQueueStatus } from './upload-queue-status';
 import './canvas-feedback.css';
 
-/** Entries the tray shows: a file going into an existing node shows its progress there. */
-const shownInTray = (e: TrayEntry) => e.state !== 'uploading' || 'position' in e.destination;
+/** Entries the tray shows one by one: a file going into an existing node shows its progress there; queued files are one line. */
+const shownInTray = (e: TrayEntry) => e.state !== 'queued' && (e.state !== 'uploading' || 'position' in e.destination);
 
 function Entry({ entry, uploads }: { entry: TrayEntry; uploads: Uploads }) {
   const name = fileName(entry.file);
@@ -34,10 +34,7 @@ function Entry({ entry, uploads }: { entry: TrayEntry; uploads: Uploads }) {
   }
   return (
     <li className="upload-entry problem node-error">
-      <p role="alert">
-        {entry.message}
-        {entry.retryAt !== undefined && <RetryHint at={entry.retryAt} />}
-      </p>
+      <p role="alert">{entry.message}</p>
       <div className="upload-entry-actions">
         {entry.offer === 'downscale' && (
           <button type="button" className="button small primary" onClick={() => uploads.downscale(entry.id)}>
@@ -58,11 +55,13 @@ function Entry({ entry, uploads }: { entry: TrayEntry; uploads: Uploads }) {
 }
 
 export function UploadTrayPanel({ uploads }: { uploads: Uploads }) {
-  const entries = useSyncExternalStore(uploads.tray.subscribe, uploads.tray.get).filter(shownInTray);
-  if (entries.length === 0) return null;
+  const all = useSyncExternalStore(uploads.tray.subscribe, uploads.tray.get);
+  const entries = all.filter(shownInTray);
+  if (entries.length === 0 && !all.some((e) => e.state === 'queued')) return null;
   return (
     <section className="upload-tray" aria-label="Uploads">
       <ul>
+        <UploadQueueStatus entries={all} />
         {entries.map((entry) => (
           <Entry key={entry.id} entry={entry} uploads={uploads} />
         ))}

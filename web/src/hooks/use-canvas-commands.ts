@@ -1,21 +1,21 @@
 // What the canvas's shortcuts and context menus do (issue 19, point 1): select all; copy, cut, paste and duplicate
 // nodes (canvas/clipboard.ts); delete; add a node of any kind (web/src/kinds/) at a spot, connected from nodes or
 // into them through ports that fit, or not; zoom, fit and zoom to the selection. Every edit is one undo step, and new nodes land in view (hooks/use-placement.ts) and are
-// selected.
+// selected. New nodes follow one placement rule (canvas/placement.ts): never on top of another node, a node with
+// inputs right of them (and one feeding a node left of it); a duplicate goes beside its original, a paste at the
+// pointer, each moved to the nearest free spot; a copied node keeps its inputs on its own canvas.
 import { useReactFlow } from '@xyflow/react';
 import { useCallback, useMemo, useRef, type RefObject } from 'react';
-import { clipBounds, clipFromText, clipToText, copyNodes, pasteClip, type Clip } from '../canvas/clipboard';
+import { clipBounds, clipFromText, clipToText, copyNodes, inputsMinX, keptInputs, pasteClip, type Clip } from '../canvas/clipboard';
 import type { LiveSession } from '../canvas/live-session';
 import { linkPorts, type NodeType } from '../canvas/kinds';
 import { createNode, newId, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
-import { centeredAt, nodeRect, sizeOf, type XY } from '../canvas/placement';
+import { centeredAt, NODE_MARGIN, nodeRect, sizeOf, type Rect, type XY } from '../canvas/placement';
 import { KIND_UI } from '../kinds';
 import type { FlowState } from './use-live-canvas';
 import type { Placement } from './use-placement';
 
-/** How far a duplicate lands from its original (flow units, down and to the right). */
-const DUPLICATE_OFFSET = 40;
-/** Space between nodes and a generation node made for them. */
+/** Space between nodes and a node made for them (right of its inputs, left of what it feeds). */
 const GAP = 80;
 export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1 };
 
@@ -92,24 +92,40 @@ export function useCanvasCommands(
   const chosen = useCallback((ids?: string[]) => ids ?? selectedIds(), [selectedIds]);
 
   const clipOf = useCallback(
-    (ids?: string[]) => copyNodes(latest.current.nodes, latest.current.edges, new Set(chosen(ids))),
-    [latest, chosen],
+    (ids?: string[]) => copyNodes(latest.current.nodes, latest.current.edges, new Set(chosen(ids)), session.projectId),
+    [latest, chosen, session],
   );
 
+  const rectOf = useCallback(
+    (id: string): Rect | undefined => {
+      const node = latest.current.nodes.find((n) => n.id === id);
+      return node ? nodeRect(node) : undefined;
+    },
+    [latest],
+  );
+
+  /** Pastes the clip with its bounds' top-left wanted at `topLeft` (moved to the nearest free spot), keeping its inputs on this canvas. */
   const pasteAt = useCallback(
     (clip: Clip, topLeft: XY) => {
       const bounds = clipBounds(clip);
-      const pasted = pasteClip(clip, placement.placeGroup(bounds, topLeft), newId);
+      const inputs = keptInputs(clip, session.projectId, rectOf);
+      const minX = inputsMinX(clip, inputs, rectOf, GAP);
+      const pasted = pasteClip(clip, placement.placeGroup(bounds, topLeft, { minX }), newId, inputs);
       session.step();
       session.add(pasted);
       select(pasted.nodes.map((n) => n.id));
     },
-    [placement, session, select],
+    [placement, session, select, rectOf],
   );
 
   const addNode = useCallback(
     (type: NodeType, at?: XY, sources: NodeEnd[] = [], targets: NodeEnd[] = []) => {
-      const node = createNode(type, placement.place(sizeOf(type), at), KIND_UI[type].data);
+      // Right of the nodes it takes inputs from, left of those it feeds.
+      const fromRects = sources.flatMap(({ nodeId }) => rectOf(nodeId) ?? []);
+      const toRects = targets.flatMap(({ nodeId }) => rectOf(nodeId) ?? []);
+      const minX = fromRects.length > 0 ? Math.max(...fromRects.map((r) => r.x + r.width)) + GAP : undefined;
+      const maxX = toRects.length > 0 ? Math.min(...toRects.map((r) => r.x)) - GAP : undefined;
+      const node = createNode(type, placement.place(sizeOf(type), at, { minX, maxX }), KIND_UI[type].data);
       const typeOf = (id: string) => latest.current.nodes.find((n) => n.id === id)?.type;
       const edges = [
         ...sources.flatMap(({ nodeId, handle }) => {
@@ -125,7 +141,7 @@ export function useCanvasCommands(
       session.add({ nodes: [toSavedNode(node)], edges });
       select([node.id]);
     },
-    [placement, session, select, latest],
+    [placement, session, select, latest, rectOf],
   );
   const addGeneration = useCallback(
     (at?: XY, sources: string[] = [], targets: string[] = []) =>
@@ -173,10 +189,13 @@ export function useCanvasCommands(
         if (clip) paste(clip, at);
       },
       duplicate: (ids) => {
+        // Beside the original: to its right, or below it when the copy keeps inputs from outside (their edges then
+        // do not cross the original); the nearest free spot from there.
         const clip = clipOf(ids);
         if (!clip) return;
         const bounds = clipBounds(clip);
-        pasteAt(clip, { x: bounds.x + DUPLICATE_OFFSET, y: bounds.y + DUPLICATE_OFFSET });
+        const below = keptInputs(clip, session.projectId, rectOf).length > 0;
+        pasteAt(clip, below ? { x: bounds.x, y: bounds.y + bounds.height + NODE_MARGIN } : { x: bounds.x + bounds.width + NODE_MARGIN, y: bounds.y });
       },
       remove: (ids) => {
         const nodes = chosen(ids);
@@ -205,5 +224,5 @@ export function useCanvasCommands(
         void flow.fitView(ids.length > 0 ? { nodes: ids.map((id) => ({ id })), padding: 0.2, maxZoom: 2, duration: duration() } : { ...FIT_OPTIONS, duration: duration() });
       },
     };
-  }, [clipOf, pasteAt, placement, selectedIds, select, latest, chosen, flow, addNode, addGeneration, onViewMoved]);
+  }, [clipOf, pasteAt, placement, selectedIds, select, latest, chosen, flow, addNode, addGeneration, onViewMoved, session, rectOf]);
 }

@@ -2,7 +2,8 @@
 // (components/canvas-menu.tsx) — a node's (or the selection's), the canvas's, or the one offered where a
 // connection was let go on empty canvas: dragged from an output (a node to feed), or back from an input (something
 // to feed it), each naming the port it came from —, a double-click on empty canvas adding a
-// generation node there, and a click on the minimap moving the view there.
+// generation node there, and a click on the minimap moving the view there. A long press on a touch screen opens the
+// node's or the canvas's menu as a right-click does (hooks/use-long-press.ts).
 import { useReactFlow, type FinalConnectionState } from '@xyflow/react';
 import { useCallback, useMemo, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
@@ -39,6 +40,16 @@ export function useCanvasMenus(select: (ids: string[]) => void, commands: Canvas
     [select],
   );
 
+  // A long press on a touch screen (hooks/use-long-press.ts): the same menus, at the finger.
+  const onNodeLongPress = useCallback(
+    (nodeId: string, at: XY) => {
+      if (!flow.getNode(nodeId)?.selected) select([nodeId]);
+      setMenu({ kind: 'node', nodeId, at });
+    },
+    [flow, select],
+  );
+  const onPaneLongPress = useCallback((at: XY) => setMenu({ kind: 'pane', at }), []);
+
   const onSelectionContextMenu = useCallback((event: ReactMouseEvent, nodes: CanvasNode[]) => {
     event.preventDefault();
     if (nodes.length > 0) setMenu({ kind: 'node', nodeId: nodes[0].id, at: { x: event.clientX, y: event.clientY } });
@@ -72,7 +83,7 @@ export function useCanvasMenus(select: (ids: string[]) => void, commands: Canvas
   const onMiniMapClick = useCallback((_event: ReactMouseEvent, position: XY) => commands.centerOn(position), [commands]);
 
   return useMemo(
-    () => ({ menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick }),
-    [menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick],
+    () => ({ menu, open: setMenu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick, onNodeLongPress, onPaneLongPress }),
+    [menu, close, onNodeContextMenu, onSelectionContextMenu, onPaneContextMenu, onConnectEnd, onDoubleClick, onMiniMapClick, onNodeLongPress, onPaneLongPress],
   );
 }
