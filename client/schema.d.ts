@@ -4427,6 +4427,8 @@ export interface components {
                 name: string;
             };
             lineage: components["schemas"]["LineageInput"];
+            /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
+            text: string | null;
         };
         GenerationInput: {
             id: string;
@@ -5449,6 +5451,8 @@ export interface components {
                 name: string;
             };
             lineage: components["schemas"]["Lineage"];
+            /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
+            text: string | null;
         };
         Generation: {
             id: string;

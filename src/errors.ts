@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'no_subscription',
   'video_asset_id_required',
   'node_settings_unusable',
+  'prompt_not_understood',
   // 401, 402, 403
   'unauthorized',
   'upgrade_required',
@@ -158,6 +159,11 @@ export const imagesOverPixelBudget = (total: number, limit: number, count: numbe
   new AppError('unusable_image', `Invalid image: the ${count} images are ${total} pixels together, more than the ${limit}-pixel limit of one generation`, {
     details: 'images: all inputs together',
   });
+/** How the message of `prompt_not_understood` starts (the web client offers the words the engine knows under it). */
+export const PROMPT_NOT_UNDERSTOOD = 'Prompt not understood';
+/** The model can do nothing with the prompt (the offline engine understands none of it): `details` says what it understands. */
+export const promptNotUnderstood = (problem: string, understands: string) =>
+  new AppError('prompt_not_understood', `${PROMPT_NOT_UNDERSTOOD}: ${problem}`, { details: understands });
 export const inputImageTooLarge = (url: string) => new AppError('input_image_too_large', 'Input image too large', { details: shown(url) });
 export const upgradeRequired = () => new AppError('upgrade_required', 'Upgrade required');
 const usd = (amount: number) => `$${amount.toFixed(amount < 1 ? 3 : 2)}`;

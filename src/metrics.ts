@@ -78,6 +78,7 @@ export function generationResult(err: unknown): GenerationResult {
     case 'invalid_image':
     case 'unusable_image':
     case 'input_image_too_large':
+    case 'prompt_not_understood':
       return 'invalid_input';
     case 'upgrade_required':
       return 'upgrade_required';

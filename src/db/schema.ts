@@ -117,6 +117,8 @@ export const generations = pgTable(
     parentIds: text('parent_ids').array().notNull().default(sql`'{}'::text[]`),
     /** The prompt is written into the output PNG's XMP (the user opted in). */
     promptInMetadata: boolean('prompt_in_metadata').notNull().default(false),
+    /** What the model said beside the image (the offline engine: what it did, in words); null when it said nothing, and on older rows. */
+    modelText: text('model_text'),
     /** The prompt's words for full-text search (config `simple`: any language, no stemming). */
     promptSearch: tsvector('prompt_search').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, prompt)`),
   },

@@ -54,6 +54,7 @@ export function statusOf(code: ErrorCode): number {
     case 'no_subscription':
     case 'video_asset_id_required':
     case 'node_settings_unusable':
+    case 'prompt_not_understood':
       return 400;
     case 'unauthorized':
       return 401;

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError } from '../models/image-model.js';
+import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError, ModelPromptError } from '../models/image-model.js';
 import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
@@ -147,6 +147,7 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       }
       if (answer.ok) return { image: { data: bytes(answer.data), mimeType: answer.mimeType }, text: answer.text, model: answer.model };
       if (answer.kind === 'input') throw new ModelInputError(answer.index, answer.message);
+      if (answer.kind === 'prompt') throw new ModelPromptError(answer.problem, answer.understands);
       throw new ModelFailedError(answer.message);
     },
   });

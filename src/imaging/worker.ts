@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { asBuffer as bytes, toPng, toPreview } from './convert.js';
 import { LocalImageModel, type OfflineLimits } from '../models/local-image-model.js';
 import { upscale as esrgan, upscaleText, upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
-import { ModelFailedError, ModelInputError } from '../models/image-model.js';
+import { ModelFailedError, ModelInputError, ModelPromptError } from '../models/image-model.js';
 import { decodeProblem } from './input-image-check.js';
 import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
@@ -33,6 +33,7 @@ export interface GenerateTask {
 export type GenerateAnswer =
   | { ok: true; data: Uint8Array; mimeType: string; text?: string; model?: string }
   | { ok: false; kind: 'input'; index: number; message: string }
+  | { ok: false; kind: 'prompt'; problem: string; understands: string }
   | { ok: false; kind: 'failed'; message: string };
 
 export async function generate(task: GenerateTask): Promise<GenerateAnswer> {
@@ -47,6 +48,7 @@ export async function generate(task: GenerateTask): Promise<GenerateAnswer> {
     return { ok: true, data: result.image.data, mimeType: result.image.mimeType, text: result.text, model: result.model };
   } catch (err) {
     if (err instanceof ModelInputError) return { ok: false, kind: 'input', index: err.index, message: err.message };
+    if (err instanceof ModelPromptError) return { ok: false, kind: 'prompt', problem: err.problem, understands: err.understands };
     return { ok: false, kind: 'failed', message: err instanceof ModelFailedError ? err.message : 'the offline image engine failed' };
   }
 }

@@ -80,6 +80,20 @@ export class ModelInputError extends Error {
   }
 }
 
+/**
+ * The model can do nothing with the prompt (the offline engine, which is no AI model, understands none of its
+ * words): the request's fault, answered 400. `problem` says what it could not act on, `understands` what it can.
+ */
+export class ModelPromptError extends Error {
+  constructor(
+    readonly problem: string,
+    readonly understands: string,
+  ) {
+    super(problem);
+    this.name = 'ModelPromptError';
+  }
+}
+
 /** The model cannot be built from its configuration (e.g. a provider model without an API key). */
 export class ModelConfigError extends Error {
   constructor(message: string) {

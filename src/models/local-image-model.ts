@@ -3,8 +3,8 @@
 // `maxOperations` steps, each on at most `workingPixels` pixels (all images together, inputs scaled down on
 // decoding) of at most `maxSide` a side, and a blur whose cost does not grow with its sigma.
 import sharp, { type Matrix3x3, type Sharp } from 'sharp';
-import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelInputError } from './image-model.js';
-import { type Layout, type Operation, UNDERSTOOD_WORDS, describe, parsePrompt } from './local-operations.js';
+import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelInputError, ModelPromptError } from './image-model.js';
+import { type Layout, type Operation, UNDERSTOOD_WORDS, describe, readPrompt } from './local-operations.js';
 
 /** What a prompt may ask of the engine (config `model.offline`, OFFLINE_* in the environment). */
 export interface OfflineLimits {
@@ -242,6 +242,9 @@ export class LocalImageModel implements ImageModel {
   async generate(req: GenerateRequest): Promise<GenerateResult> {
     const { maxOperations, maxBlur, maxSide, workingPixels } = this.limits;
     if (req.images.length === 0) throw new ModelFailedError('No input images');
+    // Before any image is read: a prompt it can do nothing with fails at once (it never answers the input unchanged).
+    const { ops, ignored } = readPrompt(req.prompt);
+    refuseUnusable(req.prompt, ops, req.images.length);
     const headers = await Promise.all(req.images.map(readHeader));
     const f = budgetFactor(headers, workingPixels);
     const sizes = headers.map((h) => fit(h, f, maxSide));
@@ -253,8 +256,8 @@ export class LocalImageModel implements ImageModel {
       const why = f < 1 ? `to fit the engine's ${budgetLabel(workingPixels)} working budget` : `to the engine's maximum side of ${maxSide} px`;
       notes.push(`${inputs} scaled down ${why}.`);
     }
-    const ops = parsePrompt(req.prompt);
     const applied: string[] = [];
+    let skippedLayout: Layout | undefined;
     const step = async (asked: Operation) => {
       if (req.signal.aborted) throw new ModelFailedError('Image generation was cancelled');
       const op = asked.kind === 'blur' && asked.sigma > maxBlur ? { ...asked, sigma: maxBlur } : asked;
@@ -277,26 +280,51 @@ export class LocalImageModel implements ImageModel {
     for (const op of ops.slice(0, maxOperations)) {
       if (op.kind !== 'layout') await step(op);
       else if (images.length > 1) await merge(op.layout);
+      else skippedLayout ??= op.layout;
     }
     const defaultLayout = images.length > 1;
     if (defaultLayout) await merge('side-by-side');
 
     const out = load(images[0]);
     const data = await (hasAlpha ? out : out.removeAlpha()).png().toBuffer();
-    const text = explain(applied, ops.length, defaultLayout, maxOperations, notes);
+    if (skippedLayout) notes.push(`“${describe({ kind: 'layout', layout: skippedLayout })}” was skipped: it arranges several images, and there is one.`);
+    const text = explain(applied, ops.length, defaultLayout, maxOperations, notes, ignored);
     return { image: { data, mimeType: 'image/png' }, text, model: this.id };
   }
 }
 
-function explain(applied: string[], recognised: number, defaultLayout: boolean, maxOperations: number, notes: string[]): string {
+/** The longest stretch of a prompt quoted back. */
+const QUOTE_MAX = 80;
+const quote = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `“${flat.length > QUOTE_MAX ? `${flat.slice(0, QUOTE_MAX - 1)}…` : flat}”`;
+};
+
+/**
+ * Fails a prompt the engine can do nothing with: no operation recognised in it (and one image, so no default
+ * layout either), or only layouts, which need several images. Never an unchanged image called a success.
+ */
+function refuseUnusable(prompt: string, ops: Operation[], inputs: number): void {
+  const understands = `It understands: ${UNDERSTOOD_WORDS}.`;
+  if (ops.length === 0 && inputs === 1) {
+    throw new ModelPromptError(`the offline engine is not an AI model and did not understand ${quote(prompt)}`, understands);
+  }
+  if (inputs === 1 && ops.length > 0 && ops.every((op) => op.kind === 'layout')) {
+    const layouts = [...new Set(ops.map((op) => quote(describe(op))))].join(', ');
+    throw new ModelPromptError(`${layouts} arranges several images, and there is one: connect more, or ask for an operation the offline engine knows`, understands);
+  }
+}
+
+function explain(applied: string[], recognised: number, defaultLayout: boolean, maxOperations: number, notes: string[], ignored: string[]): string {
   const understood = `Words it understands: ${UNDERSTOOD_WORDS}.`;
   const noted = notes.map((n) => ` ${n}`).join('');
+  const notUnderstood = ignored.length > 0 ? ` Not understood, so ignored: ${ignored.map(quote).join(', ')}.` : '';
   if (recognised === 0) {
-    const what = defaultLayout ? `the images were combined ${applied[0]} by default` : 'the image is returned unchanged';
-    return `${PREFIX}: no operation was recognised in the prompt, so ${what}.${noted} ${understood}`;
+    // Only with several images (one alone is refused before): they are combined by default.
+    return `${PREFIX}: no operation was recognised in the prompt, so the images were combined ${applied[0]} by default.${notUnderstood}${noted} ${understood}`;
   }
-  if (applied.length === 0) return `${PREFIX}: nothing was applied (a layout needs several images).${noted} ${understood}`;
   const further = recognised - maxOperations;
-  const ignored = further > 0 ? ` (${further} further operation${further === 1 ? '' : 's'} ignored: the engine applies at most ${maxOperations})` : '';
-  return `${PREFIX}: applied ${applied.join(', ')}${ignored}.${noted}`;
+  const ignoredOps = further > 0 ? ` (${further} further operation${further === 1 ? '' : 's'} ignored: the engine applies at most ${maxOperations})` : '';
+  const done = applied.length > 0 ? `applied ${applied.join(', ')}` : 'nothing was applied';
+  return `${PREFIX}: ${done}${ignoredOps}.${notUnderstood}${noted}`;
 }

@@ -94,9 +94,43 @@ const RULES: Rule[] = [
   [/\b(?:grid|collage|mosaic)\b/g, () => ({ kind: 'layout', layout: 'grid' })],
 ];
 
+/**
+ * Words that carry no request of their own ("make it …, please"): a stretch of the prompt outside every operation
+ * is reported as ignored without them at its ends, and not at all when it holds nothing else.
+ */
+const FILLER = new Set(
+  ('a an the and or then also plus now next first second finally after afterwards before it its them they this that ' +
+    'these those image images picture pictures photo photos please make makes turn give me us i want would could can ' +
+    'you should be to into in on of with by for as at from so just slightly bit little very some both each all put place ' +
+    'arrange combine apply add set do get have let keep show my our your one two three four five several').split(' '),
+);
+
+/** A prompt as the engine reads it: its operations in prompt order, and the stretches of it that are none. */
+export interface ReadPrompt {
+  ops: Operation[];
+  /** What of the prompt is no operation (filler words at its ends left out), in prompt order. */
+  ignored: string[];
+}
+
+/** The part of `text` from `start` to `end` that is not filler, or undefined when it is all filler. */
+function leftover(text: string, start: number, end: number): string | undefined {
+  const words = text.slice(start, end).split(/[^\p{L}\p{N}#&%'’-]+/u).filter((w) => w !== '');
+  const isFiller = (w: string) => FILLER.has(w.toLowerCase());
+  while (words.length > 0 && isFiller(words[0])) words.shift();
+  while (words.length > 0 && isFiller(words[words.length - 1])) words.pop();
+  return words.length > 0 ? words.join(' ') : undefined;
+}
+
 /** Recognised operations in prompt order; overlapping matches keep the earlier (then longer) one. */
 export function parsePrompt(prompt: string): Operation[] {
+  return readPrompt(prompt).ops;
+}
+
+/** The operations of `prompt` (as parsePrompt) and what of it the engine did not understand. */
+export function readPrompt(prompt: string): ReadPrompt {
   const text = prompt.toLowerCase();
+  // Quoted as written where lowering the case kept every position (it does for nearly every text).
+  const shown = text.length === prompt.length ? prompt : text;
   const found: { start: number; end: number; op: Operation }[] = [];
   for (const [pattern, make] of RULES) {
     for (const m of text.matchAll(pattern)) {
@@ -106,13 +140,18 @@ export function parsePrompt(prompt: string): Operation[] {
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Operation[] = [];
+  const ignored: string[] = [];
   let end = 0;
   for (const f of found) {
     if (f.start < end) continue;
+    const before = leftover(shown, end, f.start);
+    if (before) ignored.push(before);
     kept.push(f.op);
     end = f.end;
   }
-  return kept;
+  const after = leftover(shown, end, shown.length);
+  if (after) ignored.push(after);
+  return { ops: kept, ignored };
 }
 
 export function describe(op: Operation): string {

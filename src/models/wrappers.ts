@@ -1,8 +1,12 @@
 // Decorators around any ImageModel: a fallback model, and a timeout with a per-instance concurrency cap.
 import { FairSlots } from '../fair-slots.js';
-import { type GenerateRequest, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
+import { type GenerateRequest, type ImageModel, ModelFailedError, ModelPromptError, ModelQuotaError } from './image-model.js';
 
-/** Tries `fallback` when `primary` fails or is over quota; `result.model` says which one answered. */
+/**
+ * Tries `fallback` when `primary` fails or is over quota; `result.model` says which one answered. A fallback that
+ * can do nothing with the prompt (the offline engine, which is no AI model) leaves the primary's failure as the
+ * answer: the model asked for failed, and the prompt was never wrong for it.
+ */
 export function withFallback(primary: ImageModel, fallback: ImageModel): ImageModel {
   return {
     id: primary.id,
@@ -13,8 +17,12 @@ export function withFallback(primary: ImageModel, fallback: ImageModel): ImageMo
       } catch (err) {
         const retryable = err instanceof ModelFailedError || err instanceof ModelQuotaError;
         if (!retryable || req.signal.aborted) throw err;
-        const result = await fallback.generate(req);
-        return { ...result, model: result.model ?? fallback.id };
+        try {
+          const result = await fallback.generate(req);
+          return { ...result, model: result.model ?? fallback.id };
+        } catch (fallbackErr) {
+          throw fallbackErr instanceof ModelPromptError ? err : fallbackErr;
+        }
       }
     },
   };

@@ -28,6 +28,7 @@ const ProjectGeneration = z
     nodeId: z.string().nullable(),
     author: z.object({ id: z.string(), name: z.string() }),
     lineage: Lineage,
+    text: z.string().nullable().describe('What the model said beside the image (the offline engine: what it did, in words); null when it said nothing'),
   })
   .meta({ id: 'ProjectGeneration' });
 
@@ -73,6 +74,7 @@ export const projectGenerationRoutes: FastifyPluginAsyncZod<{ gallery: ProjectGe
         nodeId: g.nodeId,
         author: { id: g.userId, name: g.authorName },
         lineage: presentLineage(g),
+        text: g.modelText,
       })),
       nextCursor: page.nextCursor,
     };

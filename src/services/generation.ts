@@ -9,10 +9,10 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, modelRefusedImage, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, promptNotUnderstood, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, modelRefusedImage, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
-import { ModelFailedError, ModelInputError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
+import { ModelFailedError, ModelInputError, ModelPromptError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 import { ObjectTooLargeError, type ObjectStore } from '../storage/index.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from './image-inputs.js';
@@ -195,6 +195,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     } catch (err) {
       if (signal?.aborted) throw canceled(); // the model gave up because the job was canceled: not its failure
       if (err instanceof ModelInputError) throw modelRefusedImage(err.message, err.index);
+      if (err instanceof ModelPromptError) throw promptNotUnderstood(err.problem, err.understands);
       deps.metrics?.modelError(model.id);
       if (err instanceof ModelQuotaError) throw imageModelBusy(err.retryAfterSeconds ?? 30, err.message);
       const reason = err instanceof ModelFailedError ? err.message : 'the image model failed';
@@ -377,6 +378,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           cost: costOf(result),
           parentIds,
           promptInMetadata: made.promptInMetadata,
+          modelText: result.text ?? null,
         }, tx);
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}), generationId };

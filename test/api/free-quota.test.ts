@@ -20,7 +20,7 @@ let input = '';
 beforeAll(async () => {
   input = `data:image/png;base64,${(await png()).toString('base64')}`;
 });
-const generate = (user: User, images = [input]) => user.client.post('/api/image', { images, prompt: 'make it blue' });
+const generate = (user: User, images = [input]) => user.client.post('/api/image', { images, prompt: 'tint it blue' });
 const upgradeRequired = { status: 402, json: { error: 'Upgrade required' } };
 
 describe('free quota with Gemini through its SDK', () => {

@@ -55,6 +55,41 @@ describe('generation with the offline engine (embedded default)', () => {
     expect((await bob.client.get('/api/user/generations')).json.items).toEqual([]);
   });
 
+  it('fails a prompt the engine can do nothing with (400 naming what it understands, nothing recorded), as POST /api/image and as a job into a node', async () => {
+    const img = dataUrl(await solid(10, 200, 10));
+    const before = await countRows(t, 'generations');
+    // Before: 200, the input returned unchanged as the result.
+    const refused = await generate(ada, { images: [img], prompt: 'watercolor tiger' });
+    expect(refused).toMatchObject({
+      status: 400,
+      json: {
+        error: 'Prompt not understood: the offline engine is not an AI model and did not understand “watercolor tiger”',
+        details: expect.stringMatching(/^It understands: grayscale \(black and white, b&w\), sepia, invert/),
+      },
+    });
+    expect(await generate(ada, { images: [img], prompt: 'side by side' })).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^Prompt not understood: “side by side” arranges several images, and there is one/) } });
+    expect(await countRows(t, 'generations')).toBe(before);
+
+    // A job into a canvas node fails with the same answer, and the node says so.
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Honest' })).json.id as string;
+    const node = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'watercolor tiger' } };
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes: [node], edges: [] })).status).toBe(200);
+    const job = await ada.client.post('/api/generations', { images: [img], prompt: 'watercolor tiger', projectId, nodeId: 'g' });
+    expect(job.status, job.text).toBe(202);
+    expect(await untilJob(ada.client, job.json.id)).toMatchObject({ status: 'failed', output: null, error: { status: 400, error: refused.json.error, details: refused.json.details } });
+    const nodeData = async () => (await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0].data;
+    await expect.poll(async () => (await nodeData()).error, { timeout: 30_000 }).toBe(refused.json.error);
+    expect(await countRows(t, 'generations')).toBe(before);
+
+    // A partly understood prompt succeeds and says what it did and what it ignored; the gallery keeps those words.
+    const partly = await ada.client.post('/api/generations', { images: [img], prompt: 'watercolor tiger, grayscale', projectId, nodeId: 'g' });
+    expect(await untilJob(ada.client, partly.json.id)).toMatchObject({ status: 'succeeded' });
+    const said = 'Offline image engine (not an AI model): applied grayscale. Not understood, so ignored: “watercolor tiger”.';
+    const gallery = await ada.client.get(`/api/projects/${projectId}/generations?nodeId=g`);
+    expect(gallery.json.items).toMatchObject([{ prompt: 'watercolor tiger, grayscale', text: said }]);
+    expect((await generate(ada, { images: [img], prompt: 'watercolor tiger, grayscale' })).json.text).toBe(said);
+  });
+
   it('accepts a data-URL input and records it as a stored URL, never as data', async () => {
     const res = await generate(ada, { images: [dataUrl(await solid(10, 200, 10))], prompt: 'invert' });
     expect(res.status).toBe(200);
@@ -124,11 +159,11 @@ describe('generation with the offline engine (embedded default)', () => {
 
   it('pages the history newest first with a cursor', async () => {
     const img = dataUrl(await solid(5, 5, 5));
-    for (const prompt of ['one', 'two', 'three']) expect((await generate(bob, { images: [img], prompt })).status).toBe(200);
+    for (const prompt of ['grayscale', 'sepia', 'invert']) expect((await generate(bob, { images: [img], prompt })).status).toBe(200);
     const first = await bob.client.get('/api/user/generations?limit=2');
-    expect(first.json.items.map((g: { prompt: string }) => g.prompt)).toEqual(['three', 'two']);
+    expect(first.json.items.map((g: { prompt: string }) => g.prompt)).toEqual(['invert', 'sepia']);
     const second = await bob.client.get(`/api/user/generations?limit=2&cursor=${first.json.nextCursor}`);
-    expect(second.json.items.map((g: { prompt: string }) => g.prompt)).toEqual(['one']);
+    expect(second.json.items.map((g: { prompt: string }) => g.prompt)).toEqual(['grayscale']);
     expect(second.json.nextCursor).toBeNull();
     expect((await bob.client.get('/api/user/generations?cursor=garbage')).status).toBe(400);
   });

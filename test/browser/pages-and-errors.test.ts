@@ -226,7 +226,7 @@ describeInBrowser('pages and errors in a browser', () => {
     });
     const page = await f.onNewCanvas(context, 'counted@example.com', 'Counted');
     const generation = await connectOneImageToGeneration(page);
-    await generation.getByLabel('Prompt').fill('secret prompt words');
+    await generation.getByLabel('Prompt').fill('secret prompt words, grayscale');
     await generation.getByRole('button', { name: 'Generate', exact: true }).click();
     await generation.getByAltText('Generated image').waitFor();
     const imageUrl = (await generation.getByAltText('Generated image').getAttribute('src'))!;

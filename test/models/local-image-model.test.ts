@@ -1,9 +1,10 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ModelFailedError } from '../../src/models/image-model.js';
+import { ModelFailedError, ModelPromptError } from '../../src/models/image-model.js';
 import { createImageModel } from '../../src/models/index.js';
 import { DEFAULT_OFFLINE_LIMITS, LocalImageModel } from '../../src/models/local-image-model.js';
-import { parsePrompt, PROMPT_HINTS } from '../../src/models/local-operations.js';
+import { parsePrompt, PROMPT_HINTS, readPrompt } from '../../src/models/local-operations.js';
+import { EXAMPLE_PROMPT } from '../../src/services/example-canvas.js';
 import { channelMeans, checkerboard, difference, gradient, meanStdev, pixelAt, pixels, png, request, solid } from './images.js';
 
 const model = new LocalImageModel();
@@ -182,15 +183,48 @@ describe('local image engine: text, determinism, limits', () => {
     expect(a.data.equals(b.data)).toBe(true);
   });
 
-  it('with nothing recognised, returns the image and says what it understands', async () => {
-    const out = await run('make it look like a Van Gogh painting');
-    expect(out).toMatchObject({ width: 100, height: 80 });
-    expect(out.text).toMatch(/^Offline image engine \(not an AI model\): no operation was recognised/);
-    expect(out.text).toContain('grayscale');
-    expect(out.text).toContain('side by side');
+  it('fails a prompt it can do nothing with, naming what it understands, and never answers the input unchanged', async () => {
+    // Before: "watercolor tiger" answered the input unchanged, as a success.
+    const refused = model.generate(request([png(grad)], 'watercolor tiger'));
+    await expect(refused).rejects.toBeInstanceOf(ModelPromptError);
+    await expect(refused).rejects.toMatchObject({
+      problem: 'the offline engine is not an AI model and did not understand “watercolor tiger”',
+      understands: expect.stringMatching(/^It understands: grayscale \(black and white, b&w\), sepia, .*side by side, stack \(vertically\), grid\.$/),
+    });
+    // Only a layout, with one image: nothing it can do either.
+    await expect(model.generate(request([png(grad)], 'put them side by side'))).rejects.toMatchObject({
+      name: 'ModelPromptError',
+      problem: expect.stringMatching(/^“side by side” arranges several images, and there is one/),
+    });
+    // Checked before any input is read: an unreadable input does not hide it.
+    await expect(model.generate(request([png(Buffer.from('not an image'))], 'tiger'))).rejects.toBeInstanceOf(ModelPromptError);
+    // A long prompt is quoted shortened.
+    const long = await model.generate(request([png(grad)], 'a '.repeat(10) + 'x'.repeat(200))).catch((err: ModelPromptError) => err);
+    expect((long as ModelPromptError).problem).toMatch(/“a a a a a a a a a a x+…”$/);
+  });
+
+  it('with several images and nothing recognised, combines them by default and says what it ignored', async () => {
     const combined = await run('something artistic', grad, grad);
     expect(combined).toMatchObject({ width: 200, height: 80 });
-    expect(combined.text).toContain('no operation was recognised');
+    expect(combined.text).toMatch(/^Offline image engine \(not an AI model\): no operation was recognised in the prompt, so the images were combined side by side \(2 images\) by default\. Not understood, so ignored: “something artistic”\. Words it understands: grayscale/);
+  });
+
+  it('a partly understood prompt succeeds and says what was applied and what was ignored', async () => {
+    const out = await run('Watercolor tiger, grayscale and then a van Gogh sky, blur 2 please');
+    expect(out.text).toBe('Offline image engine (not an AI model): applied grayscale, blur 2. Not understood, so ignored: “Watercolor tiger”, “van Gogh sky”.');
+    // A layout of one image is skipped, and the text says so.
+    const one = await run('sepia side by side');
+    expect(one.text).toBe('Offline image engine (not an AI model): applied sepia. “side by side” was skipped: it arranges several images, and there is one.');
+  });
+
+  it('reads which parts of a prompt are no operation, leaving out filler words at their ends', () => {
+    expect(readPrompt('Make it grayscale please')).toEqual({ ops: [{ kind: 'grayscale' }], ignored: [] });
+    expect(readPrompt('watercolor tiger')).toEqual({ ops: [], ignored: ['watercolor tiger'] });
+    expect(readPrompt('make it look like a Van Gogh painting, then mirror it')).toEqual({ ops: [{ kind: 'mirror' }], ignored: ['look like a Van Gogh painting'] });
+    expect(readPrompt('First sepia, then blur 2, then mirror it, rotate 180 and resize to 50').ignored).toEqual([]);
+    for (const hint of PROMPT_HINTS) expect(readPrompt(hint).ignored, hint).toEqual([]);
+    // The example canvas's prompt, whole: nothing of it is said to be ignored.
+    expect(readPrompt(EXAMPLE_PROMPT)).toEqual({ ops: [{ kind: 'layout', layout: 'side-by-side' }, { kind: 'sepia' }], ignored: [] });
   });
 
   it('offers prompt hints that are each one distinct operation it recognises', () => {

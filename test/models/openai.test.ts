@@ -124,6 +124,12 @@ describe('OpenAI driver', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("answers the primary's failure when the offline fallback can do nothing with the prompt", async () => {
+    const local = await createImageModel({ model: 'local', timeoutMs: 5000 });
+    fake.reply({ kind: 'quota' });
+    await expect(withFallback(model, local).generate(request([png(first)], 'watercolor tiger'))).rejects.toBeInstanceOf(ModelQuotaError);
+  });
+
   it('does not fall back when the primary answers', async () => {
     const local = await createImageModel({ model: 'local', timeoutMs: 5000 });
     fake.reply({ kind: 'image', image: answer });

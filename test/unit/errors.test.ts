@@ -24,6 +24,8 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.invalidCursor(), 'invalid_cursor', 400, { error: 'Invalid cursor' }],
   [errors.invalidImage(URL_, 'HTTP 404'), 'invalid_image', 400, { error: `Invalid image: ${URL_}`, details: 'HTTP 404' }],
   [errors.unusableImage('the image is truncated', { index: 1, url: URL_ }), 'unusable_image', 400, { error: 'Invalid image: the image is truncated', details: `images[1]: ${URL_}` }],
+  [errors.modelRefusedImage('the offline image engine cannot read this image', 1), 'unusable_image', 400, { error: 'Invalid image: the offline image engine cannot read this image', details: 'images[1] (input image 2)' }],
+  [errors.promptNotUnderstood('did not understand “x”', 'It understands: grayscale.'), 'prompt_not_understood', 400, { error: 'Prompt not understood: did not understand “x”', details: 'It understands: grayscale.' }],
   [errors.imagesOverPixelBudget(167_772_160, 100_000_000, 10), 'unusable_image', 400, { error: 'Invalid image: the 10 images are 167772160 pixels together, more than the 100000000-pixel limit of one generation', details: 'images: all inputs together' }],
   [errors.inputImageTooLarge(URL_), 'input_image_too_large', 400, { error: 'Input image too large', details: URL_ }],
   [errors.noFileProvided(), 'no_file_provided', 400, { error: 'No file provided' }],
@@ -129,6 +131,7 @@ describe('error codes', () => {
     expect(generation(errors.invalidImage(URL_))).toBe('invalid_input');
     expect(generation(errors.unusableImage('the image is corrupt', { index: 0, url: URL_ }))).toBe('invalid_input');
     expect(generation(errors.inputImageTooLarge(URL_))).toBe('invalid_input');
+    expect(generation(errors.promptNotUnderstood('x', 'y'))).toBe('invalid_input');
     expect(generation(errors.upgradeRequired())).toBe('upgrade_required');
     expect(generation(errors.tooManyGenerations(2, 5))).toBe('too_many_generations');
     expect(generation(errors.noImageGenerated(''))).toBe('no_image');

@@ -224,7 +224,7 @@ function Gallery({ projectId, projectName, role, userId }: { projectId: string; 
       {shown && (
         <ResultLightbox
           title={shown.prompt.trim() ? `“${shown.prompt.length > 60 ? `${shown.prompt.slice(0, 60)}…` : shown.prompt}”` : 'A generation'}
-          result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt, downloadHref: generationDownloadPath(projectId, shown.id) }}
+          result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt, text: shown.text ?? undefined, downloadHref: generationDownloadPath(projectId, shown.id) }}
           onClose={() => setOpen(null)}
           previous={neighbour(-1)}
           next={neighbour(1)}

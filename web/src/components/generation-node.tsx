@@ -35,6 +35,8 @@ import { ModelPicker } from './model-picker';
 import { NodeFrame } from './node-frame';
 import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
+import { isPromptNotUnderstood, PromptFix } from './prompt-fix';
+import { ResultText } from './result-text';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
 import { isWebUrl } from './node-image';
@@ -184,6 +186,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
             </p>
           )}
           {error.details && <p className="small">{error.details}</p>}
+          {!readOnly && isPromptNotUnderstood(error) && <PromptFix presets={promptPresets(model.model)} onUse={(prompt) => setPrompt(id, prompt, true)} />}
         </div>
       )}
       {data.image && (
@@ -198,6 +201,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
             nodeId={id}
             onNewImageNode={newImageNode && (() => newImageNode(data.image!, id))}
           />
+          {projectId && <ResultText projectId={projectId} nodeId={id} current={data.image} />}
         </div>
       )}
       {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}

@@ -9,13 +9,14 @@
 // Length: the box takes at most the service's prompt limit (GET /api/client-config `canvas.promptMaxChars`; typing
 // and pasting stop there, and a preset past it is cut), and shows the count once the prompt nears the limit: the
 // live canvas refuses a longer prompt (4400 invalid-prompt), and with it every change after.
-import { useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import { cutText, DEFAULT_CANVAS_LIMITS } from '../canvas/live-limits';
 import { applyPreset, type PromptPresets } from '../canvas/prompt-presets';
 import { useClientConfig } from '../hooks/use-client-config';
+import { PromptChips } from './prompt-chips';
 
-/** Presets shown before "More words". */
-const FIRST = 8;
+/** For the offline engine, which is no AI model: what to write is operations, not a description. */
+const OFFLINE_PLACEHOLDER = 'Operations to apply (not an AI model), e.g. “grayscale, blur 4”';
 /** The count shows from this share of the limit on. */
 const COUNT_FROM = 0.8;
 
@@ -38,8 +39,6 @@ export function PromptField({ value, label = 'Prompt', placeholder, readOnly, pr
   const showCount = !readOnly && value.length >= max * COUNT_FROM;
   /** The next change starts a new undo step. */
   const newRun = useRef(true);
-  const [all, setAll] = useState(false);
-  const items = presets ? (all ? presets.items : presets.items.slice(0, FIRST)) : [];
 
   return (
     <>
@@ -49,7 +48,7 @@ export function PromptField({ value, label = 'Prompt', placeholder, readOnly, pr
           id={promptId}
           className="input nodrag nowheel"
           rows={3}
-          placeholder={placeholder ?? (readOnly ? 'No prompt' : 'Describe the image you want, e.g. “grayscale side by side”')}
+          placeholder={placeholder ?? (readOnly ? 'No prompt' : presets?.kind === 'words' ? OFFLINE_PLACEHOLDER : 'Describe the image you want, e.g. “grayscale side by side”')}
           value={value}
           maxLength={max}
           aria-describedby={showCount ? countId : undefined}
@@ -74,30 +73,16 @@ export function PromptField({ value, label = 'Prompt', placeholder, readOnly, pr
           <span className="visually-hidden" id={presetsId}>
             {presets.kind === 'words' ? 'Words the offline engine understands' : 'Presets'}
           </span>
-          <ul className="prompt-chips" aria-labelledby={presetsId}>
-            {items.map((item) => (
-              <li key={item}>
-                <button
-                  type="button"
-                  className="prompt-chip nodrag"
-                  aria-label={presets.kind === 'words' ? `Add “${item}”` : `Use “${item}”`}
-                  onClick={() => {
-                    onChange(cutText(applyPreset(value, item, presets.kind), max), true);
-                    newRun.current = true;
-                  }}
-                >
-                  {item}
-                </button>
-              </li>
-            ))}
-            {presets.items.length > FIRST && (
-              <li>
-                <button type="button" className="link-button small nodrag" aria-expanded={all} onClick={() => setAll(!all)}>
-                  {all ? 'Fewer' : presets.kind === 'words' ? 'More words' : 'More'}
-                </button>
-              </li>
-            )}
-          </ul>
+          <PromptChips
+            items={presets.items}
+            labelledBy={presetsId}
+            moreLabel={presets.kind === 'words' ? 'More words' : 'More'}
+            chipLabel={(item) => (presets.kind === 'words' ? `Add “${item}”` : `Use “${item}”`)}
+            onPick={(item) => {
+              onChange(cutText(applyPreset(value, item, presets.kind), max), true);
+              newRun.current = true;
+            }}
+          />
         </div>
       )}
     </>

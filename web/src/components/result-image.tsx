@@ -36,7 +36,7 @@ export function ResultImage({ src, alt, fallback, projectId, nodeId, downloadLab
 
   if (!isWebUrl(src)) return <p className="node-error">This image has an address that cannot be shown.</p>;
   const details: ResultDetails = made
-    ? { src, prompt: made.prompt, model: made.model, author: made.author.name, createdAt: made.createdAt }
+    ? { src, prompt: made.prompt, model: made.model, author: made.author.name, createdAt: made.createdAt, text: made.text ?? undefined }
     : { src, prompt: fallback.prompt, model: fallback.model };
   const onDragStart = (event: DragEvent) => {
     event.dataTransfer.setData(RESULT_DRAG_TYPE, src);

@@ -74,7 +74,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
           const currentOne = isCurrent(g);
           return (
             <li key={g.id} className={`variant${currentOne ? ' current' : ''}`} data-generation-id={g.id} aria-current={currentOne ? 'true' : undefined}>
-              <button type="button" className="variant-thumb nodrag" aria-label={`Enlarge variant ${n}${currentOne ? ' (current)' : ''}`} aria-haspopup="dialog" onClick={() => setEnlarged(g.id)}>
+              <button type="button" className="variant-thumb nodrag" aria-label={`Enlarge variant ${n}${currentOne ? ' (current)' : ''}`} title={g.text ?? undefined} aria-haspopup="dialog" onClick={() => setEnlarged(g.id)}>
                 <img src={g.outputImageUrl} alt="" draggable={false} loading="lazy" decoding="async" />
               </button>
               <input
@@ -91,7 +91,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
       {shown && (
         <ResultLightbox
           title={`Variant ${numberOf(shown)} of ${total}`}
-          result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt }}
+          result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt, text: shown.text ?? undefined }}
           onClose={() => setEnlarged(null)}
           previous={stepFrom(shown, -1)}
           next={stepFrom(shown, 1)}
@@ -138,6 +138,7 @@ function VariantFigure({ generation, number, current, onUse, captionOnly }: { ge
       {!captionOnly && <img src={generation.outputImageUrl} alt={`Variant ${number}: ${generation.prompt}`} />}
       <figcaption>
         <span className="variant-prompt">{generation.prompt}</span>
+        {generation.text && <span className="variant-text small">{generation.text}</span>}
         <span className="muted small">
           {when(generation.createdAt)}
           {generation.author.name ? ` · ${generation.author.name}` : ''} · <ModelName id={generation.model} />

@@ -19,6 +19,24 @@ export function listProjectGenerations(projectId: string, query: { nodeId?: stri
 }
 
 /**
+ * Reads of a node's generations in flight, by node and the image they were asked for: the variants strip and the
+ * result's text (result-text.tsx), which ask at the same moment, share one. A read again (`reload`) is its own.
+ */
+const nodeReads = new Map<string, Promise<ProjectGenerationsPage>>();
+
+function readNodeGenerations(projectId: string, nodeId: string, refresh: unknown, again: boolean): Promise<ProjectGenerationsPage> {
+  if (again || (refresh !== undefined && typeof refresh !== 'string')) return listProjectGenerations(projectId, { nodeId, limit: STRIP_SIZE });
+  const key = JSON.stringify([projectId, nodeId, refresh ?? null]);
+  let read = nodeReads.get(key);
+  if (!read) {
+    // Not aborted with one reader: another may wait for it (an abandoned answer is dropped by its reader).
+    read = listProjectGenerations(projectId, { nodeId, limit: STRIP_SIZE }).finally(() => nodeReads.delete(key));
+    nodeReads.set(key, read);
+  }
+  return read;
+}
+
+/**
  * The node's generations, newest first, read again whenever `refresh` changes (the node's current image: a new
  * result, or an earlier one made current). The list read last stays shown while the next is read.
  */
@@ -29,8 +47,8 @@ export function useNodeGenerations(projectId: string, nodeId: string, refresh: u
   useEffect(() => {
     const abort = new AbortController();
     setState((s) => ({ status: 'loading', items: s.items }));
-    listProjectGenerations(projectId, { nodeId, limit: STRIP_SIZE }, abort.signal).then(
-      (page) => setState({ status: 'ready', items: page.items, nextCursor: page.nextCursor }),
+    readNodeGenerations(projectId, nodeId, refresh, attempt > 0).then(
+      (page) => !abort.signal.aborted && setState({ status: 'ready', items: page.items, nextCursor: page.nextCursor }),
       (err: Error) => !abort.signal.aborted && setState((s) => ({ status: 'error', items: s.items, message: err.message })),
     );
     return () => abort.abort();
