@@ -13,6 +13,7 @@ import { loadClientConfig } from '../hooks/use-client-config';
 import type { ConnectionState } from './connection';
 import { DEFAULT_CANVAS_LIMITS, fitElements, limitPatch, refusalText, Throttle, type CanvasLimits } from './live-limits';
 import { addElements, CanvasMirror, moveNodes, removeElements, setNodeData, type XY } from './live-doc';
+import { numberNewNodes } from './names';
 import { peersOf, selectionToSend, type Peer, type PresenceUser } from './presence';
 
 /** A value that React reads with useSyncExternalStore: `get` returns the same object until it changes. */
@@ -221,7 +222,7 @@ export class LiveSession {
    * says why in `notice`, when the canvas would have more nodes or edges than the service allows: nothing is added.
    */
   add(elements: { nodes?: Record<string, unknown>[]; edges?: Record<string, unknown>[] }): boolean {
-    const fitted = fitElements(elements, this.limits);
+    const fitted = fitElements({ ...elements, nodes: numberNewNodes(this.mirror.nodes, elements.nodes ?? []) }, this.limits);
     const { nodes, edges } = canvasMaps(this.doc);
     const newOnes = (list: Record<string, unknown>[], root: Y.Map<unknown>) => list.filter((e) => !root.has(e.id as string)).length;
     if (nodes.size + newOnes(fitted.nodes, nodes) > this.limits.maxNodes) {
