@@ -16,6 +16,8 @@ import { isUuid } from '../ids.js';
 export interface Caller {
   id: string;
   email: string;
+  /** Their name, when known: who changed a member is told to that member by it (else by the email). */
+  name?: string;
 }
 
 export interface MemberList {
@@ -50,8 +52,8 @@ export interface SharingDeps {
   canvas: Pick<CanvasService, 'getJson'>;
   /** PROJECT_MAX_MEMBERS. */
   maxMembers: number;
-  /** Called after a member's role changed or a member left: live connections are checked again. */
-  accessChanged?: (projectId: string) => Promise<void>;
+  /** Called after a member's role changed or a member left: live connections are checked again (and told by whom). */
+  accessChanged?: (projectId: string, change?: { by: string }) => Promise<void>;
 }
 
 /** What a token we made looks like: 32 bytes in base64url, no padding. */
@@ -75,7 +77,7 @@ export function createSharingService({ sharing, access, transactions, canvas, ma
         }
         return sharing.upsertMember({ projectId, email, role: invite.role, invitedBy: caller.id }, tx);
       }).then(async (result) => {
-        await accessChanged(projectId);
+        await accessChanged(projectId, { by: caller.name || caller.email });
         return result;
       });
     },
@@ -91,7 +93,7 @@ export function createSharingService({ sharing, access, transactions, canvas, ma
       await access.require({ userId: caller.id }, projectId, target === normalEmail(caller.email) ? 'leave' : 'share');
       // An email PostgreSQL cannot hold (NUL) is no member of anything.
       if (target.includes('\u0000') || !(await sharing.removeMember(projectId, target))) throw memberNotFound();
-      await accessChanged(projectId);
+      await accessChanged(projectId, { by: caller.name || caller.email });
     },
 
     sharedWith(caller) {

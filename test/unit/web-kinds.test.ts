@@ -67,7 +67,8 @@ describe('the web model reads the kind registry', () => {
   });
 
   it('keeps a name with its node: stored numbers stay when others are deleted; new ones take the highest plus one', () => {
-    const added = numberNewNodes([], [
+    type Added = { id: string; type: string; data: Record<string, unknown> };
+    const added = numberNewNodes<Added>([], [
       { id: 'a', type: 'upload', data: { type: 'upload' } },
       { id: 'b', type: 'upload', data: { type: 'upload' } },
       { id: 'c', type: 'generation', data: { type: 'generation' } },
@@ -76,7 +77,7 @@ describe('the web model reads the kind registry', () => {
     // Image 1 deleted: Image 2 stays Image 2, and the next image is Image 3.
     const rest = added.slice(1);
     expect([...nodeNames(rest).values()]).toEqual(['Image 2', 'Generate 1']);
-    const [next] = numberNewNodes(rest, [{ id: 'd', type: 'upload', data: { type: 'upload' } }]);
+    const [next] = numberNewNodes<Added>(rest, [{ id: 'd', type: 'upload', data: { type: 'upload' } }]);
     expect(next.data.number).toBe(3);
     // A node already on the canvas keeps what it has.
     expect(numberNewNodes(rest, [rest[0]])[0]).toBe(rest[0]);

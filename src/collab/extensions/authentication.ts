@@ -19,7 +19,7 @@ import type { TokenVerifier } from '../../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../../auth/session.js';
 import { permits, type ProjectAccess } from '../../auth/project-access.js';
 import type { Gate } from '../socket-limits.js';
-import { CLOSE, endedCode, refusal } from '../protocol.js';
+import { CLOSE, endedCode, refusal, statelessText, type AccessMessage } from '../protocol.js';
 
 /** What hocuspocus holds for a socket (copied per document connection). */
 export interface SocketContext {
@@ -34,6 +34,14 @@ export interface SocketContext {
   gate?: Gate;
   /** The project the socket's URL names (`/api/collab/<projectId>`): no other document is served on it. */
   project?: string;
+}
+
+/** Who changed what someone may do on a project (told to them in the AccessMessage before their socket closes). */
+export interface AccessChange {
+  /** Their name, else their email. */
+  by: string;
+  /** The project was deleted. */
+  deleted?: boolean;
 }
 
 export interface AuthenticationDeps {
@@ -57,9 +65,10 @@ export interface Authentication extends Extension<SocketContext> {
   /**
    * Checks again the role of everyone connected to `document`: the socket of a connection without a role is closed
    * (its provider reconnects and is refused), and so is that of a viewer whose connection could write (it reconnects
-   * read-only).
+   * read-only) and that of an editor whose connection could not (it reconnects read-write). Each is told first what
+   * it may now do and who changed it (an AccessMessage).
    */
-  revalidate(document: Document): Promise<void>;
+  revalidate(document: Document, change?: AccessChange): Promise<void>;
   /** Every person's document connection in `documents`, for the access sweep. */
   connections(documents: Iterable<Document>): OpenConnection[];
 }
@@ -112,15 +121,26 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
       }
     },
 
-    async revalidate(document) {
+    async revalidate(document, change) {
       await Promise.all(
         document.getConnections().map(async (connection) => {
           const user = userOf(connection);
           if (!user) return;
           const access = await accessOf({ userId: user.id }, document.name);
+          const tell = (now: AccessMessage['access']) =>
+            connection.sendStateless(statelessText({ type: 'access', access: now, ...(change?.by ? { by: change.by } : {}), ...(change?.deleted ? { deleted: true } : {}) }));
           // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
-          if (!permits(access, 'read')) connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
-          else if (!permits(access, 'edit') && !connection.readOnly) connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          if (!permits(access, 'read')) {
+            tell('none');
+            connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+          } else if (!permits(access, 'edit') && !connection.readOnly) {
+            tell('view');
+            connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          } else if (permits(access, 'edit') && connection.readOnly && !(user.token && !user.token.scopes.includes('write'))) {
+            // A viewer made an editor: it reconnects, and is let in read-write.
+            tell('edit');
+            connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          }
           // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
           if (!permits(access, 'edit')) connection.readOnly = true;
         }),
