@@ -34,6 +34,12 @@ export function collabTarget(path: string): { project: string | null } | null {
   }
 }
 
+/**
+ * The provider's `token` of a read-only link's holder: this prefix, then the link's token (GET /api/shared/:token).
+ * The connection is read-only and follows the canvas live; a revoked or replaced link is refused `permission-denied`.
+ */
+export const LINK_TOKEN_PREFIX = 'link:';
+
 export const CLOSE = {
   // The socket as a whole (WebSocket standard codes).
   /** A text frame: the socket speaks binary frames only. */

@@ -4,12 +4,16 @@
 // which version and which version undoes it (a `restored` message). Every wait is for an event, never a clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../helpers/http-client.js';
-import { connectLive, type LiveClient } from '../helpers/live-client.js';
+import * as Y from 'yjs';
+import { canvasMaps } from '../../src/collab/canvas-doc.js';
+import { LINK_TOKEN_PREFIX } from '../../src/collab/protocol.js';
+import { connectLive, docWhere, type LiveClient } from '../helpers/live-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Who = { client: HttpClient; id: string; email: string };
 let app: TestApp;
 const open: LiveClient[] = [];
+const data = (doc: Y.Doc) => (canvasMaps(doc).nodes.get('a') as Y.Map<unknown>).get('data') as Y.Map<unknown>;
 const node = { id: 'a', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'p' } };
 
 beforeAll(async () => {
@@ -73,5 +77,34 @@ describe('notices between people', () => {
     const versions = (await ana.client.get(`/api/user/project/${projectId}/versions`)).json.versions as Array<{ id: string; name: string | null }>;
     const before = versions.find((v) => v.name === 'Before restoring “First”')!;
     expect(message).toEqual({ type: 'restored', by: 'Ana', userId: ana.id, version: version.id, name: 'First', createdAt: version.createdAt, before: before.id });
+  });
+
+  it('lets a read-only link follow the canvas live, read-only; a revoked link is ended and refused', async () => {
+    const ana = await app.user('ana@example.com', 'Ana');
+    const projectId = await project(ana, []);
+    const { token } = (await ana.client.post(`/api/user/project/${projectId}/share-link`, {})).json as { token: string };
+    const owner = await live(projectId, ana);
+    const holder = await connectLive({ baseUrl: app.baseUrl, as: null, projectId, token: `${LINK_TOKEN_PREFIX}${token}`, maxAttempts: 1 });
+    open.push(holder);
+    expect(await holder.event('authenticated')).toBe('authenticated:readonly');
+    await holder.saved();
+    // The owner's edit reaches the link's holder; the holder's own change is not applied.
+    owner.doc.transact(() => data(owner.doc).set('prompt', 'live'));
+    await docWhere(holder.doc, (d) => data(d).get('prompt') === 'live');
+    holder.doc.transact(() => data(holder.doc).set('prompt', 'from the link'));
+    const nodeA = (doc: Y.Doc) => canvasMaps(doc).nodes.get('a') as Y.Map<unknown>;
+    owner.doc.transact(() => nodeA(owner.doc).set('position', { x: 5, y: 0 }));
+    await owner.saved();
+    await docWhere(holder.doc, (d) => (nodeA(d).get('position') as { x: number }).x === 5);
+    expect(data(owner.doc).get('prompt')).toBe('live');
+    expect((await ana.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json.nodes[0].data.prompt).toBe('live');
+    // Another token, or one with a changed character, is refused as no one's.
+    const wrong = await connectLive({ baseUrl: app.baseUrl, as: null, projectId, token: `${LINK_TOKEN_PREFIX}${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, maxAttempts: 1 });
+    open.push(wrong);
+    expect(await wrong.event('authenticationFailed')).toBe('authenticationFailed:permission-denied');
+    // Revoked: told, then closed.
+    expect((await ana.client.request(`/api/user/project/${projectId}/share-link`, { method: 'DELETE' })).status).toBe(204);
+    expect(await stateless(holder, 'access')).toEqual({ type: 'access', access: 'none' });
+    expect(await holder.event('close')).toBe('close:4403:permission-denied');
   });
 });

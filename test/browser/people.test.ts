@@ -67,6 +67,23 @@ describeInBrowser('notices between people in a browser', () => {
     expect(bob.errors).toEqual([]);
   });
 
+  it('the read-only link page follows a member’s edits live, and says so when the link is revoked', async () => {
+    const generation = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'sepia' } };
+    const { projectId, anaApi, anaPage } = await anaAndBob('Linked', [generation]);
+    const { token } = (await anaApi.post(`/api/user/project/${projectId}/share-link`, {})).json as { token: string };
+    const anonymous = await newPage(await f.newContext());
+    await anonymous.page.goto(`${f.app.baseUrl}/shared/${token}`);
+    await anonymous.page.getByRole('heading', { name: 'Linked' }).waitFor();
+    await expect.poll(() => anonymous.page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('sepia');
+    await anaPage.getByLabel('Prompt').fill('neon');
+    await expect.poll(() => anonymous.page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('neon');
+    await anaPage.getByRole('button', { name: 'Add generation' }).click();
+    await expect.poll(() => anonymous.page.locator('.react-flow__node').count(), { timeout: WAIT }).toBe(2);
+    expect((await anaApi.request(`/api/user/project/${projectId}/share-link`, { method: 'DELETE' })).status).toBe(204);
+    await anonymous.page.getByText('This link is no longer valid.').waitFor();
+    expect(anonymous.errors).toEqual([]);
+  });
+
   it('says who restored a version to both, and Ana undoes it with Undo and with Ctrl+Z', async () => {
     const generation = { id: 'g', type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: 'sepia' } };
     const { ana, bob, anaPage, bobPage } = await anaAndBob('Restores', [generation]);

@@ -19,7 +19,8 @@ import type { TokenVerifier } from '../../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../../auth/session.js';
 import { permits, type ProjectAccess } from '../../auth/project-access.js';
 import type { Gate } from '../socket-limits.js';
-import { CLOSE, endedCode, refusal, statelessText, type AccessMessage } from '../protocol.js';
+import { CLOSE, endedCode, LINK_TOKEN_PREFIX, refusal, statelessText, type AccessMessage } from '../protocol.js';
+import { linkHashOf } from '../../auth/share-links.js';
 
 /** What hocuspocus holds for a socket (copied per document connection). */
 export interface SocketContext {
@@ -34,6 +35,8 @@ export interface SocketContext {
   gate?: Gate;
   /** The project the socket's URL names (`/api/collab/<projectId>`): no other document is served on it. */
   project?: string;
+  /** A document connection let in by a read-only link (the hash of its token): read-only, checked again by `revalidate`. */
+  link?: string | null;
 }
 
 /** Who changed what someone may do on a project (told to them in the AccessMessage before their socket closes). */
@@ -101,6 +104,15 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
     async onAuthenticate({ documentName, context, connectionConfig, token }: onAuthenticatePayload<SocketContext>) {
       // A socket whose URL names a project serves that project's document only (a load balancer routed it by the URL).
       if (context.project !== undefined && documentName !== context.project) throw refusal(CLOSE.documentNotInUrl);
+      // A read-only link's holder (signed in or not): follows the canvas read-only, as the link's page shows it.
+      if (token?.startsWith(LINK_TOKEN_PREFIX)) {
+        const linkHash = linkHashOf(token.slice(LINK_TOKEN_PREFIX.length));
+        const access = linkHash ? await accessOf({ linkHash }, documentName) : 'none';
+        if (!permits(access, 'view')) throw refusal(CLOSE.permissionDenied);
+        connectionConfig.readOnly = true;
+        if (context.gate) context.gate.authenticated = true;
+        return { user: null, link: linkHash };
+      }
       let user = context.user;
       if (!user && !context.byToken) return; // the service's own connection
       if (!user) {
@@ -124,6 +136,15 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
     async revalidate(document, change) {
       await Promise.all(
         document.getConnections().map(async (connection) => {
+          const link = (connection.context as SocketContext | undefined)?.link;
+          if (link) {
+            // A read-only link revoked or replaced: its holder's page says the link is no longer valid.
+            if (!permits(await accessOf({ linkHash: link }, document.name), 'view')) {
+              connection.sendStateless(statelessText({ type: 'access', access: 'none' }));
+              connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+            }
+            return;
+          }
           const user = userOf(connection);
           if (!user) return;
           const access = await accessOf({ userId: user.id }, document.name);
