@@ -3929,6 +3929,8 @@ export interface paths {
                     nodeId?: string;
                     /** @description Words of the prompt (any order; the last one may be the start of a word). Quotes and operators are ignored. */
                     q?: string;
+                    /** @description Only the generations of this model (an id, as GET /api/models names them) */
+                    model?: string;
                     cursor?: string;
                     limit?: number;
                 };

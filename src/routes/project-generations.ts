@@ -55,6 +55,7 @@ export const projectGenerationRoutes: FastifyPluginAsyncZod<{ gallery: ProjectGe
       querystring: z.object({
         nodeId: z.string().min(1).max(200).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)').optional().describe("Only this canvas node's generations"),
         q: searchText(),
+        model: z.string().min(1).max(100).optional().describe('Only the generations of this model (an id, as GET /api/models names them)'),
         cursor: z.string().max(200).optional(),
         limit: z.coerce.number().int().min(1).max(100).default(20),
       }),

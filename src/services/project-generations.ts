@@ -1,5 +1,5 @@
 // A project's gallery (docs/api.md "Project gallery"): every generation made into the project, by anyone, newest
-// first, searched by prompt words and filtered by node; and one generation's PNG as a download named after the
+// first, searched by prompt words and filtered by node and model; and one generation's PNG as a download named after the
 // project and the prompt. The owner and every member (editor or viewer) may read (`read`, src/auth/project-access.ts);
 // anyone else gets `404 Project not found`, whether or not the project exists, as the canvas routes answer.
 import type { ProjectAccess } from '../auth/project-access.js';
@@ -12,7 +12,7 @@ import { decodeCursor, pageOf } from './generation.js';
 export const DOWNLOAD_NAME_CHARS = 80;
 
 export interface ProjectGenerationsService {
-  list(userId: string, projectId: string, opts: { nodeId?: string; q?: string; cursor?: string; limit: number }): Promise<{ items: GalleryRow[]; nextCursor: string | null }>;
+  list(userId: string, projectId: string, opts: { nodeId?: string; q?: string; model?: string; cursor?: string; limit: number }): Promise<{ items: GalleryRow[]; nextCursor: string | null }>;
   /** The generation's stored PNG and the name to save it under. */
   download(userId: string, projectId: string, generationId: string): Promise<{ stream: NodeJS.ReadableStream; size: number; contentType: string; fileName: string }>;
 }
@@ -50,11 +50,11 @@ export function createProjectGenerationsService({ gallery, access, store }: Proj
   const readable = (userId: string, projectId: string) => access.require({ userId }, projectId, 'read');
 
   return {
-    async list(userId, projectId, { nodeId, q, cursor, limit }) {
+    async list(userId, projectId, { nodeId, q, model, cursor, limit }) {
       const after = cursor ? decodeCursor(cursor) : undefined;
       await readable(userId, projectId);
       const search = q?.trim() ? q : undefined; // an empty search is no search
-      const rows = await gallery.listByProject(projectId, { after, limit: limit + 1, nodeId, q: search });
+      const rows = await gallery.listByProject(projectId, { after, limit: limit + 1, nodeId, model, q: search });
       return pageOf(rows, limit);
     },
 

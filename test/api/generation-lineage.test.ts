@@ -303,7 +303,7 @@ describe('project gallery', () => {
     expect(res.json.nextCursor).toBeNull();
   });
 
-  it('filters by node and by prompt words (the last a prefix), and pages with the cursor', async () => {
+  it('filters by node, by model and by prompt words (the last a prefix), and pages with the cursor', async () => {
     const prompts = async (query: string) => {
       const res = await list(ada, query);
       expect(res.status, res.text).toBe(200);
@@ -313,6 +313,9 @@ describe('project gallery', () => {
     expect(await prompts('?q=red%20ca')).toEqual(['a red car', 'a red cat on a mat']);
     expect(await prompts('?q=RED%20CAT')).toEqual(['a red cat on a mat']);
     expect(await prompts('?q=red&nodeId=n2')).toEqual([]);
+    expect(await prompts(`?model=${MODEL}&nodeId=n1`)).toEqual(['a red car', 'a red cat on a mat']);
+    expect(await prompts('?model=another-model')).toEqual([]);
+    expect((await list(ada, `?model=${'m'.repeat(101)}`)).status).toBe(400);
     expect(await prompts(`?q=${encodeURIComponent(`"red" & !(cat:* | <-> ')`)}`)).toEqual(['a red cat on a mat']);
     const first = await list(ada, '?q=red&limit=1');
     expect(first.json.items.map((g: { prompt: string }) => g.prompt)).toEqual(['a red car']);

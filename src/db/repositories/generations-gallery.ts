@@ -12,7 +12,7 @@ export type GalleryRow = GenerationRow & { authorName: string };
 
 export interface GenerationsGalleryRepository {
   /** The project's generations, newest first (`createdAt`, then `id`), strictly after `after`, filtered. */
-  listByProject(projectId: string, opts: { after?: GenerationsAfter; limit: number; nodeId?: string; q?: string }, tx?: Tx): Promise<GalleryRow[]>;
+  listByProject(projectId: string, opts: { after?: GenerationsAfter; limit: number; nodeId?: string; model?: string; q?: string }, tx?: Tx): Promise<GalleryRow[]>;
   /** The generation, only if it was made into this project; null otherwise. */
   findInProject(projectId: string, generationId: string, tx?: Tx): Promise<GenerationRow | null>;
   /** The generation if `userId` made it or has a role on the project it was made into; null otherwise. */
@@ -25,11 +25,12 @@ const isGenerationId = (id: string) => /^[\w-]{1,100}$/.test(id);
 export function createGenerationsGalleryRepository(db: Db): GenerationsGalleryRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
   return {
-    listByProject(projectId, { after, limit, nodeId, q }, tx) {
+    listByProject(projectId, { after, limit, nodeId, model, q }, tx) {
       const conditions = [
         eq(generations.projectId, projectId),
         after && afterCursor(after),
         nodeId !== undefined && eq(generations.nodeId, nodeId),
+        model !== undefined && eq(generations.model, model),
         q !== undefined && promptMatches(q),
       ].filter((c): c is SQL => Boolean(c));
       return on(tx)

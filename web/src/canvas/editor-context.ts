@@ -30,6 +30,8 @@ export interface EditorActions {
   cancelGeneration: (nodeId: string, jobId: string) => void;
   /** Makes an earlier result the node's current image. */
   setImage: (nodeId: string, image: string) => void;
+  /** A new image node holding `image` (a result's address) beside the node `beside`; absent when read-only. */
+  newImageNode?: (image: string, beside: string) => void;
   removeNode: (nodeId: string) => void;
   removeEdge: (edgeId: string) => void;
 }

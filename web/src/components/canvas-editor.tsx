@@ -19,6 +19,7 @@ import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts';
 import { useCanvasMenus } from '../hooks/use-canvas-menus';
 import { usePlacement } from '../hooks/use-placement';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
+import { useResultActions } from '../hooks/use-result-actions';
 import { focusWhenShown, useFocusNewNodes } from '../hooks/use-focus-new-nodes';
 import { useKeyboardPan } from '../hooks/use-keyboard-pan';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
@@ -63,6 +64,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const view = useViewportMemory(project.id, pane, !initiallyEmpty);
   const placement = usePlacement(pane, latest);
   const commands = useCanvasCommands(session, latest, select, placement, view.touched);
+  const results = useResultActions(project.id, session, latest, select, placement, view.touched);
+  const { imageNodeFrom } = results;
   const [showingShortcuts, setShowingShortcuts] = useState(false);
   useCanvasShortcuts(commands, () => setShowingShortcuts(true));
   const menus = useCanvasMenus(select, commands);
@@ -106,10 +109,11 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         session.step();
         session.setData(nodeId, { model });
       },
+      newImageNode: (image, beside) => imageNodeFrom(image, { beside }),
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
     }),
-    [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow],
+    [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow, imageNodeFrom],
   );
 
   // An edge joins an output to an input it fits (src/kinds/: a text into a prompt, an image into images), never a
@@ -218,12 +222,12 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   usePasteImages((files) => uploadFiles(files, { at: placement.place(columnSize(files.length), placement.cursor() ?? undefined), source: 'paste' }));
 
   const onDragOver = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (results.onDragOver(event) || !hasFiles(event)) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
   };
   const onDrop = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (results.onDrop(event) || !hasFiles(event)) return;
     event.preventDefault();
     const files = [...event.dataTransfer.files];
     uploadFiles(files, { at: placement.place(columnSize(files.length), flow.screenToFlowPosition({ x: event.clientX, y: event.clientY })), source: 'drop' });

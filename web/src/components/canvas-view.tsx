@@ -10,6 +10,7 @@ import type { CanvasEdge, CanvasNode } from '../canvas/model';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
+import { useShowLinkedNode } from '../hooks/use-result-actions';
 import './canvas-extras.css';
 import { nodeTypes } from '../kinds';
 
@@ -35,6 +36,7 @@ interface Props {
 export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChange, fitView, memory, overview = true, children }: Props) {
   const pane = useRef<HTMLDivElement>(null);
   const view = useViewportMemory(memory ?? null, pane, fitView);
+  useShowLinkedNode(view.touched); // the gallery's "Show on canvas"
   const activity = useMemo(() => new ActivityStore(), []);
   const actions = useMemo<EditorActions>(
     () => ({

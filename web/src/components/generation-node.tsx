@@ -3,8 +3,9 @@
 // live document, hooks/use-generation.ts). Shows the job as everyone sees it — queued with its position, running
 // with the seconds since it started, Cancel — in place of a new start (a node runs one job at a time), the previous
 // result dimmed while a new one is made, how the last run ended (this tab's full answer to a refusal or failure,
-// *Canceled*, or the error the service wrote), the result, and under it the node's variants (every result it has
-// had: enlarge, compare, make one current).
+// *Canceled*, or the error the service wrote), the result (result-image.tsx: in a bounded box with its pixel size,
+// opened full size by a click, made into an image node), and under it the node's variants (every result it has had:
+// open full size, compare with a slider, make one current).
 // The model picker (model-picker.tsx) keeps the node's model in its `data.model` (none: the default); Generate is
 // disabled, with a title saying why, for a model the service does not run or more input images than it accepts,
 // and, with a hint under it, until an image is connected and a prompt written. Under the prompt, the model's
@@ -32,7 +33,8 @@ import { PaymentLink } from './payment-link';
 import { PromptField } from './prompt-field';
 import { RetryHint } from './retry-hint';
 import './canvas-feedback.css';
-import { DownloadLink, isWebUrl, NodeImage } from './node-image';
+import { isWebUrl } from './node-image';
+import { ResultImage } from './result-image';
 import { VariantStrip } from './variant-strip';
 import { generation } from '../../../src/kinds/generation.js';
 
@@ -40,7 +42,7 @@ import { generation } from '../../../src/kinds/generation.js';
 const portName = (handle: string | null | undefined) => portOf(generation.inputs, handle)?.name;
 
 export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId } = useEditor();
+  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId, newImageNode } = useEditor();
   const activity = useNodeActivity(id);
   const hintId = useId();
   const into = useNodeConnections({ handleType: 'target' });
@@ -174,13 +176,18 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
       {data.image && (
         // While a new one is made, the previous result stays, dimmed.
         <div className={`result${generating ? ' previous' : ''}`} title={generating ? 'The previous result: a new one is being made' : undefined}>
-          <NodeImage src={data.image} alt="Generated image" />
-          <div className="node-actions end">
-            <DownloadLink src={data.image} label="Download generated image" />
-          </div>
+          <ResultImage
+            src={data.image}
+            alt="Generated image"
+            downloadLabel="Download generated image"
+            fallback={{ prompt: data.prompt, model: typeof data.model === 'string' ? data.model : undefined }}
+            projectId={projectId}
+            nodeId={id}
+            onNewImageNode={newImageNode && (() => newImageNode(data.image!, id))}
+          />
         </div>
       )}
-      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} />}
+      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
     </NodeFrame>
   );
 }

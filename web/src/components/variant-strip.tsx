@@ -1,14 +1,15 @@
 // The variants under a generation node: every run of it that produced a result (GET /api/projects/:id/generations
 // ?nodeId=), newest first, the node's current image marked. A thumbnail enlarges in a lightbox (Esc closes); two
-// ticked compare side by side; "Use this" makes one the node's current image (a change of the live document,
+// ticked compare with a slider (compare-slider.tsx); "Use this" makes one the node's current image (a change of the live document,
 // like any edit: everyone sees it, and it is a step of this tab's undo). Read again when the node's image changes.
-import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
-import { createPortal } from 'react-dom';
+import { useState } from 'react';
 import type { ProjectGeneration } from '../api/client';
 import { useNodeGenerations } from '../hooks/use-project-generations';
 import { LoadError } from './load-error';
-import { Modal } from './modal';
+import { CompareSlider } from './compare-slider';
 import { isWebUrl } from './node-image';
+import { Lightbox, modelName, ResultLightbox } from './result-lightbox';
+import { useModels } from '../hooks/use-models';
 
 interface Props {
   projectId: string;
@@ -17,6 +18,8 @@ interface Props {
   current: string | undefined;
   /** Absent on a read-only canvas (no "Use this"). */
   onUse?: (image: string) => void;
+  /** Makes a new image node of a variant; absent on a read-only canvas. */
+  onNewImageNode?: (image: string) => void;
 }
 
 const when = (iso: string) => {
@@ -24,7 +27,7 @@ const when = (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 };
 
-export function VariantStrip({ projectId, nodeId, current, onUse }: Props) {
+export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode }: Props) {
   const { state, reload } = useNodeGenerations(projectId, nodeId, current);
   const [enlarged, setEnlarged] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
@@ -38,6 +41,11 @@ export function VariantStrip({ projectId, nodeId, current, onUse }: Props) {
   const shown = items.find((g) => g.id === enlarged);
   const pair = picked.map((id) => items.find((g) => g.id === id)).filter((g): g is ProjectGeneration => !!g);
 
+  /** Opens the variant `by` places from `g` in the strip (undefined: none there). */
+  const stepFrom = (g: ProjectGeneration, by: number) => {
+    const other = items[items.indexOf(g) + by] as ProjectGeneration | undefined;
+    return other && (() => setEnlarged(other.id));
+  };
   const toggle = (id: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
   const use = (g: ProjectGeneration) => {
     onUse?.(g.outputImageUrl);
@@ -81,38 +89,64 @@ export function VariantStrip({ projectId, nodeId, current, onUse }: Props) {
         })}
       </ol>
       {shown && (
-        <VariantDialog title={`Variant ${numberOf(shown)} of ${total}`} onClose={() => setEnlarged(null)}>
-          <VariantFigure generation={shown} number={numberOf(shown)} current={isCurrent(shown)} onUse={onUse && (() => use(shown))} large />
-        </VariantDialog>
+        <ResultLightbox
+          title={`Variant ${numberOf(shown)} of ${total}`}
+          result={{ src: shown.outputImageUrl, prompt: shown.prompt, model: shown.model, author: shown.author.name, createdAt: shown.createdAt }}
+          onClose={() => setEnlarged(null)}
+          previous={stepFrom(shown, -1)}
+          next={stepFrom(shown, 1)}
+          actions={
+            <>
+              {isCurrent(shown) ? (
+                <span className="badge">Current</span>
+              ) : (
+                onUse && (
+                  <button type="button" className="button small primary" onClick={() => use(shown)} aria-label={`Use this (variant ${numberOf(shown)})`}>
+                    Use this
+                  </button>
+                )
+              )}
+              {onNewImageNode && (
+                <button type="button" className="button small" onClick={() => (setEnlarged(null), onNewImageNode(shown.outputImageUrl))}>
+                  New image node
+                </button>
+              )}
+            </>
+          }
+        />
       )}
       {comparing && pair.length === 2 && (
-        <VariantDialog title={`Variants ${numberOf(pair[0])} and ${numberOf(pair[1])}`} onClose={() => setComparing(false)} wide>
+        <Lightbox title={`Variants ${numberOf(pair[0])} and ${numberOf(pair[1])}`} onClose={() => setComparing(false)} wide>
+          {/* The older on the left, the newer on the right: a wipe between them (components/compare-slider.tsx). */}
+          {(([newer, older]) => (
+            <CompareSlider before={older.outputImageUrl} after={newer.outputImageUrl} beforeLabel={`Variant ${numberOf(older)}`} afterLabel={`Variant ${numberOf(newer)}`} />
+          ))([...pair].sort((a, b) => numberOf(b) - numberOf(a)))}
           <div className="variant-compare">
             {pair.map((g) => (
-              <VariantFigure key={g.id} generation={g} number={numberOf(g)} current={isCurrent(g)} onUse={onUse && (() => use(g))} />
+              <VariantFigure key={g.id} generation={g} number={numberOf(g)} current={isCurrent(g)} onUse={onUse && (() => use(g))} captionOnly />
             ))}
           </div>
-        </VariantDialog>
+        </Lightbox>
       )}
     </section>
   );
 }
 
-function VariantFigure({ generation, number, current, onUse, large }: { generation: ProjectGeneration; number: number; current: boolean; onUse?: () => void; large?: boolean }) {
+function VariantFigure({ generation, number, current, onUse, captionOnly }: { generation: ProjectGeneration; number: number; current: boolean; onUse?: () => void; captionOnly?: boolean }) {
   return (
-    <figure className={`variant-figure${large ? ' large' : ''}`}>
-      <img src={generation.outputImageUrl} alt={`Variant ${number}: ${generation.prompt}`} />
+    <figure className="variant-figure" aria-label={`Variant ${number}`}>
+      {!captionOnly && <img src={generation.outputImageUrl} alt={`Variant ${number}: ${generation.prompt}`} />}
       <figcaption>
         <span className="variant-prompt">{generation.prompt}</span>
         <span className="muted small">
           {when(generation.createdAt)}
-          {generation.author.name ? ` · ${generation.author.name}` : ''} · {generation.model}
+          {generation.author.name ? ` · ${generation.author.name}` : ''} · <ModelName id={generation.model} />
         </span>
         {current ? (
           <span className="badge">Current</span>
         ) : (
           onUse && (
-            <button type="button" className="button small primary" onClick={onUse} aria-label={`Use variant ${number}`}>
+            <button type="button" className="button small primary" onClick={onUse} aria-label={`Use this (variant ${number})`}>
               Use this
             </button>
           )
@@ -122,27 +156,7 @@ function VariantFigure({ generation, number, current, onUse, large }: { generati
   );
 }
 
-const stop = (event: SyntheticEvent) => event.stopPropagation();
-
-/**
- * A modal dialog over the whole page, outside the canvas: in a portal on <body> (never inside a node's transformed
- * box), its events kept from the node (a click would select it, an arrow key move it), `nokey` for xyflow's own
- * key handling (Delete deletes nothing from here).
- */
-function VariantDialog({ title, onClose, wide, children }: { title: string; onClose: () => void; wide?: boolean; children: ReactNode }) {
-  const titleId = useId();
-  return createPortal(
-    <div className="nokey" onClick={stop} onDoubleClick={stop} onKeyDown={stop} onPointerDown={stop} onMouseDown={stop} onWheel={stop}>
-      <Modal labelledBy={titleId} className={`dialog lightbox-dialog nokey${wide ? ' wide' : ''}`} onClose={onClose}>
-        <div className="row lightbox-heading">
-          <h2 id={titleId}>{title}</h2>
-          <button type="button" className="button small ghost" onClick={onClose}>
-            Close
-          </button>
-        </div>
-        {children}
-      </Modal>
-    </div>,
-    document.body,
-  );
+/** A model by its name (GET /api/models), its id when the catalogue does not list it. */
+function ModelName({ id }: { id: string }) {
+  return <>{modelName(useModels(), id)}</>;
 }

@@ -14,7 +14,7 @@ const STRIP_SIZE = 24;
 /** A gallery page. */
 const PAGE_SIZE = 24;
 
-export function listProjectGenerations(projectId: string, query: { nodeId?: string; q?: string; cursor?: string; limit: number }, signal?: AbortSignal): Promise<ProjectGenerationsPage> {
+export function listProjectGenerations(projectId: string, query: { nodeId?: string; q?: string; model?: string; cursor?: string; limit: number }, signal?: AbortSignal): Promise<ProjectGenerationsPage> {
   return call(api.GET('/api/projects/{id}/generations', { params: { path: { id: projectId }, query }, signal }), 'Could not load the generations');
 }
 
@@ -39,8 +39,8 @@ export function useNodeGenerations(projectId: string, nodeId: string, refresh: u
   return { state, reload: useCallback(() => setAttempt((n) => n + 1), []) };
 }
 
-/** The gallery: the first page for `q` (a new `q` starts over), then `loadMore` appends the next. */
-export function useGallery(projectId: string, q: string) {
+/** The gallery: the first page for `q` and `model` (a new one starts over), then `loadMore` appends the next. */
+export function useGallery(projectId: string, q: string, model = '') {
   const [state, setState] = useState<GenerationsState>({ status: 'loading', items: [] });
   const [attempt, setAttempt] = useState(0);
   const more = useRef<AbortController | null>(null);
@@ -49,12 +49,12 @@ export function useGallery(projectId: string, q: string) {
     const abort = new AbortController();
     more.current?.abort();
     setState({ status: 'loading', items: [] });
-    listProjectGenerations(projectId, { q: q.trim() || undefined, limit: PAGE_SIZE }, abort.signal).then(
+    listProjectGenerations(projectId, { q: q.trim() || undefined, model: model || undefined, limit: PAGE_SIZE }, abort.signal).then(
       (page) => setState({ status: 'ready', items: page.items, nextCursor: page.nextCursor }),
       (err: Error) => !abort.signal.aborted && setState({ status: 'error', items: [], message: err.message }),
     );
     return () => abort.abort();
-  }, [projectId, q, attempt]);
+  }, [projectId, q, model, attempt]);
 
   const loadMore = useCallback(() => {
     if (state.status !== 'ready' || !state.nextCursor) return;
@@ -62,12 +62,12 @@ export function useGallery(projectId: string, q: string) {
     const abort = new AbortController();
     more.current = abort;
     setState({ status: 'loading', items });
-    listProjectGenerations(projectId, { q: q.trim() || undefined, cursor: nextCursor, limit: PAGE_SIZE }, abort.signal).then(
+    listProjectGenerations(projectId, { q: q.trim() || undefined, model: model || undefined, cursor: nextCursor, limit: PAGE_SIZE }, abort.signal).then(
       (page) => setState({ status: 'ready', items: [...items, ...page.items.filter((g) => !items.some((i) => i.id === g.id))], nextCursor: page.nextCursor }),
       // A failed "Load more" keeps the list and its cursor, so it can be tried again.
       (err: Error) => !abort.signal.aborted && setState({ status: 'error', items, message: err.message }),
     );
-  }, [projectId, q, state]);
+  }, [projectId, q, model, state]);
 
   return { state, loadMore, reload: useCallback(() => setAttempt((n) => n + 1), []) };
 }
