@@ -5,8 +5,9 @@
 // and Ana undoes it with the notice's Undo and with Ctrl+Z. Every wait is for what is seen.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, newPage, WAIT, type WatchedPage } from './browser.js';
-import { saved, useBrowserFixture } from './fixture.js';
+import { uploadFile } from '../helpers/http-client.js';
+import { describeInBrowser, newPage, solidPng, WAIT, type WatchedPage } from './browser.js';
+import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
 const node = (page: Page, name: string) => page.locator(`.react-flow__node[aria-label="${name}"]`);
 const names = (page: Page) => page.locator('.react-flow__node').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
@@ -121,5 +122,47 @@ describeInBrowser('notices between people in a browser', () => {
     await undone();
     expect(ana.errors).toEqual([]);
     expect(bob.errors).toEqual([]);
+  });
+
+  it('compares two variants with a slider, and Use this brings back the older one’s prompt with its image', async () => {
+    const owner = await f.app.user('vera@example.com', 'Vera');
+    const projectId = (await owner.client.post('/api/user/project', { userId: owner.id, name: 'Variants' })).json.id as string;
+    const uploaded = await uploadFile(owner.client, await solidPng(32, 32, [200, 60, 60]));
+    const nodes = [
+      { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: uploaded.json.url } },
+      { id: 'g', type: 'generation', position: { x: 360, y: 0 }, data: { type: 'generation', prompt: 'grayscale' } },
+    ];
+    expect((await owner.client.post('/api/user/project/canvas', { projectId, nodes, edges: [{ id: 'e', source: 'u', target: 'g' }] })).status).toBe(200);
+    const made: string[] = [];
+    for (const prompt of ['sepia', 'grayscale']) {
+      const run = await owner.client.post('/api/generations', { images: [uploaded.json.url], prompt, projectId, nodeId: 'g' });
+      expect(run.status, run.text).toBe(202);
+      await expect.poll(async () => (await owner.client.get(`/api/generations/${run.json.id}`)).json.status, { timeout: 60_000 }).toBe('succeeded');
+      made.push(run.json.id as string);
+    }
+    const { page, errors } = await newPage(await f.newContext());
+    await f.signIn(page.context(), 'vera@example.com');
+    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+    await saved(page);
+    const node = page.locator('.react-flow__node[data-id="g"]');
+    await node.getByRole('checkbox', { name: 'Compare variant 1' }).check();
+    await node.getByRole('checkbox', { name: 'Compare variant 2' }).check();
+    await node.getByRole('button', { name: 'Compare' }).click();
+    const compare = page.getByRole('dialog', { name: 'Variants 1 and 2' });
+    await compare.getByRole('slider', { name: 'Compare Variant 1 with Variant 2' }).waitFor();
+    const use = compare.getByRole('button', { name: 'Use this (variant 1)' });
+    // A button of its own size, not stretched across its column.
+    const button = (await use.boundingBox())!;
+    const column = (await compare.getByRole('figure', { name: 'Variant 1' }).boundingBox())!;
+    expect(button.width).toBeLessThan(column.width / 2);
+    await use.click();
+    await compare.waitFor({ state: 'detached' });
+    await expect.poll(() => node.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('sepia');
+    await saved(page);
+    const older = (await owner.client.get(`/api/generations/${made[0]}`)).json as { outputImageUrl?: string; result?: { url?: string } };
+    const stored = (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'g')!;
+    expect(stored.data.prompt).toBe('sepia');
+    expect(JSON.stringify(older)).toContain(stored.data.image as string);
+    expect(errors).toEqual([]);
   });
 });
