@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { uploadFile } from '../helpers/http-client.js';
+import { axeContext, seriousViolations } from './a11y.js';
 import { describeInBrowser, newPage, solidPng, WAIT, type WatchedPage } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
@@ -22,7 +23,7 @@ describeInBrowser('notices between people in a browser', () => {
     if (nodes.length > 0) expect((await ana.client.post('/api/user/project/canvas', { projectId, nodes, edges: [] })).status).toBe(200);
     expect((await ana.client.post(`/api/user/project/${projectId}/members`, { email: 'bob@example.com', role: 'editor' })).status).toBe(201);
     const open = async (email: string): Promise<WatchedPage> => {
-      const watched = await newPage(await f.newContext());
+      const watched = await newPage(await f.newContext(axeContext({ reducedMotion: 'reduce' }))); // axe runs on the notices
       await f.signIn(watched.page.context(), email);
       await watched.page.goto(`${f.app.baseUrl}/projects/${projectId}`);
       await watched.page.getByRole('toolbar', { name: 'Canvas tools' }).waitFor();
@@ -55,6 +56,10 @@ describeInBrowser('notices between people in a browser', () => {
     await bobPage.getByRole('status').filter({ hasText: 'Ana changed your role. You can now only view this canvas.' }).waitFor();
     await bobPage.locator('.app-header').getByText('View only').waitFor();
     expect(await bobPage.getByRole('toolbar', { name: 'Canvas tools' }).count()).toBe(0);
+    for (const scheme of ['light', 'dark'] as const) {
+      await bobPage.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(bobPage), `role notice, ${scheme}`).toEqual([]);
+    }
 
     expect((await anaApi.post(members, { email: 'bob@example.com', role: 'editor' })).status).toBe(200);
     await bobPage.getByRole('status').filter({ hasText: 'Ana changed your role. You can now edit this canvas.' }).waitFor();
@@ -114,6 +119,10 @@ describeInBrowser('notices between people in a browser', () => {
     };
 
     await restore();
+    for (const scheme of ['light', 'dark'] as const) {
+      await anaPage.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(anaPage), `restore notice, ${scheme}`).toEqual([]);
+    }
     await anaPage.getByRole('status').filter({ hasText: 'You restored' }).getByRole('button', { name: 'Undo' }).click();
     await undone();
 
