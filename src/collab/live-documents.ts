@@ -24,13 +24,13 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import type { CollabRepository } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import type { CanvasContent } from './canvas-doc.js';
-import { authentication, type SocketContext } from './extensions/authentication.js';
+import { authentication, type AccessChange, type SocketContext } from './extensions/authentication.js';
 import { compaction } from './extensions/compaction.js';
 import { limits as frameLimits } from './extensions/limits.js';
 import { persistence, type OpenDocument } from './extensions/persistence.js';
 import { presence } from './extensions/presence.js';
 import { validation } from './extensions/validation.js';
-import { statelessText } from './protocol.js';
+import { statelessText, type StatelessMessage } from './protocol.js';
 import { quietRefusals } from './refusals.js';
 import { createSockets } from './sockets.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
@@ -126,15 +126,18 @@ export interface LiveDocuments {
   /**
    * Checks again the role of everyone connected to the project's document here (after a member was removed or
    * changed, or the project deleted): the socket of a connection without a role is closed (its provider reconnects
-   * and is refused), and so is that of a viewer whose connection could write (it reconnects read-only).
+   * and is refused), and so is that of a viewer whose connection could write (it reconnects read-only) and that of an
+   * editor whose connection could not (it reconnects read-write); each is told first, naming `change.by`.
    */
-  revalidate: (projectId: string) => Promise<void>;
+  revalidate: (projectId: string, change?: AccessChange) => Promise<void>;
   /**
    * Every person's document connection open here, with what let it in (`user.session` or `user.token`), its project
    * and whether it may write; ending one makes it read-only and closes its socket (4401 when its credential ended,
    * 4403 when its role did). For the access sweep (src/auth/access-sweep.ts), which runs every revocation poll.
    */
   connections(): OpenConnection[];
+  /** Sends a stateless message (src/collab/protocol.ts) to every connection of the project's document open here. */
+  tell(projectId: string, message: StatelessMessage): void;
   /** Serves /api/collab on this HTTP server. */
   mount(server: Server): void;
   /** Closes every socket (call before the HTTP server closes). */
@@ -233,11 +236,14 @@ export function createLiveDocuments({
     settled: (projectId) => stored.settled(projectId),
     seq: (projectId) => stored.seq(projectId),
     pending: (projectId) => stored.pending(projectId),
-    async revalidate(projectId) {
+    async revalidate(projectId, change) {
       const document = hocuspocus.documents.get(projectId);
-      if (document) await signIn.revalidate(document);
+      if (document) await signIn.revalidate(document, change);
     },
     connections: () => signIn.connections(hocuspocus.documents.values()),
+    tell(projectId, message) {
+      hocuspocus.documents.get(projectId)?.broadcastStateless(statelessText(message));
+    },
     mount: (server) => sockets.mount(server),
     disconnectAll() {
       compactions.closing();

@@ -34,6 +34,12 @@ export function collabTarget(path: string): { project: string | null } | null {
   }
 }
 
+/**
+ * The provider's `token` of a read-only link's holder: this prefix, then the link's token (GET /api/shared/:token).
+ * The connection is read-only and follows the canvas live; a revoked or replaced link is refused `permission-denied`.
+ */
+export const LINK_TOKEN_PREFIX = 'link:';
+
 export const CLOSE = {
   // The socket as a whole (WebSocket standard codes).
   /** A text frame: the socket speaks binary frames only. */
@@ -166,8 +172,38 @@ export interface RelayMessage {
   ok: boolean;
 }
 
+/**
+ * What a person may now do on the document, after someone changed it (a member removed or their role changed, the
+ * project deleted): sent to that person's connection just before the service closes its socket (4403
+ * `permission-denied` for `none`; `role-changed` for `view` and `edit`, and the provider reconnects read-only or
+ * read-write). `by` names who made the change (their name, else their email); `deleted` when the project went.
+ * A connection closed by the access sweep of another instance gets no message: the close alone says it.
+ */
+export interface AccessMessage {
+  type: 'access';
+  access: 'none' | 'view' | 'edit';
+  by?: string;
+  deleted?: boolean;
+}
+
+/**
+ * Who restored a version of the canvas, sent to every connection of its document once the restore is applied:
+ * `by` (the person's name, else email) and `userId` (so the person who restored can offer to undo it), the restored
+ * version (`version`, its id; `name` when it has one; `createdAt`, ISO), and `before` — the id of the version kept
+ * just before, which restoring undoes the restore.
+ */
+export interface RestoredMessage {
+  type: 'restored';
+  by: string;
+  userId: string;
+  version: string;
+  name?: string;
+  createdAt: string;
+  before: string;
+}
+
 /** Every stateless message the service sends (a change refused by node kind gets its message here). */
-export type StatelessMessage = SavingMessage | RelayMessage;
+export type StatelessMessage = SavingMessage | RelayMessage | AccessMessage | RestoredMessage;
 
 export function statelessText(message: StatelessMessage): string {
   return JSON.stringify(message);
@@ -182,7 +218,14 @@ export function readStateless(payload: string): StatelessMessage | null {
     return null;
   }
   if (typeof message !== 'object' || message === null) return null;
-  const { type, ok } = message as Record<string, unknown>;
+  const { type, ok, access, by, deleted, userId, version, name, createdAt, before } = message as Record<string, unknown>;
   if ((type === 'saving' || type === 'relay') && typeof ok === 'boolean') return { type, ok };
+  if (type === 'access' && (access === 'none' || access === 'view' || access === 'edit')) {
+    return { type, access, ...(typeof by === 'string' && by !== '' ? { by } : {}), ...(deleted === true ? { deleted } : {}) };
+  }
+  if (type === 'restored' && [by, userId, version, createdAt, before].every((v) => typeof v === 'string') && (name === undefined || typeof name === 'string')) {
+    const [b, u, v, c, f] = [by, userId, version, createdAt, before] as string[];
+    return { type, by: b, userId: u, version: v, ...(name !== undefined ? { name: name } : {}), createdAt: c, before: f };
+  }
   return null;
 }

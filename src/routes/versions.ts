@@ -67,7 +67,8 @@ export const versionRoutes: FastifyPluginAsyncZod<{ versions: VersionsService; l
       response: { 200: Restored, 429: ErrorBody, ...errors },
     },
   }, async (req, reply) => {
-    const canvas = await versions.restore(sessionUser(req).id, req.params.projectId, req.params.versionId);
+    const user = sessionUser(req);
+    const canvas = await versions.restore(user.id, req.params.projectId, req.params.versionId, user.name || user.email);
     return sendJson(reply, { canvas });
   });
 };

@@ -20,7 +20,7 @@ export interface ProjectsDeps {
   projects: Pick<ProjectsRepository, 'insert' | 'listByOwner' | 'renameOwned' | 'deleteOwned' | 'listActivity'>;
   access: Pick<ProjectAccess, 'require'>;
   /** Called after a project was deleted: live connections to its document are closed. */
-  accessChanged?: (projectId: string) => Promise<void>;
+  accessChanged?: (projectId: string, change?: { by: string; deleted?: boolean }) => Promise<void>;
   /** Called just before a project is deleted: its objects are queued for the deletion sweep (./object-sweep.ts). */
   deleting?: (projectId: string) => Promise<void>;
 }
@@ -47,7 +47,7 @@ export function createProjectsService({ projects, access, accessChanged = async 
       await deleting(projectId);
       // The canvas goes with it (foreign key ON DELETE CASCADE).
       if (!(await projects.deleteOwned(userId, projectId))) throw projectNotFound(); // deleted meanwhile
-      await accessChanged(projectId);
+      await accessChanged(projectId, { by: '', deleted: true });
     },
     activity(userId) {
       return projects.listActivity(userId);

@@ -4,8 +4,9 @@
 // whether or not the project exists; a member asking for an owner-only change gets `403 Forbidden` (they know the
 // project exists): src/auth/project-access.ts.
 // A link's token is 256 random bits; only its SHA-256 is stored, so it is shown once, when it is made.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ProjectAccess } from '../auth/project-access.js';
+import { linkHashOf } from '../auth/share-links.js';
 import type { Transactions } from '../db/index.js';
 import type { Member, MemberRole, SharedProjectRow, SharingRepository } from '../db/repositories/index.js';
 import { invalidRequest, isAppError, memberNotFound, notFound, projectNotFound } from '../errors.js';
@@ -16,6 +17,8 @@ import { isUuid } from '../ids.js';
 export interface Caller {
   id: string;
   email: string;
+  /** Their name, when known: who changed a member is told to that member by it (else by the email). */
+  name?: string;
 }
 
 export interface MemberList {
@@ -50,13 +53,10 @@ export interface SharingDeps {
   canvas: Pick<CanvasService, 'getJson'>;
   /** PROJECT_MAX_MEMBERS. */
   maxMembers: number;
-  /** Called after a member's role changed or a member left: live connections are checked again. */
-  accessChanged?: (projectId: string) => Promise<void>;
+  /** Called after a member's role changed or a member left: live connections are checked again (and told by whom). */
+  accessChanged?: (projectId: string, change?: { by: string }) => Promise<void>;
 }
 
-/** What a token we made looks like: 32 bytes in base64url, no padding. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
 export function createSharingService({ sharing, access, transactions, canvas, maxMembers, accessChanged = async () => {} }: SharingDeps): SharingService {
@@ -75,7 +75,7 @@ export function createSharingService({ sharing, access, transactions, canvas, ma
         }
         return sharing.upsertMember({ projectId, email, role: invite.role, invitedBy: caller.id }, tx);
       }).then(async (result) => {
-        await accessChanged(projectId);
+        await accessChanged(projectId, { by: caller.name || caller.email });
         return result;
       });
     },
@@ -91,7 +91,7 @@ export function createSharingService({ sharing, access, transactions, canvas, ma
       await access.require({ userId: caller.id }, projectId, target === normalEmail(caller.email) ? 'leave' : 'share');
       // An email PostgreSQL cannot hold (NUL) is no member of anything.
       if (target.includes('\u0000') || !(await sharing.removeMember(projectId, target))) throw memberNotFound();
-      await accessChanged(projectId);
+      await accessChanged(projectId, { by: caller.name || caller.email });
     },
 
     sharedWith(caller) {
@@ -101,18 +101,20 @@ export function createSharingService({ sharing, access, transactions, canvas, ma
     async createLink(caller, projectId) {
       await access.require({ userId: caller.id }, projectId, 'share');
       const token = randomBytes(32).toString('base64url');
-      await sharing.replaceLink(projectId, hashToken(token), caller.id);
+      await sharing.replaceLink(projectId, linkHashOf(token)!, caller.id);
+      await accessChanged(projectId); // the link it replaces ends for whoever follows the canvas by it
       return { token };
     },
 
     async revokeLink(caller, projectId) {
       await access.require({ userId: caller.id }, projectId, 'share');
       await sharing.deleteLink(projectId);
+      await accessChanged(projectId);
     },
 
     async openLink(token) {
       // Found by its hash (an index lookup): what is compared is a digest of the token, never the token itself.
-      const linkHash = TOKEN.test(token) ? hashToken(token) : null;
+      const linkHash = linkHashOf(token);
       const link = linkHash ? await sharing.findLink(linkHash) : null;
       if (!link) throw notFound();
       try {

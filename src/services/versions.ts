@@ -28,15 +28,18 @@ export interface VersionsService {
   create(userId: string, projectId: string, name: string): Promise<VersionRow>;
   /** A version and its canvas, rendered (nothing shown as generating). */
   get(userId: string, projectId: string, versionId: string): Promise<{ version: VersionRow; canvas: CanvasContent }>;
-  /** Makes the live document equal to the version's canvas (after keeping the current one); the canvas as it is then. */
-  restore(userId: string, projectId: string, versionId: string): Promise<RestoredCanvas>;
+  /**
+   * Makes the live document equal to the version's canvas (after keeping the current one); the canvas as it is then.
+   * Everyone on the canvas is told who restored what (`by`: their name), and which version undoes it.
+   */
+  restore(userId: string, projectId: string, versionId: string, by?: string): Promise<RestoredCanvas>;
 }
 
 export interface VersionsDeps {
   versions: VersionsRepository;
   access: Pick<ProjectAccess, 'require'>;
   canvases: Pick<CanvasesRepository, 'current'>;
-  live: Pick<LiveDocuments, 'open'>;
+  live: Pick<LiveDocuments, 'open' | 'tell'>;
   /** How many versions a list shows at most. */
   maxListed: number;
   /** VERSIONS_MAX_NAMED: named versions a project may have (a restore's own version counts). */
@@ -124,7 +127,7 @@ export function createVersionsService({ versions, access, canvases, live, maxLis
       return { version: listed(version), canvas };
     },
 
-    async restore(userId, projectId, versionId) {
+    async restore(userId, projectId, versionId, by = '') {
       await writable(userId, projectId);
       const version = await versionOf(projectId, versionId);
       const restored = renderState(version.state);
@@ -132,12 +135,21 @@ export function createVersionsService({ versions, access, canvases, live, maxLis
       try {
         // Kept first: when it cannot be stored, nothing is restored.
         const before = Y.encodeStateAsUpdate(document.doc);
-        await keepNamed(projectId, `Before restoring “${labelOf(version)}”`, before, userId);
+        const kept = await keepNamed(projectId, `Before restoring “${labelOf(version)}”`, before, userId);
         // Synchronous from here to the change: what is kept as generating is what the document holds.
         keepGenerationState(restored, renderCanvas(document.doc));
         const stored = document.change((doc) => applyCanvas(doc, restored), { step: true });
         const canvas = renderCanvas(document.doc);
         const number = await stored;
+        live.tell(projectId, {
+          type: 'restored',
+          by,
+          userId,
+          version: version.id,
+          ...(version.name ? { name: version.name } : {}),
+          createdAt: version.createdAt.toISOString(),
+          before: kept.id,
+        });
         // The change made the canvas row if the project had none.
         const row = await canvases.current({ userId }, projectId);
         if (!row?.id) throw projectNotFound(); // the project went away meanwhile

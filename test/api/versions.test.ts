@@ -74,7 +74,7 @@ describe('named versions', () => {
     const second = await name(ada, projectId, 'Second');
     expect(second.status).toBe(201);
     expect(await named(ada, projectId)).toEqual([second.json.version, first.json.version]);
-    // Restore points (taken by compaction) are listed too, never with a name or an author.
+    // Restore points (taken by compaction) are listed too, never with a name; saved over REST, with no author.
     for (const v of (await list(ada, projectId)).json.versions) if (v.kind === 'auto') expect(v).toMatchObject({ name: null, createdBy: null });
   });
 
@@ -192,7 +192,7 @@ describe('roles', () => {
 });
 
 describe('restore points', () => {
-  it('compaction takes one while a live editor changes the document (COLLAB_RESTORE_POINT_MINUTES=0: at every compaction)', async () => {
+  it('compaction takes one while a live editor changes the document (COLLAB_RESTORE_POINT_MINUTES=0: at every compaction), by that editor', async () => {
     const projectId = await project(ada);
     const editor = await live(ada, projectId);
     addToCanvas(editor.doc, { nodes: [node('live')] });
@@ -200,7 +200,7 @@ describe('restore points', () => {
     const autos = async () => ((await list(ada, projectId)).json.versions as Version[]).filter((v) => v.kind === 'auto');
     await expect.poll(async () => (await autos()).length, { timeout: 45_000 }).toBeGreaterThan(0);
     const [point] = await autos();
-    expect(point).toMatchObject({ name: null, createdBy: null });
+    expect(point).toMatchObject({ name: null, createdBy: ada.id });
     expect((await preview(ada, projectId, point.id)).json.canvas.nodes).toEqual([node('live')]);
   });
 });

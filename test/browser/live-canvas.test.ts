@@ -220,7 +220,7 @@ describeInBrowser('the live canvas in a browser', () => {
     expect(await preview.getByLabel('Prompt').inputValue()).toBe('sepia');
     await screenshot(ada.page, 'history-preview');
     await preview.getByRole('button', { name: 'Restore this version' }).click();
-    await ada.page.getByRole('status').filter({ hasText: 'Restored “Before the change”' }).waitFor();
+    await ada.page.getByRole('status').filter({ hasText: 'You restored “Before the change”' }).waitFor();
     for (const page of [ada.page, bob.page]) {
       await expect.poll(() => page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('sepia');
     }

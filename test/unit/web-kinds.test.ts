@@ -9,7 +9,7 @@ import { CLIP_TYPE, clipFromText, clipToText, copyNodes, pasteClip, type CopiedN
 import { connectionProblem, handleOf, keptData, linkPorts, NODE_SIZE, sizeOf } from '../../web/src/canvas/kinds.js';
 import { fitElements, limitPatch } from '../../web/src/canvas/live-limits.js';
 import { createNode, toFlowNodes, toSavedNode, type CanvasNode } from '../../web/src/canvas/model.js';
-import { kindName, nodeNames } from '../../web/src/canvas/names.js';
+import { kindName, nodeNames, numberNewNodes } from '../../web/src/canvas/names.js';
 import { nodeRect } from '../../web/src/canvas/placement.js';
 import { generation } from '../../src/kinds/generation.js';
 import { text } from '../../src/kinds/text.js';
@@ -64,6 +64,38 @@ describe('the web model reads the kind registry', () => {
       { id: 'e', type: 'llm' },
     ]);
     expect([...names.values()]).toEqual(['Image 1', 'Text 1', 'Generate 1', 'Text 2', 'Node 1']);
+  });
+
+  it('keeps a name with its node: stored numbers stay when others are deleted; new ones take the highest plus one', () => {
+    type Added = { id: string; type: string; data: Record<string, unknown> };
+    const added = numberNewNodes<Added>([], [
+      { id: 'a', type: 'upload', data: { type: 'upload' } },
+      { id: 'b', type: 'upload', data: { type: 'upload' } },
+      { id: 'c', type: 'generation', data: { type: 'generation' } },
+    ]);
+    expect(added.map((n) => n.data.number)).toEqual([1, 2, 1]);
+    // Image 1 deleted: Image 2 stays Image 2, and the next image is Image 3.
+    const rest = added.slice(1);
+    expect([...nodeNames(rest).values()]).toEqual(['Image 2', 'Generate 1']);
+    const [next] = numberNewNodes<Added>(rest, [{ id: 'd', type: 'upload', data: { type: 'upload' } }]);
+    expect(next.data.number).toBe(3);
+    // A node already on the canvas keeps what it has.
+    expect(numberNewNodes(rest, [rest[0]])[0]).toBe(rest[0]);
+    // Nodes without a number (an older canvas) are numbered as before, around the numbers taken; a duplicate is renumbered.
+    const mixed = nodeNames([
+      { id: 'x', type: 'upload' },
+      { id: 'y', type: 'upload', data: { number: 1 } },
+      { id: 'z', type: 'upload' },
+      { id: 'w', type: 'upload', data: { number: 1 } },
+    ]);
+    expect([...mixed.entries()]).toEqual(
+      expect.arrayContaining([
+        ['y', 'Image 1'],
+        ['x', 'Image 2'],
+        ['z', 'Image 3'],
+        ['w', 'Image 4'],
+      ]),
+    );
   });
 
   it('plans an unmeasured node at its kind’s size (a default for a type no kind has)', () => {

@@ -19,7 +19,8 @@ import type { TokenVerifier } from '../../auth/api-tokens.js';
 import { hasSessionCookie, type SessionUser, type SessionVerifier } from '../../auth/session.js';
 import { permits, type ProjectAccess } from '../../auth/project-access.js';
 import type { Gate } from '../socket-limits.js';
-import { CLOSE, endedCode, refusal } from '../protocol.js';
+import { CLOSE, endedCode, LINK_TOKEN_PREFIX, refusal, statelessText, type AccessMessage } from '../protocol.js';
+import { linkHashOf } from '../../auth/share-links.js';
 
 /** What hocuspocus holds for a socket (copied per document connection). */
 export interface SocketContext {
@@ -34,6 +35,16 @@ export interface SocketContext {
   gate?: Gate;
   /** The project the socket's URL names (`/api/collab/<projectId>`): no other document is served on it. */
   project?: string;
+  /** A document connection let in by a read-only link (the hash of its token): read-only, checked again by `revalidate`. */
+  link?: string | null;
+}
+
+/** Who changed what someone may do on a project (told to them in the AccessMessage before their socket closes). */
+export interface AccessChange {
+  /** Their name, else their email. */
+  by: string;
+  /** The project was deleted. */
+  deleted?: boolean;
 }
 
 export interface AuthenticationDeps {
@@ -57,9 +68,10 @@ export interface Authentication extends Extension<SocketContext> {
   /**
    * Checks again the role of everyone connected to `document`: the socket of a connection without a role is closed
    * (its provider reconnects and is refused), and so is that of a viewer whose connection could write (it reconnects
-   * read-only).
+   * read-only) and that of an editor whose connection could not (it reconnects read-write). Each is told first what
+   * it may now do and who changed it (an AccessMessage).
    */
-  revalidate(document: Document): Promise<void>;
+  revalidate(document: Document, change?: AccessChange): Promise<void>;
   /** Every person's document connection in `documents`, for the access sweep. */
   connections(documents: Iterable<Document>): OpenConnection[];
 }
@@ -92,6 +104,15 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
     async onAuthenticate({ documentName, context, connectionConfig, token }: onAuthenticatePayload<SocketContext>) {
       // A socket whose URL names a project serves that project's document only (a load balancer routed it by the URL).
       if (context.project !== undefined && documentName !== context.project) throw refusal(CLOSE.documentNotInUrl);
+      // A read-only link's holder (signed in or not): follows the canvas read-only, as the link's page shows it.
+      if (token?.startsWith(LINK_TOKEN_PREFIX)) {
+        const linkHash = linkHashOf(token.slice(LINK_TOKEN_PREFIX.length));
+        const access = linkHash ? await accessOf({ linkHash }, documentName) : 'none';
+        if (!permits(access, 'view')) throw refusal(CLOSE.permissionDenied);
+        connectionConfig.readOnly = true;
+        if (context.gate) context.gate.authenticated = true;
+        return { user: null, link: linkHash };
+      }
       let user = context.user;
       if (!user && !context.byToken) return; // the service's own connection
       if (!user) {
@@ -112,15 +133,35 @@ export function authentication({ accessOf, sessions, tokens, origin, authTimeout
       }
     },
 
-    async revalidate(document) {
+    async revalidate(document, change) {
       await Promise.all(
         document.getConnections().map(async (connection) => {
+          const link = (connection.context as SocketContext | undefined)?.link;
+          if (link) {
+            // A read-only link revoked or replaced: its holder's page says the link is no longer valid.
+            if (!permits(await accessOf({ linkHash: link }, document.name), 'view')) {
+              connection.sendStateless(statelessText({ type: 'access', access: 'none' }));
+              connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+            }
+            return;
+          }
           const user = userOf(connection);
           if (!user) return;
           const access = await accessOf({ userId: user.id }, document.name);
+          const tell = (now: AccessMessage['access']) =>
+            connection.sendStateless(statelessText({ type: 'access', access: now, ...(change?.by ? { by: change.by } : {}), ...(change?.deleted ? { deleted: true } : {}) }));
           // The whole socket: the provider reconnects it by itself and is then refused, or let in read-only.
-          if (!permits(access, 'read')) connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
-          else if (!permits(access, 'edit') && !connection.readOnly) connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          if (!permits(access, 'read')) {
+            tell('none');
+            connection.webSocket.close(CLOSE.permissionDenied.code, CLOSE.permissionDenied.reason);
+          } else if (!permits(access, 'edit') && !connection.readOnly) {
+            tell('view');
+            connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          } else if (permits(access, 'edit') && connection.readOnly && !(user.token && !user.token.scopes.includes('write'))) {
+            // A viewer made an editor: it reconnects, and is let in read-write.
+            tell('edit');
+            connection.webSocket.close(CLOSE.roleChanged.code, CLOSE.roleChanged.reason);
+          }
           // Nothing it sends while its socket closes is applied (a client may hold the closing handshake up).
           if (!permits(access, 'edit')) connection.readOnly = true;
         }),

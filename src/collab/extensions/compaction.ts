@@ -16,6 +16,13 @@ import type { CollabRepository } from '../../db/repositories/index.js';
 import type { Metrics } from '../../metrics.js';
 import { arrivedHere } from './persistence.js';
 
+/** The user whose connection a change came from (hocuspocus's transaction origin), or undefined (the service, Redis). */
+const editorOf = (origin: unknown): string | undefined => {
+  const o = origin as { source?: unknown; connection?: { context?: { user?: { id?: unknown } | null } } } | null;
+  const id = o?.source === 'connection' ? o.connection?.context?.user?.id : undefined;
+  return typeof id === 'string' ? id : undefined;
+};
+
 export interface CompactionDeps {
   collab: Pick<CollabRepository, 'compact'>;
   /** Resolves when every change of the document queued so far is stored (./persistence.ts). */
@@ -97,11 +104,13 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
   /** Compactions put off by their spread (./compactLater), by document. */
   const later = new Map<string, NodeJS.Timeout>();
   const sizes = new Map<string, StoredSize>();
+  /** Who last changed each open document here (a person's connection): the author of its next restore point. */
+  const lastEditor = new Map<string, string>();
 
   async function compactNow(documentName: string): Promise<void> {
     const size = sizes.get(documentName);
     const merging = size?.log ?? 0;
-    const compaction = settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, restorePointMs)));
+    const compaction = settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, restorePointMs, lastEditor.get(documentName))));
     compactions.add(compaction);
     const started = performance.now();
     try {
@@ -144,6 +153,8 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
     document.on('update', (update: Uint8Array, origin: unknown) => {
       if (!arrivedHere(origin)) return;
       changedAt.set(document.name, performance.now());
+      const editor = editorOf(origin);
+      if (editor) lastEditor.set(document.name, editor);
       const size = sizes.get(document.name);
       if (size) {
         size.doc += update.byteLength;
@@ -182,6 +193,7 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
     async afterUnloadDocument({ documentName }) {
       changedAt.delete(documentName);
       sizes.delete(documentName);
+      lastEditor.delete(documentName);
     },
 
     closing() {
@@ -196,7 +208,7 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
 
     async finish(documentNames) {
       finished = true;
-      await Promise.allSettled([...compactions, ...[...documentNames].map((name) => collab.compact(name, restorePointMs))]);
+      await Promise.allSettled([...compactions, ...[...documentNames].map((name) => collab.compact(name, restorePointMs, lastEditor.get(name)))]);
     },
   };
 }

@@ -68,6 +68,10 @@ export function presence<Context extends WithUser>(): Extension<Context> {
       }
       // Presence shows who people are as the service knows them, not as their client says.
       const user = context?.user;
+      if (connection && !user) {
+        states.clear(); // a read-only link's holder (no one the service knows) is not shown, whatever it claims
+        return;
+      }
       if (!user) return;
       for (const state of states.values()) {
         const claimed = (typeof state.user === 'object' && state.user !== null ? state.user : {}) as Record<string, unknown>;

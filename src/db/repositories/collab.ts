@@ -37,9 +37,10 @@ export interface CollabRepository {
   migrateLegacy(projectId: string, state: Uint8Array): Promise<boolean>;
   /**
    * Merges the project's updates into its snapshot and deletes them; takes a restore point (kind `auto`) of the
-   * result when the newest one is older than `restorePointMs`. The number of rows merged.
+   * result when the newest one is older than `restorePointMs`, by `author` (who last changed it, when known). The
+   * number of rows merged.
    */
-  compact(projectId: string, restorePointMs: number): Promise<number>;
+  compact(projectId: string, restorePointMs: number, author?: string | null): Promise<number>;
 }
 
 /** The lock that serialises compactions of one project (any instance). */
@@ -99,7 +100,7 @@ RETURNING project_id`);
       return result.rows.length === 1;
     },
 
-    async compact(projectId, restorePointMs) {
+    async compact(projectId, restorePointMs, author = null) {
       return db.transaction(async (tx) => {
         await tx.execute(projectLock(projectId));
         const snapshot = await tx.execute<{ state: Buffer }>(sql`SELECT state FROM collab_snapshots WHERE project_id = ${projectId}`);
@@ -119,8 +120,8 @@ INSERT INTO collab_snapshots (project_id, state) VALUES (${projectId}, ${state})
 ON CONFLICT (project_id) DO UPDATE SET state = excluded.state, updated_at = now()`);
           await tx.execute(sql`DELETE FROM collab_updates WHERE id = ANY(${sql.param(rows.rows.map((r) => r.id))}::bigint[])`);
           await tx.execute(sql`
-INSERT INTO collab_versions (project_id, kind, state)
-SELECT ${projectId}, 'auto', ${state}
+INSERT INTO collab_versions (project_id, kind, state, created_by)
+SELECT ${projectId}, 'auto', ${state}, (SELECT id FROM users WHERE id = ${author})
 WHERE NOT EXISTS (SELECT 1 FROM collab_versions v WHERE v.project_id = ${projectId} AND v.kind = 'auto'
   AND v.created_at > now() - make_interval(secs => ${restorePointMs / 1000}))`);
           return rows.rows.length;

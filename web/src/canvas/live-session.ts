@@ -7,12 +7,13 @@
 import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { canvasMaps } from '../../../src/collab/canvas-doc';
-import { collabPath, readStateless } from '../../../src/collab/protocol';
+import { CLOSE, collabPath, readStateless, type AccessMessage, type RestoredMessage } from '../../../src/collab/protocol';
 import { api } from '../api/client';
 import { loadClientConfig } from '../hooks/use-client-config';
 import type { ConnectionState } from './connection';
 import { DEFAULT_CANVAS_LIMITS, fitElements, limitPatch, refusalText, Throttle, type CanvasLimits } from './live-limits';
 import { addElements, CanvasMirror, moveNodes, removeElements, setNodeData, type XY } from './live-doc';
+import { numberNewNodes } from './names';
 import { peersOf, selectionToSend, type Peer, type PresenceUser } from './presence';
 
 /** A value that React reads with useSyncExternalStore: `get` returns the same object until it changes. */
@@ -63,6 +64,14 @@ export class LiveSession {
   readonly reloaded: Store<string | null>;
   /** A change this tab did not make because the canvas could not take it (too many nodes): said once, until dismissed. */
   readonly notice = new Store<string | null>(null);
+  /**
+   * What this person may now do, when someone changed it while they were here (removed them, changed their role,
+   * deleted the project): the service's AccessMessage, or what its close alone said. Shown until dismissed.
+   */
+  readonly access = new Store<AccessMessage | null>(null);
+  /** The last restore of a version someone made while we were here (the service's RestoredMessage): shown until dismissed. */
+  readonly restored = new Store<RestoredMessage | null>(null);
+  private readonly userId: string;
   /** The canvas limits of GET /api/client-config (the service's defaults until it answers). */
   limits: CanvasLimits = DEFAULT_CANVAS_LIMITS;
 
@@ -76,6 +85,10 @@ export class LiveSession {
   private readonly cursorWrites = new Throttle(() => this.provider.awareness?.setLocalStateField('cursor', this.pendingCursor ?? null));
   private selection: string[] = [];
   private lastSessionCheck = 0;
+  /** Our own restore, while Ctrl+Z undoes it (until our next step of our own). */
+  private restoreToUndo: RestoredMessage | null = null;
+  /** The version our undo of a restore restores: its broadcast says "undone", not "restored". */
+  private undoing: string | null = null;
 
   constructor(
     readonly projectId: string,
@@ -84,6 +97,7 @@ export class LiveSession {
     reloadedAfter: string | null = null,
   ) {
     this.reloaded = new Store(reloadedAfter);
+    this.userId = user.id;
     const { nodes, edges } = canvasMaps(this.doc);
     this.mirror = new CanvasMirror(this.doc);
     this.canvas = new Store<CanvasSnapshot>({ nodes: this.mirror.nodes, edges: this.mirror.edges });
@@ -130,6 +144,11 @@ export class LiveSession {
     this.provider.on('close', ({ event }: { event?: { reason?: unknown } }) => {
       const text = refusalText(event?.reason);
       if (text) this.refused.set(text);
+      // Ended by another instance's access sweep (no message came first): the close alone says what changed.
+      if (this.access.get() === null && event?.reason === CLOSE.permissionDenied.reason) this.access.set({ type: 'access', access: 'none' });
+      if (this.access.get() === null && event?.reason === CLOSE.roleChanged.reason && this.connection.get().scope === 'read-write') {
+        this.access.set({ type: 'access', access: 'view' });
+      }
     });
     this.provider.on('authenticated', ({ scope }: { scope: 'read-write' | 'readonly' }) => patch({ scope, denied: false }));
     this.provider.on('authenticationFailed', () => patch({ denied: true }));
@@ -138,6 +157,8 @@ export class LiveSession {
       const message = readStateless(payload);
       if (message?.type === 'saving') patch({ saving: message.ok });
       if (message?.type === 'relay') patch({ relayed: message.ok });
+      if (message?.type === 'access') this.access.set(message);
+      if (message?.type === 'restored') this.onRestored(message);
     });
 
     // Browsers do not close a WebSocket when the network goes: do it ourselves, and come back when it returns.
@@ -185,6 +206,10 @@ export class LiveSession {
       return;
     }
     this.undoManager.stopCapturing();
+    if (this.restoreToUndo) {
+      this.restoreToUndo = null; // a step of our own after our restore: Ctrl+Z undoes that step first
+      this.refreshHistory();
+    }
     this.lastStep = { key, at: now, sameEvent: true };
     queueMicrotask(() => {
       this.lastStep.sameEvent = false;
@@ -196,6 +221,10 @@ export class LiveSession {
    * prompt they typed over) is skipped, not reverted over their work: Y.UndoManager goes on to the one before.
    */
   undo = (): void => {
+    if (this.restoreToUndo) {
+      void this.undoRestore();
+      return;
+    }
     this.flushMoves();
     this.undoManager.undo();
     this.lastStep = { key: '', at: 0, sameEvent: false };
@@ -211,8 +240,41 @@ export class LiveSession {
 
   private readonly refreshHistory = () => {
     const { canUndo, canRedo } = this.history.get();
-    if (canUndo !== this.undoManager.canUndo() || canRedo !== this.undoManager.canRedo()) {
-      this.history.set({ canUndo: this.undoManager.canUndo(), canRedo: this.undoManager.canRedo() });
+    const undoable = this.undoManager.canUndo() || this.restoreToUndo !== null;
+    if (canUndo !== undoable || canRedo !== this.undoManager.canRedo()) {
+      this.history.set({ canUndo: undoable, canRedo: this.undoManager.canRedo() });
+    }
+  };
+
+  /** Someone restored a version (the service's message): said to everyone; our own can be undone (Ctrl+Z, or Undo). */
+  private onRestored(message: RestoredMessage): void {
+    if (message.version === this.undoing) {
+      this.undoing = null;
+      this.restored.set(null);
+      this.notice.set('Restore undone: the canvas is back as it was before it.');
+      return;
+    }
+    this.restored.set(message);
+    this.restoreToUndo = message.userId === this.userId ? message : null;
+    this.refreshHistory();
+  }
+
+  /**
+   * Undoes our last restore (its message's `before`: the canvas as it was just before, kept as a version), as a new
+   * change everyone sees. A refusal (a viewer now, the history full) is said in `notice`.
+   */
+  undoRestore = async (message: RestoredMessage | null = this.restored.get()): Promise<void> => {
+    if (!message || message.userId !== this.userId) return;
+    this.restoreToUndo = null;
+    this.refreshHistory();
+    this.undoing = message.before;
+    const params = { path: { projectId: this.projectId, versionId: message.before } };
+    try {
+      const { error } = await api.POST('/api/user/project/{projectId}/versions/{versionId}/restore', { params });
+      if (error) throw new Error(error.error);
+    } catch (err) {
+      this.undoing = null;
+      this.notice.set(`Could not undo the restore: ${(err as Error).message}`);
     }
   };
 
@@ -221,7 +283,7 @@ export class LiveSession {
    * says why in `notice`, when the canvas would have more nodes or edges than the service allows: nothing is added.
    */
   add(elements: { nodes?: Record<string, unknown>[]; edges?: Record<string, unknown>[] }): boolean {
-    const fitted = fitElements(elements, this.limits);
+    const fitted = fitElements({ ...elements, nodes: numberNewNodes(this.mirror.nodes, elements.nodes ?? []) }, this.limits);
     const { nodes, edges } = canvasMaps(this.doc);
     const newOnes = (list: Record<string, unknown>[], root: Y.Map<unknown>) => list.filter((e) => !root.has(e.id as string)).length;
     if (nodes.size + newOnes(fitted.nodes, nodes) > this.limits.maxNodes) {

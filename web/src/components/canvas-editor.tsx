@@ -266,10 +266,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
           projectId={project.id}
           names={names}
           onClose={() => setShowingHistory(false)}
-          onRestored={(name) => {
-            setShowingHistory(false);
-            setNote(`Restored “${name}”`);
-          }}
+          onRestored={() => setShowingHistory(false)} // the restore notice says it (people-notices.tsx), with Undo
         />
       )}
       {showingShortcuts && <ShortcutSheet onClose={() => setShowingShortcuts(false)} />}

@@ -17,12 +17,14 @@ import { LiveCanvasView } from './live-canvas-view';
 import { ConnectionStatus } from './connection-status';
 import { galleryPath } from '../paths';
 import { PageStatus } from './page-status';
+import { AccessNotice, accessText, RestoreNotice } from './people-notices';
 import { PresenceAvatars } from './presence-avatars';
 import { ProjectBreadcrumb } from './project-breadcrumb';
 import { ProjectName } from './project-name';
 import { ViewOnlyBadge } from './view-only-badge';
 
 const NOT_FOUND = 'This project does not exist, or it is not shared with you.';
+const NO_ACCESS = 'You no longer have access to this project.';
 const backToProjects = (
   <Link className="button primary" href="/projects">
     Back to projects
@@ -77,7 +79,9 @@ function Loading({ project, session }: { project: Project; session?: LiveSession
 
 function LiveCanvas({ project, role, session }: { project: Project; role: ProjectRole; session: LiveSession }) {
   const connection = useStore(session.connection);
-  const readOnly = role === 'viewer' || connection.scope === 'readonly';
+  const access = useStore(session.access);
+  // What the service lets this connection do, once it said: a role changed while here takes effect at once.
+  const readOnly = connection.scope ? connection.scope === 'readonly' : role === 'viewer';
   const [name, setName] = useState(project.name); // renamed in the header by its owner
 
   // Leaving the page while the service has not acknowledged our changes asks first (they are kept only here).
@@ -89,11 +93,13 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
     return () => window.removeEventListener('beforeunload', beforeUnload);
   }, [session, readOnly]);
 
-  if (connection.denied) {
+  if (connection.denied || access?.access === 'none') {
+    // Removed (or the project deleted) while here: said in words, not as a project that never existed.
+    const gone = access?.access === 'none' ? `${accessText(access)} You no longer have access to it.` : connection.loaded ? NO_ACCESS : NOT_FOUND;
     return (
       <>
         <AppHeader />
-        <PageStatus actions={backToProjects}>{NOT_FOUND}</PageStatus>
+        <PageStatus actions={backToProjects}>{gone}</PageStatus>
       </>
     );
   }
@@ -113,6 +119,8 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
         <PresenceAvatars session={session} />
         <ConnectionStatus session={session} readOnly={readOnly} />
       </AppHeader>
+      <AccessNotice session={session} />
+      <RestoreNotice session={session} canEdit={!readOnly} />
       <ReactFlowProvider>
         {readOnly ? <LiveCanvasView session={session} /> : <CanvasEditor project={{ ...project, name }} session={session} canShare={role === 'owner'} />}
       </ReactFlowProvider>

@@ -48,7 +48,7 @@ import { generation } from '../../../src/kinds/generation.js';
 const portName = (handle: string | null | undefined) => portOf(generation.inputs, handle)?.name;
 
 export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
-  const { setPrompt, setModel, generate, cancelGeneration, setImage, removeEdge, readOnly, projectId, newImageNode } = useEditor();
+  const { setPrompt, setModel, generate, cancelGeneration, setFields, removeEdge, readOnly, projectId, newImageNode } = useEditor();
   const activity = useNodeActivity(id);
   const hintId = useId();
   const into = useNodeConnections({ handleType: 'target' });
@@ -204,7 +204,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
           {projectId && <ResultText projectId={projectId} nodeId={id} current={data.image} />}
         </div>
       )}
-      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image) => setImage(id, image)} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
+      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image, prompt) => setFields(id, { image, prompt: prompt || undefined })} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
     </NodeFrame>
   );
 }

@@ -1,18 +1,20 @@
 // /shared/:token: a project shown by its read-only link, to anyone (no sign-in): its name and its canvas, which
-// may be panned and zoomed but not changed. A revoked, replaced or unknown link says it is no longer valid.
+// may be panned and zoomed but not changed, and follows edits as they happen (the live document, read-only:
+// hooks/use-link-canvas.ts). A revoked, replaced or unknown link says it is no longer valid, also while open.
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage, NETWORK_ERROR } from '../api/client';
 import { fromSavedEdge, fromSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { AppHeader } from './app-header';
-import { StaticCanvasView } from './canvas-view';
+import { useLinkCanvas } from '../hooks/use-link-canvas';
+import { LinkCanvasView } from './link-canvas-view';
 import { PageStatus } from './page-status';
 import { ViewOnlyBadge } from './view-only-badge';
 
 type State =
   | { status: 'loading' }
-  | { status: 'ready'; name: string; nodes: CanvasNode[]; edges: CanvasEdge[] }
+  | { status: 'ready'; projectId: string; name: string; nodes: CanvasNode[]; edges: CanvasEdge[] }
   | { status: 'invalid' }
   | { status: 'error'; message: string };
 
@@ -28,6 +30,7 @@ export default function SharedPage({ token }: { token: string }) {
       if (!data) return setState({ status: 'error', message: errorMessage(error, 'Could not load the canvas') });
       setState({
         status: 'ready',
+        projectId: data.project.id,
         name: data.project.name,
         nodes: data.canvas?.nodes.map(fromSavedNode) ?? [],
         edges: data.canvas?.edges.map(fromSavedEdge) ?? [],
@@ -40,15 +43,16 @@ export default function SharedPage({ token }: { token: string }) {
   useEffect(() => {
     void load();
   }, [load]);
+  const live = useLinkCanvas(state.status === 'ready' ? state.projectId : null, token);
 
-  if (state.status === 'ready') {
+  if (state.status === 'ready' && !live.ended) {
     return (
       <div className="editor">
         <AppHeader>
           <h1 className="shared-title">{state.name}</h1>
           <ViewOnlyBadge />
         </AppHeader>
-        <StaticCanvasView nodes={state.nodes} edges={state.edges} memory={`shared:${token}`} />
+        <LinkCanvasView nodes={state.nodes} edges={state.edges} rendered={live.rendered} memory={`shared:${token}`} />
       </div>
     );
   }
@@ -56,7 +60,7 @@ export default function SharedPage({ token }: { token: string }) {
     <>
       <AppHeader />
       {state.status === 'loading' && <PageStatus busy>Loading the canvas…</PageStatus>}
-      {state.status === 'invalid' && <PageStatus>This link is no longer valid. Ask whoever shared it for a new one.</PageStatus>}
+      {(state.status === 'invalid' || live.ended) && <PageStatus>This link is no longer valid. Ask whoever shared it for a new one.</PageStatus>}
       {state.status === 'error' && (
         <PageStatus actions={<button type="button" className="button" onClick={() => void load()}>Try again</button>}>
           {state.message}

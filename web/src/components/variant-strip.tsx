@@ -16,8 +16,11 @@ interface Props {
   nodeId: string;
   /** The node's current image. */
   current: string | undefined;
-  /** Absent on a read-only canvas (no "Use this"). */
-  onUse?: (image: string) => void;
+  /**
+   * "Use this": the variant's image and the prompt it was made with become the node's (what is compared is what one
+   * gets back). Absent on a read-only canvas (no "Use this").
+   */
+  onUse?: (image: string, prompt: string) => void;
   /** Makes a new image node of a variant; absent on a read-only canvas. */
   onNewImageNode?: (image: string) => void;
 }
@@ -48,7 +51,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
   };
   const toggle = (id: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
   const use = (g: ProjectGeneration) => {
-    onUse?.(g.outputImageUrl);
+    onUse?.(g.outputImageUrl, g.prompt);
     setEnlarged(null);
     setComparing(false);
     setPicked([]);
@@ -101,7 +104,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
                 <span className="badge">Current</span>
               ) : (
                 onUse && (
-                  <button type="button" className="button small primary" onClick={() => use(shown)} aria-label={`Use this (variant ${numberOf(shown)})`}>
+                  <button type="button" className="button primary" onClick={() => use(shown)} aria-label={`Use this (variant ${numberOf(shown)})`}>
                     Use this
                   </button>
                 )
@@ -147,7 +150,7 @@ function VariantFigure({ generation, number, current, onUse, captionOnly }: { ge
           <span className="badge">Current</span>
         ) : (
           onUse && (
-            <button type="button" className="button small primary" onClick={onUse} aria-label={`Use this (variant ${number})`}>
+            <button type="button" className="button primary" onClick={onUse} aria-label={`Use this (variant ${number})`}>
               Use this
             </button>
           )

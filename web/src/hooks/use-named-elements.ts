@@ -5,7 +5,7 @@
 // but are left out of the Tab order: a keyboard goes from node to node, and a generation node lists its
 // inputs with a Disconnect button each.
 import { useMemo } from 'react';
-import { edgeName, nodeNames } from '../canvas/names';
+import { edgeName, nodeNames, NUMBER_KEY } from '../canvas/names';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
 
 const namedNodes = new WeakMap<CanvasNode, CanvasNode>();
@@ -23,9 +23,12 @@ const NODE_EXTRA: Partial<CanvasNode> = { ariaRole: 'group' }; // also where xyf
 const EDGE_EXTRA: Partial<CanvasEdge> = { domAttributes: { tabIndex: -1 } };
 
 export function useNamedElements(nodes: CanvasNode[], edges: CanvasEdge[]) {
-  // Names depend only on the nodes' ids, kinds and order: a move or an edit keeps the same map.
-  const key = JSON.stringify(nodes.map((n) => [n.id, n.type]));
-  const names = useMemo(() => nodeNames((JSON.parse(key) as [string, CanvasNode['type']][]).map(([id, type]) => ({ id, type }))), [key]);
+  // Names depend only on the nodes' ids, kinds, stored numbers and order: a move or an edit keeps the same map.
+  const key = JSON.stringify(nodes.map((n) => [n.id, n.type, n.data[NUMBER_KEY]]));
+  const names = useMemo(
+    () => nodeNames((JSON.parse(key) as [string, CanvasNode['type'], unknown][]).map(([id, type, n]) => ({ id, type, data: { [NUMBER_KEY]: n } }))),
+    [key],
+  );
   const labelledNodes = useMemo(() => nodes.map((n) => named(namedNodes, n, names.get(n.id) ?? 'Node', NODE_EXTRA)), [nodes, names]);
   const labelledEdges = useMemo(() => edges.map((e) => named(namedEdges, e, edgeName(e, names), EDGE_EXTRA)), [edges, names]);
   return { nodes: labelledNodes, edges: labelledEdges };
