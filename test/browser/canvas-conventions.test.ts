@@ -180,8 +180,9 @@ describeInBrowser('canvas conventions', () => {
     expect(stored.nodes).toHaveLength(4);
     const copyU = stored.nodes.find((n) => pasted.includes(n.id) && n.type === 'upload');
     const copyG = stored.nodes.find((n) => pasted.includes(n.id) && n.type === 'generation');
-    expect(copyU.data).toEqual({ type: 'upload', image });
-    expect(copyG.data).toEqual({ type: 'generation', prompt: 'grayscale' });
+    // A copy is a new node: the next number of its kind (stable names; the originals, saved over REST, count as 1).
+    expect(copyU.data).toEqual({ type: 'upload', image, number: 2 });
+    expect(copyG.data).toEqual({ type: 'generation', prompt: 'grayscale', number: 2 });
     expect(stored.edges).toHaveLength(2);
     expect(stored.edges.find((e) => e.id !== 'e')).toMatchObject({ source: copyU.id, target: copyG.id });
     expect(await node(page, copyG.id).locator('.job-status').count()).toBe(0);
