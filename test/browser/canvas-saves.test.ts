@@ -157,7 +157,7 @@ describeInBrowser('saving the live canvas in a browser', () => {
   });
 
   it('undoes and redoes with the keyboard and the toolbar', async () => {
-    const page = await f.onNewCanvas(await f.newContext(), 'undo@example.com', 'Undo');
+    const page = await f.onNewCanvas(await f.newContext(), 'undo@example.com', 'History keys'); // not "Undo": the project's name is a button (rename) in the header
     const nodes = page.locator('.react-flow__node');
     await page.getByRole('button', { name: 'Add generation' }).click();
     await page.getByRole('button', { name: 'Add generation' }).click();
@@ -167,20 +167,20 @@ describeInBrowser('saving the live canvas in a browser', () => {
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(1);
     await page.keyboard.press('Control+Shift+z');
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(2);
-    await page.getByRole('button', { name: 'Undo' }).click();
-    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(0);
     await page.keyboard.press('Control+y');
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(1);
     // Deleting with the node's own button is a step too.
     await page.getByRole('button', { name: 'Delete generation node' }).click();
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(0);
-    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => nodes.count(), { timeout: WAIT }).toBe(1);
     // A prompt typed is one step (typing coalesces), and its undo leaves the node.
     await page.getByLabel('Prompt').pressSequentially('sepia');
     await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
-    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => page.getByLabel('Prompt').inputValue(), { timeout: WAIT }).toBe('');
     expect(await nodes.count()).toBe(1);
     await saved(page);

@@ -59,7 +59,7 @@ describe('image workers', () => {
   it('a cancelled generation ends its worker process; the next task gets a new one', async () => {
     workers = createImageWorkers({ workers: 1, log });
     const model = workers.offlineModel({});
-    await model.generate(request([await png(8, 8)], 'x'));
+    await model.generate(request([await png(8, 8)], 'grayscale'));
     const controller = new AbortController();
     const input = await png(8, 8);
     // Handed to the worker as generate() is called, and cancelled before this process can read any answer.
@@ -74,11 +74,11 @@ describe('image workers', () => {
   it('a worker that dies mid-task fails only that task; the pool goes on with a new process', async () => {
     workers = createImageWorkers({ workers: 1, log });
     const model = workers.offlineModel({});
-    await model.generate(request([await png(8, 8)], 'x'));
+    await model.generate(request([await png(8, 8)], 'grayscale'));
     const [pid] = imageWorkerPids();
     process.kill(pid, 'SIGSTOP');
     // The task is handed to the (stopped, idle, ready) worker as generate() is called: it is on that process now.
-    const pending = model.generate(request([await png(8, 8)], 'x'));
+    const pending = model.generate(request([await png(8, 8)], 'grayscale'));
     process.kill(pid, 'SIGKILL');
     await expect(pending).rejects.toThrow(new ModelFailedError('the offline image engine stopped unexpectedly'));
     expect((await model.generate(request([await png(8, 8)], 'sepia'))).text).toContain('sepia');
@@ -101,7 +101,7 @@ describe('image workers', () => {
   it('close() ends every worker process', async () => {
     workers = createImageWorkers({ workers: 2, log });
     const model = workers.offlineModel({});
-    await Promise.all([model.generate(request([await png(8, 8)], 'x')), model.generate(request([await png(8, 8)], 'x'))]);
+    await Promise.all([model.generate(request([await png(8, 8)], 'grayscale')), model.generate(request([await png(8, 8)], 'grayscale'))]);
     const pids = imageWorkerPids();
     expect(pids.length).toBeGreaterThan(0);
     await workers.close();
