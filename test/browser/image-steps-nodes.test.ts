@@ -44,9 +44,10 @@ describeInBrowser('image-steps nodes', () => {
 
     const canvas = (await restCanvas(page, projectId))!;
     const byType = Object.fromEntries(canvas.nodes.map((n) => [n.type, n.data]));
-    expect(byType.crop).toEqual({ type: 'crop', x: 0, y: 0, width: 512, height: 512 });
-    expect(byType.resize).toEqual({ type: 'resize', width: 512, fit: 'contain' });
-    expect(byType.adjust).toEqual({ type: 'adjust', grayscale: true, brightness: 1.5 }); // contrast 9 never sent
+    // Each the first of its kind: number 1 (a node's stable name, "Crop 1").
+    expect(byType.crop).toEqual({ type: 'crop', x: 0, y: 0, width: 512, height: 512, number: 1 });
+    expect(byType.resize).toEqual({ type: 'resize', width: 512, fit: 'contain', number: 1 });
+    expect(byType.adjust).toEqual({ type: 'adjust', grayscale: true, brightness: 1.5, number: 1 }); // contrast 9 never sent
     expect(errors).toEqual([]);
   });
 

@@ -63,7 +63,7 @@ describeInBrowser('node kinds from the registry', () => {
     // Typed live; stored as the kind's data; there after a reload.
     await text.getByRole('textbox', { name: 'Text', exact: true }).fill('a red fox in the snow');
     await saved(page);
-    await expect.poll(async () => (await restCanvas(page, projectId))!.nodes.find((n) => n.id === textId)?.data).toEqual({ type: 'text', text: 'a red fox in the snow' });
+    await expect.poll(async () => (await restCanvas(page, projectId))!.nodes.find((n) => n.id === textId)?.data).toEqual({ type: 'text', text: 'a red fox in the snow', number: 1 });
     await page.reload();
     await node(page, textId).waitFor();
     expect(await node(page, textId).getByRole('textbox', { name: 'Text', exact: true }).inputValue()).toBe('a red fox in the snow');
