@@ -8,54 +8,18 @@
 import type { Locator, Page, Route } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { describeInBrowser, newPage, solidPng, WAIT } from './browser.js';
+import { box, emptyPoint, generation, intersects, node, nodeIds, upload, type Box } from './canvas-shapes.js';
 import { heldOfflineEngine, pasteImage, restCanvas, saved, useBrowserFixture } from './fixture.js';
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const upload = (id: string, x: number, y: number, image?: string) => ({ id, type: 'upload', position: { x, y }, data: { type: 'upload', ...(image ? { image } : {}) } });
-const generation = (id: string, x: number, y: number, prompt?: string) => ({
-  id,
-  type: 'generation',
-  position: { x, y },
-  data: { type: 'generation', ...(prompt ? { prompt } : {}) },
-});
 
 const inside = (inner: Box, outer: Box, slack = 1) =>
   inner.x >= outer.x - slack && inner.y >= outer.y - slack && inner.x + inner.width <= outer.x + outer.width + slack && inner.y + inner.height <= outer.y + outer.height + slack;
-const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const centre = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 
-const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-const box = async (locator: Locator) => (await locator.boundingBox())!;
 const paneBox = (page: Page) => box(page.locator('.react-flow__pane'));
 const selectedIds = (page: Page) => page.locator('.react-flow__node.selected').evaluateAll((els) => els.map((el) => el.getAttribute('data-id')!).sort());
-const nodeIds = (page: Page) => page.locator('.react-flow__node').evaluateAll((els) => els.map((el) => el.getAttribute('data-id')!));
 /** The view's transform as xyflow draws it. */
 const viewport = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);
 const zoomOf = (transform: string) => Number(/scale\(([\d.e+-]+)\)/.exec(transform)?.[1]);
-
-/** The point nearest to `want` (client coordinates) where the empty canvas is, not a node or a panel. */
-async function emptyPoint(page: Page, want: { x: number; y: number }): Promise<{ x: number; y: number }> {
-  const found = await page.evaluate((w) => {
-    for (let r = 0; r < 600; r += 10) {
-      for (let a = 0; a < 360; a += r === 0 ? 360 : 15) {
-        const x = w.x + r * Math.cos((a * Math.PI) / 180);
-        const y = w.y + r * Math.sin((a * Math.PI) / 180);
-        const el = document.elementFromPoint(x, y);
-        const near = [-12, 12].every((dx) => document.elementFromPoint(x + dx, y + dx)?.classList.contains('react-flow__pane'));
-        if (el?.classList.contains('react-flow__pane') && near) return { x, y };
-      }
-    }
-    return null;
-  }, want);
-  expect(found).not.toBeNull();
-  return found!;
-}
 
 /**
  * Waits until a node is drawn fully inside the canvas and clear of the minimap and the controls (the view follows a

@@ -10,9 +10,9 @@ import { expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { addToCanvas } from '../../src/collab/canvas-doc.js';
 import { describeInBrowser, newPage } from './browser.js';
+import { node } from './canvas-shapes.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
-const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 const centre = async (locator: Locator) => {
   const b = (await locator.boundingBox())!;
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };

@@ -7,27 +7,8 @@
 import type { BrowserContextOptions, Locator, Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, newPage, solidPng } from './browser.js';
+import { box, emptyPoint, generation, intersects, node, nodeIds, upload } from './canvas-shapes.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const upload = (id: string, x: number, y: number, image?: string) => ({ id, type: 'upload', position: { x, y }, data: { type: 'upload', ...(image ? { image } : {}) } });
-const generation = (id: string, x: number, y: number, prompt?: string) => ({
-  id,
-  type: 'generation',
-  position: { x, y },
-  data: { type: 'generation', ...(prompt ? { prompt } : {}) },
-});
-
-const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-const box = async (locator: Locator) => (await locator.boundingBox())!;
-const nodeIds = (page: Page) => page.locator('.react-flow__node').evaluateAll((els) => els.map((el) => el.getAttribute('data-id')!));
 
 /** Whether the node is drawn wholly inside the canvas. */
 async function inPane(page: Page, locator: Locator): Promise<boolean> {
@@ -47,23 +28,6 @@ async function overlapping(page: Page): Promise<string[]> {
   const pairs: string[] = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (intersects(boxes[i], boxes[j])) pairs.push(`${boxes[i].id} × ${boxes[j].id}`);
   return pairs;
-}
-
-/** The point nearest to `want` (client coordinates) where the empty canvas is, not a node or a panel. */
-async function emptyPoint(page: Page, want: { x: number; y: number }): Promise<{ x: number; y: number }> {
-  const found = await page.evaluate((w) => {
-    for (let r = 0; r < 600; r += 10) {
-      for (let a = 0; a < 360; a += r === 0 ? 360 : 15) {
-        const x = w.x + r * Math.cos((a * Math.PI) / 180);
-        const y = w.y + r * Math.sin((a * Math.PI) / 180);
-        const near = [-12, 12].every((d) => document.elementFromPoint(x + d, y + d)?.classList.contains('react-flow__pane'));
-        if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane') && near) return { x, y };
-      }
-    }
-    return null;
-  }, want);
-  expect(found).not.toBeNull();
-  return found!;
 }
 
 describeInBrowser('placement and arranging', () => {
