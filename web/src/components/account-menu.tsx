@@ -64,7 +64,7 @@ export function AccountMenu({ user }: { user: SessionUser }) {
         summary={summary}
         trigger={
           <>
-            <span className="account-avatar" aria-hidden="true">
+            <span className="avatar account-avatar" aria-hidden="true">
               {initialsOf(name)}
             </span>
             <span className="visually-hidden">Account:</span> <span className="account-name">{name}</span>
