@@ -8,11 +8,11 @@ import { says } from '../http/messages.js';
 import { invalidRequest, tooManyImagesFor, unknownModel } from '../errors.js';
 import { closedEvent, type EventStreams } from '../http/event-streams.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
-import { ErrorBody, isStorableText, NodeBusyBody } from '../http/schemas.js';
+import { ErrorBody, NodeBusyBody } from '../http/schemas.js';
 import { presentJob as present, presentJobEvent } from '../http/presenters.js';
 import type { GenerationJobs } from '../jobs/runner.js';
 import type { ModelRegistry } from '../models/registry.js';
-import { generationBodyLimit, generationFields, nodeFieldsTogether } from './image.js';
+import { generationBodyLimit, generationFields, nodeFieldsTogether, promptOrEmpty } from './image.js';
 import { Lineage, presentLineage } from './lineage.js';
 
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -63,17 +63,12 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
   const nodeStart = (b: { images?: unknown; prompt?: unknown; nodeId?: string }) => b.images === undefined && b.prompt === undefined && b.nodeId !== undefined;
   /** Whether a generation with `model` (none: the default) needs a prompt: not for a model that uses none (the upscalers). */
   const needsPrompt = (model: string | undefined) => models.find(model ?? models.defaultId)?.takesPrompt !== false;
-  /** The prompt's checks without its minimum: an empty prompt is refused below unless the model takes none. */
-  const promptOrEmpty = z
-    .string(says('No prompt provided'))
-    .trim()
-    .max(limits.promptChars, says('Prompt too long'))
-    .refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)');
   const body = nodeFieldsTogether(
     z.object({
       ...fields,
       images: fields.images.optional().describe("The input images (as POST /api/image); omitted with projectId and nodeId and no prompt: the node's job, its inputs from its incoming edges"),
-      prompt: promptOrEmpty
+      // Its minimum is checked below: an empty prompt is refused unless the model takes none.
+      prompt: promptOrEmpty(limits)
         .optional()
         .describe("The prompt (as POST /api/image); empty or omitted for a model that takes none (GET /api/models `takesPrompt: false`); omitted with projectId and nodeId and no images: the node's own"),
       model: z.string().max(100).optional().describe(`The model to run: an id from GET /api/models (default: the deployment's default, ${models.defaultId})`),

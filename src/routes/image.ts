@@ -22,6 +22,14 @@ const Generation = z
   })
   .meta({ id: 'Generation' });
 
+/** A prompt's checks but its minimum (POST /api/generations lets a model that takes no prompt go without one). */
+export const promptOrEmpty = (limits: Config['limits']) =>
+  z
+    .string(says('No prompt provided'))
+    .trim()
+    .max(limits.promptChars, says('Prompt too long'))
+    .refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)');
+
 /**
  * A generation request's fields (POST /api/image, and POST /api/generations with `model`): the same checks and
  * messages. `projectId` and `nodeId` go together.
@@ -41,7 +49,7 @@ export function generationFields(limits: Config['limits']) {
       )
       .min(1, noImages)
       .max(limits.imagesPerGeneration, says('Too many images')),
-    prompt: z.string(noPrompt).trim().min(1, noPrompt).max(limits.promptChars, says('Prompt too long')).refine(isStorableText, 'contains a character that cannot be stored (NUL or a lone surrogate)'),
+    prompt: promptOrEmpty(limits).min(1, noPrompt),
     projectId: z.string().max(100).optional().describe('With nodeId: the project whose canvas node shows this generation (owner or editor; docs/api.md "Image generation")'),
     nodeId: z
       .string()
