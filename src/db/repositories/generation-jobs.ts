@@ -39,10 +39,10 @@ export interface JobOutcome {
   errorRetryAfterSeconds?: number;
 }
 
-export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held'>;
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held' | 'runId' | 'cacheKey' | 'seed' | 'params'>;
 
 /** A running job whose heartbeat lapsed (its instance died): what the runner needs to retry or fail it. */
-export type LapsedJob = Pick<GenerationJobRow, 'id' | 'taskKind' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
+export type LapsedJob = Pick<GenerationJobRow, 'id' | 'taskKind' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId' | 'runId'>;
 
 /** The job queue as the rows say, for the metrics (every instance reads the same numbers). */
 export interface JobQueueCounts {
@@ -259,6 +259,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
           nodeId: generationJobs.nodeId,
           queuePriority: generationJobs.queuePriority,
           bossJobId: generationJobs.bossJobId,
+          runId: generationJobs.runId,
         })
         .from(generationJobs)
         .where(and(eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))
