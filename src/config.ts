@@ -238,6 +238,7 @@ const envSchema = z.object({
   RATE_LIMIT_CHECKOUTS_PER_MINUTE: int(10, 0),
   FREE_GENERATIONS_PER_DAY: int(0, 0),
   FREE_BUDGET_USD_PER_MONTH: z.coerce.number().min(0).max(1_000_000).default(0),
+  USER_DAILY_BUDGET_USD: text.pipe(z.coerce.number<string | undefined>({ error: 'USER_DAILY_BUDGET_USD must be a number of US dollars' }).positive('USER_DAILY_BUDGET_USD must be more than 0').max(1_000_000).optional()),
   VIDEO_TOKEN_ID: text,
   VIDEO_TOKEN_SECRET: text,
   VIDEO_API_URL: text.pipe(z.url().optional()),
@@ -470,6 +471,8 @@ export interface Config {
     freeGenerationsPerDay: number;
     /** USD of priced model calls a UTC month for users who are not Pro (replaces the daily quota); 0 = no budget. */
     freeBudgetUsdPerMonth: number;
+    /** USD a person's runs may cost a UTC day (USER_DAILY_BUDGET_USD): a run whose estimate would pass it is refused; undefined = none. */
+    userDailyBudgetUsd?: number;
   };
   video: { tokenId?: string; tokenSecret?: string; apiUrl?: string; perMinute: number };
   analytics: { token?: string; proxyApi?: string };
@@ -738,6 +741,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       startsPerMinute: e.RATE_LIMIT_CHECKOUTS_PER_MINUTE,
       freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
       freeBudgetUsdPerMonth: e.FREE_BUDGET_USD_PER_MONTH,
+      userDailyBudgetUsd: e.USER_DAILY_BUDGET_USD,
     },
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   // 401, 402, 403
   'unauthorized',
   'upgrade_required',
+  'budget_exceeded',
   'forbidden',
   'invalid_signature',
   // 404, 406, 408, 409, 412
@@ -172,6 +173,14 @@ export const budgetUsedUp = (budget: number, used: number, price: number) =>
   new AppError('upgrade_required', 'Upgrade required', {
     details: `this generation costs about ${usd(price)} and ${usd(Math.max(0, budget - used))} of your ${usd(budget)} free budget is left this month`,
   });
+const dollars = (amount: number) => `$${amount.toFixed(2)}`;
+/** A run whose estimate, with what the user spent today (UTC), would pass USER_DAILY_BUDGET_USD: 402 with the three numbers. */
+export const budgetExceeded = (budgetUsd: number, spentTodayUsd: number, estimateUsd: number) =>
+  new AppError(
+    'budget_exceeded',
+    `This run would cost about ${dollars(estimateUsd)}; with ${dollars(spentTodayUsd)} spent today it would pass your daily budget of ${dollars(budgetUsd)}`,
+    { extra: { budgetUsd, spentTodayUsd, estimateUsd } },
+  );
 /** The user already has `limit` generations running (GENERATIONS_IN_FLIGHT_PER_USER, on all instances together). */
 export const tooManyGenerations = (limit: number, retryAfterSeconds: number) =>
   new AppError('too_many_generations', 'Too many generations in flight', {

@@ -59,6 +59,7 @@ export function statusOf(code: ErrorCode): number {
     case 'unauthorized':
       return 401;
     case 'upgrade_required':
+    case 'budget_exceeded':
       return 402;
     case 'forbidden':
     case 'invalid_signature':

@@ -149,7 +149,7 @@ function promptMatches(prompt: string, q: string): boolean {
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
-export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'> {
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery' | 'spend'> {
   generationJobs: Pick<GenerationJobsRepository, 'insert' | 'markRunning' | 'finish'>;
   state: FakeState;
   /** A user row as sign-in would create it. */

@@ -38,6 +38,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.videoAssetIdRequired(), 'video_asset_id_required', 400, { error: 'assetId or uploadId is required' }],
   [errors.unauthorized(), 'unauthorized', 401, { error: 'Unauthorized' }],
   [errors.upgradeRequired(), 'upgrade_required', 402, { error: 'Upgrade required' }],
+  [errors.budgetExceeded(5, 4.8, 0.4), 'budget_exceeded', 402, { error: 'This run would cost about $0.40; with $4.80 spent today it would pass your daily budget of $5.00', budgetUsd: 5, spentTodayUsd: 4.8, estimateUsd: 0.4 }],
   [errors.budgetUsedUp(5, 4.99, 0.039), 'upgrade_required', 402, { error: 'Upgrade required', details: 'this generation costs about $0.039 and $0.010 of your $5.00 free budget is left this month' }],
   [errors.forbidden(), 'forbidden', 403, { error: 'Forbidden' }],
   [errors.invalidSignature(), 'invalid_signature', 403, { error: 'Invalid signature' }],
