@@ -4,6 +4,7 @@ CREATE TABLE "run_jobs" (
 	"node_id" text NOT NULL,
 	"instance" integer NOT NULL,
 	"job_id" text NOT NULL,
+	"node_type" text NOT NULL,
 	"key" text NOT NULL,
 	"node_key" text NOT NULL,
 	"seed" integer,

@@ -610,6 +610,8 @@ export const runJobs = pgTable(
     instance: integer('instance').notNull(),
     /** Its job's id, chosen when planned (the job row exists once it is queued or taken from the cache). */
     jobId: text('job_id').notNull(),
+    /** The node's type when planned (an image-steps job's kind). */
+    nodeType: text('node_type').notNull(),
     key: text('key').notNull(),
     /** The node's key (its one job's key, or the hash of its jobs' keys): written as `data.resultKey` on success. */
     nodeKey: text('node_key').notNull(),

@@ -135,7 +135,7 @@ export interface GenerationJobsRepository {
  */
 // The outer row's columns are named with their table: drizzle writes a column bare, and inside the subquery a bare
 // name would be q's own (every queued job would count).
-const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status = 'queued' THEN (
+export const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status = 'queued' THEN (
   SELECT count(*)::int FROM generation_jobs q
   WHERE q.status = 'queued' AND (q.queue_priority > generation_jobs.queue_priority
     OR (q.queue_priority = generation_jobs.queue_priority AND (q.created_at, q.id) <= (generation_jobs.created_at, generation_jobs.id)))
