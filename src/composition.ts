@@ -291,7 +291,6 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
-    limits: { promptChars: config.limits.promptChars },
     log,
   });
   return {
