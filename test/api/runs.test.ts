@@ -96,7 +96,7 @@ beforeAll(async () => {
     if (req.prompt.includes('fail')) throw new ModelFailedError('the model failed on purpose');
     return { image: { data: await png(call), mimeType: 'image/png' } };
   });
-  t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', RUN_MAX_JOBS: '20', JOBS_HEARTBEAT_MS: '1000', JOBS_HEARTBEAT_LAPSE_MS: '30000' }, undefined, { imageModel: model.model });
+  t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', RUN_MAX_JOBS: '60', JOBS_HEARTBEAT_MS: '1000', JOBS_HEARTBEAT_LAPSE_MS: '30000' }, undefined, { imageModel: model.model });
   [ada, bob, vic, eve] = await Promise.all([t.user('ada@example.com'), t.user('bob@example.com'), t.user('vic@example.com'), t.user('eve@example.com')]);
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(await png(999))], { type: 'image/png' }), 'input.png');
@@ -206,6 +206,28 @@ describe('a chain runs in order, then from the cache', () => {
   });
 });
 
+describe('a 50-node chain of adjust nodes (image steps, no model)', () => {
+  it('runs in order, each node from the one before, then again all from the cache with no job run', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `s${i}`);
+    const nodes = [node('u', 'upload', { image: inputUrl }), ...ids.map((id, i) => node(id, 'adjust', { brightness: 1 + (i % 5) / 100 }))];
+    const edges = ids.map((id, i) => edge(i === 0 ? 'u' : ids[i - 1], id));
+    const projectId = await project('Long chain', nodes, edges);
+    const first = await ended(projectId, (await start(projectId, { mode: 'node', nodeIds: ['s49'] })).id);
+    expect(first.status).toBe('succeeded');
+    expect(first.jobs.map((j) => j.nodeId)).toEqual(ids);
+    const jobs = await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId]);
+    const again = await start(projectId, { mode: 'all' });
+    expect(again.status).toBe('succeeded');
+    expect(again.jobs.every((j) => j.status === 'cached')).toBe(true);
+    // Only the cached jobs' records were added: no task ran.
+    expect(await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1 AND NOT cache_hit', [projectId])).toBe(jobs);
+    const canvas = await nodesAfter(projectId, again.id, ids);
+    const graph = graphOf(canvas);
+    const marks = marksOf(graph, keysOf(graph));
+    expect(ids.every((id) => marks.get(id) === 'fresh')).toBe(true);
+  });
+});
+
 describe('branches, failures and refusals', () => {
   it('runs independent branches side by side', async () => {
     const projectId = await project('Branches', [node('u', 'upload', { image: inputUrl }), gen('p', 'left'), gen('q', 'right')], [edge('u', 'p'), edge('u', 'q')]);
@@ -275,11 +297,11 @@ describe('lists and counts', () => {
   });
 
   it('refuses a fan-out over RUN_MAX_JOBS before anything runs, saying how many jobs', async () => {
-    const items = Array.from({ length: 6 }, (_, i) => `item ${i}`);
-    const projectId = await project('Too many', [node('u', 'upload', { image: inputUrl }), node('l', 'list', { items }), gen('g', 'paint', { count: 4 })], [edge('u', 'g'), edge('l', 'g', 'prompt')]);
+    const items = Array.from({ length: 10 }, (_, i) => `item ${i}`);
+    const projectId = await project('Too many', [node('u', 'upload', { image: inputUrl }), node('l', 'list', { items }), gen('g', 'paint', { count: 7 })], [edge('u', 'g'), edge('l', 'g', 'prompt')]);
     const refused = await ada.client.post(`/api/projects/${projectId}/runs`, { mode: 'all' });
     expect(refused.status, refused.text).toBe(400);
-    expect(refused.json.error).toBe('The run would make 24 jobs; at most 20 (RUN_MAX_JOBS)');
+    expect(refused.json.error).toBe('The run would make 70 jobs; at most 60 (RUN_MAX_JOBS)');
     expect(await count('SELECT count(*)::int AS n FROM runs WHERE project_id = $1', [projectId])).toBe(0);
   });
 });
