@@ -357,3 +357,27 @@ describe('overlapping runs, edits while running, cancel', () => {
     expect((await ada.client.get(`/api/projects/${projectId}/runs`)).json).toMatchObject({ items: [{ id: started.id, status: 'canceled' }] });
   });
 });
+
+describe('prices and the daily budget', () => {
+  let b: TestApp;
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it('estimates per node by the catalogue, and refuses a run whose estimate would pass USER_DAILY_BUDGET_USD (402, nothing queued)', async () => {
+    b = await startTestApp({ USER_DAILY_BUDGET_USD: '0.05' }, undefined, { imageModel: model.model });
+    const cy = await b.user('cy@example.com');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await png(7))], { type: 'image/png' }), 'input.png');
+    const image = (await cy.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    const projectId = (await cy.client.post('/api/user/project', { userId: cy.id, name: 'Priced' })).json.id as string;
+    const nodes = [node('u', 'upload', { image }), node('l', 'list', { items: ['one', 'two'] }), gen('g', 'paint', { model: 'gemini-2.5-flash-image' })];
+    expect((await cy.client.post('/api/user/project/canvas', { projectId, nodes, edges: [edge('u', 'g'), edge('l', 'g', 'prompt')], version: 0 })).status).toBe(200);
+    const estimate = await cy.client.post(`/api/projects/${projectId}/runs/estimate`, { mode: 'all' });
+    expect(estimate.json).toEqual({ totalUsd: 0.078, unpriced: 0, nodes: [{ nodeId: 'g', jobs: 2, cached: false, costUsd: 0.078 }] });
+    const refused = await cy.client.post(`/api/projects/${projectId}/runs`, { mode: 'all' });
+    expect(refused).toMatchObject({ status: 402, json: { budgetUsd: 0.05, spentTodayUsd: 0, estimateUsd: 0.078 } });
+    expect((await b.pool.query('SELECT count(*)::int AS n FROM runs')).rows[0].n).toBe(0);
+    expect((await b.pool.query('SELECT count(*)::int AS n FROM generation_jobs')).rows[0].n).toBe(0);
+  });
+});
