@@ -324,6 +324,20 @@ describe('overlapping runs, edits while running, cancel', () => {
     expect(requests.slice(-2).map((r) => r.prompt)).toEqual(['shared', 'next']);
   });
 
+  it('two runs of one node started at the same moment: one job, the other run waits and takes it from the cache', async () => {
+    const projectId = await project('Same moment', [node('u', 'upload', { image: inputUrl }), gen('s', 'at once')], [edge('u', 's')]);
+    expect((await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'editor' })).status).toBe(201);
+    // The seed first, so both runs plan the same key.
+    await ended(projectId, (await start(projectId, { mode: 'node', nodeIds: ['s'] })).id);
+    await edit(projectId, { s: { prompt: 'at once, again' } });
+    const calls = model.calls;
+    const [one, two] = await Promise.all([start(projectId, { mode: 'all' }), start(projectId, { mode: 'all' }, bob)]);
+    const runs = await Promise.all([ended(projectId, one.id), ended(projectId, two.id, bob)]);
+    expect(runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(runs.flatMap((r) => r.jobs.map((j) => j.status)).sort()).toEqual(['cached', 'succeeded']);
+    expect(model.calls - calls).toBe(1);
+  });
+
   it('a node edited while its job runs: the result lands, and the node is marked stale', async () => {
     const projectId = await project('Edited', [node('u', 'upload', { image: inputUrl }), gen('g', 'before')], [edge('u', 'g')]);
     model.hold();
