@@ -243,6 +243,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const coordinator: { runs?: Runs } = {};
   const jobs = createGenerationJobs({
     onJobEnded: (job) => coordinator.runs?.jobEnded(job),
+    onRunJobStarted: (runId) => void coordinator.runs?.advance(runId),
     onHeartbeat: async () => coordinator.runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,

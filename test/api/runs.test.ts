@@ -344,6 +344,8 @@ describe('overlapping runs, edits while running, cancel', () => {
     const calls = model.calls;
     const started = await start(projectId, { mode: 'all' });
     await model.reached(calls + 1);
+    // Every editor sees it running (its run state in the document, beside the job the runner shows).
+    await expect.poll(async () => ((await canvasOf(projectId)).nodes.find((n) => n.id === 'g')!.data.run as { status?: string } | undefined)?.status, WAIT).toBe('running');
     await edit(projectId, { g: { prompt: 'after' } });
     model.release();
     const run = await ended(projectId, started.id);
