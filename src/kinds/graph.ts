@@ -192,7 +192,27 @@ function canonical(value: unknown): string {
   return 'null';
 }
 
-const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
+/**
+ * Hashes already made, by their text: the editor keys the whole canvas again on every change, when most nodes'
+ * texts are the same as before. Emptied when its texts pass HASH_MEMO_CHARS in all (a few MB).
+ */
+const hashMemo = new Map<string, string>();
+const HASH_MEMO_CHARS = 2_000_000;
+let hashMemoChars = 0;
+
+function sha256Hex(text: string): string {
+  let hash = hashMemo.get(text);
+  if (hash === undefined) {
+    hash = bytesToHex(sha256(utf8ToBytes(text)));
+    if (hashMemoChars + text.length > HASH_MEMO_CHARS) {
+      hashMemo.clear();
+      hashMemoChars = 0;
+    }
+    hashMemo.set(text, hash);
+    hashMemoChars += text.length;
+  }
+  return hash;
+}
 
 /** SHA-256 hex of a value's canonical JSON (keys sorted): the one hash keys are made of. */
 export function hashOf(value: unknown): string {
