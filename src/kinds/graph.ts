@@ -15,16 +15,17 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { edgeProblem, kindOf, portOf } from './index.js';
 import type { NodeKind, Port, PortValue, SourceValue } from './kind.js';
+import { RESULTS_MAX } from './steps-run-data.js';
 
 /** The `data` keys that are a run's state, written by the service (never part of a key; a copy leaves them behind). */
 export const RUN_STATE_KEYS: readonly string[] = ['image', 'isGenerating', 'job', 'error', 'resultKey', 'results', 'run'];
 
 /**
- * The most jobs keysOf lists for one node (a list of LIST_MAX_ITEMS, 500, times the largest count, 8): a node fanned
- * out over more (two long lists) is not hashed job by job but blocked, saying how many it would make; planRun
- * refuses a run that holds it as `too_many_jobs`.
+ * The most jobs keysOf lists for one node: as many results as a node keeps (`data.results`, RESULTS_MAX). A node
+ * fanned out over more (two long lists, a long list times a count) is not hashed job by job but blocked, saying how
+ * many it would make; planRun refuses a run that holds it as `too_many_jobs`.
  */
-export const NODE_JOBS_MAX = 4000;
+export const NODE_JOBS_MAX = RESULTS_MAX;
 
 /** A canvas as the document or a REST body holds it (anything else in it is ignored). */
 export interface CanvasLike {
