@@ -142,6 +142,8 @@ export type PlanProblem =
   | { readonly code: 'missing_nodes'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'nothing_to_run'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'blocked'; readonly message: string; readonly nodeIds: readonly string[] }
+  /** An edge into a node of the run whose ports do not exist or do not fit (the run would go without that input): both its nodes. */
+  | { readonly code: 'unfit_edge'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'too_many_jobs'; readonly message: string; readonly nodeIds: readonly string[]; readonly jobs: number; readonly max: number };
 
 export type Plan =
@@ -664,6 +666,12 @@ export function planRun(graph: Graph, keys: ReadonlyMap<string, NodeKeys>, optio
     if (members) {
       return refuse({ code: 'cycle', message: `The graph has a cycle: ${pathText(cycleThrough(graph, members[0], members))}; a run needs none`, nodeIds: members });
     }
+  }
+  // An edge into the run that the engine would ignore (a node of a kind this version does not know, ports that do
+  // not fit) is refused rather than run without it; one from a node no longer in the canvas connects nothing.
+  const unfit = graph.unfit.find((e) => involved.has(e.target) && graph.nodes.has(e.source));
+  if (unfit) {
+    return refuse({ code: 'unfit_edge', message: `The edge ${q(unfit.id)} from node ${q(unfit.source)} into node ${q(unfit.target)} cannot be used: ${unfit.message}`, nodeIds: [unfit.source, unfit.target] });
   }
   const nodeIds = order.filter((id) => planned.has(id));
   const state = keyStates.get(keys);
