@@ -207,6 +207,7 @@ function sha256Hex(text: string): string {
   let hash = hashMemo.get(text);
   if (hash === undefined) {
     hash = bytesToHex(sha256(utf8ToBytes(text)));
+    if (text.length > HASH_MEMO_CHARS / 100) return hash; // a data: URL, say: not worth the room
     if (hashMemoChars + text.length > HASH_MEMO_CHARS) {
       hashMemo.clear();
       hashMemoChars = 0;
