@@ -4529,6 +4529,18 @@ export interface components {
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
         };
+        ModelPriceInput: {
+            /** @description US dollars per output image (0: runs on this service or your own server) */
+            perImageUsd?: number;
+            /** @description US dollars per second of video */
+            perSecondUsd?: number;
+            /** @description US dollars per 1,000 output tokens (OpenAI bills images as tokens) */
+            per1kTokensUsd?: number;
+            /** @description With per1kTokensUsd: the output tokens one image is taken to take in an estimate */
+            tokensPerImage?: number;
+            /** @description The provider's pricing page and the month it was read, or `self-hosted` / `offline` */
+            source: string;
+        };
         ModelInput: {
             /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
             id: string;
@@ -4557,6 +4569,10 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+            /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
+            price?: components["schemas"]["ModelPriceInput"];
+            /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
+            takesSeed: boolean;
         };
         ProjectActivityInput: {
             /** Format: uuid */
@@ -5553,6 +5569,18 @@ export interface components {
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;
         };
+        ModelPrice: {
+            /** @description US dollars per output image (0: runs on this service or your own server) */
+            perImageUsd?: number;
+            /** @description US dollars per second of video */
+            perSecondUsd?: number;
+            /** @description US dollars per 1,000 output tokens (OpenAI bills images as tokens) */
+            per1kTokensUsd?: number;
+            /** @description With per1kTokensUsd: the output tokens one image is taken to take in an estimate */
+            tokensPerImage?: number;
+            /** @description The provider's pricing page and the month it was read, or `self-hosted` / `offline` */
+            source: string;
+        };
         Model: {
             /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
             id: string;
@@ -5581,6 +5609,10 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+            /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
+            price?: components["schemas"]["ModelPrice"];
+            /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
+            takesSeed: boolean;
         };
         ProjectActivity: {
             /** Format: uuid */
