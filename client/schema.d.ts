@@ -1936,68 +1936,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/user/spend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What the signed-in user's generations of this calendar month (UTC) cost, as far as it is known */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description YYYY-MM (UTC) */
-                            month: string;
-                            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
-                            usd: number;
-                            /** @description generations made this month */
-                            generations: number;
-                            /** @description of which with a known cost (the offline engine and models without a published price have none) */
-                            priced: number;
-                            /** @description only with a monthly free budget, for a user without Pro */
-                            freeBudget?: {
-                                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
-                                usd: number;
-                                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
-                                usedUsd: number;
-                                leftUsd: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user/generations": {
         parameters: {
             query?: never;
@@ -4057,6 +3995,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the signed-in user's generations cost: this calendar month (UTC), today, per project; and their daily budget for runs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserSpend"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the project's generations cost, per person (owner and members, viewers too) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectSpend"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found: no project the user may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/project/activity": {
         parameters: {
             query?: never;
@@ -4573,6 +4612,50 @@ export interface components {
             price?: components["schemas"]["ModelPriceInput"];
             /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
             takesSeed: boolean;
+        };
+        UserSpendInput: {
+            /** @description YYYY-MM (UTC) */
+            month: string;
+            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
+            usd: number;
+            /** @description generations made this month */
+            generations: number;
+            /** @description of which with a known cost (the offline engine and models without a published price have none) */
+            priced: number;
+            /** @description only with a monthly free budget, for a user without Pro */
+            freeBudget?: {
+                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
+                usd: number;
+                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
+                usedUsd: number;
+                leftUsd: number;
+            };
+            /** @description what your generations cost since UTC midnight (a job the cache answered costs nothing) */
+            todayUsd: number;
+            /** @description what your generations cost since the first of this UTC month (the same as usd) */
+            monthUsd: number;
+            /** @description your daily budget for runs (USER_DAILY_BUDGET_USD); null when there is none */
+            budgetUsd: number | null;
+            /** @description per project you generated into (that still exists), all time, most spent first */
+            projects: {
+                projectId: string;
+                name: string;
+                /** @description what your generations in the project cost, all time */
+                usd: number;
+                generations: number;
+            }[];
+        };
+        ProjectSpendInput: {
+            /** @description what everyone's generations in the project cost, all time, in US dollars */
+            totalUsd: number;
+            /** @description per person who generated into the project, most spent first */
+            people: {
+                userId: string;
+                name: string;
+                email: string;
+                usd: number;
+                generations: number;
+            }[];
         };
         ProjectActivityInput: {
             /** Format: uuid */
@@ -5613,6 +5696,50 @@ export interface components {
             price?: components["schemas"]["ModelPrice"];
             /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
             takesSeed: boolean;
+        };
+        UserSpend: {
+            /** @description YYYY-MM (UTC) */
+            month: string;
+            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
+            usd: number;
+            /** @description generations made this month */
+            generations: number;
+            /** @description of which with a known cost (the offline engine and models without a published price have none) */
+            priced: number;
+            /** @description only with a monthly free budget, for a user without Pro */
+            freeBudget?: {
+                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
+                usd: number;
+                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
+                usedUsd: number;
+                leftUsd: number;
+            };
+            /** @description what your generations cost since UTC midnight (a job the cache answered costs nothing) */
+            todayUsd: number;
+            /** @description what your generations cost since the first of this UTC month (the same as usd) */
+            monthUsd: number;
+            /** @description your daily budget for runs (USER_DAILY_BUDGET_USD); null when there is none */
+            budgetUsd: number | null;
+            /** @description per project you generated into (that still exists), all time, most spent first */
+            projects: {
+                projectId: string;
+                name: string;
+                /** @description what your generations in the project cost, all time */
+                usd: number;
+                generations: number;
+            }[];
+        };
+        ProjectSpend: {
+            /** @description what everyone's generations in the project cost, all time, in US dollars */
+            totalUsd: number;
+            /** @description per person who generated into the project, most spent first */
+            people: {
+                userId: string;
+                name: string;
+                email: string;
+                usd: number;
+                generations: number;
+            }[];
         };
         ProjectActivity: {
             /** Format: uuid */

@@ -49,6 +49,8 @@ import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
+import { createBudget, type Budget } from './runs/budget.js';
+import { createSpendService, type SpendService } from './services/spend.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -72,6 +74,10 @@ export interface Services {
   projectGenerations: ProjectGenerationsService;
   thumbnails: ThumbnailsService;
   exampleCanvas: ExampleCanvasService;
+  /** Spend per person and project (GET /api/user/spend, GET /api/projects/:id/spend). */
+  spend: SpendService;
+  /** The daily budget of a person's runs (USER_DAILY_BUDGET_USD): the runs service checks a run's estimate against it. */
+  budget: Budget;
 }
 
 export interface Composition {
@@ -229,6 +235,8 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       deadlineMs: config.storage.thumbnailDeadlineMs,
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
+    spend: createSpendService({ spend: repositories.spend, access, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });

@@ -311,6 +311,7 @@ function templates(): Record<string, Request> {
     'DELETE /api/user/tokens/{id}': { method: 'DELETE', path: `/api/user/tokens/${NO_TEMPLATE}` },
     'GET /api/projects/{id}/generations': { method: 'GET', path: `/api/projects/${P}/generations?q=${encodeURIComponent('red ca')}` },
     'GET /api/projects/{id}/generations/{generationId}/download': { method: 'GET', path: `/api/projects/${P}/generations/gen-0-${NO_TEMPLATE}/download` },
+    'GET /api/projects/{id}/spend': { method: 'GET', path: `/api/projects/${P}/spend` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },

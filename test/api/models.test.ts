@@ -191,7 +191,7 @@ describe('a model per generation', () => {
 
     // The month's spend: the models' list prices (gpt-image-1, ComfyUI and the offline engine have none).
     const spend = await client.get('/api/user/spend');
-    expect(spend.json).toEqual({ month: new Date().toISOString().slice(0, 7), usd: 0.212, generations: 6, priced: 3 }); // 0.134 + 0.039 + 0.039, summed exactly
+    expect(spend.json).toMatchObject({ month: new Date().toISOString().slice(0, 7), usd: 0.212, generations: 6, priced: 3, todayUsd: 0.212 }); // 0.134 + 0.039 + 0.039, summed exactly
     const { lineage } = (await client.get(`/api/generations/${viaGemini.json.id}`)).json;
     expect(lineage.cost).toEqual({ amount: 0.134, currency: 'USD', basis: 'list price' });
 
