@@ -4610,7 +4610,7 @@ export interface components {
             default: boolean;
             /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
             price?: components["schemas"]["ModelPriceInput"];
-            /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
+            /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
             takesSeed: boolean;
         };
         UserSpendInput: {
@@ -5694,7 +5694,7 @@ export interface components {
             default: boolean;
             /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
             price?: components["schemas"]["ModelPrice"];
-            /** @description Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it */
+            /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
             takesSeed: boolean;
         };
         UserSpend: {

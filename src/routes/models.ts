@@ -38,7 +38,7 @@ const Model = z
       .describe("The most pixels (width × height) one input image may have: the model's own limit (the upscalers: UPSCALE_MAX_INPUT_PIXELS) or the service's (INPUT_IMAGE_MAX_PIXELS), the lower"),
     default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
     price: ModelPrice.optional().describe('Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced)'),
-    takesSeed: z.boolean().describe("Whether a generation's seed reaches the model (fal, Replicate, ComfyUI); the others ignore it"),
+    takesSeed: z.boolean().describe("Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it"),
   })
   .meta({ id: 'Model' });
 
