@@ -721,6 +721,14 @@ export interface paths {
                                     isGenerating?: boolean;
                                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                     model?: string;
+                                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                    seed?: number;
+                                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                    count?: number;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -735,6 +743,20 @@ export interface paths {
                                     type: "text";
                                     /** @description the text (may be empty) */
                                     text: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "list";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "list";
+                                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                                    items: string[];
                                 };
                             } | {
                                 id: string;
@@ -759,6 +781,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -784,6 +810,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -816,6 +846,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             })[];
                             /** @default [] */
@@ -1614,6 +1648,14 @@ export interface paths {
                                 isGenerating?: boolean;
                                 /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                 model?: string;
+                                /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                seed?: number;
+                                /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                count?: number;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1628,6 +1670,20 @@ export interface paths {
                                 type: "text";
                                 /** @description the text (may be empty) */
                                 text: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "list";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "list";
+                                /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                                items: string[];
                             };
                         } | {
                             id: string;
@@ -1652,6 +1708,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1677,6 +1737,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1709,6 +1773,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         })[];
                         /** @default [] */
@@ -2200,7 +2268,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it */
+                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>` (or `event: run`, `data: <Run>` for a run you started); `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4096,6 +4164,407 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's runs, newest first (owner and members) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Run"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Run part of the project's graph (answered at once; follow it with GET …/runs/{runId} or the `run` events of GET /api/generations/events) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description node: the node after what it depends on that is stale; downstream: the node and everything after it; selection: these nodes; all: every node that runs
+                         * @enum {string}
+                         */
+                        mode: "node" | "downstream" | "selection" | "all";
+                        /** @description node, downstream: exactly one; selection: at least one; all: none */
+                        nodeIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description The run cannot be planned (invalid_run: a cycle, a node that cannot run, a mode without its nodes, nothing to run; too_many_jobs): nothing queued */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The estimate would pass USER_DAILY_BUDGET_USD; nothing queued */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            budgetUsd: number;
+                            spentTodayUsd: number;
+                            estimateUsd: number;
+                        };
+                    };
+                };
+                /** @description Forbidden: a viewer */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found (no project you may see), or a node the canvas does not have */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the run would cost now, per node (cached jobs cost nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description node: the node after what it depends on that is stale; downstream: the node and everything after it; selection: these nodes; all: every node that runs
+                         * @enum {string}
+                         */
+                        mode: "node" | "downstream" | "selection" | "all";
+                        /** @description node, downstream: exactly one; selection: at least one; all: none */
+                        nodeIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RunEstimate"];
+                    };
+                };
+                /** @description The run cannot be planned (invalid_run: a cycle, a node that cannot run, a mode without its nodes, nothing to run; too_many_jobs): nothing queued */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: a viewer */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found (no project you may see), or a node the canvas does not have */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run of the project, with its jobs (owner and members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project or run not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running run: its queued and running jobs are canceled, its waiting ones too */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project or run not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Run already finished */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/project/activity": {
         parameters: {
             query?: never;
@@ -4657,6 +5126,58 @@ export interface components {
                 generations: number;
             }[];
         };
+        RunEstimateInput: {
+            /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */
+            totalUsd: number;
+            /** @description Jobs whose model has no published price */
+            unpriced: number;
+            nodes: {
+                nodeId: string;
+                jobs: number;
+                /** @description Every job of the node would come from the cache */
+                cached: boolean;
+                /** @description null when a job of it that would run has no published price */
+                costUsd: number | null;
+            }[];
+        };
+        RunJobInput: {
+            nodeId: string;
+            /** @description 0-based: the list item (then count) of a fanned node */
+            instance: number;
+            /** @description Chosen when planned; GET /api/generations/{jobId} answers once it is queued or taken from the cache */
+            jobId: string;
+            /**
+             * @description waiting: its inputs are not ready yet (or another job makes the same result)
+             * @enum {string}
+             */
+            status: "waiting" | "queued" | "running" | "cached" | "succeeded" | "failed" | "skipped" | "canceled";
+            cached: boolean;
+            /** @description Its cache key (SHA-256 hex) */
+            key: string;
+            seed: number | null;
+            queuePosition: number | null;
+            /** @description What it cost once made (cached: 0); null until then or when unknown */
+            costUsd: number | null;
+            /** @description Why it failed, was skipped or waits */
+            reason: string | null;
+            imageUrl: string | null;
+        };
+        RunInput: {
+            id: string;
+            projectId: string;
+            userId: string;
+            mode: string;
+            nodeIds: string[];
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed" | "canceled";
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description In topological order */
+            jobs: components["schemas"]["RunJobInput"][];
+            estimate: components["schemas"]["RunEstimateInput"];
+            /** @description What its jobs cost so far, in US dollars */
+            costUsd: number;
+        };
         ProjectActivityInput: {
             /** Format: uuid */
             projectId: string;
@@ -4703,6 +5224,14 @@ export interface components {
                     isGenerating?: boolean;
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4717,6 +5246,20 @@ export interface components {
                     type: "text";
                     /** @description the text (may be empty) */
                     text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "list";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "list";
+                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                    items: string[];
                 };
             } | {
                 id: string;
@@ -4741,6 +5284,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4766,6 +5313,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4798,6 +5349,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             })[];
             edges: {
@@ -4854,6 +5409,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4868,6 +5431,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -4892,6 +5469,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4917,6 +5498,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4949,6 +5534,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5027,6 +5616,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5041,6 +5638,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5065,6 +5676,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5090,6 +5705,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5122,6 +5741,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5247,6 +5870,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5261,6 +5892,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5285,6 +5930,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5310,6 +5959,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5342,6 +5995,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5741,6 +6398,58 @@ export interface components {
                 generations: number;
             }[];
         };
+        RunEstimate: {
+            /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */
+            totalUsd: number;
+            /** @description Jobs whose model has no published price */
+            unpriced: number;
+            nodes: {
+                nodeId: string;
+                jobs: number;
+                /** @description Every job of the node would come from the cache */
+                cached: boolean;
+                /** @description null when a job of it that would run has no published price */
+                costUsd: number | null;
+            }[];
+        };
+        RunJob: {
+            nodeId: string;
+            /** @description 0-based: the list item (then count) of a fanned node */
+            instance: number;
+            /** @description Chosen when planned; GET /api/generations/{jobId} answers once it is queued or taken from the cache */
+            jobId: string;
+            /**
+             * @description waiting: its inputs are not ready yet (or another job makes the same result)
+             * @enum {string}
+             */
+            status: "waiting" | "queued" | "running" | "cached" | "succeeded" | "failed" | "skipped" | "canceled";
+            cached: boolean;
+            /** @description Its cache key (SHA-256 hex) */
+            key: string;
+            seed: number | null;
+            queuePosition: number | null;
+            /** @description What it cost once made (cached: 0); null until then or when unknown */
+            costUsd: number | null;
+            /** @description Why it failed, was skipped or waits */
+            reason: string | null;
+            imageUrl: string | null;
+        };
+        Run: {
+            id: string;
+            projectId: string;
+            userId: string;
+            mode: string;
+            nodeIds: string[];
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed" | "canceled";
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description In topological order */
+            jobs: components["schemas"]["RunJob"][];
+            estimate: components["schemas"]["RunEstimate"];
+            /** @description What its jobs cost so far, in US dollars */
+            costUsd: number;
+        };
         ProjectActivity: {
             /** Format: uuid */
             projectId: string;
@@ -5787,6 +6496,14 @@ export interface components {
                     isGenerating?: boolean;
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5801,6 +6518,20 @@ export interface components {
                     type: "text";
                     /** @description the text (may be empty) */
                     text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "list";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "list";
+                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                    items: string[];
                 };
             } | {
                 id: string;
@@ -5825,6 +6556,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5850,6 +6585,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5882,6 +6621,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             })[];
             edges: {
@@ -5938,6 +6681,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5952,6 +6703,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5976,6 +6741,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6001,6 +6770,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6033,6 +6806,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -6111,6 +6888,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6125,6 +6910,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -6149,6 +6948,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6174,6 +6977,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6206,6 +7013,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -6331,6 +7142,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6345,6 +7164,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -6369,6 +7202,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6394,6 +7231,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6426,6 +7267,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {

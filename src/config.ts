@@ -157,6 +157,7 @@ const envSchema = z.object({
   JOBS_START: z.enum(['boot', 'first-job'], { error: 'JOBS_START must be boot or first-job' }).default('boot'),
   JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
   JOBS_HEARTBEAT_MS: int(5_000, 50),
+  RUN_MAX_JOBS: int(200, 1),
   JOBS_HEARTBEAT_LAPSE_MS: int(30_000, 150),
   JOBS_DB_POOL_SIZE: z.coerce.number().int().min(2).optional(),
   JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5, 'JOBS_POLLING_INTERVAL_SECONDS must be at least 0.5').max(3600).default(DEFAULT_JOB_QUEUE_SETTINGS.pollingIntervalSeconds),
@@ -337,6 +338,8 @@ export interface Config {
     heartbeatLapseMs: number;
     /** pg-boss's pool and timers. */
     queue: JobQueueSettings;
+    /** The most jobs one run may make (RUN_MAX_JOBS): a plan that fans out to more is refused before anything runs. */
+    runMaxJobs: number;
   };
   model: {
     /** The default model: a generation that names none (and every POST /api/image) runs it. */
@@ -641,6 +644,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS,
       heartbeatMs: e.JOBS_HEARTBEAT_MS,
       heartbeatLapseMs: e.JOBS_HEARTBEAT_LAPSE_MS,
+      runMaxJobs: e.RUN_MAX_JOBS,
       queue: {
         poolSize: e.JOBS_DB_POOL_SIZE ?? defaultJobsPoolSize(e.JOBS_CONCURRENCY),
         pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,

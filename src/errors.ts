@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'video_asset_id_required',
   'node_settings_unusable',
   'prompt_not_understood',
+  'invalid_run',
+  'too_many_jobs',
   // 401, 402, 403
   'unauthorized',
   'upgrade_required',
@@ -82,6 +84,9 @@ export const ERROR_CODES = [
   'storage_unavailable',
   // 404 (project gallery)
   'generation_not_found',
+  // 404, 409 (runs)
+  'run_not_found',
+  'run_finished',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -259,3 +264,14 @@ export const jobFinished = (status: string) => new AppError('job_finished', 'Job
 
 // Project gallery
 export const generationNotFound = () => new AppError('generation_not_found', 'Generation not found');
+
+// Runs (src/runs/, docs/api.md "Runs"): a plan's problem names its nodes (`nodeIds`); nothing is queued.
+const planned = (nodeIds: readonly string[]) => ({ extra: { nodeIds: nodeIds.slice(0, 50).map((id) => id.slice(0, 200)) } });
+/** A run that cannot be planned: a cycle, a node that does not run, a blocked node, a mode without its nodes, nothing to run. */
+export const invalidRun = (message: string, nodeIds: readonly string[]) => new AppError('invalid_run', message, planned(nodeIds));
+/** A run of more jobs than RUN_MAX_JOBS (its fan-out): the message says how many. */
+export const tooManyJobs = (message: string, nodeIds: readonly string[]) => new AppError('too_many_jobs', message, planned(nodeIds));
+/** A run naming a node the canvas does not have. */
+export const runNodeNotFound = (message: string, nodeIds: readonly string[]) => new AppError('node_not_found', message, planned(nodeIds));
+export const runNotFound = () => new AppError('run_not_found', 'Run not found');
+export const runFinished = (status: string) => new AppError('run_finished', 'Run already finished', { details: `the run ${status}; only a running run can be canceled` });

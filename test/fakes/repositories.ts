@@ -366,7 +366,7 @@ export function createFakeRepositories({ heartbeatLapseMs = DEFAULT_HEARTBEAT_LA
       if (state.generations.some((g) => g.id === generation.id)) throw new Error(`duplicate generation id ${generation.id}`);
       if (!state.users.has(generation.userId)) throw foreignKeyViolation('generations');
       const lineage = { jobId: null, projectId: null, nodeId: null, canvasVersion: null, modelVersion: null, inputs: null, outputSha256: null, outputBytes: null, queuedMs: null, modelMs: null, totalMs: null, cost: null, parentIds: [], promptInMetadata: false, modelText: null };
-      state.generations.push({ createdAt: new Date(), ...lineage, ...generation, modelText: generation.modelText ?? null });
+      state.generations.push({ createdAt: new Date(), ...lineage, ...generation, modelText: generation.modelText ?? null, cacheKey: generation.cacheKey ?? null, seed: generation.seed ?? null });
     },
     async listByUser(userId, { after, limit, q, projectId, model }) {
       const key = (g: { createdAt: Date; id: string }) => [g.createdAt.getTime(), g.id] as const;

@@ -28,6 +28,7 @@ export * from './generations-gallery.js';
 export * from './project-access.js';
 export * from './projects.js';
 export * from './rate-limits.js';
+export * from './runs.js';
 export * from './session-revocations.js';
 export * from './sharing.js';
 export * from './spend.js';
