@@ -13,7 +13,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { ProjectAccess } from '../auth/project-access.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { Transactions, Tx } from '../db/index.js';
-import type { CachedJob, GenerationJobsRepository, GenerationJobView, NewRunJob, RunStepState, RunsRepository, StepChange } from '../db/repositories/index.js';
+import type { CachedJob, CachedOutput, GenerationJobsRepository, GenerationJobView, NewRunJob, RunStepState, RunsRepository, StepChange } from '../db/repositories/index.js';
 import type { RunJobStatus, RunRow } from '../db/schema.js';
 import { invalidRun, runFinished, runNodeNotFound, runNotFound, tooManyJobs } from '../errors.js';
 import { graphOf, keysOf, planRun, type CanvasLike, type JobInput, type Plan, type PlanProblem, type RunMode } from '../kinds/graph.js';
@@ -189,7 +189,7 @@ export function createRuns(deps: RunsDeps): Runs {
     });
 
     const waiting = steps.filter((_, i) => now[i].status === 'waiting');
-    const cache = waiting.length > 0 ? await runs.cachedOutputs(run.projectId, [...new Set(waiting.map((s) => s.key))], tx) : new Map();
+    const cache = waiting.length > 0 ? await runs.cachedOutputs(run.projectId, [...new Set(waiting.map((s) => s.key))], tx) : new Map<string, CachedOutput>();
     const busy = waiting.length > 0 ? await runs.busy(run.projectId, [...new Set(waiting.map((s) => s.key))], [...new Set(waiting.map((s) => s.nodeId))], tx) : [];
     const madeBy = new Map<string, string | null>(); // `${nodeId}#${instance}` → its image
     steps.forEach((s, i) => madeBy.set(`${s.nodeId}#${s.instance}`, now[i].imageUrl));

@@ -50,7 +50,7 @@ export interface GenerateInput {
   model?: string;
   /** What the model says of its progress while it works (a generation job shows it). */
   onProgress?: (progress: ModelProgress) => void;
-  /** The seed (a run's job: its node's `data.seed` plus the count index); only the models that take one use it. */
+  /** The seed to send to the model (only the models that take one use it); absent: a run's job sends `run.seed`. */
   seed?: number;
   /** A run's job (src/runs/): its cache key and seed, recorded with the generation (a later job of the same key in the project takes it). */
   run?: { cacheKey: string | null; seed: number | null };
