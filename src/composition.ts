@@ -242,7 +242,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
     spend: createSpendService({ spend: repositories.spend, access, budgetUsd: config.payments.userDailyBudgetUsd }),
-    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd, defaultModel: models.defaultId }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });

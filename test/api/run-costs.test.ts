@@ -80,4 +80,36 @@ describe('a run’s prices, seeds and budget', () => {
     expect(fal.requests).toHaveLength(2);
     expect((await ada.client.get('/api/user/spend')).json).toMatchObject({ todayUsd: 0.08, budgetUsd: 0.1, projects: [{ projectId, usd: 0.08, generations: 2 }] });
   });
+
+  it('counts what a run still running would cost: a second run that would pass the budget with it is refused', async () => {
+    const bob = await t.user('bob@example.com', 'Bob');
+    const form = new FormData();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c63' } }).png().toBuffer();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'in.png');
+    const image = (await bob.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    const projectId = (await bob.client.post('/api/user/project', { userId: bob.id, name: 'Held' })).json.id as string;
+    const nodes = [
+      { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'one', type: 'generation', position: { x: 300, y: 0 }, data: { type: 'generation', prompt: 'one', model: MODEL, seed: 1 } },
+      { id: 'two', type: 'generation', position: { x: 300, y: 300 }, data: { type: 'generation', prompt: 'two', model: MODEL, seed: 2, count: 2 } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'in', target: 'one' },
+      { id: 'e2', source: 'in', target: 'two' },
+    ];
+    expect((await bob.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 })).status).toBe(200);
+
+    fal.script({ hold: true });
+    const held = fal.held();
+    const first = await bob.client.post(`/api/projects/${projectId}/runs`, { mode: 'node', nodeIds: ['one'] });
+    expect(first.status, first.text).toBe(202);
+    await held; // its one $0.04 job is at the model: nothing recorded yet, but it will cost
+    const second = await bob.client.post(`/api/projects/${projectId}/runs`, { mode: 'node', nodeIds: ['two'] });
+    expect(second.status, second.text).toBe(402);
+    expect(second.json).toMatchObject({ budgetUsd: 0.1, spentTodayUsd: 0.04, estimateUsd: 0.08 });
+
+    fal.release();
+    await expect.poll(async () => (await bob.client.get(`/api/projects/${projectId}/runs/${first.json.id}`)).json.status, WAIT).toBe('succeeded');
+    expect((await bob.client.get('/api/user/spend')).json).toMatchObject({ todayUsd: 0.04 });
+  });
 });
