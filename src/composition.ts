@@ -49,6 +49,12 @@ import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
+import { createBudget, type Budget } from './runs/budget.js';
+import { createSpendService, type SpendService } from './services/spend.js';
+import { createRuns, type Runs } from './runs/coordinator.js';
+import { createRunDocument } from './runs/run-state.js';
+import { createRunsRepository } from './db/repositories/runs.js';
+import { estimateOf } from './runs/prices.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -72,6 +78,10 @@ export interface Services {
   projectGenerations: ProjectGenerationsService;
   thumbnails: ThumbnailsService;
   exampleCanvas: ExampleCanvasService;
+  /** Spend per person and project (GET /api/user/spend, GET /api/projects/:id/spend). */
+  spend: SpendService;
+  /** The daily budget of a person's runs (USER_DAILY_BUDGET_USD): the runs service checks a run's estimate against it. */
+  budget: Budget;
 }
 
 export interface Composition {
@@ -84,6 +94,8 @@ export interface Composition {
   tokens: TokenVerifier;
   /** Generation jobs (src/jobs/): app.ts resumes them at boot and stops them before closing. */
   jobs: GenerationJobs;
+  /** Runs of a project's graph (src/runs/), on the job runner. */
+  runs: Runs;
   /** The models this deployment runs (GET /api/models; a generation's `model`). */
   models: ModelRegistry;
   /** The job event streams open here (GET /api/generations/events): capped per user, ended by revocation. */
@@ -229,10 +241,16 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       deadlineMs: config.storage.thumbnailDeadlineMs,
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
+    spend: createSpendService({ spend: repositories.spend, access, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd, defaultModel: models.defaultId }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
+  // The runs' coordinator hears of every job's end and of every heartbeat (it is made once the runner is).
+  const coordinator: { runs?: Runs } = {};
   const jobs = createGenerationJobs({
+    onJobEnded: (job) => coordinator.runs?.jobEnded(job),
+    onHeartbeat: async () => coordinator.runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,
     heartbeatMs: config.jobs.heartbeatMs,
@@ -268,12 +286,27 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     metrics,
   });
   metrics?.watchJobs(() => jobsRepository.queueCounts());
+  const runs = (coordinator.runs = createRuns({
+    runs: createRunsRepository(database.db),
+    jobs: jobsRepository,
+    runner: jobs,
+    transactions,
+    access,
+    live,
+    document: createRunDocument({ live, log }),
+    estimateOf,
+    budget: services.budget,
+    defaultModel: models.defaultId,
+    maxJobs: config.jobs.runMaxJobs,
+    log,
+  }));
   return {
     services,
     live,
     rateLimits: repositories.rateLimits,
     tokens,
     jobs,
+    runs,
     models,
     streams,
     objectSweep,
