@@ -1,42 +1,14 @@
 // The typed client's runs of a project's graph (docs/api.md "Runs"): start one, estimate one, read one, cancel one, and
 // follow one to its end through the user's event stream (`event: run` on GET /api/generations/events, with the same
 // reconnection and Last-Event-ID as the job events). createImageCanvasClient (index.ts) wires it in as `runs`.
+import type { components, paths } from './schema.js';
 
-// TEMPORARY (until h/runs' routes are in docs/openapi.json): the contract's shapes, to be replaced by schema.d.ts' types.
-export type RunMode = 'node' | 'downstream' | 'selection' | 'all';
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'canceled';
-export type RunJobStatus = 'waiting' | 'queued' | 'running' | 'cached' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
-export interface RunEstimate {
-  totalUsd: number;
-  unpriced: number;
-  nodes: { nodeId: string; jobs: number; cached: boolean; costUsd: number | null }[];
-}
-export interface RunJob {
-  nodeId: string;
-  instance: number;
-  jobId: string;
-  status: RunJobStatus;
-  cached: boolean;
-  key: string;
-  seed: number | null;
-  queuePosition: number | null;
-  costUsd: number | null;
-  reason: string | null;
-  imageUrl: string | null;
-}
-export interface RunView {
-  id: string;
-  projectId: string;
-  userId: string;
-  mode: RunMode;
-  nodeIds: string[];
-  status: RunStatus;
-  createdAt: string;
-  finishedAt: string | null;
-  jobs: RunJob[];
-  estimate: RunEstimate;
-  costUsd: number;
-}
+export type RunView = components['schemas']['Run'];
+export type RunJob = components['schemas']['RunJob'];
+export type RunEstimate = components['schemas']['RunEstimate'];
+export type RunStatus = RunView['status'];
+export type RunJobStatus = RunJob['status'];
+export type RunMode = NonNullable<paths['/api/projects/{id}/runs']['post']['requestBody']>['content']['application/json']['mode'];
 
 /** What to run: `node` (the node after whatever it depends on that is stale), `downstream` (the node and everything
  * after it), `selection` (those nodes, after what they depend on that is stale), `all` (every runnable node). */
