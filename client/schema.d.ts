@@ -4898,6 +4898,10 @@ export interface components {
             lineage: components["schemas"]["LineageInput"];
             /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
             text: string | null;
+            /** @description The cache key of the run's job that made it (docs/api.md "Runs"): "Use this" brings it back as the node's resultKey; null when not made by a run */
+            cacheKey: string | null;
+            /** @description The seed it was made with (a run's job); null when not known */
+            seed: number | null;
         };
         GenerationInput: {
             id: string;
@@ -6110,6 +6114,10 @@ export interface components {
             lineage: components["schemas"]["Lineage"];
             /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
             text: string | null;
+            /** @description The cache key of the run's job that made it (docs/api.md "Runs"): "Use this" brings it back as the node's resultKey; null when not made by a run */
+            cacheKey: string | null;
+            /** @description The seed it was made with (a run's job); null when not known */
+            seed: number | null;
         };
         Generation: {
             id: string;
