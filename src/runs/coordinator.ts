@@ -173,6 +173,9 @@ export function createRuns(deps: RunsDeps): Runs {
   async function advanceIn(runId: string, tx: Tx): Promise<Advanced | null> {
     const run = await runs.lock(runId, tx);
     if (!run || run.status !== 'running') return null;
+    // The project's runs advance one at a time (two runs started together never both queue one key), then the
+    // user's job lock: the order every transaction that takes both keeps.
+    await runs.lockProject(run.projectId, tx);
     await deps.jobs.lockUser(run.userId, tx);
     const steps = await runs.steps(runId, tx);
     const now: StepNow[] = steps.map(stepNow);
