@@ -39,7 +39,8 @@ export interface RunsHelpers {
   /** `POST /api/projects/{projectId}/runs/{runId}/cancel` → the run, `canceled` (409 `run_finished` once it ended). */
   cancel(projectId: string, runId: string, options?: { signal?: AbortSignal }): Promise<RunView>;
   /** The run once it has ended (`succeeded`, `failed` or `canceled`), followed through its events; it reads the run
-   * each time the stream opens, so a change made before the stream listened is not waited for in vain. */
+   * each time the stream opens, so a change made before the stream listened is not waited for in vain. A run's events
+   * go to the stream of whoever started it: for a run someone else started, read it with `get`. */
   follow(projectId: string, runId: string, options?: FollowRunOptions): Promise<RunView>;
 }
 
