@@ -109,7 +109,7 @@ export interface Download {
 
 export interface ImageCanvasHelpers {
   /**
-   * Follows `GET /api/generations/events`: hands every job event to `onEvent`, reconnects after a dropped
+   * Follows `GET /api/generations/events`: hands every job event to `onEvent` (and every run event to `onRun`), reconnects after a dropped
    * connection or a 5xx/429 with `Last-Event-ID` (so nothing is missed), and resolves when `signal` aborts.
    * Rejects with ImageCanvasError when the service refuses the stream (401, 403, …), with EventStreamClosed when
    * the service ends it saying why (`event: closed`), or with what `onEvent` threw.
