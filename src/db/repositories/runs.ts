@@ -69,6 +69,8 @@ export interface RunsRepository {
   /** The run, locked until the transaction ends (its advances and cancel take turns); null when there is none. */
   lock(runId: string, tx: Tx): Promise<RunRow | null>;
   get(runId: string, tx?: Tx): Promise<RunRow | null>;
+  /** Serialises the advances of a project's runs until the transaction ends (an advisory lock): two runs never queue one key twice. */
+  lockProject(projectId: string, tx: Tx): Promise<void>;
   /** The project's runs, newest first. */
   listByProject(projectId: string, limit: number, tx?: Tx): Promise<RunRow[]>;
   /** The steps in order, with their jobs' state. */
@@ -138,6 +140,9 @@ export function createRunsRepository(db: Db): RunsRepository {
     async lock(runId, tx) {
       const [row] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
       return row ?? null;
+    },
+    async lockProject(projectId, tx) {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`runs-project:${projectId}`}, 0))`);
     },
     async get(runId, tx) {
       const [row] = await on(tx).select().from(runs).where(eq(runs.id, runId));
