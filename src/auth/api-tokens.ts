@@ -53,6 +53,10 @@ const ROUTE_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   'POST /api/image': 'generate',
   'POST /api/generations': 'generate',
   'POST /api/generations/:id/cancel': 'generate',
+  // A run queues model calls as POST /api/generations does; its estimate only reads.
+  'POST /api/projects/:id/runs': 'generate',
+  'POST /api/projects/:id/runs/:runId/cancel': 'generate',
+  'POST /api/projects/:id/runs/estimate': 'read',
   'GET /api/checkout': 'billing',
   'POST /api/checkout': 'billing',
   'GET /api/portal': 'billing',

@@ -20,6 +20,13 @@ describe('requiredScope', () => {
     expect(requiredScope('GET', '/api/image')).toBe('read');
   });
 
+  it('a run queues model calls: starting and canceling one need generate, its estimate only read', () => {
+    expect(requiredScope('POST', '/api/projects/:id/runs')).toBe('generate');
+    expect(requiredScope('POST', '/api/projects/:id/runs/:runId/cancel')).toBe('generate');
+    expect(requiredScope('POST', '/api/projects/:id/runs/estimate')).toBe('read');
+    expect(requiredScope('GET', '/api/projects/:id/runs/:runId')).toBe('read');
+  });
+
   it('token management and signing out everywhere need a session', () => {
     expect(requiredScope('GET', '/api/user/tokens')).toBe('session');
     expect(requiredScope('POST', '/api/user/tokens')).toBe('session');
