@@ -51,7 +51,7 @@ import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-
 import { PgWatch } from './postgres.js';
 import { loadAverage, machineInfo, parentPid, treeCpu } from './resources.js';
 import { STALL_MS, stallsLine } from './stalls.js';
-import { RunTicker, runsLine, type RunsDuringStep } from './live-runs.js';
+import { RunTicker, runsHeld, runsLine, type RunsDuringStep } from './live-runs.js';
 import { CHAIN_NODES } from '../bench/run-canvases.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -641,7 +641,8 @@ export async function main(): Promise<number> {
           process.stderr.write(`  ${line}\n`);
           if (report) notes.push(line);
         }
-        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits;
+        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits
+          && (!runs || runsHeld(runs)); // LOAD_RUNS: and every run started, none failed
         const m: LiveMeasured = { result, resources, pass, ...(runs ? { runs } : {}) };
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(

@@ -145,6 +145,9 @@ const pct = (values: number[], p: number) => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 };
 
+/** Whether the runs of a step went as they should: at least one started, none failed or was refused. */
+export const runsHeld = (r: RunsDuringStep) => r.started > 0 && r.failed === 0 && r.problems.length === 0;
+
 /** One line of what the runs of a step did. */
 export function runsLine(r: RunsDuringStep): string {
   const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
