@@ -641,8 +641,8 @@ export async function main(): Promise<number> {
           process.stderr.write(`  ${line}\n`);
           if (report) notes.push(line);
         }
-        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits
-          && (!runs || runsHeld(runs)); // LOAD_RUNS: and every run started, none failed
+        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits &&
+          (!runs || runsHeld(runs)); // LOAD_RUNS: and its runs started, none failed
         const m: LiveMeasured = { result, resources, pass, ...(runs ? { runs } : {}) };
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(
