@@ -12,8 +12,11 @@
 //   jobs' own start and end times) against the limits that bound it.
 // The run is followed from the load client's process (./load.ts runFollowJob), so the client's work (the event
 // stream's RunViews) does not run on the service's event loop. BENCH_RUNS_IMAGE_PX (default 256): the picture's side.
+// BENCH_RUNS_PROFILE=1: a CPU profile of the service's thread over the measured chains, the cached re-runs and the
+// list run each (load/profile.ts), summarised under the table: where the time beyond the tasks goes.
 import { performance } from 'node:perf_hooks';
 import { createImageWorkers } from '../src/imaging/pool.js';
+import { startProfile } from '../load/profile.js';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import type { ApiContext } from './api.js';
 import type { RunTimeline } from './load.js';
@@ -32,6 +35,7 @@ const LIST_ITEMS = envInt('BENCH_RUNS_LIST', 100, 1);
 const IMAGE_PX = envInt('BENCH_RUNS_IMAGE_PX', 256, 16);
 const FLOOR_PASSES = 3;
 const RUN_CAP_MS = 180_000;
+const PROFILE = process.env.BENCH_RUNS_PROFILE === '1';
 
 const GOAL_NODE_OVERHEAD_MS = 10;
 const GOAL_CACHED_RUN_MS = 250;
@@ -138,23 +142,35 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
     const inTask: number[] = [];
     const serverTotals: number[] = [];
     const endedBy = new Set<string>();
-    for (let k = 1; k <= REPEATS; k++) {
-      const tl = await follow(chains[k]);
-      check(tl, `chain ${k}`, false);
-      endedBy.add(tl.endedBy);
-      totals.push(tl.endedMs);
-      perNode.push((tl.endedMs - floorChainMs) / CHAIN_NODES);
-      if (tl.view.finishedAt) serverTotals.push(Date.parse(tl.view.finishedAt) - Date.parse(tl.view.createdAt));
-      // Where a node's time goes: from the end of the job before it to its own start (dispatch), and its own run.
-      const byId = new Map((await jobTimes(t, tl.view.jobs.map((j) => j.jobId))).map((j) => [j.id, j]));
-      const ordered = tl.view.jobs.map((j) => byId.get(j.jobId));
-      for (let i = 0; i < ordered.length; i++) {
-        const j = ordered[i];
-        if (j?.startedAt && j.finishedAt) inTask.push(j.finishedAt.getTime() - j.startedAt.getTime());
-        const before = ordered[i - 1];
-        if (i > 0 && j?.startedAt && before?.finishedAt) gaps.push(j.startedAt.getTime() - before.finishedAt.getTime());
+    /** BENCH_RUNS_PROFILE: the service thread's CPU profile over `work`, its summary kept for the notes. */
+    const profiled = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      if (!PROFILE) return work();
+      const stop = await startProfile(`bench-runs-${name}`);
+      try {
+        return await work();
+      } finally {
+        lines.push(...(await stop()));
       }
-    }
+    };
+    await profiled('chains', async () => {
+      for (let k = 1; k <= REPEATS; k++) {
+        const tl = await follow(chains[k]);
+        check(tl, `chain ${k}`, false);
+        endedBy.add(tl.endedBy);
+        totals.push(tl.endedMs);
+        perNode.push((tl.endedMs - floorChainMs) / CHAIN_NODES);
+        if (tl.view.finishedAt) serverTotals.push(Date.parse(tl.view.finishedAt) - Date.parse(tl.view.createdAt));
+        // Where a node's time goes: from the end of the job before it to its own start (dispatch), and its own run.
+        const byId = new Map((await jobTimes(t, tl.view.jobs.map((j) => j.jobId))).map((j) => [j.id, j]));
+        const ordered = tl.view.jobs.map((j) => byId.get(j.jobId));
+        for (let i = 0; i < ordered.length; i++) {
+          const j = ordered[i];
+          if (j?.startedAt && j.finishedAt) inTask.push(j.finishedAt.getTime() - j.startedAt.getTime());
+          const before = ordered[i - 1];
+          if (i > 0 && j?.startedAt && before?.finishedAt) gaps.push(j.startedAt.getTime() - before.finishedAt.getTime());
+        }
+      }
+    });
     const p50Node = pct(perNode, 0.5);
     out.push([
       `${CHAIN_NODES}-node chain, mode all: request → run ended, minus the floor's ${f1(floorChainMs)} ms, per node`,
@@ -177,15 +193,17 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
     let newGenerations = 0;
     let cacheHits = 0;
     let cachedJobs = 0;
-    for (let k = 1; k <= REPEATS; k++) {
-      const before = await generationsOf(t, chains[k]);
-      const tl = await follow(chains[k]);
-      check(tl, `cached re-run of chain ${k}`, true);
-      cachedTotals.push(tl.endedMs);
-      newGenerations += (await generationsOf(t, chains[k])) - before;
-      cachedJobs += tl.view.jobs.filter((j) => j.cached).length;
-      cacheHits += (await jobTimes(t, tl.view.jobs.map((j) => j.jobId))).filter((j) => j.cacheHit).length;
-    }
+    await profiled('cached', async () => {
+      for (let k = 1; k <= REPEATS; k++) {
+        const before = await generationsOf(t, chains[k]);
+        const tl = await follow(chains[k]);
+        check(tl, `cached re-run of chain ${k}`, true);
+        cachedTotals.push(tl.endedMs);
+        newGenerations += (await generationsOf(t, chains[k])) - before;
+        cachedJobs += tl.view.jobs.filter((j) => j.cached).length;
+        cacheHits += (await jobTimes(t, tl.view.jobs.map((j) => j.jobId))).filter((j) => j.cacheHit).length;
+      }
+    });
     const p50Cached = pct(cachedTotals, 0.5);
     out.push([
       `the same chain again, unchanged: request → run ended (all ${CHAIN_NODES} cached)`,
@@ -216,7 +234,7 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
 
     const listProject = await projectWith(user.client, user.id, 'Bench list', listCanvas(imageUrl, prompts));
     const before = await generationsOf(t, listProject);
-    const tl = await load.followRun(t.baseUrl, headers, listProject, { mode: 'all' }, RUN_CAP_MS);
+    const tl = await profiled('list', () => load.followRun(t.baseUrl, headers, listProject, { mode: 'all' }, RUN_CAP_MS));
     if (tl.status !== 'succeeded' || tl.view.jobs.length !== LIST_ITEMS) {
       const failed = tl.view.jobs.filter((j) => j.status !== 'succeeded');
       throw new Error(`list run ${tl.runId} ended ${tl.status} with ${tl.view.jobs.length} jobs; ${failed.length} not succeeded, first: ${JSON.stringify(failed.slice(0, 2))}`);
