@@ -162,7 +162,7 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
         if (tl.view.finishedAt) serverTotals.push(Date.parse(tl.view.finishedAt) - Date.parse(tl.view.createdAt));
         // Where a node's time goes: from the end of the job before it to its own start (dispatch), and its own run.
         const byId = new Map((await jobTimes(t, tl.view.jobs.map((j) => j.jobId))).map((j) => [j.id, j]));
-        const ordered = tl.view.jobs.map((j) => byId.get(j.jobId));
+        const ordered = [...tl.view.jobs].sort((x, y) => Number(x.nodeId.slice(1)) - Number(y.nodeId.slice(1))).map((j) => byId.get(j.jobId)); // a1 … a50
         for (let i = 0; i < ordered.length; i++) {
           const j = ordered[i];
           if (j?.startedAt && j.finishedAt) inTask.push(j.finishedAt.getTime() - j.startedAt.getTime());
