@@ -55,16 +55,19 @@ interface JobTimes {
   finishedAt: Date | null;
   status: string;
   cacheHit: boolean | null;
+  /** Its generation's createdAt: an image-steps job stamps it right after the image workers answered. */
+  madeAt: Date | null;
 }
 
 /** The run's jobs as their rows say (generation_jobs: when each was created, started and finished; cache_hit). */
 async function jobTimes(t: TestApp, ids: string[]): Promise<JobTimes[]> {
   const cacheHit = (await t.pool.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'generation_jobs' AND column_name = 'cache_hit'")).rowCount ? 'cache_hit' : 'NULL::boolean';
-  const { rows } = await t.pool.query<{ id: string; created_at: Date; started_at: Date | null; finished_at: Date | null; status: string; cache_hit: boolean | null }>(
-    `SELECT id, created_at, started_at, finished_at, status, ${cacheHit} AS cache_hit FROM generation_jobs WHERE id = ANY($1)`,
+  const { rows } = await t.pool.query<{ id: string; created_at: Date; started_at: Date | null; finished_at: Date | null; status: string; cache_hit: boolean | null; made_at: Date | null }>(
+    `SELECT j.id, j.created_at, j.started_at, j.finished_at, j.status, ${cacheHit} AS cache_hit, g.created_at AS made_at
+       FROM generation_jobs j LEFT JOIN generations g ON g.id = j.generation_id WHERE j.id = ANY($1)`,
     [ids],
   );
-  return rows.map((r) => ({ id: r.id, createdAt: r.created_at, startedAt: r.started_at, finishedAt: r.finished_at, status: r.status, cacheHit: r.cache_hit }));
+  return rows.map((r) => ({ id: r.id, createdAt: r.created_at, startedAt: r.started_at, finishedAt: r.finished_at, status: r.status, cacheHit: r.cache_hit, madeAt: r.made_at }));
 }
 
 /** The most jobs running at once, from their start and end times (an end at the same instant as a start comes first). */
@@ -140,6 +143,10 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
     const perNode: number[] = [];
     const gaps: number[] = [];
     const inTask: number[] = [];
+    // A chain's node, from the job before it ending to its own end, in four parts (rows' times: PostgreSQL's now() is
+    // its transaction's start): the advance queuing it after the job before ended, its pickup by the runner, the task
+    // up to the image workers' answer (canvas, input, steps), the task's store and commit.
+    const parts = { react: [] as number[], pickup: [] as number[], steps: [] as number[], commit: [] as number[] };
     const serverTotals: number[] = [];
     const endedBy = new Set<string>();
     /** BENCH_RUNS_PROFILE: the service thread's CPU profile over `work`, its summary kept for the notes. */
@@ -152,6 +159,8 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
         lines.push(...(await stop()));
       }
     };
+    const commits = async () => (await t.pool.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n;
+    const commitsBefore = Number(await commits());
     await profiled('chains', async () => {
       for (let k = 1; k <= REPEATS; k++) {
         const tl = await follow(chains[k]);
@@ -168,9 +177,17 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
           if (j?.startedAt && j.finishedAt) inTask.push(j.finishedAt.getTime() - j.startedAt.getTime());
           const before = ordered[i - 1];
           if (i > 0 && j?.startedAt && before?.finishedAt) gaps.push(j.startedAt.getTime() - before.finishedAt.getTime());
+          if (i > 0 && j?.startedAt && j.finishedAt && j.madeAt && before?.finishedAt) {
+            parts.react.push(j.createdAt.getTime() - before.finishedAt.getTime());
+            parts.pickup.push(j.startedAt.getTime() - j.createdAt.getTime());
+            parts.steps.push(j.madeAt.getTime() - j.startedAt.getTime());
+            parts.commit.push(j.finishedAt.getTime() - j.madeAt.getTime());
+          }
         }
       }
     });
+    // (the bench's own queries of the rows add 2 per chain; pg_stat_database counts with a little delay)
+    const commitsPerNode = (Number(await commits()) - commitsBefore - 2 * REPEATS) / (REPEATS * CHAIN_NODES);
     const p50Node = pct(perNode, 0.5);
     out.push([
       `${CHAIN_NODES}-node chain, mode all: request → run ended, minus the floor's ${f1(floorChainMs)} ms, per node`,
@@ -186,6 +203,9 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
       `Chain runs: whole run p50 ${f1(pct(totals, 0.5))} ms, p90 ${f1(pct(totals, 0.9))} ms at the client (server's createdAt → finishedAt p50 ${f1(pct(serverTotals, 0.5))} ms); ` +
         `per job, from its rows: in the task p50 ${f1(pct(inTask, 0.5))} ms (floor per task p50 ${f1(pct(floorTask, 0.5))} ms), ` +
         `from the end of the job before to its start p50 ${f1(pct(gaps, 0.5))} ms, p90 ${f1(pct(gaps, 0.9))} ms; ended seen by ${[...endedBy].join(', ')}.`,
+      `A chain node's time, p50 of each part (from the rows; PostgreSQL's now() is a transaction's start): the job before ended → the advance that queues it began ${f1(pct(parts.react, 0.5))} ms; ` +
+        `→ the runner started it ${f1(pct(parts.pickup, 0.5))} ms; → the image workers answered (canvas, input, steps) ${f1(pct(parts.steps, 0.5))} ms; → its end (store, commit) ${f1(pct(parts.commit, 0.5))} ms. ` +
+        `PostgreSQL transactions per chain node (a statement outside one counts as one; pg-boss's own included): ${f1(commitsPerNode)}.`,
     );
 
     // --- The same chains again, unchanged: everything from the cache.
