@@ -14,6 +14,9 @@
 // stream's RunViews) does not run on the service's event loop. BENCH_RUNS_IMAGE_PX (default 256): the picture's side.
 // BENCH_RUNS_PROFILE=1: a CPU profile of the service's thread over the measured chains, the cached re-runs and the
 // list run each (load/profile.ts), summarised under the table: where the time beyond the tasks goes.
+// BENCH_RUNS_ASYNC_COMMIT=1 (a diagnosis, not a setting to deploy): the section's own embedded PostgreSQL commits
+// without waiting for its WAL to reach the disk (synchronous_commit = off), to show how much of a run's time is
+// commits waiting for fsync.
 import { performance } from 'node:perf_hooks';
 import { createImageWorkers } from '../src/imaging/pool.js';
 import { startProfile } from '../load/profile.js';
@@ -36,6 +39,7 @@ const IMAGE_PX = envInt('BENCH_RUNS_IMAGE_PX', 256, 16);
 const FLOOR_PASSES = 3;
 const RUN_CAP_MS = 180_000;
 const PROFILE = process.env.BENCH_RUNS_PROFILE === '1';
+const ASYNC_COMMIT = process.env.BENCH_RUNS_ASYNC_COMMIT === '1';
 
 const GOAL_NODE_OVERHEAD_MS = 10;
 const GOAL_CACHED_RUN_MS = 250;
@@ -93,13 +97,18 @@ function table(header: string[], rows: string[][]): string {
 
 export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
   // One instance; no per-minute or in-flight caps on generations (a run makes many jobs at once), the offline engine.
+  const out: string[][] = [];
+  const lines: string[] = [];
   const t = await startTestApp(
     { IMAGE_MODEL: 'local', RATE_LIMIT_GENERATIONS_PER_MINUTE: '0', RATE_LIMIT_UPLOADS_PER_MINUTE: '0', GENERATIONS_IN_FLIGHT_PER_USER: '0', JOBS_RUNNING_PER_USER: '0' },
     'embedded',
   );
+  if (ASYNC_COMMIT) {
+    await t.pool.query('ALTER SYSTEM SET synchronous_commit = off');
+    await t.pool.query('SELECT pg_reload_conf()');
+    lines.push('BENCH_RUNS_ASYNC_COMMIT=1: this section\'s PostgreSQL ran with synchronous_commit = off (a diagnosis: commits did not wait for fsync).');
+  }
   const workers = createImageWorkers({ workers: t.config.model.imageWorkers, log: { warn: () => undefined } });
-  const out: string[][] = [];
-  const lines: string[] = [];
   try {
     const user = await t.user('bench-runs@example.com', 'Bench Runs');
     const headers = { cookie: await user.client.jar.getCookieString(t.baseUrl) };
