@@ -224,7 +224,7 @@ export interface RunTimeline {
   /** From sending the POST to the view in which the run has ended. */
   endedMs: number;
   endedBy: 'answer' | 'event' | 'poll';
-  /** `run` events of this run received, and job (unnamed) events. */
+  /** `run` events of this run received, and `job` events (of any job of the user's). */
   runEvents: number;
   jobEvents: number;
   /** The most jobs `running` in one view of the run. */
@@ -318,7 +318,7 @@ export async function runFollowJob(job: RunFollowJob): Promise<RunTimeline> {
   };
   const parser = createSseParser({
     onEvent(event) {
-      if (event.event === 'message') jobEvents++;
+      if (event.event === 'job') jobEvents++;
       if (event.event !== 'run') return;
       const ms = since();
       const view = JSON.parse(event.data) as RunViewLike;
