@@ -301,7 +301,9 @@ export const runsSection: Section<ApiContext> = async ({ load, notes }) => {
     lines.push(
       `List run: ${tl.view.jobs.length} jobs, ${(await generationsOf(t, listProject)) - before} generations (model calls); the jobs' rows were created within ${f1(Math.max(...created) - Math.min(...created))} ms of each other; ` +
         `most running at once ${running} by their rows (${tl.maxRunningSeen} in one RunView event), against ${Object.entries(limits).map(([k, v]) => `${k} ${v}`).join(', ')} ` +
-        `(JOBS_RUNNING_PER_USER=0 here; the image workers give one user at most IMAGE_WORKERS − 1 processes when there are two or more, so the engine's own work is that parallel); ` +
+        `(JOBS_RUNNING_PER_USER=0 here). Two more bounds apply: the job queue keeps one of its JOBS_CONCURRENCY workers for users' first jobs (src/jobs/queue.ts), so a run's ` +
+        `further jobs run at most ${Math.max(1, limits.JOBS_CONCURRENCY - 1)} at once; and the image workers give one user at most IMAGE_WORKERS − 1 processes when there are two or more (src/imaging/pool.ts), ` +
+        `so the offline engine's own work runs ${Math.max(1, limits.IMAGE_WORKERS - 1)} at a time; ` +
         `${tl.runEvents} run events and ${tl.jobEvents} job events on the stream.`,
     );
   } finally {
