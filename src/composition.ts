@@ -240,10 +240,11 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
   // The runs' coordinator hears of every job's end and of every heartbeat (it is made once the runner is).
-  let runs: Runs | undefined;
+  const coordinator: { runs?: Runs } = {};
   const jobs = createGenerationJobs({
-    onJobEnded: (job) => runs?.jobEnded(job),
-    onHeartbeat: async () => runs?.advanceRunning(),
+    onJobEnded: (job) => coordinator.runs?.jobEnded(job),
+    onRunJobStarted: (runId) => void coordinator.runs?.advance(runId),
+    onHeartbeat: async () => coordinator.runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,
     heartbeatMs: config.jobs.heartbeatMs,
@@ -279,7 +280,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     metrics,
   });
   metrics?.watchJobs(() => jobsRepository.queueCounts());
-  runs = createRuns({
+  const runs = (coordinator.runs = createRuns({
     runs: createRunsRepository(database.db),
     jobs: jobsRepository,
     runner: jobs,
@@ -292,7 +293,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
     log,
-  });
+  }));
   return {
     services,
     live,

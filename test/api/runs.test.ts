@@ -96,7 +96,7 @@ beforeAll(async () => {
     if (req.prompt.includes('fail')) throw new ModelFailedError('the model failed on purpose');
     return { image: { data: await png(call), mimeType: 'image/png' } };
   });
-  t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', RUN_MAX_JOBS: '20', JOBS_HEARTBEAT_MS: '1000', JOBS_HEARTBEAT_LAPSE_MS: '30000' }, undefined, { imageModel: model.model });
+  t = await startTestApp({ RATE_LIMIT_GENERATIONS_PER_MINUTE: '1000', RUN_MAX_JOBS: '60', JOBS_HEARTBEAT_MS: '1000', JOBS_HEARTBEAT_LAPSE_MS: '30000' }, undefined, { imageModel: model.model });
   [ada, bob, vic, eve] = await Promise.all([t.user('ada@example.com'), t.user('bob@example.com'), t.user('vic@example.com'), t.user('eve@example.com')]);
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(await png(999))], { type: 'image/png' }), 'input.png');
@@ -206,6 +206,28 @@ describe('a chain runs in order, then from the cache', () => {
   });
 });
 
+describe('a 50-node chain of adjust nodes (image steps, no model)', () => {
+  it('runs in order, each node from the one before, then again all from the cache with no job run', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `s${i}`);
+    const nodes = [node('u', 'upload', { image: inputUrl }), ...ids.map((id, i) => node(id, 'adjust', { brightness: 1 + (i % 5) / 100 }))];
+    const edges = ids.map((id, i) => edge(i === 0 ? 'u' : ids[i - 1], id));
+    const projectId = await project('Long chain', nodes, edges);
+    const first = await ended(projectId, (await start(projectId, { mode: 'node', nodeIds: ['s49'] })).id);
+    expect(first.status).toBe('succeeded');
+    expect(first.jobs.map((j) => j.nodeId)).toEqual(ids);
+    const jobs = await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId]);
+    const again = await start(projectId, { mode: 'all' });
+    expect(again.status).toBe('succeeded');
+    expect(again.jobs.every((j) => j.status === 'cached')).toBe(true);
+    // Only the cached jobs' records were added: no task ran.
+    expect(await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1 AND NOT cache_hit', [projectId])).toBe(jobs);
+    const canvas = await nodesAfter(projectId, again.id, ids);
+    const graph = graphOf(canvas);
+    const marks = marksOf(graph, keysOf(graph));
+    expect(ids.every((id) => marks.get(id) === 'fresh')).toBe(true);
+  });
+});
+
 describe('branches, failures and refusals', () => {
   it('runs independent branches side by side', async () => {
     const projectId = await project('Branches', [node('u', 'upload', { image: inputUrl }), gen('p', 'left'), gen('q', 'right')], [edge('u', 'p'), edge('u', 'q')]);
@@ -275,11 +297,11 @@ describe('lists and counts', () => {
   });
 
   it('refuses a fan-out over RUN_MAX_JOBS before anything runs, saying how many jobs', async () => {
-    const items = Array.from({ length: 6 }, (_, i) => `item ${i}`);
-    const projectId = await project('Too many', [node('u', 'upload', { image: inputUrl }), node('l', 'list', { items }), gen('g', 'paint', { count: 4 })], [edge('u', 'g'), edge('l', 'g', 'prompt')]);
+    const items = Array.from({ length: 10 }, (_, i) => `item ${i}`);
+    const projectId = await project('Too many', [node('u', 'upload', { image: inputUrl }), node('l', 'list', { items }), gen('g', 'paint', { count: 7 })], [edge('u', 'g'), edge('l', 'g', 'prompt')]);
     const refused = await ada.client.post(`/api/projects/${projectId}/runs`, { mode: 'all' });
     expect(refused.status, refused.text).toBe(400);
-    expect(refused.json.error).toBe('The run would make 24 jobs; at most 20 (RUN_MAX_JOBS)');
+    expect(refused.json.error).toBe('The run would make 70 jobs; at most 60 (RUN_MAX_JOBS)');
     expect(await count('SELECT count(*)::int AS n FROM runs WHERE project_id = $1', [projectId])).toBe(0);
   });
 });
@@ -302,12 +324,28 @@ describe('overlapping runs, edits while running, cancel', () => {
     expect(requests.slice(-2).map((r) => r.prompt)).toEqual(['shared', 'next']);
   });
 
+  it('two runs of one node started at the same moment: one job, the other run waits and takes it from the cache', async () => {
+    const projectId = await project('Same moment', [node('u', 'upload', { image: inputUrl }), gen('s', 'at once')], [edge('u', 's')]);
+    expect((await ada.client.post(`/api/user/project/${projectId}/members`, { email: bob.email, role: 'editor' })).status).toBe(201);
+    // The seed first, so both runs plan the same key.
+    await ended(projectId, (await start(projectId, { mode: 'node', nodeIds: ['s'] })).id);
+    await edit(projectId, { s: { prompt: 'at once, again' } });
+    const calls = model.calls;
+    const [one, two] = await Promise.all([start(projectId, { mode: 'all' }), start(projectId, { mode: 'all' }, bob)]);
+    const runs = await Promise.all([ended(projectId, one.id), ended(projectId, two.id, bob)]);
+    expect(runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(runs.flatMap((r) => r.jobs.map((j) => j.status)).sort()).toEqual(['cached', 'succeeded']);
+    expect(model.calls - calls).toBe(1);
+  });
+
   it('a node edited while its job runs: the result lands, and the node is marked stale', async () => {
     const projectId = await project('Edited', [node('u', 'upload', { image: inputUrl }), gen('g', 'before')], [edge('u', 'g')]);
     model.hold();
     const calls = model.calls;
     const started = await start(projectId, { mode: 'all' });
     await model.reached(calls + 1);
+    // Every editor sees it running (its run state in the document, beside the job the runner shows).
+    await expect.poll(async () => ((await canvasOf(projectId)).nodes.find((n) => n.id === 'g')!.data.run as { status?: string } | undefined)?.status, WAIT).toBe('running');
     await edit(projectId, { g: { prompt: 'after' } });
     model.release();
     const run = await ended(projectId, started.id);
@@ -333,5 +371,29 @@ describe('overlapping runs, edits while running, cancel', () => {
     expect(await ada.client.post(`/api/projects/${projectId}/runs/${started.id}/cancel`, {})).toMatchObject({ status: 409, json: { error: 'Run already finished' } });
     expect(model.calls - calls).toBe(1);
     expect((await ada.client.get(`/api/projects/${projectId}/runs`)).json).toMatchObject({ items: [{ id: started.id, status: 'canceled' }] });
+  });
+});
+
+describe('prices and the daily budget', () => {
+  let b: TestApp;
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it('estimates per node by the catalogue, and refuses a run whose estimate would pass USER_DAILY_BUDGET_USD (402, nothing queued)', async () => {
+    b = await startTestApp({ USER_DAILY_BUDGET_USD: '0.05' }, undefined, { imageModel: model.model });
+    const cy = await b.user('cy@example.com');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await png(7))], { type: 'image/png' }), 'input.png');
+    const image = (await cy.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    const projectId = (await cy.client.post('/api/user/project', { userId: cy.id, name: 'Priced' })).json.id as string;
+    const nodes = [node('u', 'upload', { image }), node('l', 'list', { items: ['one', 'two'] }), gen('g', 'paint', { model: 'gemini-2.5-flash-image' })];
+    expect((await cy.client.post('/api/user/project/canvas', { projectId, nodes, edges: [edge('u', 'g'), edge('l', 'g', 'prompt')], version: 0 })).status).toBe(200);
+    const estimate = await cy.client.post(`/api/projects/${projectId}/runs/estimate`, { mode: 'all' });
+    expect(estimate.json).toEqual({ totalUsd: 0.078, unpriced: 0, nodes: [{ nodeId: 'g', jobs: 2, cached: false, costUsd: 0.078 }] });
+    const refused = await cy.client.post(`/api/projects/${projectId}/runs`, { mode: 'all' });
+    expect(refused).toMatchObject({ status: 402, json: { budgetUsd: 0.05, spentTodayUsd: 0, estimateUsd: 0.078 } });
+    expect((await b.pool.query('SELECT count(*)::int AS n FROM runs')).rows[0].n).toBe(0);
+    expect((await b.pool.query('SELECT count(*)::int AS n FROM generation_jobs')).rows[0].n).toBe(0);
   });
 });
