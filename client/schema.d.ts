@@ -2004,68 +2004,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/user/spend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What the signed-in user's generations of this calendar month (UTC) cost, as far as it is known */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description YYYY-MM (UTC) */
-                            month: string;
-                            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
-                            usd: number;
-                            /** @description generations made this month */
-                            generations: number;
-                            /** @description of which with a known cost (the offline engine and models without a published price have none) */
-                            priced: number;
-                            /** @description only with a monthly free budget, for a user without Pro */
-                            freeBudget?: {
-                                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
-                                usd: number;
-                                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
-                                usedUsd: number;
-                                leftUsd: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user/generations": {
         parameters: {
             query?: never;
@@ -4125,6 +4063,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the signed-in user's generations cost: this calendar month (UTC), today, per project; and their daily budget for runs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserSpend"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the project's generations cost, per person (owner and members, viewers too) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProjectSpend"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found: no project the user may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/runs": {
         parameters: {
             query?: never;
@@ -5002,6 +5041,18 @@ export interface components {
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
         };
+        ModelPriceInput: {
+            /** @description US dollars per output image (0: runs on this service or your own server) */
+            perImageUsd?: number;
+            /** @description US dollars per second of video */
+            perSecondUsd?: number;
+            /** @description US dollars per 1,000 output tokens (OpenAI bills images as tokens) */
+            per1kTokensUsd?: number;
+            /** @description With per1kTokensUsd: the output tokens one image is taken to take in an estimate */
+            tokensPerImage?: number;
+            /** @description The provider's pricing page and the month it was read, or `self-hosted` / `offline` */
+            source: string;
+        };
         ModelInput: {
             /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
             id: string;
@@ -5030,6 +5081,54 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+            /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
+            price?: components["schemas"]["ModelPriceInput"];
+            /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
+            takesSeed: boolean;
+        };
+        UserSpendInput: {
+            /** @description YYYY-MM (UTC) */
+            month: string;
+            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
+            usd: number;
+            /** @description generations made this month */
+            generations: number;
+            /** @description of which with a known cost (the offline engine and models without a published price have none) */
+            priced: number;
+            /** @description only with a monthly free budget, for a user without Pro */
+            freeBudget?: {
+                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
+                usd: number;
+                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
+                usedUsd: number;
+                leftUsd: number;
+            };
+            /** @description what your generations cost since UTC midnight (a job the cache answered costs nothing) */
+            todayUsd: number;
+            /** @description what your generations cost since the first of this UTC month (the same as usd) */
+            monthUsd: number;
+            /** @description your daily budget for runs (USER_DAILY_BUDGET_USD); null when there is none */
+            budgetUsd: number | null;
+            /** @description per project you generated into (that still exists), all time, most spent first */
+            projects: {
+                projectId: string;
+                name: string;
+                /** @description what your generations in the project cost, all time */
+                usd: number;
+                generations: number;
+            }[];
+        };
+        ProjectSpendInput: {
+            /** @description what everyone's generations in the project cost, all time, in US dollars */
+            totalUsd: number;
+            /** @description per person who generated into the project, most spent first */
+            people: {
+                userId: string;
+                name: string;
+                email: string;
+                usd: number;
+                generations: number;
+            }[];
         };
         RunEstimateInput: {
             /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */
@@ -6218,6 +6317,18 @@ export interface components {
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;
         };
+        ModelPrice: {
+            /** @description US dollars per output image (0: runs on this service or your own server) */
+            perImageUsd?: number;
+            /** @description US dollars per second of video */
+            perSecondUsd?: number;
+            /** @description US dollars per 1,000 output tokens (OpenAI bills images as tokens) */
+            per1kTokensUsd?: number;
+            /** @description With per1kTokensUsd: the output tokens one image is taken to take in an estimate */
+            tokensPerImage?: number;
+            /** @description The provider's pricing page and the month it was read, or `self-hosted` / `offline` */
+            source: string;
+        };
         Model: {
             /** @description The value of a generation's `model` (and of a generation node's `data.model`) */
             id: string;
@@ -6246,6 +6357,54 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+            /** @description Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced) */
+            price?: components["schemas"]["ModelPrice"];
+            /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
+            takesSeed: boolean;
+        };
+        UserSpend: {
+            /** @description YYYY-MM (UTC) */
+            month: string;
+            /** @description the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image */
+            usd: number;
+            /** @description generations made this month */
+            generations: number;
+            /** @description of which with a known cost (the offline engine and models without a published price have none) */
+            priced: number;
+            /** @description only with a monthly free budget, for a user without Pro */
+            freeBudget?: {
+                /** @description the monthly free budget (FREE_BUDGET_USD_PER_MONTH) */
+                usd: number;
+                /** @description what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold */
+                usedUsd: number;
+                leftUsd: number;
+            };
+            /** @description what your generations cost since UTC midnight (a job the cache answered costs nothing) */
+            todayUsd: number;
+            /** @description what your generations cost since the first of this UTC month (the same as usd) */
+            monthUsd: number;
+            /** @description your daily budget for runs (USER_DAILY_BUDGET_USD); null when there is none */
+            budgetUsd: number | null;
+            /** @description per project you generated into (that still exists), all time, most spent first */
+            projects: {
+                projectId: string;
+                name: string;
+                /** @description what your generations in the project cost, all time */
+                usd: number;
+                generations: number;
+            }[];
+        };
+        ProjectSpend: {
+            /** @description what everyone's generations in the project cost, all time, in US dollars */
+            totalUsd: number;
+            /** @description per person who generated into the project, most spent first */
+            people: {
+                userId: string;
+                name: string;
+                email: string;
+                usd: number;
+                generations: number;
+            }[];
         };
         RunEstimate: {
             /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */

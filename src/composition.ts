@@ -49,11 +49,12 @@ import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
+import { createBudget, type Budget } from './runs/budget.js';
+import { createSpendService, type SpendService } from './services/spend.js';
 import { createRuns, type Runs } from './runs/coordinator.js';
 import { createRunDocument } from './runs/run-state.js';
 import { createRunsRepository } from './db/repositories/runs.js';
 import { estimateOf } from './runs/prices.js';
-import { createBudget } from './runs/budget.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -77,6 +78,10 @@ export interface Services {
   projectGenerations: ProjectGenerationsService;
   thumbnails: ThumbnailsService;
   exampleCanvas: ExampleCanvasService;
+  /** Spend per person and project (GET /api/user/spend, GET /api/projects/:id/spend). */
+  spend: SpendService;
+  /** The daily budget of a person's runs (USER_DAILY_BUDGET_USD): the runs service checks a run's estimate against it. */
+  budget: Budget;
 }
 
 export interface Composition {
@@ -236,6 +241,8 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       deadlineMs: config.storage.thumbnailDeadlineMs,
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
+    spend: createSpendService({ spend: repositories.spend, access, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd, defaultModel: models.defaultId }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
@@ -289,7 +296,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     live,
     document: createRunDocument({ live, log }),
     estimateOf,
-    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: services.budget,
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
     log,
