@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createCanvasesRepository, createCollabRepository } from '../src/db/repositories/index.js';
 import * as schema from '../src/db/schema.js';
-import { runCanvasJob, runGenerationJobsJob, runHttpJob, type CanvasRepositories, type Job, type LoadResult } from './load.js';
+import { runCanvasJob, runFollowJob, runGenerationJobsJob, runHttpJob, type CanvasRepositories, type Job, type LoadResult, type RunTimeline } from './load.js';
 
 const send = (m: object) => process.send!(m);
 // The bench process going away (Ctrl-C, a crash) takes the client with it.
@@ -26,7 +26,7 @@ function repositoriesFor(db: Extract<Job, { kind: 'canvas' }>['db']): CanvasRepo
 async function handle(message: unknown): Promise<void> {
   const m = message as { id: number; job?: Job; close?: true };
   try {
-    let result: LoadResult | undefined;
+    let result: LoadResult | RunTimeline | undefined;
     if (m.close) {
       await Promise.all([...pools.values()].map((p) => p.pool.end()));
       pools.clear();
@@ -34,6 +34,8 @@ async function handle(message: unknown): Promise<void> {
       result = await runHttpJob(m.job);
     } else if (m.job?.kind === 'jobs') {
       result = await runGenerationJobsJob(m.job);
+    } else if (m.job?.kind === 'run') {
+      result = await runFollowJob(m.job);
     } else if (m.job?.kind === 'canvas') {
       result = await runCanvasJob(m.job, repositoriesFor(m.job.db));
     }

@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { Pool, request, type Dispatcher } from 'undici';
 import { createSseParser } from '../client/sse.js';
 import type { CanvasesRepository, CollabRepository } from '../src/db/repositories/index.js';
+import { runEnded, type RunViewLike } from './run-view.js';
 import type { Row } from './table.js';
 
 export const HARD_CAP_MS = 60_000;
@@ -197,7 +198,42 @@ export interface GenerationJobsJob {
   body: string;
 }
 
-export type Job = HttpJob | CanvasJob | GenerationJobsJob;
+/**
+ * One graph run followed to its end (./runs.ts): the user's event stream (`GET /api/generations/events`) is opened
+ * first, then `POST /api/projects/{projectId}/runs` is sent; the run's `run` events (each the whole RunView) say when
+ * every job was queued and when it ended. A slow poll of `GET …/runs/{runId}` (every POLL_MS) backs the events up
+ * and says so in `endedBy`. Fails when the run is refused or has not ended within `capMs`.
+ */
+export interface RunFollowJob {
+  kind: 'run';
+  origin: string;
+  headers: Record<string, string>;
+  projectId: string;
+  /** The body of POST …/runs (JSON). */
+  body: string;
+  capMs?: number;
+}
+
+export interface RunTimeline {
+  runId: string;
+  status: string;
+  /** From sending the POST to its 202 answer. */
+  answeredMs: number;
+  /** From sending the POST to the first view (the answer or an event) in which no job is `waiting` any more. */
+  allQueuedMs: number | null;
+  /** From sending the POST to the view in which the run has ended. */
+  endedMs: number;
+  endedBy: 'answer' | 'event' | 'poll';
+  /** `run` events of this run received, and `job` events (of any job of the user's). */
+  runEvents: number;
+  jobEvents: number;
+  /** The most jobs `running` in one view of the run. */
+  maxRunningSeen: number;
+  /** The run as it ended. */
+  view: RunViewLike;
+}
+
+export type Job = HttpJob | CanvasJob | GenerationJobsJob | RunFollowJob;
 
 /**
  * HTTP load with undici: a Pool of exactly C connections (pipelining 1), so C requests are in flight.
@@ -256,6 +292,80 @@ export async function runGenerationJobsJob(job: GenerationJobsJob): Promise<Load
   }
 }
 
+const POLL_MS = 2_000;
+
+export async function runFollowJob(job: RunFollowJob): Promise<RunTimeline> {
+  const capMs = job.capMs ?? HARD_CAP_MS;
+  const events = new AbortController();
+  const stream = await request(`${job.origin}/api/generations/events`, { headers: job.headers, signal: events.signal, bodyTimeout: 0 });
+  if (stream.statusCode !== 200) throw new Error(`GET /api/generations/events → ${stream.statusCode}`);
+  let t0 = 0;
+  const since = () => Number(process.hrtime.bigint() - BigInt(t0)) / 1e6;
+  let runId: string | undefined;
+  /** Views of runs that came before the POST's answer named ours: [ms since the POST, view]. */
+  const early: Array<[number, RunViewLike]> = [];
+  let runEvents = 0;
+  let jobEvents = 0;
+  let allQueuedMs: number | null = null;
+  let maxRunningSeen = 0;
+  let ended: ((e: { view: RunViewLike; ms: number; by: RunTimeline['endedBy'] }) => void) | undefined;
+  const end = new Promise<{ view: RunViewLike; ms: number; by: RunTimeline['endedBy'] }>((resolve) => (ended = resolve));
+  const seen = (view: RunViewLike, ms: number, by: RunTimeline['endedBy']) => {
+    if (by === 'event') runEvents++;
+    if (allQueuedMs === null && view.jobs.every((j) => j.status !== 'waiting')) allQueuedMs = ms;
+    maxRunningSeen = Math.max(maxRunningSeen, view.jobs.filter((j) => j.status === 'running').length);
+    if (runEnded(view.status)) ended!({ view, ms, by });
+  };
+  const parser = createSseParser({
+    onEvent(event) {
+      if (event.event === 'job') jobEvents++;
+      if (event.event !== 'run') return;
+      const ms = since();
+      const view = JSON.parse(event.data) as RunViewLike;
+      if (runId === undefined) early.push([ms, view]);
+      else if (view.id === runId) seen(view, ms, 'event');
+    },
+  });
+  const reading = (async () => {
+    for await (const chunk of stream.body) parser.feed(chunk as Buffer);
+  })().catch(() => undefined); // ends with the abort below
+  const pool = new Pool(job.origin, { connections: 2, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  let poller: NodeJS.Timeout | undefined;
+  let capTimer: NodeJS.Timeout | undefined;
+  try {
+    t0 = Number(process.hrtime.bigint());
+    const res = await pool.request({ method: 'POST', path: `/api/projects/${job.projectId}/runs`, headers: { ...job.headers, 'content-type': 'application/json' }, body: job.body });
+    const answer = await res.body.text();
+    const answeredMs = since();
+    if (res.statusCode !== 202) throw new Error(`POST /api/projects/${job.projectId}/runs → ${res.statusCode} ${answer.slice(0, 300)}`);
+    const first = JSON.parse(answer) as RunViewLike;
+    runId = first.id;
+    seen(first, answeredMs, 'answer');
+    for (const [ms, view] of early.splice(0)) if (view.id === runId) seen(view, ms, 'event');
+    const poll = async () => {
+      const got = await pool.request({ method: 'GET', path: `/api/projects/${job.projectId}/runs/${runId}`, headers: job.headers });
+      const text = await got.body.text();
+      if (got.statusCode === 200) {
+        const view = JSON.parse(text) as RunViewLike;
+        if (runEnded(view.status)) ended!({ view, ms: since(), by: 'poll' });
+      }
+      poller = setTimeout(() => void poll().catch(() => undefined), POLL_MS);
+    };
+    poller = setTimeout(() => void poll().catch(() => undefined), POLL_MS);
+    const capped = new Promise<never>((_, reject) => {
+      capTimer = setTimeout(() => reject(new Error(`run ${runId} did not end within ${capMs / 1000} s`)), capMs);
+    });
+    const last = await Promise.race([end, capped]);
+    return { runId, status: last.view.status, answeredMs, allQueuedMs, endedMs: last.ms, endedBy: last.by, runEvents, jobEvents, maxRunningSeen, view: last.view };
+  } finally {
+    clearTimeout(poller);
+    clearTimeout(capTimer);
+    events.abort();
+    await reading;
+    await pool.close();
+  }
+}
+
 export async function runCanvasJob(job: CanvasJob, { canvases, collab }: CanvasRepositories): Promise<LoadResult> {
   return runLoad(job.load, async (i, w) => {
     const call = pick(job.slots, i, w);
@@ -275,7 +385,7 @@ export async function runCanvasJob(job: CanvasJob, { canvases, collab }: CanvasR
 export class LoadClient {
   private readonly worker: ChildProcess;
   private next = 0;
-  private readonly waiting = new Map<number, { resolve(r: LoadResult): void; reject(e: Error): void }>();
+  private readonly waiting = new Map<number, { resolve(r: unknown): void; reject(e: Error): void }>();
   private dead: Error | undefined;
 
   /** The client process (BENCH_PIN moves it to a core of its own). */
@@ -291,11 +401,11 @@ export class LoadClient {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    this.worker.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
+    this.worker.on('message', (m: { id: number; result?: unknown; error?: string }) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (m.error !== undefined) w?.reject(new Error(m.error));
-      else w?.resolve(m.result!);
+      else w?.resolve(m.result);
     });
     const fail = (err: Error) => {
       this.dead = err;
@@ -306,10 +416,10 @@ export class LoadClient {
     this.worker.on('exit', (code, signal) => fail(new Error(`load client exited (${code ?? signal})`)));
   }
 
-  private send(message: { job?: Job; close?: true }, timeoutMs: number): Promise<LoadResult> {
+  private send<R = LoadResult>(message: { job?: Job; close?: true }, timeoutMs: number): Promise<R> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
-    return new Promise<LoadResult>((resolve, reject) => {
+    return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         reject(new Error(`load client did not answer within ${timeoutMs / 1000} s`));
@@ -324,8 +434,13 @@ export class LoadClient {
     });
   }
 
-  run(job: Job): Promise<LoadResult> {
+  run(job: Exclude<Job, RunFollowJob>): Promise<LoadResult> {
     return this.send({ job }, (job.load.capMs ?? HARD_CAP_MS) + 30_000);
+  }
+
+  /** One graph run, followed to its end from the client process (RunFollowJob). */
+  followRun(origin: string, headers: Record<string, string>, projectId: string, body: object, capMs = HARD_CAP_MS): Promise<RunTimeline> {
+    return this.send<RunTimeline>({ job: { kind: 'run', origin, headers, projectId, body: JSON.stringify(body), capMs } }, capMs + 30_000);
   }
 
   http(origin: string, load: LoadOptions, slots: Slots<HttpRequest>, expect?: number[]): Promise<LoadResult> {

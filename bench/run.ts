@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
 import { generationSection } from './generation.js';
+import { runsSection } from './runs.js';
 import { starvationSection } from './starvation.js';
 import { storageSection } from './storage.js';
 import { uploadSection } from './uploads.js';
@@ -19,6 +20,7 @@ const allSections: Array<[string, Section<ApiContext>]> = [
   ['uploads', uploadSection],
   ['generation', generationSection],
   ['starvation', starvationSection],
+  ['runs', runsSection],
 ];
 // BENCH_SECTIONS=uploads,canvas runs only those sections (names as above, comma-separated).
 const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim()).filter(Boolean);

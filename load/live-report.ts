@@ -1,6 +1,7 @@
 // The live mode's tables: what the editors saw, and where the CPU and memory went, one row per step.
 import os from 'node:os';
 import type { LiveStepResult } from './live-protocol.js';
+import type { RunsDuringStep } from './live-runs.js';
 import { markdownTable, type StepResources } from './report.js';
 
 export interface LiveMeasured {
@@ -9,15 +10,22 @@ export interface LiveMeasured {
   pass: boolean;
   /** Failed while other work competed for the cores, and was run again (the rerun counts instead). */
   rerun?: boolean;
+  /** LOAD_RUNS: the graph runs started during the step (absent: none). */
+  runs?: RunsDuringStep;
+  /** LOAD_RUNS: the step without runs measured before the same step with them (it does not decide the verdict). */
+  baseline?: boolean;
 }
+
+/** The editors cell: the count, and whether graph runs went on (LOAD_RUNS). */
+const editorsCell = ({ result, runs, baseline }: LiveMeasured) => `${result.editors}${runs ? ` + runs every ${runs.everySeconds} s` : baseline ? ' (no runs)' : ''}`;
 
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : n.toFixed(0)) : '–');
 const cores = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
 
 export function liveResultsTable(measured: LiveMeasured[], p99LimitMs: number): string {
   const header = ['editors', 'rooms', 'duration s', 'edits', 'edits/s', 'p50 ms', 'p99 ms', 'errors', 'lost edits', `verdict (p99 < ${p99LimitMs} ms)`];
-  const rows = measured.map(({ result: r, pass, rerun }) => [
-    String(r.editors),
+  const rows = measured.map(({ result: r, pass, rerun, baseline }, i) => [
+    editorsCell(measured[i]),
     String(r.rooms),
     String(r.durationMs / 1000),
     String(r.edits),
@@ -26,7 +34,7 @@ export function liveResultsTable(measured: LiveMeasured[], p99LimitMs: number): 
     ms(r.p99Ms),
     String(r.errors),
     String(r.lost),
-    pass ? '✓' : rerun ? '✗ (machine busy: run again, next row)' : '✗',
+    (pass ? '✓' : rerun ? '✗ (machine busy: run again, next row)' : '✗') + (baseline ? ' (baseline)' : ''),
   ]);
   return markdownTable(header, rows, [true, true, true, true, true, true, true, true, true, false]);
 }
@@ -54,8 +62,8 @@ export function liveResourcesTable(measured: LiveMeasured[]): string {
     'connect s',
     'update bytes',
   ];
-  const rows = measured.map(({ result: r, resources: x, rerun }) => [
-    `${r.editors}${rerun ? ' (busy)' : ''}`,
+  const rows = measured.map(({ result: r, resources: x, rerun }, i) => [
+    `${editorsCell(measured[i])}${rerun ? ' (busy)' : ''}`,
     `${(x.serverElu * 100).toFixed(0)} %`,
     cores(x.serverCpu),
     `${x.serverRssMiB.toFixed(0)} / ${x.serverRssPeakMiB.toFixed(0)}`,

@@ -30,7 +30,9 @@
 // load/instances.ts, with Redis's PUBLISH calls and bytes per edit in the notes), LOAD_COLLAB_URL (project, the default:
 // each socket on /api/collab/<projectId>; shared: /api/collab, as older clients; load/live-session.ts),
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
-// round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100).
+// round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100),
+// LOAD_RUNS (1: each step is measured twice, first as it is, then with a 50-node graph run started every
+// LOAD_RUN_EVERY_SECONDS, default 10, on a project of its own: p99 edit-to-peer with and without runs, live-runs.ts).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { inspect } from 'node:util';
@@ -49,6 +51,8 @@ import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-
 import { PgWatch } from './postgres.js';
 import { loadAverage, machineInfo, parentPid, treeCpu } from './resources.js';
 import { STALL_MS, stallsLine } from './stalls.js';
+import { RunTicker, runsHeld, runsLine, type RunsDuringStep } from './live-runs.js';
+import { CHAIN_NODES } from '../bench/run-canvases.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -85,7 +89,16 @@ const settings = {
   costTailSeconds: envNumber('LOAD_COST_TAIL_SECONDS', 10, 0),
   instances: Math.round(envNumber('LOAD_INSTANCES', 1, 1)),
   collabUrl: collabUrlSetting(),
+  runs: onOff('LOAD_RUNS'),
+  runEverySeconds: envNumber('LOAD_RUN_EVERY_SECONDS', 10, 1),
 };
+
+/** A setting that is 0 (the default) or 1. */
+function onOff(name: string): boolean {
+  const value = (process.env[name] ?? '').trim() || '0';
+  if (value !== '0' && value !== '1') throw new Error(`${name} must be 0 or 1, got "${process.env[name]}"`);
+  return value === '1';
+}
 
 /** LOAD_LIVE_EDITOR: wire (default; live-wire.ts) or provider (a HocuspocusProvider and a Y.Doc per editor). */
 function liveEditor(raw: string | undefined): 'wire' | 'provider' {
@@ -214,11 +227,20 @@ class Rooms {
 // ---------------------------------------------------------------------------------------------------------
 // One step: the load client connects, edits, drains and checks; the resource window covers the editing and drain
 
-async function runStep(clients: LiveClients, watch: Watchers, step: LiveStepRequest, within: Within): Promise<{ result: LiveStepResult } & WindowResult> {
+async function runStep(
+  clients: LiveClients,
+  watch: Watchers,
+  step: LiveStepRequest,
+  within: Within,
+  runs?: RunTicker,
+): Promise<{ result: LiveStepResult; runs?: RunsDuringStep } & WindowResult> {
   let window: Promise<() => Promise<WindowResult>> | undefined;
   let ended: Promise<WindowResult> | undefined;
+  // LOAD_RUNS: graph runs tick from the moment the editors start editing until the step's result is in.
+  let ticking: ReturnType<RunTicker['start']> | undefined;
   const hooks = {
     onEditing() {
+      ticking ??= runs?.start();
       window = startWindow(watch, () => clients.cpu());
       window.catch(() => undefined);
     },
@@ -232,9 +254,11 @@ async function runStep(clients: LiveClients, watch: Watchers, step: LiveStepRequ
   try {
     const result = await within(clients.step(step, step.connectTimeoutMs + step.settleMs + step.durationMs + step.drainMs + 240_000, hooks));
     if (!window || !ended) throw new Error('the load clients answered without editing');
-    return { result: numbers(result), ...(await ended) };
+    const resources = await ended;
+    return { result: numbers(result), ...resources, ...(ticking ? { runs: await within(ticking.stop()) } : {}) };
   } finally {
     if (window && !ended) await window.then((stop) => stop()).catch(() => undefined);
+    if (ticking) await ticking.stop().catch(() => undefined);
   }
 }
 
@@ -423,6 +447,7 @@ export async function main(): Promise<number> {
   let instances: Instances | undefined;
   let load: LiveClients | undefined;
   let rooms: Rooms | undefined;
+  let ticker: RunTicker | undefined;
   let pgWatch: PgWatch | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -482,7 +507,7 @@ export async function main(): Promise<number> {
 
   const verdict = (): string => {
     if (settings.cost === 'only') return costLines.length ? 'Cost section only (LOAD_LIVE_COST=only).' : 'Nothing was measured.';
-    const counted = measured.filter((m) => !m.rerun);
+    const counted = measured.filter((m) => !m.rerun && !m.baseline); // LOAD_RUNS: the steps with runs decide
     const failing = counted.filter((m) => !m.pass).map((m) => m.result.editors);
     const limit = failing.length ? Math.min(...failing) : Infinity;
     const held = counted.filter((m) => m.pass && m.result.editors < limit).map((m) => m.result.editors);
@@ -542,6 +567,12 @@ export async function main(): Promise<number> {
           ? `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) speaking the Hocuspocus protocol frame by frame, as a provider does (LOAD_LIVE_EDITOR=wire, load/live-wire.ts): the room's editors make their edits in one Y.Doc per room in the load client, each under its own Yjs client id, and an edit arrives at a peer when the frame carrying its Yjs id does (not applied there); awareness renewed every 15 s, ${settings.awarenessPhase === 'spread' ? 'the first renewal at a random point of the first 15 s, as tabs opened at any time (LOAD_AWARENESS_PHASE)' : "15 s after connecting, so a step's renewals bunch as its connections did (LOAD_AWARENESS_PHASE=connect)"}; `
           : `An editor is one socket (the ws package, with the session cookie and our Origin on the upgrade) and a HocuspocusProvider 4.8 on a Y.Doc of its own (LOAD_LIVE_EDITOR=provider); an edit arrives at a peer when its value shows in the peer's document; `) +
         `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
+      ...(settings.runs
+        ? [
+            `LOAD_RUNS=1: every step is measured twice, first without graph runs (the baseline row), then with a ${CHAIN_NODES}-node run started every ${settings.runEverySeconds} s (LOAD_RUN_EVERY_SECONDS) by a user of its own ` +
+              `on a project of its own (one upload → ${CHAIN_NODES} adjust nodes in a chain; its first node changed before each run so all ${CHAIN_NODES} jobs run, none cached; a tick that finds the run before still going starts none); the step with runs decides the verdict.`,
+          ]
+        : []),
       `Steps of ${settings.seconds} s (${settings.steps.join(', ')}), each after connecting its editors (${settings.connectConcurrency} sockets at a time) and a ${SETTLE_MS / 1000} s pause` +
         `${settings.warmupSeconds ? `, after a ${settings.warmupSeconds} s warm-up that is not reported` : ''}; editors leave after each step; the series stops at the first step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits` +
         (settings.busyReruns ? ` (a step that fails while other work used ≥ ${settings.quietCores} cores is run again, ${settings.busyReruns}×; the rerun counts)` : '') +
@@ -571,14 +602,15 @@ export async function main(): Promise<number> {
 
     if (settings.cost !== 'only') {
       rooms = new Rooms(t, load, within);
+      if (settings.runs) ticker = await within(RunTicker.prepare(t, settings.runEverySeconds));
       const r = rooms;
       const budgetLeft = (editorsNeeded: number) => {
         // Rough: the step, its connecting, drain and checks, and signing in the new editors (~ 40 ms each at 16 at a time).
-        const needMs = settings.seconds * 1000 + 45_000 + editorsNeeded * 15 + Math.max(0, editorsNeeded - r.editors) * 40;
+        const needMs = (settings.seconds * 1000 + 45_000 + editorsNeeded * 15) * (settings.runs ? 2 : 1) + Math.max(0, editorsNeeded - r.editors) * 40;
         return settings.capMs - elapsedMs() > needMs;
       };
 
-      const step = async (count: number, seconds: number, report: boolean): Promise<LiveMeasured> => {
+      const step = async (count: number, seconds: number, report: boolean, withRuns = false): Promise<LiveMeasured> => {
         await r.ensure(count);
         const q = await quiet();
         const busyNote = q.otherCores >= settings.quietCores ? `; other work still used ${q.otherCores.toFixed(2)} cores after waiting ${(q.waitedMs / 1000).toFixed(0)} s` : '';
@@ -596,7 +628,7 @@ export async function main(): Promise<number> {
           editor: settings.editor,
         };
         const redisBefore = await instances?.counters();
-        const { result, resources, profile } = await runStep(load!, watch, request, within);
+        const { result, resources, profile, runs } = await runStep(load!, watch, request, within, withRuns ? ticker : undefined);
         if (instances && redisBefore) {
           // Redis's own counters over the whole step (connecting, editing, leaving), per edit made.
           const after = await instances.counters();
@@ -609,8 +641,10 @@ export async function main(): Promise<number> {
           process.stderr.write(`  ${line}\n`);
           if (report) notes.push(line);
         }
-        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits;
-        const m: LiveMeasured = { result, resources, pass };
+        const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits &&
+          (!runs || runsHeld(runs)); // LOAD_RUNS: and its runs started, none failed
+        const m: LiveMeasured = { result, resources, pass, ...(runs ? { runs } : {}) };
+        if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(
           `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
             `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}; ` +
@@ -641,6 +675,22 @@ export async function main(): Promise<number> {
       };
 
       const counted = async (count: number): Promise<LiveMeasured> => {
+        // LOAD_RUNS: the step without runs first (the baseline, in the table and the notes), then with them (it counts).
+        if (ticker) {
+          const baseline = await step(count, settings.seconds, true);
+          baseline.baseline = true;
+          let m = await step(count, settings.seconds, true, true);
+          for (let rerun = 0; rerun < settings.busyReruns && !m.pass && m.resources.otherCpu >= settings.quietCores; rerun++) {
+            if (!budgetLeft(count)) break;
+            m.rerun = true;
+            process.stderr.write(`  other work used ${m.resources.otherCpu.toFixed(2)} cores during that step: running it again\n`);
+            m = await step(count, settings.seconds, true, true);
+          }
+          const line = `${count} editors: p99 edit-to-peer ${goalP99(baseline.result).toFixed(1)} ms without runs, ${goalP99(m.result).toFixed(1)} ms with a ${CHAIN_NODES}-node run every ${settings.runEverySeconds} s (${runsLine(m.runs!)}).`;
+          process.stderr.write(`  ${line}\n`);
+          notes.push(line);
+          return m;
+        }
         let m = await step(count, settings.seconds, true);
         for (let rerun = 0; rerun < settings.busyReruns && !m.pass && m.resources.otherCpu >= settings.quietCores; rerun++) {
           if (!budgetLeft(count)) break;
