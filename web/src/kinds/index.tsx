@@ -13,11 +13,12 @@ import { TextNode } from '../components/text-node';
 import { UnknownNode } from '../components/unknown-node';
 import { UploadNode } from '../components/upload-node';
 import { UNKNOWN_UI, type KindUi } from './ui';
+import { randomSeed } from '../canvas/marks';
 import './kinds.css';
 
 export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
   upload: { component: UploadNode, noun: 'image', add: 'files' },
-  generation: { component: GenerationNode, noun: 'generation' },
+  generation: { component: GenerationNode, noun: 'generation', fresh: () => ({ seed: randomSeed() }) },
   text: { component: TextNode, noun: 'text', data: { text: '' } },
   crop: { component: CropNode, noun: 'crop', data: { x: 0, y: 0, width: 512, height: 512 } },
   resize: { component: ResizeNode, noun: 'resize', data: { width: 512, fit: 'contain' } },
@@ -26,6 +27,9 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
 
 /** A kind and its UI entry, in the registry's (menu) order. */
 export const KINDS_WITH_UI: ReadonlyArray<{ kind: NodeKind<NodeType>; ui: KindUi }> = NODE_KINDS.map((kind) => ({ kind, ui: KIND_UI[kind.type] }));
+
+/** The data a new node of `type` starts with besides its type: its kind's starting fields and what is drawn anew for it. */
+export const newNodeData = (type: NodeType): Record<string, unknown> => ({ ...KIND_UI[type].data, ...KIND_UI[type].fresh?.() });
 
 /** The UI entry of a node's type; the unknown node's for a type no kind has. */
 export const uiOf = (type: string | undefined): Omit<KindUi, 'component'> => (type !== undefined && Object.hasOwn(KIND_UI, type) ? KIND_UI[type as NodeType] : UNKNOWN_UI);
