@@ -19,7 +19,6 @@ import {
   variantFields,
   type GraphInput,
 } from '../../web/src/canvas/marks.js';
-import { itemsOf, sameItems, storedItems, textOf } from '../../web/src/canvas/list-items.js';
 
 type Node = { id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown> };
 type Edge = { id: string; source: string; target: string; sourceHandle?: string | null; targetHandle?: string | null };
@@ -199,17 +198,5 @@ describe('variants', () => {
     expect(inResults).toBe(3);
     expect(orderVariants(newestFirst, undefined)).toEqual({ items: newestFirst, inResults: 0 });
     expect(orderVariants(newestFirst, [])).toEqual({ items: newestFirst, inResults: 0 });
-  });
-});
-
-describe('a list node’s items', () => {
-  it('are the typed lines, blank ones left out, each keeping its own spaces', () => {
-    expect(itemsOf('a fox\n\n  a cat \r\nan owl\n')).toEqual(['a fox', '  a cat ', 'an owl']);
-    expect(itemsOf('')).toEqual([]);
-    expect(textOf(['a', 'b'])).toBe('a\nb');
-    expect(storedItems(['a', 3, null, 'b'])).toEqual(['a', 'b']);
-    expect(storedItems('a')).toEqual([]);
-    expect(sameItems(itemsOf('a\nb\n'), ['a', 'b'])).toBe(true);
-    expect(sameItems(['a'], ['a', 'b'])).toBe(false);
   });
 });
