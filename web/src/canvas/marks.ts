@@ -5,6 +5,7 @@
 // (their bounds, a new seed), and what a variant brings to its node when it is made current ("Use this": its key
 // and seed), and the order a fanned node's variants show in. No React and no DOM: unit-tested in
 // test/unit/web-marks.test.ts; hooks/use-graph-marks.ts feeds it the document and components/node-mark.tsx shows it.
+import { COUNT_MAX, SEED_MAX } from '../../../src/kinds/generation.js';
 import { graphOf, keysOf, marksOf, type CanvasLike, type NodeMark } from '../../../src/kinds/graph.js';
 
 /** A node's mark as the editor shows it; `problem` says why a `blocked` node cannot run. */
@@ -142,10 +143,9 @@ export function markLabel(info: MarkInfo | undefined): { text: string; title: st
 // ---------------------------------------------------------------------------------------------------------
 // Seeds and counts (src/kinds/graph.ts: a job's seed is `data.seed` plus its count index)
 
-/** The largest seed (2^31 − 1): what every model that takes a seed accepts. */
-export const SEED_MAX = 2 ** 31 - 1;
+/** A seed's bounds (src/kinds/generation.ts: 0 … 2^31 − 1) and a count's (1 … 8). */
+export { COUNT_MAX, SEED_MAX };
 export const COUNT_MIN = 1;
-export const COUNT_MAX = 8;
 
 /** A new seed, drawn at random (0 … SEED_MAX). */
 export function randomSeed(): number {

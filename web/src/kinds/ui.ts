@@ -12,8 +12,6 @@ export interface KindUi {
   noun: string;
   /** The data a new node starts with besides its `type`: its kind's required fields (a text's `text`). */
   data?: Record<string, unknown>;
-  /** Data drawn anew for each new node besides `data` (a generation's random seed, issue 35). */
-  fresh?: () => Record<string, unknown>;
   /**
    * How a person adds one from the canvas's menus: `node` (the default) an empty node at the spot, `files` by
    * choosing files (an image node per file, "Add images here…"), `none` not from the menus.
