@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { graphOf, keysOf } from '../../src/kinds/graph.js';
 import { uploadFile } from '../helpers/http-client.js';
-import { describeInBrowser, newPage, solidPng, WAIT } from './browser.js';
+import { describeInBrowser, newPage, screenshot, solidPng, WAIT } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 import { node } from './canvas-shapes.js';
 
@@ -85,6 +85,7 @@ describeInBrowser('stale marks, seeds and counts', () => {
     await node(pages[1].page, 'up').getByLabel('Replace image').setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: await solidPng(16, 16, [40, 40, 200]) });
     const all = { up: null, a1: OUT_OF_DATE, a2: OUT_OF_DATE, gen: OUT_OF_DATE, new: 'Not run yet' };
     for (const { page } of pages) await expect.poll(() => marks(page), { timeout: WAIT }).toEqual(all);
+    await screenshot(anaPage, 'stale-marks');
     for (const { errors } of pages) expect(errors).toEqual([]);
   });
 
