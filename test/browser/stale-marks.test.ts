@@ -2,7 +2,7 @@
 // seed-field.tsx, count-field.tsx), with two people on one canvas (Ana, the owner, and Bob, an editor): a chain
 // upload → adjust → adjust → generation whose results were made for their keys shows no mark; a changed adjust
 // setting marks that node and everything after it "Out of date" for both, nothing before it; a replaced upload
-// image then marks everything after it. A generation node shows its seed (editing it marks the node out of date,
+// image then marks everything after it; a run (POST /api/projects/{id}/runs) takes the marks away from what it made. A generation node shows its seed (editing it marks the node out of date,
 // 🎲 draws another), a new one gets a seed, and its count takes 1–8 only. Every wait is for what is seen.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -86,6 +86,7 @@ describeInBrowser('stale marks, seeds and counts', () => {
     const all = { up: null, a1: OUT_OF_DATE, a2: OUT_OF_DATE, gen: OUT_OF_DATE, new: 'Not run yet' };
     for (const { page } of pages) await expect.poll(() => marks(page), { timeout: WAIT }).toEqual(all);
     await screenshot(anaPage, 'stale-marks');
+
     for (const { errors } of pages) expect(errors).toEqual([]);
   });
 
@@ -138,6 +139,32 @@ describeInBrowser('stale marks, seeds and counts', () => {
     const added = (await restCanvas(page, projectId))!.nodes.find((n) => n.id !== 'gen' && n.type === 'generation');
     expect(Number.isInteger(added.data.seed) && added.data.seed >= 0 && added.data.seed < 2 ** 31).toBe(true);
     expect(await node(page, added.id).getByRole('spinbutton', { name: 'Seed' }).inputValue()).toBe(String(added.data.seed));
+    expect(errors).toEqual([]);
+  });
+
+  it('takes the marks away from what a run made (the service writes each result’s key)', async () => {
+    const ana = await f.app.user('ana@example.com', 'Ana');
+    const image = (await uploadFile(ana.client, await solidPng(16, 16, [200, 120, 40]))).json.url as string;
+    const nodes = [
+      { id: 'up', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'a1', type: 'adjust', position: { x: 320, y: 0 }, data: { type: 'adjust', grayscale: true } },
+      { id: 'a2', type: 'adjust', position: { x: 640, y: 0 }, data: { type: 'adjust', hue: 30 } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'up', target: 'a1' },
+      { id: 'e2', source: 'a1', target: 'a2' },
+    ];
+    const { projectId } = await project('Runs', nodes, edges, ['a2']);
+    const { page, errors } = await open('ana@example.com', projectId);
+    await expect.poll(() => marks(page), { timeout: WAIT }).toEqual({ up: null, a1: null, a2: 'Not run yet' });
+    await node(page, 'a1').getByRole('spinbutton', { name: 'Hue (degrees)' }).fill('10');
+    await expect.poll(() => marks(page), { timeout: WAIT }).toEqual({ up: null, a1: OUT_OF_DATE, a2: 'Not run yet' });
+
+    // Run from a1: a1 and a2 are made, each result for its node's key; no mark is left.
+    const run = await ana.client.post(`/api/projects/${projectId}/runs`, { mode: 'downstream', nodeIds: ['a1'] });
+    expect(run.status).toBe(202);
+    expect(run.json.jobs.map((j: { nodeId: string }) => j.nodeId)).toEqual(['a1', 'a2']);
+    await expect.poll(() => marks(page), { timeout: 45_000 }).toEqual({ up: null, a1: null, a2: null });
     expect(errors).toEqual([]);
   });
 });
