@@ -3,7 +3,7 @@
 // upload → adjust → adjust → generation whose results were made for their keys shows no mark; a changed adjust
 // setting marks that node and everything after it "Out of date" for both, nothing before it; a replaced upload
 // image then marks everything after it; a run (POST /api/projects/{id}/runs) takes the marks away from what it made. A generation node shows its seed (editing it marks the node out of date,
-// 🎲 draws another), a new one gets a seed, and its count takes 1–8 only. Every wait is for what is seen.
+// 🎲 draws another), a new one gets a seed (and cannot run yet, saying why), and its count takes 1–8 only. Every wait is for what is seen.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { graphOf, keysOf } from '../../src/kinds/graph.js';
@@ -139,6 +139,9 @@ describeInBrowser('stale marks, seeds and counts', () => {
     const added = (await restCanvas(page, projectId))!.nodes.find((n) => n.id !== 'gen' && n.type === 'generation');
     expect(Number.isInteger(added.data.seed) && added.data.seed >= 0 && added.data.seed < 2 ** 31).toBe(true);
     expect(await node(page, added.id).getByRole('spinbutton', { name: 'Seed' }).inputValue()).toBe(String(added.data.seed));
+    // It has no input yet: it cannot run, and says why in the names people read.
+    await node(page, added.id).locator('.node-mark', { hasText: 'Can’t run' }).waitFor();
+    expect(await node(page, added.id).locator('.node-mark-problem').textContent()).toMatch(/^Generate 2 has no input image/);
     expect(errors).toEqual([]);
   });
 

@@ -8,6 +8,8 @@ import { graphOf, keysOf } from '../../src/kinds/graph.js';
 import {
   graphInputOf,
   markLabel,
+  nodesNamedIn,
+  problemInWords,
   MarkStore,
   marksOfCanvas,
   orderVariants,
@@ -93,6 +95,19 @@ describe('stale marks', () => {
     expect(second).not.toBe(first);
     expect(second.get('up')).toBe(first.get('up'));
     expect(second.get('adj')).not.toBe(first.get('adj'));
+  });
+
+  it('a problem names nodes by their names on the canvas', () => {
+    const canvas = chain();
+    canvas.edges = canvas.edges.filter((e) => e.id !== 'e1');
+    const problem = marksOfCanvas(canvas).get('adj')!.problem!;
+    expect(nodesNamedIn(problem)).toEqual(['adj']);
+    const named = problemInWords(problem, (id) => (id === 'adj' ? 'Adjust 1' : undefined));
+    expect(named.startsWith('Adjust 1 has no input image')).toBe(true);
+    expect(named).not.toContain('"adj"');
+    const two = 'node "g \\"x\\"" (generation) waits for node "a" (adjust), which has no image';
+    expect(nodesNamedIn(two)).toEqual(['g "x"', 'a']);
+    expect(problemInWords(two, (id) => ({ 'g "x"': 'Generate 1' })[id])).toBe('Generate 1 waits for node "a" (adjust), which has no image');
   });
 
   it('say what they mean: nothing for a fresh result or a source', () => {

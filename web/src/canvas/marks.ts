@@ -126,6 +126,31 @@ export class MarkStore {
   };
 }
 
+/** How src/kinds/graph.ts names a node in a problem: `node "<id>" (<type>)`, the id as a JSON string. */
+const NAMED_NODE = /node ("(?:[^"\\]|\\.)*")(?: \([a-z][a-z0-9-]*\))?/g;
+
+const idOf = (quoted: string): string | undefined => {
+  try {
+    const id: unknown = JSON.parse(quoted);
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The ids of the nodes a problem names, in order. */
+export function nodesNamedIn(problem: string): string[] {
+  return [...problem.matchAll(NAMED_NODE)].flatMap((m) => idOf(m[1]) ?? []);
+}
+
+/** A problem in people's words: each node it names by id called by its name on the canvas ("Generate 2"), when it has one. */
+export function problemInWords(problem: string, nameOf: (id: string) => string | undefined): string {
+  return problem.replace(NAMED_NODE, (whole, quoted: string) => {
+    const id = idOf(quoted);
+    return (id !== undefined && nameOf(id)) || whole;
+  });
+}
+
 /** What a badge says for a mark: nothing for a fresh result or a source. */
 export function markLabel(info: MarkInfo | undefined): { text: string; title: string } | null {
   switch (info?.mark) {

@@ -5,12 +5,22 @@
 // for screen readers; a blocked node's reason also as a line at the top of its body (NodeMarkProblem), readable
 // without a pointer (a phone).
 import { useEditor } from '../canvas/editor-context';
-import { markLabel } from '../canvas/marks';
+import { markLabel, nodesNamedIn, problemInWords, type MarkInfo } from '../canvas/marks';
+import { useNodeNameList } from '../canvas/names';
 import { useNodeMark } from '../hooks/use-graph-marks';
 import './node-mark.css';
 
-export function NodeMark({ nodeId }: { nodeId: string }) {
+/** The node's mark, a blocked node's problem naming nodes by their names on the canvas. */
+function useMarkInWords(nodeId: string): MarkInfo | undefined {
   const info = useNodeMark(useEditor().marks, nodeId);
+  const ids = info?.problem ? nodesNamedIn(info.problem) : [];
+  const names = useNodeNameList(ids);
+  if (!info?.problem || ids.length === 0) return info;
+  return { ...info, problem: problemInWords(info.problem, (id) => names[ids.indexOf(id)]) };
+}
+
+export function NodeMark({ nodeId }: { nodeId: string }) {
+  const info = useMarkInWords(nodeId);
   const label = markLabel(info);
   if (!info || !label) return null;
   return (
@@ -23,7 +33,7 @@ export function NodeMark({ nodeId }: { nodeId: string }) {
 
 /** The reason a blocked node cannot run, as a line of its body. */
 export function NodeMarkProblem({ nodeId }: { nodeId: string }) {
-  const info = useNodeMark(useEditor().marks, nodeId);
+  const info = useMarkInWords(nodeId);
   if (info?.mark !== 'blocked' || !info.problem) return null;
   return <p className="node-mark-problem small">{info.problem}</p>;
 }
