@@ -140,8 +140,9 @@ describeInBrowser('stale marks, seeds and counts', () => {
     expect(Number.isInteger(added.data.seed) && added.data.seed >= 0 && added.data.seed < 2 ** 31).toBe(true);
     expect(await node(page, added.id).getByRole('spinbutton', { name: 'Seed' }).inputValue()).toBe(String(added.data.seed));
     // It has no input yet: it cannot run, and says why in the names people read.
-    await node(page, added.id).locator('.node-mark', { hasText: 'Can’t run' }).waitFor();
-    expect(await node(page, added.id).locator('.node-mark-problem').textContent()).toMatch(/^Generate 2 has no input image/);
+    const cannot = node(page, added.id).locator('.node-mark', { hasText: 'Can’t run' });
+    await cannot.waitFor();
+    expect(await cannot.getAttribute('title')).toMatch(/^Generate 2 has no input image/);
     expect(errors).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import { kindOf } from '../canvas/kinds';
 import { kindName, useNodeName } from '../canvas/names';
 import { useKindUi } from '../kinds/ui';
 import { PortHandles } from './connect-handle';
-import { NodeMark, NodeMarkProblem } from './node-mark';
+import { NodeMark } from './node-mark';
 
 interface Props {
   nodeId: string;
@@ -50,10 +50,7 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
           </button>
         )}
       </header>
-      <div className="canvas-node-body">
-        <NodeMarkProblem nodeId={nodeId} />
-        {children}
-      </div>
+      <div className="canvas-node-body">{children}</div>
       {kind && <PortHandles nodeId={nodeId} kind={kind} />}
     </section>
   );

@@ -1,9 +1,10 @@
 // A node's stale mark in its frame's title bar (canvas/marks.ts, hooks/use-graph-marks.ts): "Out of date" when its
 // inputs or settings changed since its result was made (and so on everything downstream of such a node), "Not run
 // yet" before its first result, "Can’t run" with the reason when it cannot run as it is; nothing for a fresh result
-// or a node that does not run (an upload, a text, a list). Quiet: a small badge, its explanation as its tooltip and
-// for screen readers; a blocked node's reason also as a line at the top of its body (NodeMarkProblem), readable
-// without a pointer (a phone).
+// or a node that does not run (an upload, a text, a list). Quiet: a small badge, its explanation (a blocked node's
+// reason, naming nodes as people read them) as its tooltip and for screen readers. The reason is not a line of the
+// node's body: a node that cannot run says what it waits for in its own words (a generation's "Connect an image …"),
+// and the node keeps the size the canvas plans for it.
 import { useEditor } from '../canvas/editor-context';
 import { markLabel, nodesNamedIn, problemInWords, type MarkInfo } from '../canvas/marks';
 import { useNodeNameList } from '../canvas/names';
@@ -26,14 +27,8 @@ export function NodeMark({ nodeId }: { nodeId: string }) {
   return (
     <span className={`node-mark ${info.mark}`} title={label.title} data-mark={info.mark}>
       {label.text}
-      {info.mark !== 'blocked' && <span className="visually-hidden">: {label.title}</span>}
+      <span className="visually-hidden">: {label.title}</span>
     </span>
   );
 }
 
-/** The reason a blocked node cannot run, as a line of its body. */
-export function NodeMarkProblem({ nodeId }: { nodeId: string }) {
-  const info = useMarkInWords(nodeId);
-  if (info?.mark !== 'blocked' || !info.problem) return null;
-  return <p className="node-mark-problem small">{info.problem}</p>;
-}
