@@ -25,10 +25,11 @@ export function NodeMark({ nodeId }: { nodeId: string }) {
   const label = markLabel(info);
   if (!info || !label) return null;
   return (
-    <span className={`node-mark ${info.mark}`} title={label.title} data-mark={info.mark}>
+    // <small>, not <span>: the title bar's one span is the node's name.
+    <small className={`node-mark ${info.mark}`} title={label.title} data-mark={info.mark}>
       {label.text}
-      <span className="visually-hidden">: {label.title}</span>
-    </span>
+      <small className="visually-hidden">: {label.title}</small>
+    </small>
   );
 }
 
