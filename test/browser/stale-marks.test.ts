@@ -104,10 +104,10 @@ describeInBrowser('stale marks, seeds and counts', () => {
     await expect.poll(() => seed.inputValue(), { timeout: WAIT }).toBe('5');
     await expect.poll(() => marks(page), { timeout: WAIT }).toEqual({ up: null, gen: null });
 
-    await seed.fill('6');
+    await seed.fill('2147483601');
     await gen.locator('.node-mark', { hasText: OUT_OF_DATE }).waitFor();
     await saved(page);
-    expect((await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'gen').data.seed).toBe(6);
+    expect((await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'gen').data.seed).toBe(2147483601);
     // Back to the seed its result was made with: fresh again.
     await seed.fill('5');
     await expect.poll(() => marks(page), { timeout: WAIT }).toEqual({ up: null, gen: null });

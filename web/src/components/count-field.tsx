@@ -1,4 +1,4 @@
-// A generation node's count (issue 35 point 4, "Runs ×N"): how many times a run makes it, each with its own seed
+// A generation node's count (issue 35 point 4, "Runs ×N", shown "×N"): how many times a run makes it, each with its own seed
 // (the node's seed plus 0, 1, …), 1 to 8; absent means 1. A typed value outside 1 … 8 (or not a whole number) stays
 // in the box, marked invalid, and is never sent. Read-only: the number only.
 import { useEffect, useId, useState } from 'react';
@@ -16,8 +16,9 @@ export function CountField({ nodeId, count }: { nodeId: string; count: unknown }
   const valid = parseCount(draft) !== undefined;
   return (
     <div className="run-setting count-field">
-      <label htmlFor={id} className="small">
-        Runs ×
+      {/* "×N" as it reads on the node (the row is narrow); "Runs ×" to a screen reader. */}
+      <label htmlFor={id} className="small" title="Runs">
+        <span className="visually-hidden">Runs </span>×
       </label>
       <input
         id={id}
