@@ -1,15 +1,30 @@
 // The typed TypeScript client of the Image Canvas API: openapi-fetch over the types generated from
 // docs/openapi.json (schema.d.ts, `npm run web:types`), plus helpers for what a typed request/response does not
-// cover: following job events (Server-Sent Events), waiting for a job, uploading a file, downloading a result.
+// cover: following job events (Server-Sent Events), waiting for a job, uploading a file, downloading a result, and
+// the runs of a project's graph (runs.ts: start, estimate, read, cancel, follow to the end).
 // Runs unchanged in browsers and on Node ≥ 20 (fetch, streams and TextDecoder only; no Node modules). The web
 // client (web/src/api/client.ts) and the example script (docs/examples/generate.ts) use it; docs/api.md
 // "Scripts and the typed client" describes it.
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
+import { createRuns, type RunsHelpers, type RunView } from './runs.js';
 import { createSseParser, type SseEvent } from './sse.js';
 
 export type { components, paths };
 export { createSseParser, type SseEvent, type SseParser, type SseParserHandlers } from './sse.js';
+export {
+  FINISHED_RUN_STATUSES,
+  isRunFinished,
+  type FollowRunOptions,
+  type RunEstimate,
+  type RunJob,
+  type RunJobStatus,
+  type RunMode,
+  type RunRequest,
+  type RunsHelpers,
+  type RunStatus,
+  type RunView,
+} from './runs.js';
 
 export type GenerationJob = components['schemas']['GenerationJob'];
 export type GenerationJobStatus = GenerationJob['status'];
@@ -69,6 +84,9 @@ export interface FollowJobEventsOptions {
   signal: AbortSignal;
   /** Each change of one of your jobs, in order, with its event id. Awaited before the next is handed over. */
   onEvent: (job: GenerationJob, eventId: string) => void | Promise<void>;
+  /** Each change of one of your runs (`event: run`: the run as GET /api/projects/{id}/runs/{runId} answers it), in
+   * order with the job events, with its event id. Awaited before the next is handed over. */
+  onRun?: (run: RunView, eventId: string) => void | Promise<void>;
   /** Each time the stream is (re)connected: a moment to read state that changed while it was not. */
   onOpen?: () => void | Promise<void>;
   /** The first delay before reconnecting, in ms (default 1000; a server's `retry:` replaces it). It doubles while
@@ -91,7 +109,7 @@ export interface Download {
 
 export interface ImageCanvasHelpers {
   /**
-   * Follows `GET /api/generations/events`: hands every job event to `onEvent`, reconnects after a dropped
+   * Follows `GET /api/generations/events`: hands every job event to `onEvent` (and every run event to `onRun`), reconnects after a dropped
    * connection or a 5xx/429 with `Last-Event-ID` (so nothing is missed), and resolves when `signal` aborts.
    * Rejects with ImageCanvasError when the service refuses the stream (401, 403, …), with EventStreamClosed when
    * the service ends it saying why (`event: closed`), or with what `onEvent` threw.
@@ -106,6 +124,8 @@ export interface ImageCanvasHelpers {
    * origin, never to object storage or another host the URL may name.
    */
   download(url: string, options?: { signal?: AbortSignal }): Promise<Download>;
+  /** Runs of a project's graph: `start`, `estimate`, `get`, `cancel`, and `follow` (the run once it has ended). */
+  runs: RunsHelpers;
 }
 
 export type ImageCanvasClient = Client<paths> & ImageCanvasHelpers;
@@ -131,7 +151,7 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
     return new ImageCanvasError(res.status, body);
   }
 
-  async function followJobEvents({ lastEventId = '', signal, onEvent, onOpen, retryMs = 1000 }: FollowJobEventsOptions): Promise<void> {
+  async function followJobEvents({ lastEventId = '', signal, onEvent, onRun, onOpen, retryMs = 1000 }: FollowJobEventsOptions): Promise<void> {
     let lastId = lastEventId;
     let delay = retryMs;
     let failures = 0;
@@ -171,6 +191,7 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
             for (const event of events.splice(0)) {
               if (signal.aborted) return;
               if (event.event === 'job') await handler(() => onEvent(JSON.parse(event.data) as GenerationJob, event.id));
+              if (event.event === 'run' && onRun) await handler(() => onRun(JSON.parse(event.data) as RunView, event.id));
               if (event.event === 'closed') throw new EventStreamClosed(closedReason(event.data));
             }
             lastId = parser.lastEventId;
@@ -242,7 +263,15 @@ export function createImageCanvasClient(options: ImageCanvasClientOptions): Imag
     return { contentType: res.headers.get('content-type'), size: length === null ? null : Number(length), body: res.body };
   }
 
-  return Object.assign(api, { followJobEvents, waitForJob, upload, download });
+  const runs = createRuns({
+    baseUrl,
+    auth,
+    send,
+    refusal,
+    followRunEvents: ({ signal, onOpen, onRun }) => followJobEvents({ signal, onOpen, onRun, onEvent: () => {} }),
+  });
+
+  return Object.assign(api, { followJobEvents, waitForJob, upload, download, runs });
 }
 
 /** A stream that should be opened again (a 5xx, 429 or 408 answer). */

@@ -49,11 +49,12 @@ import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
+import { createBudget, type Budget } from './runs/budget.js';
+import { createSpendService, type SpendService } from './services/spend.js';
 import { createRuns, type Runs } from './runs/coordinator.js';
 import { createRunDocument } from './runs/run-state.js';
 import { createRunsRepository } from './db/repositories/runs.js';
 import { estimateOf } from './runs/prices.js';
-import { createBudget } from './runs/budget.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -77,6 +78,10 @@ export interface Services {
   projectGenerations: ProjectGenerationsService;
   thumbnails: ThumbnailsService;
   exampleCanvas: ExampleCanvasService;
+  /** Spend per person and project (GET /api/user/spend, GET /api/projects/:id/spend). */
+  spend: SpendService;
+  /** The daily budget of a person's runs (USER_DAILY_BUDGET_USD): the runs service checks a run's estimate against it. */
+  budget: Budget;
 }
 
 export interface Composition {
@@ -236,14 +241,17 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
       deadlineMs: config.storage.thumbnailDeadlineMs,
     }),
     exampleCanvas: createExampleCanvasService({ canvases, live, uploads, images: loadExampleImages }),
+    spend: createSpendService({ spend: repositories.spend, access, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd, defaultModel: models.defaultId }),
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
   // The runs' coordinator hears of every job's end and of every heartbeat (it is made once the runner is).
-  let runs: Runs | undefined;
+  const coordinator: { runs?: Runs } = {};
   const jobs = createGenerationJobs({
-    onJobEnded: (job) => runs?.jobEnded(job),
-    onHeartbeat: async () => runs?.advanceRunning(),
+    onJobEnded: (job) => coordinator.runs?.jobEnded(job),
+    onRunJobStarted: (runId) => void coordinator.runs?.advance(runId),
+    onHeartbeat: async () => coordinator.runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,
     heartbeatMs: config.jobs.heartbeatMs,
@@ -279,7 +287,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     metrics,
   });
   metrics?.watchJobs(() => jobsRepository.queueCounts());
-  runs = createRuns({
+  const runs = (coordinator.runs = createRuns({
     runs: createRunsRepository(database.db),
     jobs: jobsRepository,
     runner: jobs,
@@ -288,12 +296,11 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     live,
     document: createRunDocument({ live, log }),
     estimateOf,
-    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
+    budget: services.budget,
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
-    limits: { promptChars: config.limits.promptChars },
     log,
-  });
+  }));
   return {
     services,
     live,

@@ -173,6 +173,8 @@ export interface GenerationJobsDeps {
   metrics?: Pick<Metrics, 'jobRetried' | 'jobDead'>;
   /** Called once a job's row is final (succeeded, failed, canceled) and its node settled: a run's coordinator advances its run. */
   onJobEnded?: (job: { id: string; runId: string | null; projectId: string | null }) => void;
+  /** Called once a run's job started running here: its run's coordinator shows it (never throws). */
+  onRunJobStarted?: (runId: string) => void;
   /** Called at every heartbeat (and at resume): a run's coordinator advances the runs still running. */
   onHeartbeat?: () => Promise<void>;
 }
@@ -385,6 +387,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     if (claimed === 'gone' || claimed === 'waits') return; // canceled or finished before it started, or offered again
     showInNode(claimed.view);
     void refreshPositions();
+    if (claimed.row.runId) deps.onRunJobStarted?.(claimed.row.runId); // its run shows it running in its node
     await runClaimed(claimed.row, claimed.attempt, signal);
   }
 
@@ -492,8 +495,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       handBack.delete(jobId);
       if (handedBack) await nodeShows(handedBack, { handedBack: true });
       else {
+        ended(row); // the row is final: its run goes on while the node is settled
         await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
-        ended(row);
       }
       answer();
     }

@@ -63,8 +63,9 @@ const GPT_IMAGE_1_TOKENS_PER_IMAGE = 1056;
  * `price` is per 1,000 tokens, with the tokens one image is taken to take for a run's estimate. The Qwen editors
  * are priced per megapixel (fal) or by GPU time (Replicate): no figure per image, so no `price`. ComfyUI runs on
  * the operator's own server (`self-hosted`, 0). The catalogue holds no video models yet, so no price per second.
- * `takesSeed`: the request carries a generation's seed (fal's and Replicate's `seed` input, the ComfyUI workflow's
- * sampler); Gemini, OpenAI and the offline engine take none and ignore it.
+ * `takesSeed`: the request carries a generation's seed (fal's `seed` input, Replicate's on the Kontext and Qwen
+ * editors, the ComfyUI workflow's `{{seed}}`); Gemini, OpenAI, Nano Banana on Replicate (its input has no seed) and
+ * the offline engine take none and ignore it.
  */
 export const MODEL_INFO = {
   local: {
@@ -182,7 +183,6 @@ export const MODEL_INFO = {
     costPerImageUsd: 0.039,
     offline: false,
     price: { perImageUsd: 0.039, source: `https://replicate.com/google/nano-banana ${READ}` },
-    takesSeed: true,
   },
   'black-forest-labs/flux-kontext-pro': {
     id: 'black-forest-labs/flux-kontext-pro',
@@ -214,6 +214,7 @@ export const MODEL_INFO = {
     progress: 'steps',
     offline: false,
     price: { perImageUsd: 0, source: 'self-hosted' },
+    takesSeed: true, // the workflow's {{seed}} placeholder (the shipped one's KSampler)
   },
 } as const satisfies Record<string, ModelInfo>;
 

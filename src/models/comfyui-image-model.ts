@@ -42,7 +42,7 @@ export class ComfyUIImageModel implements ImageModel {
       const names = [];
       for (const [i, image] of req.images.entries()) names.push(await this.upload(image.data, image.mimeType, i, signal));
       socket = await this.connect(clientId, promptId, req);
-      const prompt = fillWorkflow(this.options.workflow, { prompt: req.prompt, seed: randomInt(0, 2 ** 47), images: names });
+      const prompt = fillWorkflow(this.options.workflow, { prompt: req.prompt, seed: req.seed ?? randomInt(0, 2 ** 47), images: names });
       queued = true;
       await this.queue(prompt, clientId, promptId, signal);
       await socket.done();

@@ -30,7 +30,7 @@ const DEFAULT_POLL_MS = 500;
 
 /** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
 function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
-  const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true };
+  const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true, ...(req.seed !== undefined ? { seed: req.seed } : {}) };
   if (endpoint === 'fal-ai/nano-banana/edit') return { ...common, image_urls: req.images.map(dataUri) };
   return { ...common, image_url: dataUri(req.images[0]) };
 }

@@ -19,6 +19,11 @@ export interface GenerateRequest {
   owner?: string;
   /** What the provider says while it works (its queue position, a log line, steps done): as often as it says it. */
   onProgress?: (progress: ModelProgress) => void;
+  /**
+   * The generation's seed (a node's `data.seed`, 0..2^31-1): the models that take one (`takesSeed` in the catalogue:
+   * fal's, Replicate's Kontext and Qwen, ComfyUI's sampler) send it; the others ignore it. Absent: the provider's own.
+   */
+  seed?: number;
 }
 
 /** One report of a model's progress; each field only when the provider gives it. */

@@ -31,11 +31,13 @@ export interface ModelAccess {
 }
 
 /** One model of the catalogue as this deployment offers it. */
-export interface CatalogueEntry extends Omit<ModelInfo, 'takesPrompt'> {
+export interface CatalogueEntry extends Omit<ModelInfo, 'takesPrompt' | 'takesSeed'> {
   /** The model a generation that names none runs. */
   default: boolean;
   /** Whether a generation with it needs a prompt (false: the upscalers, which use none). */
   takesPrompt: boolean;
+  /** Whether a generation's seed reaches the model (the others ignore it). */
+  takesSeed: boolean;
   /** The most pixels (width × height) one input image may have: the model's own limit or the service's, the lower. */
   maxInputPixels?: number;
 }
@@ -88,6 +90,7 @@ export function createModelRegistry(
       progress: progress(m),
       default: m === settings.model,
       takesPrompt: (MODEL_INFO[m] as ModelInfo).takesPrompt !== false,
+      takesSeed: (MODEL_INFO[m] as ModelInfo).takesSeed === true,
       ...pixels(m),
     }),
   );

@@ -25,11 +25,15 @@ const DEFAULT_POLL_MS = 500;
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
 
 
-/** Each model's input: Nano Banana takes a list of images, the Kontext and Qwen editors one. */
+/**
+ * Each model's input: Nano Banana takes a list of images, the Kontext and Qwen editors one. The Kontext and Qwen
+ * editors take a `seed`; Nano Banana (Gemini) has none in its input, which Replicate checks, so none is sent to it.
+ */
 function inputFor(model: ReplicateModel, req: GenerateRequest): Record<string, unknown> {
   if (model === 'google/nano-banana') return { prompt: req.prompt, image_input: req.images.map(dataUri), output_format: 'png' };
-  if (model === 'black-forest-labs/flux-kontext-pro') return { prompt: req.prompt, input_image: dataUri(req.images[0]), output_format: 'png' };
-  return { prompt: req.prompt, image: dataUri(req.images[0]), output_format: 'png' };
+  const seed = req.seed !== undefined ? { seed: req.seed } : {};
+  if (model === 'black-forest-labs/flux-kontext-pro') return { prompt: req.prompt, input_image: dataUri(req.images[0]), output_format: 'png', ...seed };
+  return { prompt: req.prompt, image: dataUri(req.images[0]), output_format: 'png', ...seed };
 }
 
 export class ReplicateImageModel implements ImageModel {

@@ -108,30 +108,6 @@ export const imageRoutes: FastifyPluginAsyncZod<{ generation: GenerationService;
     return answer;
   });
 
-  app.get('/api/user/spend', {
-    schema: {
-      tags: ['generation'],
-      summary: "What the signed-in user's generations of this calendar month (UTC) cost, as far as it is known",
-      response: {
-        200: z.object({
-          month: z.string().describe('YYYY-MM (UTC)'),
-          usd: z.number().describe("the sum of the month's known costs, in US dollars: each as its provider stated it, else its model's list price per image"),
-          generations: z.number().int().describe('generations made this month'),
-          priced: z.number().int().describe('of which with a known cost (the offline engine and models without a published price have none)'),
-          freeBudget: z
-            .object({
-              usd: z.number().describe('the monthly free budget (FREE_BUDGET_USD_PER_MONTH)'),
-              usedUsd: z.number().describe("what counts against it: this month's priced generations, priced calls that made no image, and what running generations hold"),
-              leftUsd: z.number(),
-            })
-            .optional()
-            .describe('only with a monthly free budget, for a user without Pro'),
-        }),
-        401: ErrorBody,
-      },
-    },
-  }, async (req) => generation.spend(sessionUser(req).id));
-
   app.get('/api/user/generations', {
     schema: {
       tags: ['generation'],

@@ -6,6 +6,16 @@ import { ErrorBody } from '../http/schemas.js';
 import { PROVIDERS } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 
+const ModelPrice = z
+  .object({
+    perImageUsd: z.number().optional().describe('US dollars per output image (0: runs on this service or your own server)'),
+    perSecondUsd: z.number().optional().describe('US dollars per second of video'),
+    per1kTokensUsd: z.number().optional().describe('US dollars per 1,000 output tokens (OpenAI bills images as tokens)'),
+    tokensPerImage: z.number().optional().describe('With per1kTokensUsd: the output tokens one image is taken to take in an estimate'),
+    source: z.string().describe("The provider's pricing page and the month it was read, or `self-hosted` / `offline`"),
+  })
+  .meta({ id: 'ModelPrice' });
+
 const Model = z
   .object({
     id: z.string().describe("The value of a generation's `model` (and of a generation node's `data.model`)"),
@@ -27,6 +37,8 @@ const Model = z
       .optional()
       .describe("The most pixels (width × height) one input image may have: the model's own limit (the upscalers: UPSCALE_MAX_INPUT_PIXELS) or the service's (INPUT_IMAGE_MAX_PIXELS), the lower"),
     default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
+    price: ModelPrice.optional().describe('Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced)'),
+    takesSeed: z.boolean().describe("Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it"),
   })
   .meta({ id: 'Model' });
 

@@ -1,4 +1,4 @@
-// The web client's pages: `/`, `/login`, `/projects`, `/projects/:projectId`, `/projects/:projectId/gallery`, `/settings/tokens` (API tokens) and `/shared/:token` (a
+// The web client's pages: `/`, `/login`, `/projects`, `/projects/:projectId`, `/projects/:projectId/gallery`, `/projects/:projectId/spend`, `/spend`, `/settings/tokens` (API tokens) and `/shared/:token` (a
 // read-only link's page, for anyone: the client reads GET /api/shared/:token). Each answers the
 // React client's index.html (src/http/web-client.ts); the client does the rest. Besides:
 // - protected pages redirect an anonymous visitor to /login before any client code loads;
@@ -71,6 +71,8 @@ export async function pageRoutes(app: FastifyInstance, opts: { authConfig: AuthC
   app.get('/projects/:projectId', route, protectedPage);
   app.get('/projects/:projectId/gallery', route, protectedPage);
   app.get('/settings/tokens', route, protectedPage);
+  app.get('/spend', route, protectedPage);
+  app.get('/projects/:projectId/spend', route, protectedPage);
   // The path carries the link's token: never kept by a cache (the page itself holds no data).
   app.get('/shared/:token', route, async (_req, reply) =>
     send(reply, `<h1>Image Canvas</h1><p>A canvas shared by its link.</p>${NEEDS_JS}`, true),

@@ -1,28 +1,37 @@
 // The daily budget of a person's runs (USER_DAILY_BUDGET_USD; DESIGN.md §12 "Prices"): a run whose estimate, with
 // what the person spent since UTC midnight, would pass it is refused before anything is queued (402
 // `budget_exceeded`, with the three numbers). Spent today is the USD cost of their generations made today (a job the
-// cache answered makes none) plus what their running jobs hold (`reserved_usd`). Without a budget nothing is refused.
+// cache answered makes none), plus what their running jobs outside runs hold (`reserved_usd`), plus what the steps of
+// their running runs that have not ended would cost by the catalogue (so two runs started back to back cannot both
+// pass on the same dollars). Without a budget nothing is refused.
 import type { SpendRepository } from '../db/repositories/spend.js';
 import { budgetExceeded } from '../errors.js';
-import { roundUsd } from './prices.js';
+import { jobCostUsd, roundUsd } from './prices.js';
 
 export interface BudgetDeps {
-  spend: Pick<SpendRepository, 'todayUsd'>;
+  spend: Pick<SpendRepository, 'todayUsd' | 'pendingRunSteps'>;
   /** USER_DAILY_BUDGET_USD; undefined: no budget. */
   budgetUsd: number | undefined;
+  /** The model a step without one runs (its price counts for a pending step); absent: such steps count 0. */
+  defaultModel?: string;
 }
 
 export interface Budget {
   /** The daily budget (USD), null when there is none. */
   readonly budgetUsd: number | null;
-  /** What the user spent since UTC midnight, in USD (to the millionth). */
+  /** What the user spent since UTC midnight, and what their running runs and jobs still hold, in USD (to the millionth). */
   spentTodayUsd(userId: string): Promise<number>;
   /** Throws `budget_exceeded` (402) when spent today plus `estimateUsd` would pass the budget; a run of 0 always passes. */
   check(userId: string, estimateUsd: number): Promise<void>;
 }
 
-export function createBudget({ spend, budgetUsd }: BudgetDeps): Budget {
-  const spentTodayUsd = async (userId: string) => roundUsd(await spend.todayUsd(userId));
+export function createBudget({ spend, budgetUsd, defaultModel }: BudgetDeps): Budget {
+  const pendingUsd = (steps: Array<{ taskKind: string; model: string | null }>) =>
+    steps.reduce((sum, step) => sum + ((defaultModel !== undefined || step.model !== null ? jobCostUsd(step, defaultModel ?? '') : 0) ?? 0), 0);
+  const spentTodayUsd = async (userId: string) => {
+    const [today, pending] = await Promise.all([spend.todayUsd(userId), spend.pendingRunSteps(userId)]);
+    return roundUsd(today + pendingUsd(pending));
+  };
   return {
     budgetUsd: budgetUsd ?? null,
     spentTodayUsd,

@@ -69,9 +69,13 @@ export function stepNow(step: RunStepState): StepNow {
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
-export function presentRun(run: RunRow, steps: readonly RunStepState[]): RunView {
-  const jobs = steps.map((s): RunJob => {
-    const now = stepNow(s);
+/**
+ * The run as the API shows it. `known`: what an advance already knows of each step (its status now, and the queue
+ * position of a job it just queued), instead of reading the steps' jobs again.
+ */
+export function presentRun(run: RunRow, steps: readonly RunStepState[], known?: { nows: readonly StepNow[]; positions: ReadonlyMap<number, number | null> }): RunView {
+  const jobs = steps.map((s, i): RunJob => {
+    const now = known?.nows[i] ?? stepNow(s);
     return {
       nodeId: s.nodeId,
       instance: s.instance,
@@ -80,7 +84,7 @@ export function presentRun(run: RunRow, steps: readonly RunStepState[]): RunView
       cached: now.status === 'cached',
       key: s.key,
       seed: s.seed,
-      queuePosition: now.status === 'queued' ? (s.job?.queuePosition ?? null) : null,
+      queuePosition: now.status === 'queued' ? (known?.positions.has(i) ? known.positions.get(i)! : (s.job?.queuePosition ?? null)) : null,
       costUsd: now.costUsd,
       reason: now.reason,
       imageUrl: now.imageUrl,

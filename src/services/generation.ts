@@ -50,6 +50,8 @@ export interface GenerateInput {
   model?: string;
   /** What the model says of its progress while it works (a generation job shows it). */
   onProgress?: (progress: ModelProgress) => void;
+  /** The seed to send to the model (only the models that take one use it); absent: a run's job sends `run.seed`. */
+  seed?: number;
   /** A run's job (src/runs/): its cache key and seed, recorded with the generation (a later job of the same key in the project takes it). */
   run?: { cacheKey: string | null; seed: number | null };
   /**
@@ -191,9 +193,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * Calls the model chain with the inputs (an input the model refuses is named by its place).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ResolvedInput[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void, seed?: number): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}) });
+      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}), ...(seed !== undefined ? { seed } : {}) });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
@@ -303,7 +305,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress, run: runKey }: GenerateInput,
+    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress, seed, run: runKey }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
@@ -311,7 +313,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     try {
       if (signal?.aborted) throw canceled();
       const modelStarted = performance.now();
-      const result = await callModel(model, inputs, prompt, user.id, () => (answered = true), signal, onProgress);
+      const result = await callModel(model, inputs, prompt, user.id, () => (answered = true), signal, onProgress, seed ?? runKey?.seed ?? undefined);
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');

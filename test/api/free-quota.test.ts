@@ -274,6 +274,6 @@ describe('monthly free budget (FREE_BUDGET_USD_PER_MONTH=0.1, Gemini 2.5 Flash I
     const pro = await t.user('budget-pro@example.com');
     await t.pool.query('UPDATE users SET is_pro = true WHERE id = $1', [pro.id]);
     for (let i = 0; i < 3; i++) expect((await generate(pro)).status).toBe(200);
-    expect(await spend(pro)).toEqual({ month: expect.any(String), usd: 0.117, generations: 3, priced: 3 });
+    expect(await spend(pro)).toEqual({ month: expect.any(String), usd: 0.117, generations: 3, priced: 3, todayUsd: 0.117, monthUsd: 0.117, budgetUsd: null, projects: [] });
   });
 });

@@ -102,10 +102,13 @@ describe('GET /api/models', () => {
           // It needs a prompt; its inputs are held to the service's own pixel limit (INPUT_IMAGE_MAX_PIXELS).
           takesPrompt: true,
           maxInputPixels: 40_000_000,
+          // Free: it runs on this service; no seed reaches it.
+          price: { perImageUsd: 0, source: 'offline: runs on this service' },
+          takesSeed: false,
         },
         // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
-        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144 },
-        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144 },
+        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false },
+        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false },
       ],
     });
   });
@@ -133,11 +136,18 @@ describe('GET /api/models', () => {
     // The shipped workflow takes one image.
     expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
     expect(byId('qwen/qwen-image-edit')).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
-    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
+    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.04, source: 'https://fal.ai/models/fal-ai/flux-pro/kontext (read 2026-11)' }, takesSeed: true });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
-    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
-    // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
-    expect(byId('gpt-image-1')).toEqual({ id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000 });
+    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.039, source: 'https://ai.google.dev/gemini-api/docs/pricing (read 2026-11)' }, takesSeed: false });
+    // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image but per 1,000 tokens, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
+    expect(byId('gpt-image-1')).toEqual({
+      id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000,
+      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false,
+    });
+    // Published prices with their sources; the Qwen editors publish none per image; ComfyUI runs on your own server.
+    expect(byId('google/nano-banana').price).toEqual({ perImageUsd: 0.039, source: 'https://replicate.com/google/nano-banana (read 2026-11)' });
+    expect(byId('fal-ai/qwen-image-edit')).not.toHaveProperty('price');
+    expect(byId('comfyui')).toMatchObject({ price: { perImageUsd: 0, source: 'self-hosted' } });
   });
 
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
@@ -181,7 +191,7 @@ describe('a model per generation', () => {
 
     // The month's spend: the models' list prices (gpt-image-1, ComfyUI and the offline engine have none).
     const spend = await client.get('/api/user/spend');
-    expect(spend.json).toEqual({ month: new Date().toISOString().slice(0, 7), usd: 0.212, generations: 6, priced: 3 }); // 0.134 + 0.039 + 0.039, summed exactly
+    expect(spend.json).toMatchObject({ month: new Date().toISOString().slice(0, 7), usd: 0.212, generations: 6, priced: 3, todayUsd: 0.212 }); // 0.134 + 0.039 + 0.039, summed exactly
     const { lineage } = (await client.get(`/api/generations/${viaGemini.json.id}`)).json;
     expect(lineage.cost).toEqual({ amount: 0.134, currency: 'USD', basis: 'list price' });
 

@@ -1,7 +1,6 @@
 // The daily budget of runs (src/runs/budget.ts, USER_DAILY_BUDGET_USD) on PostgreSQL: spent today is the user's
 // generations' USD costs since UTC midnight plus what their live running jobs hold; a run whose estimate would pass
 // the budget is refused with 402 `budget_exceeded` and the three numbers.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/index.js';
 import { createSpendRepository } from '../../src/db/repositories/index.js';
@@ -13,27 +12,24 @@ import { createOwnDatabase } from '../helpers/test-app.js';
 describe('the daily budget on PostgreSQL', () => {
   let own: Awaited<ReturnType<typeof createOwnDatabase>>;
   let database: Database;
-  let pool: pg.Pool;
   let n = 0;
   beforeAll(async () => {
     own = await createOwnDatabase();
     database = await openDatabase({ url: own.url, poolSize: 4, statementTimeoutMs: 0, onError: () => undefined });
-    pool = new pg.Pool({ connectionString: own.url, max: 2 });
   });
   afterAll(async () => {
-    await pool?.end();
     await database?.close();
     await own?.drop();
   });
 
   const addUser = async (email: string): Promise<string> => {
-    const { rows } = await pool.query(`INSERT INTO users (email, name, provider, provider_subject) VALUES ($1, $1, 'test', $1) RETURNING id`, [email]);
+    const { rows } = await database.pool.query(`INSERT INTO users (email, name, provider, provider_subject) VALUES ($1, $1, 'test', $1) RETURNING id`, [email]);
     return rows[0].id as string;
   };
   /** A generation of the user: `when` is SQL for its time, `cost` its jsonb cost (null: unknown). */
   const addGeneration = async (userId: string, cost: { amount: number; currency: string } | null, when = 'now()') => {
     n += 1;
-    await pool.query(
+    await database.pool.query(
       `INSERT INTO generations (id, user_id, user_email, prompt, input_images, output_image_url, model, created_at, cost)
        VALUES ($1, $2, 'x@example.com', 'p', '[]', 'http://127.0.0.1/x.png', 'm', ${when}, $3)`,
       [`gen-${n}`, userId, cost === null ? null : JSON.stringify({ ...cost, basis: 'list price' })],
@@ -42,7 +38,7 @@ describe('the daily budget on PostgreSQL', () => {
   /** A running job of the user holding `usd`; its heartbeat `beat` (SQL) says whether its instance lives. */
   const addRunningJob = async (userId: string, usd: number, beat = 'now()') => {
     n += 1;
-    await pool.query(
+    await database.pool.query(
       `INSERT INTO generation_jobs (id, user_id, prompt, images, status, heartbeat_at, reserved_usd, started_at)
        VALUES ($1, $2, 'p', '[]', 'running', ${beat}, $3, now())`,
       [`job-${n}`, userId, usd],

@@ -138,11 +138,11 @@ describeInBrowser('the header, the new-project form and the Shared with me card'
       expect(await signOuts(page).count(), label).toBe(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), label).toBeLessThanOrEqual(label === 'phone' ? 390 : 1280);
 
-      // The menu: who is signed in, the plan and this month's spend, then API tokens and one Sign out.
+      // The menu: who is signed in, the plan and this month's spend, then API tokens, Spend and one Sign out.
       await account.click();
       const menu = page.getByRole('menu', { name: 'Account' });
       await menu.waitFor();
-      expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim()), label).toEqual(['API tokens', 'Sign out']);
+      expect((await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim()), label).toEqual(['API tokens', 'Spend', 'Sign out']);
       const summary = header(page).locator('.account-summary');
       await summary.getByText(email).waitFor();
       expect(await summary.getByText('Free plan').count(), 'no plans without payments').toBe(0);

@@ -58,7 +58,7 @@ describeInBrowser('the editor on a phone', () => {
     await more.tap();
     const menu = page.getByRole('menu', { name: 'More' });
     const items = (await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim());
-    expect(items).toEqual(['Connect selected', 'Delete selected', 'Redo', 'History', 'Gallery', 'Save as template', 'Share', 'Show minimap']);
+    expect(items).toEqual(['Connect selected', 'Delete selected', 'Redo', 'History', 'Gallery', 'Spend', 'Save as template', 'Share', 'Show minimap']);
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     await screenshot(page, 'phone-more-menu');
     await menu.getByRole('menuitem', { name: 'Show minimap' }).tap();
@@ -82,7 +82,7 @@ describeInBrowser('the editor on a phone', () => {
     // The account's links are in one menu.
     await page.getByRole('button', { name: /^Account/ }).tap();
     const account = page.getByRole('menu', { name: 'Account' });
-    expect((await account.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['API tokens', 'Sign out']);
+    expect((await account.getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['API tokens', 'Spend', 'Sign out']);
     await page.getByRole('button', { name: /^Account/ }).tap();
     await account.waitFor({ state: 'detached' });
   });

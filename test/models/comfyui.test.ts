@@ -55,6 +55,12 @@ describe('ComfyUI driver', () => {
     expect(queued.prompt['1'].inputs.unet_name).toBe('qwen_image_edit_fp8_e4m3fn.safetensors');
   });
 
+  it("puts a generation's seed on the workflow's sampler ({{seed}})", async () => {
+    fake.script({ steps: 1, end: { kind: 'success', image: answer } });
+    await model.generate({ ...request([png(input)], 'make it rain'), seed: 777 });
+    expect(fake.prompts[0].prompt['11'].inputs.seed).toBe(777);
+  });
+
   it("fails with the node and reason when the workflow fails, or the server refuses it", async () => {
     fake.script({ steps: 1, end: { kind: 'error', message: 'CUDA out of memory' } });
     await expect(model.generate(request([png(input)], 'x'))).rejects.toThrow('the workflow failed in node 11 (KSampler): CUDA out of memory');

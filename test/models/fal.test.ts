@@ -50,6 +50,14 @@ describe('fal driver', () => {
     expect(fake.requests[0].input.image_urls).toBeUndefined();
   });
 
+  it("sends a generation's seed as fal's `seed` input, and none when it has none", async () => {
+    await kontext.generate({ ...request([png(first)], 'Make it night'), seed: 2_147_483_647 });
+    await nano.generate({ ...request([png(first)], 'Make it day'), seed: 0 });
+    await nano.generate(request([png(first)], 'Make it dusk'));
+    expect(fake.requests.map((r) => r.input.seed)).toEqual([2_147_483_647, 0, undefined]);
+    expect(fake.requests[2].input).not.toHaveProperty('seed');
+  });
+
   it('answers no image when the model made none, with its description', async () => {
     fake.script({ result: { kind: 'no-image', description: 'I cannot edit that' } });
     const result = await nano.generate(request([png(first)], 'x'));

@@ -56,6 +56,15 @@ describe('Replicate driver', () => {
     expect((await nano.generate(request([png(first)], 'x'))).image?.data.equals(answer)).toBe(true);
   });
 
+  it("sends a generation's seed to the Kontext editor, and none to Nano Banana, whose input has no seed", async () => {
+    fake.script({ end: { kind: 'succeeded', image: answer } });
+    await kontext.generate({ ...request([png(first)], 'Make it dusk'), seed: 42 });
+    fake.script({ end: { kind: 'succeeded', image: answer } });
+    await nano.generate({ ...request([png(first)], 'Make it dawn'), seed: 42 });
+    expect(fake.predictions[0].input).toMatchObject({ seed: 42 });
+    expect(fake.predictions[1].input).not.toHaveProperty('seed');
+  });
+
   it("fails with the model's error once it ran (the call counts as answered), and answers no image without output", async () => {
     fake.script({ end: { kind: 'failed', error: 'NSFW content detected' } });
     let answered = 0;

@@ -18,10 +18,9 @@ describe('the catalogue carries prices', () => {
     expect(MODEL_INFO['gpt-image-1'].price).toMatchObject({ per1kTokensUsd: 0.04, tokensPerImage: 1056 });
   });
 
-  it('says which models take a seed: fal and Replicate; not Gemini, OpenAI nor the offline engine', () => {
-    const seeded = IMAGE_MODELS.filter((id) => (MODEL_INFO[id] as ModelInfo).takesSeed === true).map((id) => MODEL_INFO[id].provider);
-    expect(new Set(seeded)).toEqual(new Set(['fal', 'replicate']));
-    for (const id of IMAGE_MODELS) if (['fal', 'replicate'].includes(MODEL_INFO[id].provider)) expect((MODEL_INFO[id] as ModelInfo).takesSeed, id).toBe(true);
+  it("says which models take a seed: fal's, Replicate's Kontext and Qwen, ComfyUI; not Gemini, OpenAI, Nano Banana on Replicate nor the offline engine", () => {
+    const seeded = IMAGE_MODELS.filter((id) => (MODEL_INFO[id] as ModelInfo).takesSeed === true);
+    expect(seeded).toEqual(['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit', 'comfyui']);
   });
 });
 

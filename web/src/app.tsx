@@ -1,5 +1,6 @@
 // Routes: `/` landing, `/login`, the signed-in pages `/projects`, `/projects/:id`, `/projects/:id/gallery` (the
-// project's generations) and `/settings/tokens` (API tokens), and `/shared/:token` (a read-only link's page, for anyone).
+// project's generations), `/settings/tokens` (API tokens), `/spend` and `/projects/:id/spend` (what generations cost),
+// and `/shared/:token` (a read-only link's page, for anyone).
 import { lazy, Suspense, useEffect } from 'react';
 import { trackPageView } from './analytics';
 import { ErrorBoundary } from './components/error-boundary';
@@ -17,6 +18,8 @@ const CanvasPage = lazy(() => import('./components/canvas-page'));
 const SharedPage = lazy(() => import('./components/shared-page'));
 const GalleryPage = lazy(() => import('./components/gallery-page'));
 const ApiTokensPage = lazy(() => import('./components/api-tokens-page').then((m) => ({ default: m.ApiTokensPage })));
+const SpendPage = lazy(() => import('./components/spend-page'));
+const ProjectSpendPage = lazy(() => import('./components/spend-page').then((m) => ({ default: m.ProjectSpendPage })));
 
 function Routes() {
   const { pathname } = useLocation();
@@ -36,6 +39,31 @@ function Routes() {
       <RequireSession>
         <Suspense fallback={<PageStatus busy>Loading…</PageStatus>}>
           <ApiTokensPage />
+        </Suspense>
+      </RequireSession>
+    );
+  }
+  if (pathname === '/spend') {
+    return (
+      <RequireSession>
+        <Suspense fallback={<PageStatus busy>Loading…</PageStatus>}>
+          <SpendPage />
+        </Suspense>
+      </RequireSession>
+    );
+  }
+  const projectSpend = /^\/projects\/([^/]+)\/spend$/.exec(pathname);
+  if (projectSpend) {
+    let projectId: string;
+    try {
+      projectId = decodeURIComponent(projectSpend[1]);
+    } catch {
+      return <NotFoundPage />;
+    }
+    return (
+      <RequireSession>
+        <Suspense fallback={<PageStatus busy>Loading…</PageStatus>}>
+          <ProjectSpendPage key={projectId} projectId={projectId} />
         </Suspense>
       </RequireSession>
     );

@@ -8,3 +8,6 @@ export const galleryPath = (projectId: string, q = '', model = '') => {
   const search = query.toString().replace(/\+/g, '%20');
   return `/projects/${encodeURIComponent(projectId)}/gallery${search ? `?${search}` : ''}`;
 };
+
+/** What a project's generations cost, per person (its owner and members). */
+export const projectSpendPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/spend`;

@@ -23,10 +23,13 @@ export interface PersonSpend {
 
 export interface SpendRepository {
   /**
-   * What the user spent since UTC midnight: their generations' USD costs, plus what their running jobs hold
-   * (`generation_jobs.reserved_usd`, with a live heartbeat; only set while the monthly free budget is on).
+   * What the user spent since UTC midnight: their generations' USD costs, plus what their running jobs outside runs
+   * hold (`generation_jobs.reserved_usd`, with a live heartbeat; only set while the monthly free budget is on; a
+   * run's jobs are counted by `pendingRunSteps`).
    */
   todayUsd(userId: string, tx?: Tx): Promise<number>;
+  /** The steps of the user's running runs that have not ended yet (waiting, queued, running): what they would still cost. */
+  pendingRunSteps(userId: string, tx?: Tx): Promise<Array<{ taskKind: string; model: string | null }>>;
   /** The user's USD costs since UTC midnight and since the first of this UTC month (recorded generations only). */
   userTotals(userId: string, tx?: Tx): Promise<{ todayUsd: number; monthUsd: number }>;
   /** The user's generations per project that still exists (all time), most spent first, then by name. */
@@ -48,9 +51,15 @@ export function createSpendRepository(db: Db, heartbeatLapseMs = DEFAULT_HEARTBE
 SELECT (
   coalesce((SELECT sum(${usd}) FROM generations WHERE user_id = ${userId} AND created_at >= ${TODAY}), 0)
   + coalesce((SELECT sum(${generationJobs.reservedUsd}) FROM ${generationJobs}
-      WHERE ${generationJobs.userId} = ${userId} AND ${liveJobHolding(heartbeatLapseMs)}), 0)
+      WHERE ${generationJobs.userId} = ${userId} AND ${generationJobs.runId} IS NULL AND ${liveJobHolding(heartbeatLapseMs)}), 0)
 )::text AS usd`);
       return Number(rows[0].usd);
+    },
+    async pendingRunSteps(userId, tx) {
+      const { rows } = await on(tx).execute<{ task_kind: string; model: string | null }>(sql`
+SELECT j.task_kind, j.model FROM runs r JOIN run_jobs j ON j.run_id = r.id
+WHERE r.user_id = ${userId} AND r.status = 'running' AND j.status IN ('waiting', 'queued', 'running')`);
+      return rows.map((r) => ({ taskKind: r.task_kind, model: r.model }));
     },
     async userTotals(userId, tx) {
       const { rows } = await on(tx).execute<{ today: string; month: string }>(sql`

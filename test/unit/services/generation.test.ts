@@ -101,6 +101,19 @@ describe('generation service', () => {
     expect(history).toEqual({ items: [record], nextCursor: null });
   });
 
+  it("passes the generation's seed on to the model (through the timeout and fallback wrappers); none when it has none", async () => {
+    const ada = repos.addUser({ email: 'seed@example.com' });
+    const primary = smallModel(new ModelFailedError('down'));
+    const fallback = smallModel();
+    const input = `data:image/png;base64,${(await png('#00f')).toString('base64')}`;
+    await service(withFallback(primary, fallback)).generate(ada, { images: [input], prompt: 'p', seed: 1234 });
+    expect(primary.calls[0].seed).toBe(1234);
+    expect(fallback.calls[0].seed).toBe(1234);
+    const plain = smallModel();
+    await service(plain).generate(ada, { images: [input], prompt: 'p' });
+    expect(plain.calls[0]).not.toHaveProperty('seed');
+  });
+
   it('a model failure records nothing and stores nothing', async () => {
     const ada = repos.addUser({ email: 'ada@example.com' });
     const input = `data:image/png;base64,${(await png('#00f')).toString('base64')}`;

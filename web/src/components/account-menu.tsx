@@ -2,7 +2,8 @@
 // alone on a phone) opens a menu whose top says who is signed in, their plan (when payments are configured) and
 // what this month's generations cost as far as it is known (hidden while unknown); its items are Upgrade or
 // Manage subscription (when payments are configured: links whose click POSTs to the service and goes on to the
-// payment provider's page, ../api/billing.ts; a refusal is shown beside the button), API tokens, and Sign out.
+// payment provider's page, ../api/billing.ts; a refusal is shown beside the button), API tokens, Spend (/spend), and
+// Sign out.
 // Sign out of all devices is on the API tokens page, with the person's other settings.
 import { useState } from 'react';
 import { openPaymentPage, PAYMENT_URLS, type PaymentPage } from '../api/billing';
@@ -33,6 +34,7 @@ export function AccountMenu({ user }: { user: SessionUser }) {
     ...(payments && isPro === false ? [{ label: 'Upgrade', onSelect: () => openPayment('checkout'), href: PAYMENT_URLS.checkout, title: 'The Pro plan' }] : []),
     ...(payments && isPro ? [{ label: 'Manage subscription', onSelect: () => openPayment('portal'), href: PAYMENT_URLS.portal }] : []),
     { label: 'API tokens', onSelect: () => navigate('/settings/tokens'), href: '/settings/tokens', title: 'Personal API tokens for scripts, and signing out of all devices' },
+    { label: 'Spend', onSelect: () => navigate('/spend'), href: '/spend', title: 'What your generations cost: today, this month, per project' },
     { label: leaving ? 'Signing out…' : 'Sign out', onSelect: () => void signOut(false), disabled: leaving },
   ];
 

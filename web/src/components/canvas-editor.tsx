@@ -42,7 +42,7 @@ import './canvas-extras.css';
 import { ConnectHint } from './connect-hint';
 import { EditorToolbar } from './editor-toolbar';
 import { ExampleNote } from './example-note';
-import { galleryPath } from '../paths';
+import { galleryPath, projectSpendPath } from '../paths';
 import { HistoryPanel } from './history-panel';
 import { LiveNotices } from './live-notices';
 import { nodeTypes } from '../kinds';
@@ -257,6 +257,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         canSaveTemplate={nodes.length > 0}
         onShowHistory={() => setShowingHistory(true)}
         galleryHref={galleryPath(project.id)}
+        spendHref={projectSpendPath(project.id)}
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
         minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}

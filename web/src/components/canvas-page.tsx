@@ -15,7 +15,7 @@ import { AppHeader } from './app-header';
 import { CanvasEditor } from './canvas-editor';
 import { LiveCanvasView } from './live-canvas-view';
 import { ConnectionStatus } from './connection-status';
-import { galleryPath } from '../paths';
+import { galleryPath, projectSpendPath } from '../paths';
 import { PageStatus } from './page-status';
 import { AccessNotice, accessText, RestoreNotice } from './people-notices';
 import { PresenceAvatars } from './presence-avatars';
@@ -114,6 +114,11 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
         {readOnly && (
           <Link className="button ghost" href={galleryPath(project.id)}>
             Gallery
+          </Link>
+        )}
+        {readOnly && (
+          <Link className="button ghost" href={projectSpendPath(project.id)} title="What this project's generations cost, per person">
+            Spend
           </Link>
         )}
         <PresenceAvatars session={session} />

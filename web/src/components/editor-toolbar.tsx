@@ -24,6 +24,8 @@ interface Props {
   onShowHistory: () => void;
   /** The project's gallery page (every generation, searchable). */
   galleryHref: string;
+  /** The project's spend page (its cost per person): in the phone's More (a laptop's toolbar has no room: the Gallery page links to it); absent: none. */
+  spendHref?: string;
   /** Shown beside the buttons for a while after a template was saved or a version restored (refusals are shown in their dialogs). */
   note?: string | null;
   /** Opens the share dialog; absent (no Share button) for anyone but the owner. */
@@ -109,6 +111,7 @@ function CompactToolbar(props: Props) {
     { label: 'Redo', onSelect: props.onRedo, disabled: !props.canRedo },
     { label: 'History', onSelect: props.onShowHistory },
     { label: 'Gallery', onSelect: () => navigate(props.galleryHref), href: props.galleryHref },
+    ...(props.spendHref ? [{ label: 'Spend', onSelect: () => navigate(props.spendHref!), href: props.spendHref }] : []),
     { label: 'Save as template', onSelect: props.onSaveTemplate, disabled: !props.canSaveTemplate },
     ...(props.onShare ? [{ label: 'Share', onSelect: props.onShare }] : []),
     ...(props.minimap ? [{ label: props.minimap.shown ? 'Hide minimap' : 'Show minimap', onSelect: props.minimap.toggle }] : []),

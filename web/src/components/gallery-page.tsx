@@ -16,7 +16,7 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { useGallery } from '../hooks/use-project-generations';
 import { useProjectAccess } from '../hooks/use-project-access';
 import { useUser } from '../hooks/use-session';
-import { galleryPath } from '../paths';
+import { galleryPath, projectSpendPath } from '../paths';
 import { Link, navigate, useLocation } from '../router';
 import { AppHeader } from './app-header';
 import { LoadError } from './load-error';
@@ -126,6 +126,9 @@ function Gallery({ projectId, projectName, role, userId }: { projectId: string; 
       <main className="page gallery-page">
         <div className="page-heading">
           <h1>Gallery</h1>
+          <Link className="button ghost" href={projectSpendPath(projectId)} title="What this project's generations cost, per person">
+            Spend
+          </Link>
           <Link className="button ghost" href={canvasHref}>
             Back to the canvas
           </Link>

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Project } from '../api/client';
 import { useAction } from '../hooks/use-action';
+import { formatUsd } from '../hooks/use-models';
+import { projectSpendPath } from '../paths';
+import '../spend.css';
 import { Link } from '../router';
 import { ConfirmDialog } from './confirm-dialog';
 import { LastEdited } from './last-edited';
@@ -17,11 +20,13 @@ interface Props {
   thumbnailReady: boolean;
   /** Just created on this page: marked, and scrolled into view. */
   highlighted?: boolean;
+  /** What your generations in it cost (GET /api/user/spend); nothing is shown when it is 0 or unknown. */
+  spentUsd?: number;
   onRename: (id: string, name: string) => Promise<void>;
   onDelete: (id: string) => Promise<void>;
 }
 
-export function ProjectItem({ project, editedAt, version, thumbnailReady, highlighted = false, onRename, onDelete }: Props) {
+export function ProjectItem({ project, editedAt, version, thumbnailReady, highlighted = false, spentUsd, onRename, onDelete }: Props) {
   const [editing, setEditing] = useState(false);
   const nameField = useRef<HTMLInputElement>(null);
   const item = useRef<HTMLLIElement>(null);
@@ -81,6 +86,11 @@ export function ProjectItem({ project, editedAt, version, thumbnailReady, highli
             {highlighted && <span className="badge new-badge">New</span>}
             <LastEdited at={editedAt} />
             <span className="muted small">Created {dateFormat.format(new Date(project.createdDate))}</span>
+            {spentUsd !== undefined && spentUsd > 0 && (
+              <Link className="muted small project-spend" href={projectSpendPath(project.id)} title="What your generations in this project cost: open its spend per person">
+                {formatUsd(spentUsd)} spent
+              </Link>
+            )}
           </div>
           <div className="row">
             <Link className="button" href={href} aria-label={`Open ${project.name}`}>

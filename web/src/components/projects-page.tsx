@@ -8,6 +8,7 @@ import { useProjectActivity } from '../hooks/use-project-activity';
 import { templateCanvas } from '../hooks/use-templates';
 import { call, useProjects } from '../hooks/use-projects';
 import { useUser } from '../hooks/use-session';
+import { useMonthSpend } from '../hooks/use-spend';
 import { arrange, lastEdited, SORT_LABELS, type ProjectSort } from '../projects-order';
 import { navigate } from '../router';
 import '../projects.css';
@@ -34,6 +35,9 @@ export function ProjectsPage() {
   const user = useUser();
   const { state, reload, create, rename, remove } = useProjects(user.id);
   const { activity, loaded: activityLoaded, reload: reloadActivity } = useProjectActivity();
+  // One request for the page (shared with the header's account menu): each card's "$0.12 spent".
+  const spend = useMonthSpend();
+  const spentByProject = useMemo(() => new Map(spend?.projects.map((p) => [p.projectId, p.usd])), [spend]);
   const [sort, setSort] = useState<ProjectSort>(storedSort);
   const [query, setQuery] = useState('');
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
@@ -147,6 +151,7 @@ export function ProjectsPage() {
                     version={activity.get(project.id)?.version}
                     thumbnailReady={activityLoaded}
                     highlighted={project.id === created?.id}
+                    spentUsd={spentByProject.get(project.id)}
                     onRename={rename}
                     onDelete={remove}
                   />

@@ -2,6 +2,7 @@
 // docs/api.md "Models"), for the header. Read when the session is known, when the page is shown again (another tab
 // may have generated meanwhile), and when a generation job of this tab ends (`spendMayHaveChanged`, called by
 // use-generation). `undefined` while unknown (signed out, loading, or the request failed): nothing is shown then.
+// Every component on the page that asks (the header, the projects page's cards) shares one request.
 import { useEffect, useState } from 'react';
 import { api, type paths } from '../api/client';
 import { useSession } from './use-session';
@@ -10,6 +11,20 @@ import { useSession } from './use-session';
 export type MonthSpend = paths['/api/user/spend']['get']['responses'][200]['content']['application/json'];
 
 const listeners = new Set<() => void>();
+
+/** The request in flight, shared by every hook that asks while it runs (one request per page, not per component). */
+let inFlight: Promise<MonthSpend | undefined> | undefined;
+function readSpend(): Promise<MonthSpend | undefined> {
+  inFlight ??= api.GET('/api/user/spend').then(
+    ({ data }) => data,
+    () => undefined,
+  );
+  const current = inFlight;
+  void current.then(() => {
+    if (inFlight === current) inFlight = undefined;
+  });
+  return current;
+}
 
 /** A generation job of this tab has ended: every header reads the month's spend again. */
 export function spendMayHaveChanged(): void {
@@ -24,10 +39,7 @@ export function useMonthSpend(): MonthSpend | undefined {
     if (!userId) return;
     let live = true;
     const load = () => {
-      api.GET('/api/user/spend').then(
-        ({ data }) => live && setSpend({ userId, spend: data }),
-        () => live && setSpend({ userId, spend: undefined }),
-      );
+      void readSpend().then((data) => live && setSpend({ userId, spend: data }));
     };
     const onVisible = () => {
       if (document.visibilityState === 'visible') load();
