@@ -171,4 +171,42 @@ describeInBrowser('stale marks, seeds and counts', () => {
     await expect.poll(() => marks(page), { timeout: 45_000 }).toEqual({ up: null, a1: null, a2: null });
     expect(errors).toEqual([]);
   });
+
+  it('“Use this” on a variant brings the key and seed it was made with', async () => {
+    const ana = await f.app.user('ana@example.com', 'Ana');
+    const image = (await uploadFile(ana.client, await solidPng(16, 16, [90, 30, 160]))).json.url as string;
+    const nodes = [
+      { id: 'up', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'gen', type: 'generation', position: { x: 400, y: 0 }, data: { type: 'generation', prompt: 'grayscale', seed: 5 } },
+    ];
+    const { projectId } = await project('Variants', nodes, [{ id: 'e', source: 'up', target: 'gen' }], ['gen']);
+    const { page, errors } = await open('ana@example.com', projectId);
+    const gen = node(page, 'gen');
+    const runs = `/api/projects/${projectId}/runs`;
+    const ran = async () => {
+      const run = await ana.client.post(runs, { mode: 'node', nodeIds: ['gen'] });
+      expect(run.status).toBe(202);
+      await expect.poll(async () => (await ana.client.get(`${runs}/${run.json.id}`)).json.status, { timeout: 45_000 }).toBe('succeeded');
+      return run.json.jobs[0] as { key: string; seed: number };
+    };
+    const first = await ran();
+    expect(first.seed).toBe(5);
+    await gen.getByRole('spinbutton', { name: 'Seed' }).fill('6');
+    await gen.locator('.node-mark', { hasText: OUT_OF_DATE }).waitFor();
+    await saved(page);
+    const second = await ran();
+    await expect.poll(() => marks(page), { timeout: WAIT }).toEqual({ up: null, gen: null });
+    await gen.getByRole('button', { name: 'Enlarge variant 1' }).waitFor(); // the first run's, older
+
+    await gen.getByRole('button', { name: 'Enlarge variant 1' }).click();
+    await page.getByRole('button', { name: 'Use this (variant 1)' }).click();
+    await expect.poll(() => gen.getByRole('spinbutton', { name: 'Seed' }).inputValue(), { timeout: WAIT }).toBe('5');
+    await saved(page);
+    const data = (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'gen').data;
+    expect({ seed: data.seed, resultKey: data.resultKey }).toEqual({ seed: 5, resultKey: first.key });
+    expect(second.key).not.toBe(first.key);
+    // Made for what the node now holds: no mark.
+    expect(await marks(page)).toEqual({ up: null, gen: null });
+    expect(errors).toEqual([]);
+  });
 });
