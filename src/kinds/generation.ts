@@ -27,7 +27,7 @@ export const generation = defineKind({
     { name: 'prompt', label: 'Prompt', value: 'text', list: true },
   ],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
-  size: { width: 260, height: 500 }, // as the editor draws it: with its prompt chips, model and hint
+  size: { width: 260, height: 530 }, // as the editor draws it: with its prompt chips, model, seed and count, and hint
   task: { kind: 'generation' },
   seeded: true,
 });

@@ -25,6 +25,9 @@ const zoomOf = (transform: string) => Number(/scale\(([\d.e+-]+)\)/.exec(transfo
  * Waits until a node is drawn fully inside the canvas and clear of the minimap and the controls (the view follows a
  * node added off screen, canvas/placement.ts: it may still be moving).
  */
+/** Tall enough for a generation node (prompt chips, model, seed and count: ~520 px) clear of the minimap and the controls. */
+const VIEWPORT = { width: 1280, height: 900 };
+
 async function expectInView(page: Page, locator: Locator): Promise<void> {
   const problem = async () => {
     const b = await box(locator);
@@ -54,7 +57,7 @@ describeInBrowser('canvas conventions', () => {
     const owner = await f.app.user(email);
     const projectId = (await owner.client.post('/api/user/project', { userId: owner.id, name })).json.id as string;
     expect((await owner.client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
-    const watched = await newPage(await f.newContext());
+    const watched = await newPage(await f.newContext({ viewport: VIEWPORT }));
     await f.signIn(watched.page.context(), email);
     await before?.(watched.page);
     await watched.page.goto(`${f.app.baseUrl}/projects/${projectId}`);
@@ -422,7 +425,7 @@ describeInBrowser('canvas conventions', () => {
   });
 
   it('puts new nodes in view, never under the minimap or the controls', async () => {
-    const page = await f.onNewCanvas(await f.newContext(), 'place@example.com', 'Place');
+    const page = await f.onNewCanvas(await f.newContext({ viewport: VIEWPORT }), 'place@example.com', 'Place');
     for (let i = 1; i <= 6; i++) {
       await page.getByRole('button', { name: 'Add generation' }).click();
       await expect.poll(() => page.locator('.react-flow__node').count()).toBe(i);

@@ -27,7 +27,7 @@ describe('copying nodes', () => {
     expect(clip.nodes.map((n) => n.id)).toEqual(['u', 'g']);
     expect(clip.nodes[0]).toEqual({ id: 'u', type: 'upload', rect: { x: 0, y: 0, width: 260, height: 320 }, data: { image: '/files/a.png' } });
     expect(clip.nodes[1].data).toEqual({ prompt: 'grayscale', model: 'offline' }); // no isGenerating, job or error
-    expect(clip.nodes[1].rect).toEqual({ x: 400, y: 100, width: 260, height: 500 }); // not measured yet: the planned size
+    expect(clip.nodes[1].rect).toEqual({ x: 400, y: 100, width: 260, height: 530 }); // not measured yet: the planned size
     expect(clip.edges).toEqual([{ source: 'u', target: 'g' }]);
     expect(copyNodes(nodes, edges, new Set(['nothing']))).toBeNull();
   });
@@ -65,7 +65,7 @@ describe('copying nodes', () => {
 
   it('pastes under new ids, keeping the layout, with its top-left corner where asked', () => {
     const clip = copyNodes(nodes, edges, new Set(['u', 'g']))!;
-    expect(clipBounds(clip)).toEqual({ x: 0, y: 0, width: 660, height: 600 });
+    expect(clipBounds(clip)).toEqual({ x: 0, y: 0, width: 660, height: 630 });
     const pasted = pasteClip(clip, { x: 1000, y: 2000 }, newId);
     expect(pasted.nodes.map((n) => n.position)).toEqual([{ x: 1000, y: 2000 }, { x: 1400, y: 2100 }]);
     expect(pasted.nodes.map((n) => n.data)).toEqual([{ type: 'upload', image: '/files/a.png' }, { type: 'generation', prompt: 'grayscale', model: 'offline' }]);

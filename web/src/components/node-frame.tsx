@@ -7,6 +7,7 @@ import { kindOf } from '../canvas/kinds';
 import { kindName, useNodeName } from '../canvas/names';
 import { useKindUi } from '../kinds/ui';
 import { PortHandles } from './connect-handle';
+import { NodeMark } from './node-mark';
 
 interface Props {
   nodeId: string;
@@ -42,6 +43,7 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
     <section className={`canvas-node ${kind ? kind.type : 'unknown'}${busy ? ' busy' : ''}`} {...drop}>
       <header className="canvas-node-title">
         <span>{name}</span>
+        <NodeMark nodeId={nodeId} />
         {!readOnly && (
           <button type="button" className="icon-button nodrag" aria-label={`Delete ${noun} node`} title="Delete node" onClick={() => removeNode(nodeId)}>
             ×
