@@ -28,6 +28,7 @@ import { useNamedElements } from '../hooks/use-named-elements';
 import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
 import { useLongPress } from '../hooks/use-long-press';
 import { useGeneration } from '../hooks/use-generation';
+import { RunsContext, useRuns } from '../hooks/use-runs';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
 import { useUser } from '../hooks/use-session';
@@ -47,6 +48,8 @@ import { LiveNotices } from './live-notices';
 import { nodeTypes } from '../kinds';
 import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
+import { ToolbarRunButtons } from './run-button';
+import { RunPanel } from './run-panel';
 import { SaveTemplateDialog } from './save-template-dialog';
 import { ShareDialog } from './share-dialog';
 import { ShortcutSheet } from './shortcut-sheet';
@@ -88,6 +91,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const { uploadFiles } = uploads;
   const draggingFiles = useFileDrag(pane);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
+  const runs = useRuns(project.id, session, nodes, edges);
 
   const actions = useMemo<EditorActions>(
     () => ({
@@ -238,7 +242,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   };
 
   return (
-    <EditorContext.Provider value={actions}>
+    <RunsContext.Provider value={runs}><EditorContext.Provider value={actions}>
       <EditorToolbar
         onAddImages={addImages}
         onAddGeneration={() => withFocus(() => commands.addGeneration())}
@@ -257,6 +261,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
         minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}
+        runControls={(compact) => <ToolbarRunButtons compact={compact} />}
       />
       <LiveNotices session={session} />
       {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
@@ -341,7 +346,8 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         </ReactFlow>
         <UploadTrayPanel uploads={uploads} />
         {draggingFiles && <DropHighlight rules={uploads.rules} />}
+        <RunPanel nodes={nodes} />
       </div>
-    </EditorContext.Provider>
+    </EditorContext.Provider></RunsContext.Provider>
   );
 }

@@ -1,12 +1,15 @@
 // The card every canvas node is drawn in: a title bar with the node's name ("Image 2", canvas/names.ts; the
 // same name its xyflow wrapper gives screen readers) and a delete button (none when read-only), then the
 // node's content, and the handles of its kind's ports (connect-handle.tsx; none for a kind this page does not know).
+// A runnable node's body starts with its Run ▶ (run-button.tsx) and run state (run-state.tsx).
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf } from '../canvas/kinds';
 import { kindName, useNodeName } from '../canvas/names';
 import { useKindUi } from '../kinds/ui';
 import { PortHandles } from './connect-handle';
+import { NodeRunButton } from './run-button';
+import { RunState } from './run-state';
 
 interface Props {
   nodeId: string;
@@ -48,7 +51,11 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
           </button>
         )}
       </header>
-      <div className="canvas-node-body">{children}</div>
+      <div className="canvas-node-body">
+        <NodeRunButton nodeId={nodeId} type={type} />
+        <RunState nodeId={nodeId} />
+        {children}
+      </div>
       {kind && <PortHandles nodeId={nodeId} kind={kind} />}
     </section>
   );
