@@ -1,5 +1,5 @@
 // Graph runs in the editor (issue 35 points 1, 5 and 6; web/src/components/run-{button,panel,state}.tsx,
-// hooks/use-runs.ts): Run all from the toolbar runs a chain upload → adjust → adjust (both Done, the estimate then
+// hooks/use-runs.ts): Run all (the run bar over the canvas) runs a chain upload → adjust → adjust (both Done, the estimate then
 // says cached, a second Run all shows them Cached) while another editor watches the states live; Run again on a
 // generation node draws a new seed and makes a new variant; a failing node makes its dependant Skipped with the
 // reason; Cancel run stops a run; Run selection by keyboard alone. One service (the offline engine, held when a test
@@ -55,7 +55,8 @@ describeInBrowser('graph runs in the editor', () => {
   /** The node's run state badge saying `text` (exact, or matching). */
   const badge = (page: Page, id: string, text: string | RegExp) =>
     node(page, id).getByRole('status', { name: typeof text === 'string' ? `Run state: ${text}` : new RegExp(`^Run state: ${text.source}`) });
-  const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Canvas tools' });
+  /** The run bar over the canvas: Run all, Cancel run, Runs. */
+  const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Runs' });
   const panel = (page: Page) => page.getByRole('complementary', { name: 'Run' });
 
   it('runs a chain with Run all: both steps Done, then Cached with the estimate saying so; another editor sees it live', async () => {

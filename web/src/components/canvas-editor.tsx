@@ -48,7 +48,7 @@ import { LiveNotices } from './live-notices';
 import { nodeTypes } from '../kinds';
 import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
-import { ToolbarRunButtons } from './run-button';
+import { RunBar } from './run-button';
 import { RunPanel } from './run-panel';
 import { SaveTemplateDialog } from './save-template-dialog';
 import { ShareDialog } from './share-dialog';
@@ -261,7 +261,6 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         note={note}
         onShare={canShare ? () => setSharing(true) : undefined}
         minimap={{ shown: showMinimap, toggle: () => setMinimapChoice(!showMinimap) }}
-        runControls={(compact) => <ToolbarRunButtons compact={compact} />}
       />
       <LiveNotices session={session} />
       {sharing && <ShareDialog projectId={project.id} projectName={project.name} onClose={() => setSharing(false)} />}
@@ -346,6 +345,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         </ReactFlow>
         <UploadTrayPanel uploads={uploads} />
         {draggingFiles && <DropHighlight rules={uploads.rules} />}
+        <RunBar />
         <RunPanel nodes={nodes} />
       </div>
     </EditorContext.Provider></RunsContext.Provider>

@@ -2,7 +2,7 @@
 // tab's own changes), the history of versions, the project's gallery of generations, save the canvas as a template,
 // share the project (its owner only). On a phone-sized screen (SMALL_SCREEN) it is one row: adding images and
 // a generation node, Undo, and a More menu with the rest (and the minimap, hidden there unless shown).
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { Link, navigate } from '../router';
 import { MoreMenu } from './more-menu';
@@ -30,8 +30,6 @@ interface Props {
   onShare?: () => void;
   /** Whether the minimap shows, and the way to change it (the compact toolbar's More menu offers it). */
   minimap?: { shown: boolean; toggle: () => void };
-  /** The run controls (run-button.tsx: Run all, Cancel run, Runs), after the adding buttons. */
-  runControls?: (compact: boolean) => ReactNode;
 }
 
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -67,12 +65,6 @@ export function EditorToolbar(props: Props) {
       <button type="button" className="button" onClick={props.onAddGeneration}>
         Add generation
       </button>
-      {props.runControls && (
-        <>
-          <span className="toolbar-separator" aria-hidden="true" />
-          {props.runControls(false)}
-        </>
-      )}
       <span className="toolbar-separator" aria-hidden="true" />
       <button type="button" className="button ghost" onClick={props.onConnectSelected} disabled={!props.canConnect} title="Connect the selected images into the selected generation node">
         Connect selected
@@ -130,7 +122,6 @@ function CompactToolbar(props: Props) {
       <button type="button" className="button ghost" onClick={props.onUndo} disabled={!props.canUndo} aria-label="Undo" title="Undo your last change" aria-keyshortcuts="Control+Z Meta+Z">
         <span aria-hidden="true">↶</span>
       </button>
-      {props.runControls?.(true)}
       <MoreMenu actions={actions} />
       <span className="toolbar-note" role="status">
         {props.note}

@@ -1,8 +1,8 @@
 // Run ▶ (issue 35 point 6): on every runnable node, the node's Run — the node after whatever it depends on that is
 // stale, with its estimate: "Run · $0.04", "Run · cached" — and beside it a small menu: Run from here (the node and
-// everything after it) and, for a kind with a seed, Run again (a new seed, so a new variant). In the toolbar, Run all
-// with the total estimate, one Cancel for the current run, and Runs (the run panel). Every control is a button or
-// a menu item (components/more-menu.tsx: arrows move, Escape closes).
+// everything after it) and, for a kind with a seed, Run again (a new seed, so a new variant). In the run bar over
+// the canvas, Run all with the total estimate, one Cancel for the current run, and Runs (the run panel). Every control
+// is a button or a menu item (components/more-menu.tsx: arrows move, Escape closes).
 import { useNodesData } from '@xyflow/react';
 import { dataRulesOf } from '../../../src/kinds/index.js';
 import type { CanvasNode } from '../canvas/model';
@@ -58,25 +58,28 @@ export function NodeRunButton({ nodeId, type }: { nodeId: string; type: string |
   );
 }
 
-/** The toolbar's run controls: Run all (with the total estimate), Cancel while a run goes, and Runs (the panel). */
-export function ToolbarRunButtons({ compact }: { compact?: boolean }) {
+/**
+ * The canvas's run bar (top right, over the canvas: the editor's toolbar has no room left on a laptop's one row):
+ * Run all (with the total estimate), Cancel run while a run goes, and Runs (the run panel).
+ */
+export function RunBar() {
   const runs = useRunsContext();
   if (!runs) return null;
   const running = runs.current?.status === 'running';
   return (
-    <>
-      <button type="button" className="button primary run-all" onClick={() => runs.start('all')} disabled={runs.starting} title="Run every node that runs (what has not changed comes from the cache)">
+    <div className="run-bar" role="toolbar" aria-label="Runs">
+      <button type="button" className="button small primary run-all" onClick={() => runs.start('all')} disabled={runs.starting} title="Run every node that runs (what has not changed comes from the cache)">
         <span aria-hidden="true">▶ </span>
         {runLabel(totalEstimate(runs.estimate), 'Run all')}
       </button>
       {running && (
-        <button type="button" className="button ghost" onClick={runs.cancel} disabled={runs.canceling} aria-label="Cancel run" title="Stop the whole run">
-          {runs.canceling ? 'Canceling…' : compact ? '■' : 'Cancel run'}
+        <button type="button" className="button small" onClick={runs.cancel} disabled={runs.canceling} aria-label="Cancel run" title="Stop the whole run">
+          {runs.canceling ? 'Canceling…' : 'Cancel run'}
         </button>
       )}
-      <button type="button" className="button ghost" aria-expanded={runs.panelOpen} onClick={() => runs.setPanelOpen(!runs.panelOpen)} title="The current run’s jobs, states and prices">
+      <button type="button" className="button small ghost" aria-expanded={runs.panelOpen} onClick={() => runs.setPanelOpen(!runs.panelOpen)} title="The current run’s jobs, states and prices">
         Runs
       </button>
-    </>
+    </div>
   );
 }
