@@ -5,6 +5,7 @@
 // node and the runnable nodes it depends on, from one estimate of the whole canvas), and a new seed for Run again.
 import type { Estimate, RunJob, RunJobStatus, RunView } from '../api/runs';
 import { documentJob, ordinal, type DocumentJob } from './job';
+import { findCycle, graphOf, keysOf } from '../../../src/kinds/graph.js';
 import { kindOf } from './kinds';
 
 /** A node's run state (`data.run`), as the runner writes it; anything else in the document is no run state. */
@@ -143,6 +144,32 @@ export function descendantsOf(ids: readonly string[], edges: readonly EdgeLike[]
     stack.push(...(out.get(id) ?? []));
   }
   return seen;
+}
+
+/**
+ * The runnable nodes an estimate can be asked for without a refusal: not those that cannot run now (src/kinds/graph.ts:
+ * a problem such as an input with nothing connected) nor what depends on them; none on a canvas with a cycle.
+ */
+export function estimableIds(
+  nodes: ReadonlyArray<{ id: string; type?: string; data: Record<string, unknown> }>,
+  edges: ReadonlyArray<EdgeLike & { id: string; sourceHandle?: string | null; targetHandle?: string | null }>,
+): string[] {
+  const runnable = nodes.filter((n) => isRunnableType(n.type)).map((n) => n.id);
+  if (runnable.length === 0) return [];
+  try {
+    const graph = graphOf({
+      nodes: nodes.map((n) => ({ id: n.id, type: n.type, data: n.data })),
+      edges: edges.map((e) => ({ id: e.id, source: e.source, target: e.target, sourceHandle: e.sourceHandle ?? null, targetHandle: e.targetHandle ?? null })),
+    });
+    if (findCycle(graph)) return [];
+    const keys = keysOf(graph);
+    const cannot = (id: string) => keys.get(id)?.key == null || keys.get(id)?.problem !== undefined;
+    const out = new Set(runnable.filter(cannot));
+    for (const id of descendantsOf([...out], edges)) out.add(id);
+    return runnable.filter((id) => !out.has(id));
+  } catch {
+    return runnable; // the graph module cannot say (yet): ask for them all, and leave out what the service names
+  }
 }
 
 /** What running some nodes would cost, from an estimate that covers them: the sum, whether all of it is cached, jobs unpriced. */

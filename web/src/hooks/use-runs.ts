@@ -9,7 +9,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { cancelRun, estimateRun, getRun, latestRuns, startRun, type Estimate, type RunMode, type RunView } from '../api/runs';
 import type { LiveSession } from '../canvas/live-session';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
-import { descendantsOf, documentRuns, estimateSignature, isRunnableType, newSeed } from '../canvas/runs';
+import { descendantsOf, documentRuns, estimableIds, estimateSignature, newSeed } from '../canvas/runs';
 
 /** How long the graph must stay unchanged before the estimate is asked again. */
 const ESTIMATE_PAUSE_MS = 600;
@@ -67,8 +67,8 @@ export function useRuns(projectId: string, session: LiveSession, nodes: CanvasNo
   const latest = useRef({ nodes, edges });
   latest.current = { nodes, edges };
 
-  // The estimate: the runnable nodes that can run; a node the service says cannot (blocked) is left out with what
-  // depends on it, and the rest asked again.
+  // The estimate: the runnable nodes that can run (canvas/runs.ts estimableIds); a node the service still says
+  // cannot (blocked) is left out with what depends on it, and the rest asked again.
   const [estimate, setEstimate] = useState<Estimate | undefined>(undefined);
   const signature = useMemo(() => estimateSignature(nodes, edges), [nodes, edges]);
   useEffect(() => {
@@ -76,7 +76,7 @@ export function useRuns(projectId: string, session: LiveSession, nodes: CanvasNo
     const timer = setTimeout(() => {
       void (async () => {
         const { nodes, edges } = latest.current;
-        let ids = nodes.filter((n) => isRunnableType(n.type)).map((n) => n.id);
+        let ids = estimableIds(nodes, edges);
         for (let attempt = 0; attempt < 5 && ids.length > 0; attempt++) {
           const answer = await estimateRun(projectId, { mode: 'selection', nodeIds: ids }, abort.signal).catch(() => undefined);
           if (!answer || abort.signal.aborted) return;
