@@ -71,18 +71,18 @@ function percentOf(job: DocumentJob | undefined): number | undefined {
 }
 
 /**
- * The node's badge from its `data.run` and `data.job`: undefined when it has been in no run. A job that is queued or
- * running says so from `data.job` (its place in the queue, its progress) even outside a run (POST /api/generations).
+ * The node's badge from its `data.run` and `data.job` (its place in the queue, its progress): undefined when it has
+ * been in no run (a job started by Generate, POST /api/generations, shows in the node's own job status).
  */
 export function runBadge(data: Record<string, unknown>): RunBadge | undefined {
   const run = documentRun(data.run);
+  if (!run) return undefined;
   const job = documentJob(data.job);
-  const of = run && run.total > 1 ? ` · ${run.done}/${run.total}` : '';
-  const status: RunJobStatus | undefined = job?.status ?? run?.status;
-  if (status === undefined) return undefined;
+  const of = run.total > 1 ? ` · ${run.done}/${run.total}` : '';
+  const status: RunJobStatus = job?.status ?? run.status;
   const finished = isFinished(status);
-  const price = run ? (finished ? (status === 'succeeded' || status === 'cached' ? formatUsd(run.cached ? 0 : run.costUsd) : undefined) : run.estimateUsd !== undefined ? `≈ ${formatUsd(run.estimateUsd)}` : undefined) : undefined;
-  const reason = run?.reason ? `: ${run.reason}` : '';
+  const price = finished ? (status === 'succeeded' || status === 'cached' ? formatUsd(run.cached ? 0 : run.costUsd) : undefined) : run.estimateUsd !== undefined ? `≈ ${formatUsd(run.estimateUsd)}` : undefined;
+  const reason = run.reason ? `: ${run.reason}` : '';
   const badge = ((): Omit<RunBadge, 'price'> => {
     switch (status) {
       case 'waiting':
@@ -96,7 +96,7 @@ export function runBadge(data: Record<string, unknown>): RunBadge | undefined {
       case 'cached':
         return { tone: 'cached', text: 'Cached' };
       case 'succeeded':
-        return run?.cached ? { tone: 'cached', text: 'Cached' } : { tone: 'done', text: 'Done' };
+        return run.cached ? { tone: 'cached', text: 'Cached' } : { tone: 'done', text: 'Done' };
       case 'failed':
         return { tone: 'failed', text: `Failed${reason}` };
       case 'skipped':
