@@ -134,17 +134,20 @@ export function useRuns(projectId: string, session: LiveSession, nodes: CanvasNo
     });
   }, [projectId, setCurrent]);
 
+  // The document's run states: only a change of them (not a node moved) reads a run again.
   const docRuns = useMemo(() => documentRuns(nodes), [nodes]);
+  const docRunIds = useRef(docRuns.runIds);
+  docRunIds.current = docRuns.runIds;
   useEffect(() => {
     if (!known.current) return;
-    for (const runId of docRuns.runIds) {
+    for (const runId of docRunIds.current) {
       if (known.current.has(runId)) continue;
       known.current.add(runId);
       read(runId); // a run someone else started (or this tab's, before its answer came)
     }
     const run = currentRef.current;
     if (run?.status === 'running') read(run.id);
-  }, [docRuns.signature, docRuns.runIds, read]);
+  }, [docRuns.signature, read]);
 
   const running = current?.status === 'running' ? current.id : undefined;
   useEffect(() => {
