@@ -224,11 +224,19 @@ export function newSeed(previous: unknown, random: () => number = Math.random): 
 
 /** What decides the estimate: the nodes' data without what the service writes while runs go, and the edges. */
 export function estimateSignature(nodes: ReadonlyArray<{ id: string; type?: string; data: Record<string, unknown> }>, edges: ReadonlyArray<EdgeLike & { sourceHandle?: string | null; targetHandle?: string | null }>): string {
-  const volatile = new Set(['job', 'run', 'isGenerating', 'error', 'number']);
-  return JSON.stringify([
-    nodes.map((n) => [n.id, n.type, Object.entries(n.data).filter(([k]) => !volatile.has(k)).sort(([a], [b]) => (a < b ? -1 : 1))]),
-    edges.map((e) => [e.source, e.target, e.sourceHandle ?? null, e.targetHandle ?? null]),
-  ]);
+  return JSON.stringify([nodes.map((n) => [n.id, n.type, dataSignature(n.data)]), edges.map((e) => [e.source, e.target, e.sourceHandle ?? null, e.targetHandle ?? null])]);
+}
+
+const VOLATILE = new Set(['job', 'run', 'isGenerating', 'error', 'number']);
+/** Per data object (a node's data keeps its object while only its position changes): its part of the signature. */
+const dataSignatures = new WeakMap<object, string>();
+function dataSignature(data: Record<string, unknown>): string {
+  let part = dataSignatures.get(data);
+  if (part === undefined) {
+    part = JSON.stringify(Object.entries(data).filter(([k]) => !VOLATILE.has(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
+    dataSignatures.set(data, part);
+  }
+  return part;
 }
 
 /** The run ids the document's nodes name (`data.run.runId`), and a signature of their states (what changes as a run goes). */
