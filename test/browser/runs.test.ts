@@ -2,7 +2,8 @@
 // hooks/use-runs.ts): Run all (the run bar over the canvas) runs a chain upload → adjust → adjust (both Done, the estimate then
 // says cached, a second Run all shows them Cached) while another editor watches the states live; Run again on a
 // generation node draws a new seed and makes a new variant; a failing node makes its dependant Skipped with the
-// reason; Cancel run stops a run; Run selection by keyboard alone. One service (the offline engine, held when a test
+// reason; Cancel run stops a run; Run selection by keyboard alone; on a phone, a long press on a node offers Run from
+// here. One service (the offline engine, held when a test
 // needs a job that keeps running), one Chromium.
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -43,8 +44,8 @@ describeInBrowser('graph runs in the editor', () => {
       ],
     );
 
-  async function open(email: string, projectId: string) {
-    const watched = await newPage(await f.newContext());
+  async function open(email: string, projectId: string, phone = false) {
+    const watched = await newPage(await f.newContext(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : {}));
     await f.signIn(watched.page.context(), email);
     await watched.page.goto(`${f.app.baseUrl}/projects/${projectId}`);
     await watched.page.locator('.react-flow__node[data-id="in"]').waitFor();
@@ -187,6 +188,22 @@ describeInBrowser('graph runs in the editor', () => {
     await panel(page).focus();
     await page.keyboard.press('Escape');
     await panel(page).waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+
+  it('on a phone, a long press on a node offers its runs: Run from here runs it and what follows', async () => {
+    const projectId = await chain('gil@example.com', 'Phone');
+    const { page, errors } = await open('gil@example.com', projectId, true);
+    const title = (await node(page, 'a').locator('.canvas-node-title').boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: title.x + 20, y: title.y + title.height / 2, id: 0 }] });
+    const menu = page.getByRole('menu', { name: 'Adjust node' });
+    await menu.waitFor();
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    expect(await menu.getByRole('menuitem', { name: 'Run', exact: true }).count()).toBe(1);
+    await menu.getByRole('menuitem', { name: 'Run from here' }).tap();
+    await badge(page, 'a', 'Done').waitFor({ timeout: WAIT });
+    await badge(page, 'b', 'Done').waitFor({ timeout: WAIT });
     expect(errors).toEqual([]);
   });
 });

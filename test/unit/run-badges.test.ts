@@ -2,7 +2,7 @@
 // service writes (anyone can write the document: only well-formed run states count), prices as people read them,
 // and a node's Run estimate — the node and what it depends on — from one estimate of the canvas.
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../../web/src/api/runs.js';
+import type { Estimate } from '../../web/src/api/run-types.js';
 import { ancestorsOf, descendantsOf, documentRun, formatUsd, newSeed, nodeRunEstimate, runBadge, runLabel, totalEstimate } from '../../web/src/canvas/runs.js';
 
 const run = (fields: Record<string, unknown>) => ({ runId: 'run_1', status: 'succeeded', cached: false, done: 1, total: 1, ...fields });

@@ -3,10 +3,10 @@
 // service writes either, COMMON.md "Runs API"), the words of its badge ("Queued · 3rd", "Running · 40%", "Cached",
 // "Done", "Failed: reason", "Skipped: reason"), prices as people read them, the estimate on a node's Run button (the
 // node and the runnable nodes it depends on, from one estimate of the whole canvas), and a new seed for Run again.
-import type { Estimate, RunJob, RunJobStatus, RunView } from '../api/runs';
-import { documentJob, ordinal, type DocumentJob } from './job';
+import type { Estimate, RunJob, RunJobStatus, RunView } from '../api/run-types.js';
+import { documentJob, ordinal, type DocumentJob } from './job.js';
 import { findCycle, graphOf, keysOf } from '../../../src/kinds/graph.js';
-import { kindOf } from './kinds';
+import { kindOf } from './kinds.js';
 
 /** A node's run state (`data.run`), as the runner writes it; anything else in the document is no run state. */
 export interface DocumentRun {
