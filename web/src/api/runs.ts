@@ -3,10 +3,9 @@
 // contract (COMMON.md "Runs API"); every call answers `{ ok: true, value }` or the service's refusal in its own
 // words (`error`, and the nodes it names), never throws.
 import { NETWORK_ERROR, notifyUnauthorized } from './client';
+import type { Estimate, RunMode, RunView } from './run-types';
 
-import type { Estimate, RunMode, RunView } from './run-types.js';
-
-export type * from './run-types.js';
+export type * from './run-types';
 
 export interface RunBody {
   mode: RunMode;
