@@ -721,6 +721,14 @@ export interface paths {
                                     isGenerating?: boolean;
                                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                     model?: string;
+                                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                    seed?: number;
+                                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                    count?: number;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -735,6 +743,20 @@ export interface paths {
                                     type: "text";
                                     /** @description the text (may be empty) */
                                     text: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "list";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "list";
+                                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                                    items: string[];
                                 };
                             } | {
                                 id: string;
@@ -759,6 +781,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -784,6 +810,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             } | {
                                 id: string;
@@ -816,6 +846,10 @@ export interface paths {
                                     image?: string;
                                     /** @description Whether its job is queued or running (written by the service) */
                                     isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
                                 };
                             })[];
                             /** @default [] */
@@ -1614,6 +1648,14 @@ export interface paths {
                                 isGenerating?: boolean;
                                 /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                                 model?: string;
+                                /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                seed?: number;
+                                /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                count?: number;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1628,6 +1670,20 @@ export interface paths {
                                 type: "text";
                                 /** @description the text (may be empty) */
                                 text: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "list";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "list";
+                                /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                                items: string[];
                             };
                         } | {
                             id: string;
@@ -1652,6 +1708,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1677,6 +1737,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         } | {
                             id: string;
@@ -1709,6 +1773,10 @@ export interface paths {
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
                                 isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
                             };
                         })[];
                         /** @default [] */
@@ -4604,6 +4672,14 @@ export interface components {
                     isGenerating?: boolean;
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4618,6 +4694,20 @@ export interface components {
                     type: "text";
                     /** @description the text (may be empty) */
                     text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "list";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "list";
+                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                    items: string[];
                 };
             } | {
                 id: string;
@@ -4642,6 +4732,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4667,6 +4761,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -4699,6 +4797,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             })[];
             edges: {
@@ -4755,6 +4857,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4769,6 +4879,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -4793,6 +4917,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4818,6 +4946,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4850,6 +4982,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -4928,6 +5064,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4942,6 +5086,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -4966,6 +5124,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -4991,6 +5153,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5023,6 +5189,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5148,6 +5318,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5162,6 +5340,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5186,6 +5378,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5211,6 +5407,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5243,6 +5443,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5628,6 +5832,14 @@ export interface components {
                     isGenerating?: boolean;
                     /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                     model?: string;
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5642,6 +5854,20 @@ export interface components {
                     type: "text";
                     /** @description the text (may be empty) */
                     text: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "list";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "list";
+                    /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                    items: string[];
                 };
             } | {
                 id: string;
@@ -5666,6 +5892,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5691,6 +5921,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             } | {
                 id: string;
@@ -5723,6 +5957,10 @@ export interface components {
                     image?: string;
                     /** @description Whether its job is queued or running (written by the service) */
                     isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
                 };
             })[];
             edges: {
@@ -5779,6 +6017,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5793,6 +6039,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5817,6 +6077,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5842,6 +6106,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5874,6 +6142,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -5952,6 +6224,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -5966,6 +6246,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -5990,6 +6284,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6015,6 +6313,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6047,6 +6349,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {
@@ -6172,6 +6478,14 @@ export interface components {
                         isGenerating?: boolean;
                         /** @description A generation node: the model it generates with (an id from GET /api/models); absent: the default */
                         model?: string;
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6186,6 +6500,20 @@ export interface components {
                         type: "text";
                         /** @description the text (may be empty) */
                         text: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "list";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description its texts, at most 500, each at most as long as a prompt (may be empty) */
+                        items: string[];
                     };
                 } | {
                     id: string;
@@ -6210,6 +6538,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6235,6 +6567,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 } | {
                     id: string;
@@ -6267,6 +6603,10 @@ export interface components {
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
                         isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
                     };
                 })[];
                 edges: {

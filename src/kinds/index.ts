@@ -7,11 +7,12 @@ import { crop } from './crop.js';
 import { generation } from './generation.js';
 import type { DataField, DataFields, FieldRule, FieldRules, KindLimits, NodeKind, Port } from './kind.js';
 import { fits } from './kind.js';
+import { list } from './list.js';
 import { resize } from './resize.js';
 import { text } from './text.js';
 import { upload } from './upload.js';
 
-export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, NodeKind, Port, PortValue } from './kind.js';
+export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, NodeKind, Port, PortValue, SourceValue } from './kind.js';
 export { PORT_VALUES, defineKind, fits } from './kind.js';
 
 /** Every node kind, in menu order. */
@@ -19,6 +20,7 @@ export const NODE_KINDS = [
   upload,
   generation,
   text,
+  list,
   crop,
   resize,
   adjust,

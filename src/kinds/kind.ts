@@ -80,7 +80,21 @@ export interface NodeKind<T extends string = string> {
   /** About the size the editor draws a node of this kind at: used where the document holds no measured size (thumbnails). */
   readonly size: { readonly width: number; readonly height: number };
   readonly task?: KindTask;
+  /**
+   * A kind that runs with a seed (its model is not deterministic): its jobs carry `data.seed` plus the count index,
+   * and its `data.count` (1–8) runs it that many times (./graph.ts). Absent: no seed, one job per input.
+   */
+  readonly seeded?: boolean;
+  /**
+   * A kind that does not run but gives values (a source: an upload, a text, a list): what each output port gives,
+   * from the node's data: the values in order, or `{ from }`, everything that reaches that input port passed on
+   * (a list's images). An output that gives nothing makes the nodes it feeds wait (./graph.ts).
+   */
+  readonly gives?: (data: Readonly<Record<string, unknown>>) => Readonly<Record<string, readonly SourceValue[] | { readonly from: string }>>;
 }
+
+/** A value a source gives: a text (a text node's, a list item) or an image (an upload's URL). */
+export type SourceValue = { readonly text: string } | { readonly image: string };
 
 /** A kind, checked once when its module loads: port names unique per side, at most one default per side. */
 export function defineKind<const T extends string>(kind: NodeKind<T>): NodeKind<T> {

@@ -10,5 +10,6 @@ export const text = defineKind({
   data: (limits) => ({ text: textField(limits.promptChars, 'invalid-text', { required: true, description: 'the text (may be empty)' }) }),
   inputs: [],
   outputs: [{ name: 'text', label: 'Text', value: 'text', list: false, default: true }],
+  gives: (data) => ({ text: [{ text: typeof data.text === 'string' ? data.text : '' }] }),
   size: { width: 260, height: 180 },
 });

@@ -10,5 +10,6 @@ export const upload = defineKind({
   data: specData,
   inputs: [],
   outputs: [{ name: 'image', label: 'Image', value: 'image', list: false, default: true }],
+  gives: (data) => ({ image: typeof data.image === 'string' && data.image.length > 0 ? [{ image: data.image }] : [] }),
   size: { width: 260, height: 330 }, // as the editor draws it: with its image and buttons
 });

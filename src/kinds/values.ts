@@ -95,3 +95,42 @@ export const numberField = (
 /** One of `values`. */
 export const choiceField = (values: readonly [string, ...string[]], reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
   field(z.enum(values), (v) => typeof v === 'string' && values.includes(v), reason, opts.required, opts.description);
+
+/** A list of at most `maxItems` texts of at most `maxChars` characters each (a `list` node's items). */
+export const textListField = (maxItems: number, maxChars: number, reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
+  field(
+    z.array(z.string().max(maxChars).refine(isStorableText, UNSTORABLE)).max(maxItems),
+    (v) => Array.isArray(v) && v.length <= maxItems && v.every((item) => isText(item, maxChars)),
+    reason,
+    opts.required,
+    opts.description,
+  );
+
+/** An image URL in a list (a fanned node's results): as `isImage`, but never a data: URL longer than IMAGE_URL_MAX_CHARS (no save turns those into files). */
+const isListedImage = (v: unknown): v is string => typeof v === 'string' && v.length <= IMAGE_URL_MAX_CHARS && hasImageScheme(v) && storable(v);
+
+/** A list of at most `maxItems` image URLs of at most IMAGE_URL_MAX_CHARS each (a fanned node's results). */
+export const imageListField = (maxItems: number, reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
+  field(
+    z
+      .array(
+        z
+          .string()
+          .max(IMAGE_URL_MAX_CHARS)
+          .refine(hasImageScheme, `Invalid image URL: only ${schemes} URLs or a path`)
+          .refine(isStorableText, UNSTORABLE),
+      )
+      .max(maxItems),
+    (v) => Array.isArray(v) && v.length <= maxItems && v.every(isListedImage),
+    reason,
+    opts.required,
+    opts.description,
+  );
+
+/** The most characters a key (./graph.ts: SHA-256 in hex) has. */
+export const KEY_MAX_CHARS = 64;
+const KEY_PATTERN = /^[0-9a-f]{1,64}$/;
+
+/** A key: lower-case hex of at most KEY_MAX_CHARS characters. */
+export const keyField = (reason: string, opts: { required?: boolean; description?: string } = {}): DataField =>
+  field(z.string().regex(KEY_PATTERN, `Invalid key: lower-case hex, at most ${KEY_MAX_CHARS} characters`), (v) => typeof v === 'string' && KEY_PATTERN.test(v), reason, opts.required, opts.description);

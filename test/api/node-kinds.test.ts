@@ -34,7 +34,7 @@ describe('node kinds', () => {
       ],
       outputs: [{ name: 'image', value: 'image', list: false, default: true }],
     });
-    expect(Object.keys(kinds[1].data.properties)).toEqual(['type', 'image', 'prompt', 'isGenerating', 'model']);
+    expect(Object.keys(kinds[1].data.properties)).toEqual(['type', 'image', 'prompt', 'isGenerating', 'model', 'seed', 'count', 'resultKey', 'results']);
     // The data schema follows the configuration: a text is held to the prompt limit.
     expect(kinds[2]).toMatchObject({ type: 'text', label: 'Text', task: null, inputs: [], outputs: [{ name: 'text', value: 'text', list: false, default: true }] });
     expect(kinds[2].data).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['type', 'text'] });

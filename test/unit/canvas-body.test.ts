@@ -26,6 +26,9 @@ const BAD_VALUES: unknown[] = [
   'upload', 'generation', 'text', 'video', '__proto__', 'constructor',
   // Port names (src/kinds/): right on one side or kind, wrong on another.
   'image', 'images', 'prompt', 'in', 'out',
+  // The run fields (src/kinds/graph.ts): seeds, counts, keys, results and a list's items.
+  8, 9, 'abc123', 'f'.repeat(64), 'f'.repeat(65), 'ABC',
+  ['red', 'green'], ['https://img.example/r.png', '/files/b.png'], ['javascript:x'], ['x\u0000'], [`data:image/png;base64,${'A'.repeat(3000)}`], Array.from({ length: 501 }, () => 'i'),
 ];
 
 /** Images around the rules: data: URLs of any length and case are taken (a save stores them), other URLs up to 2,048. */
@@ -69,7 +72,7 @@ function mutate(body: Json, rnd: () => number): string {
     case 'node':
       return `node.${setOrDelete(pick(nodes), ['id', 'type', 'position', 'data', 'label'])}`;
     case 'data':
-      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'model', 'text', 'label'])}`;
+      return `data.${setOrDelete(pick(nodes).data as Json, ['type', 'image', 'prompt', 'isGenerating', 'model', 'text', 'label', 'seed', 'count', 'resultKey', 'results', 'items'])}`;
     case 'position':
       return `position.${setOrDelete(pick(nodes).position as Json, ['x', 'y', 'z'])}`;
     case 'edge':
@@ -97,9 +100,10 @@ function mutate(body: Json, rnd: () => number): string {
       // A node turned into another kind, keeping or changing its data's type: the data then fits the kind or not.
       const n = pick(nodes);
       if (typeof n !== 'object' || n === null || typeof n.data !== 'object' || n.data === null) return 'kind (parent already replaced)';
-      n.type = pick(['upload', 'generation', 'text']);
+      n.type = pick(['upload', 'generation', 'text', 'list']);
       if (rnd() < 0.7) (n.data as Json).type = n.type;
       if (n.type === 'text' && rnd() < 0.7) (n.data as Json).text = pick(['', 'words', 'p'.repeat(201)]);
+      if (n.type === 'list' && rnd() < 0.7) (n.data as Json).items = pick([[], ['a', 'b'], ['p'.repeat(201)]]);
       return `node kind ${String(n.type)}`;
     }
     case 'port': {
@@ -131,6 +135,11 @@ function baseBody(seed: number): Json {
     withText.push({ id, type: 'text', position: { x: i, y: seed % 7 }, data: { type: 'text', text: i % 2 ? `words ${i}` : '' } });
     (body.edges as Json[]).push({ id: `te-${i}`, source: id, target: generations[i % generations.length].id, ...(i % 2 ? { sourceHandle: 'text' } : {}), targetHandle: 'prompt' });
   }
+  // A list of prompts into a generation's prompt port, and the run fields a run writes (src/kinds/graph.ts).
+  const listId = `list-${seed}`;
+  withText.push({ id: listId, type: 'list', position: { x: 0, y: 0 }, data: { type: 'list', items: seed % 3 ? ['red', 'green'] : [] } });
+  (body.edges as Json[]).push({ id: `le-${seed}`, source: listId, target: generations[0].id, targetHandle: 'prompt' });
+  Object.assign(generations[0].data as Json, { seed: seed * 7919, count: 1 + (seed % 8), resultKey: 'ab'.repeat(32), results: ['https://img.example/r0.png', '/files/r1.png'] });
   if (seed % 2) body.version = seed % 5;
   if (seed % 3) body.id = `canvas-${seed}`;
   return body;
@@ -141,7 +150,7 @@ describe('canvas save fast path', () => {
     const rnd = random(20261122);
     let accepted = 0;
     let refused = 0;
-    const acceptedWith = { missing: 0, image: 0, kind: 0, port: 0 };
+    const acceptedWith = { missing: 0, image: 0, kind: 0, port: 0, runData: 0 };
     for (let i = 0; i < 2000; i++) {
       const body = baseBody(i);
       const faults = i % 10 === 0 ? [] : Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
@@ -165,6 +174,7 @@ describe('canvas save fast path', () => {
         if (faults.some((f) => f.startsWith('data.image:'))) acceptedWith.image++;
         if (faults.some((f) => f.startsWith('node kind'))) acceptedWith.kind++;
         if (faults.some((f) => f === 'edge port')) acceptedWith.port++;
+        if (faults.some((f) => /^data\.(seed|count|resultKey|results|items)$/.test(f))) acceptedWith.runData++;
       } else refused++;
     }
     // Both sides of the verdict are exercised.
@@ -176,6 +186,8 @@ describe('canvas save fast path', () => {
     // So are nodes changed to another kind, and edges whose ports changed (when the result still fits).
     expect(acceptedWith.kind).toBeGreaterThan(10);
     expect(acceptedWith.port).toBeGreaterThan(10);
+    // And the run fields (a seed, a count, a result key, results, a list's items) changed to values that still fit.
+    expect(acceptedWith.runData).toBeGreaterThan(10);
   });
 
   it('does not accept what is not an object', () => {

@@ -26,7 +26,7 @@ describe('crop, resize and adjust kinds', () => {
 
   it('hold crop data to whole pixels inside the bounds, every field required', () => {
     // Then its last run's result and state, as a generation node's (src/kinds/steps-run-data.ts).
-    expect(Object.keys(kindData(limits).get('crop')!.fields)).toEqual(['type', 'x', 'y', 'width', 'height', 'image', 'isGenerating']);
+    expect(Object.keys(kindData(limits).get('crop')!.fields)).toEqual(['type', 'x', 'y', 'width', 'height', 'image', 'isGenerating', 'resultKey', 'results']);
     const r = dataRulesOf('crop', limits)!;
     for (const key of ['x', 'y', 'width', 'height']) {
       expect(r[key].required, key).toBe(true);

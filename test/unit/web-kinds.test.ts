@@ -153,6 +153,13 @@ describe('the clipboard reads the kind registry', () => {
     ]);
     expect(keptData('llm', { prompt: 'x' })).toBeUndefined();
   });
+
+  it('a copy keeps a generation’s seed and count and a list’s items, never the run’s result key or results', () => {
+    const data = { prompt: 'p', seed: 12, count: 3, resultKey: 'ab'.repeat(32), results: ['https://r/0.png', 'https://r/1.png'], isGenerating: false, run: { runId: 'r' } };
+    expect(keptData('generation', data)).toEqual({ prompt: 'p', seed: 12, count: 3 });
+    expect(keptData('adjust', { grayscale: true, resultKey: 'ab', results: ['https://r/0.png'] })).toEqual({ grayscale: true });
+    expect(keptData('list', { items: ['red', 'green'], number: 2 })).toEqual({ items: ['red', 'green'] });
+  });
 });
 
 describe('ports and connections', () => {

@@ -18,9 +18,10 @@ export const sizeOf = (type: string | undefined): NodeSize => kindOf(type)?.size
 
 /**
  * A node's `data` keys that are the state of a run, written by the service while it runs the node (SPEC's
- * `isGenerating`; `job` and `error` are no kind's fields at all): a copy leaves them behind.
+ * `isGenerating`; the key its result was made for and a fanned node's results, src/kinds/graph.ts; `job`, `error`
+ * and `run` are no kind's fields at all): a copy leaves them behind. Its seed and count are settings: a copy keeps them.
  */
-const RUN_STATE: ReadonlySet<string> = new Set(['isGenerating']);
+const RUN_STATE: ReadonlySet<string> = new Set(['isGenerating', 'resultKey', 'results']);
 
 /** Only the kinds' own length limits matter here: the live session cuts texts to the service's (live-limits.ts). */
 const ANY_LENGTH = { promptChars: Number.MAX_SAFE_INTEGER };

@@ -7,6 +7,7 @@ import { NODE_KINDS, type NodeKind, type NodeType } from '../../../src/kinds/ind
 import { AdjustNode } from '../components/adjust-node';
 import { CropNode } from '../components/crop-node';
 import { GenerationNode } from '../components/generation-node';
+import { ListNode } from '../components/list-node';
 import { withNodeBoundary } from '../components/node-boundary';
 import { ResizeNode } from '../components/resize-node';
 import { TextNode } from '../components/text-node';
@@ -19,6 +20,7 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
   upload: { component: UploadNode, noun: 'image', add: 'files' },
   generation: { component: GenerationNode, noun: 'generation' },
   text: { component: TextNode, noun: 'text', data: { text: '' } },
+  list: { component: ListNode, noun: 'list', data: { items: [] } },
   crop: { component: CropNode, noun: 'crop', data: { x: 0, y: 0, width: 512, height: 512 } },
   resize: { component: ResizeNode, noun: 'resize', data: { width: 512, fit: 'contain' } },
   adjust: { component: AdjustNode, noun: 'adjust' },
