@@ -4,7 +4,7 @@
 // the canvas, Run all with the total estimate, one Cancel for the current run, and Runs (the run panel). Every control
 // is a button or a menu item (components/more-menu.tsx: arrows move, Escape closes).
 import { useNodesData } from '@xyflow/react';
-import { dataRulesOf } from '../../../src/kinds/index.js';
+import { kindOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
 import { documentRun, isFinished, isRunnableType, nodeRunEstimate, runLabel, totalEstimate } from '../canvas/runs';
 import { documentJob } from '../canvas/job';
@@ -12,8 +12,8 @@ import { useRunsContext, type Runs } from '../hooks/use-runs';
 import { MoreMenu, type MenuAction } from './more-menu';
 import './runs.css';
 
-/** Whether nodes of this type have a seed (Run again draws a new one): their kind's data has a `seed` field. */
-export const hasSeed = (type: string | undefined): boolean => type === 'generation' || dataRulesOf(type, { promptChars: 1 })?.seed !== undefined;
+/** Whether nodes of this type have a seed (Run again draws a new one): their kind says it is seeded. */
+export const hasSeed = (type: string | undefined): boolean => kindOf(type)?.seeded === true;
 
 /** Whether the node is in a run or has a job now (its Run waits). */
 export function nodeBusy(data: Record<string, unknown> | undefined): boolean {
