@@ -49,6 +49,11 @@ import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
+import { createRuns, type Runs } from './runs/coordinator.js';
+import { createRunDocument } from './runs/run-state.js';
+import { createRunsRepository } from './db/repositories/runs.js';
+import { estimateOf } from './runs/prices.js';
+import { createBudget } from './runs/budget.js';
 
 /** The structured logger the services write to (the app's pino logger). */
 export interface ServiceLog {
@@ -84,6 +89,8 @@ export interface Composition {
   tokens: TokenVerifier;
   /** Generation jobs (src/jobs/): app.ts resumes them at boot and stops them before closing. */
   jobs: GenerationJobs;
+  /** Runs of a project's graph (src/runs/), on the job runner. */
+  runs: Runs;
   /** The models this deployment runs (GET /api/models; a generation's `model`). */
   models: ModelRegistry;
   /** The job event streams open here (GET /api/generations/events): capped per user, ended by revocation. */
@@ -232,7 +239,11 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   };
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
+  // The runs' coordinator hears of every job's end and of every heartbeat (it is made once the runner is).
+  let runs: Runs | undefined;
   const jobs = createGenerationJobs({
+    onJobEnded: (job) => runs?.jobEnded(job),
+    onHeartbeat: async () => runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,
     heartbeatMs: config.jobs.heartbeatMs,
@@ -268,12 +279,28 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     metrics,
   });
   metrics?.watchJobs(() => jobsRepository.queueCounts());
+  runs = createRuns({
+    runs: createRunsRepository(database.db),
+    jobs: jobsRepository,
+    runner: jobs,
+    transactions,
+    access,
+    live,
+    document: createRunDocument({ live, log }),
+    estimateOf,
+    budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
+    defaultModel: models.defaultId,
+    maxJobs: config.jobs.runMaxJobs,
+    limits: { promptChars: config.limits.promptChars },
+    log,
+  });
   return {
     services,
     live,
     rateLimits: repositories.rateLimits,
     tokens,
     jobs,
+    runs,
     models,
     streams,
     objectSweep,

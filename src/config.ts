@@ -157,6 +157,7 @@ const envSchema = z.object({
   JOBS_START: z.enum(['boot', 'first-job'], { error: 'JOBS_START must be boot or first-job' }).default('boot'),
   JOBS_EVENTS_RETENTION_HOURS: int(48, 24),
   JOBS_HEARTBEAT_MS: int(5_000, 50),
+  RUN_MAX_JOBS: int(200, 1),
   JOBS_HEARTBEAT_LAPSE_MS: int(30_000, 150),
   JOBS_DB_POOL_SIZE: z.coerce.number().int().min(2).optional(),
   JOBS_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5, 'JOBS_POLLING_INTERVAL_SECONDS must be at least 0.5').max(3600).default(DEFAULT_JOB_QUEUE_SETTINGS.pollingIntervalSeconds),
@@ -238,6 +239,7 @@ const envSchema = z.object({
   RATE_LIMIT_CHECKOUTS_PER_MINUTE: int(10, 0),
   FREE_GENERATIONS_PER_DAY: int(0, 0),
   FREE_BUDGET_USD_PER_MONTH: z.coerce.number().min(0).max(1_000_000).default(0),
+  USER_DAILY_BUDGET_USD: text.pipe(z.coerce.number<string | undefined>({ error: 'USER_DAILY_BUDGET_USD must be a number of US dollars' }).positive('USER_DAILY_BUDGET_USD must be more than 0').max(1_000_000).optional()),
   VIDEO_TOKEN_ID: text,
   VIDEO_TOKEN_SECRET: text,
   VIDEO_API_URL: text.pipe(z.url().optional()),
@@ -336,6 +338,8 @@ export interface Config {
     heartbeatLapseMs: number;
     /** pg-boss's pool and timers. */
     queue: JobQueueSettings;
+    /** The most jobs one run may make (RUN_MAX_JOBS): a plan that fans out to more is refused before anything runs. */
+    runMaxJobs: number;
   };
   model: {
     /** The default model: a generation that names none (and every POST /api/image) runs it. */
@@ -470,6 +474,8 @@ export interface Config {
     freeGenerationsPerDay: number;
     /** USD of priced model calls a UTC month for users who are not Pro (replaces the daily quota); 0 = no budget. */
     freeBudgetUsdPerMonth: number;
+    /** USD a person's runs may cost a UTC day (USER_DAILY_BUDGET_USD): a run whose estimate would pass it is refused; undefined = none. */
+    userDailyBudgetUsd?: number;
   };
   video: { tokenId?: string; tokenSecret?: string; apiUrl?: string; perMinute: number };
   analytics: { token?: string; proxyApi?: string };
@@ -638,6 +644,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       eventsRetentionHours: e.JOBS_EVENTS_RETENTION_HOURS,
       heartbeatMs: e.JOBS_HEARTBEAT_MS,
       heartbeatLapseMs: e.JOBS_HEARTBEAT_LAPSE_MS,
+      runMaxJobs: e.RUN_MAX_JOBS,
       queue: {
         poolSize: e.JOBS_DB_POOL_SIZE ?? defaultJobsPoolSize(e.JOBS_CONCURRENCY),
         pollingIntervalSeconds: e.JOBS_POLLING_INTERVAL_SECONDS,
@@ -738,6 +745,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       startsPerMinute: e.RATE_LIMIT_CHECKOUTS_PER_MINUTE,
       freeGenerationsPerDay: e.FREE_GENERATIONS_PER_DAY,
       freeBudgetUsdPerMonth: e.FREE_BUDGET_USD_PER_MONTH,
+      userDailyBudgetUsd: e.USER_DAILY_BUDGET_USD,
     },
     video: { tokenId: e.VIDEO_TOKEN_ID, tokenSecret: e.VIDEO_TOKEN_SECRET, apiUrl: e.VIDEO_API_URL, perMinute: e.RATE_LIMIT_VIDEO_PER_MINUTE },
     analytics: { token: e.PUBLIC_ANALYTICS_TOKEN, proxyApi: e.PUBLIC_ANALYTICS_PROXY_API },

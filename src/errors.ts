@@ -26,9 +26,12 @@ export const ERROR_CODES = [
   'video_asset_id_required',
   'node_settings_unusable',
   'prompt_not_understood',
+  'invalid_run',
+  'too_many_jobs',
   // 401, 402, 403
   'unauthorized',
   'upgrade_required',
+  'budget_exceeded',
   'forbidden',
   'invalid_signature',
   // 404, 406, 408, 409, 412
@@ -81,6 +84,9 @@ export const ERROR_CODES = [
   'storage_unavailable',
   // 404 (project gallery)
   'generation_not_found',
+  // 404, 409 (runs)
+  'run_not_found',
+  'run_finished',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -172,6 +178,14 @@ export const budgetUsedUp = (budget: number, used: number, price: number) =>
   new AppError('upgrade_required', 'Upgrade required', {
     details: `this generation costs about ${usd(price)} and ${usd(Math.max(0, budget - used))} of your ${usd(budget)} free budget is left this month`,
   });
+const dollars = (amount: number) => `$${amount.toFixed(2)}`;
+/** A run whose estimate, with what the user spent today (UTC), would pass USER_DAILY_BUDGET_USD: 402 with the three numbers. */
+export const budgetExceeded = (budgetUsd: number, spentTodayUsd: number, estimateUsd: number) =>
+  new AppError(
+    'budget_exceeded',
+    `This run would cost about ${dollars(estimateUsd)}; with ${dollars(spentTodayUsd)} spent today it would pass your daily budget of ${dollars(budgetUsd)}`,
+    { extra: { budgetUsd, spentTodayUsd, estimateUsd } },
+  );
 /** The user already has `limit` generations running (GENERATIONS_IN_FLIGHT_PER_USER, on all instances together). */
 export const tooManyGenerations = (limit: number, retryAfterSeconds: number) =>
   new AppError('too_many_generations', 'Too many generations in flight', {
@@ -250,3 +264,14 @@ export const jobFinished = (status: string) => new AppError('job_finished', 'Job
 
 // Project gallery
 export const generationNotFound = () => new AppError('generation_not_found', 'Generation not found');
+
+// Runs (src/runs/, docs/api.md "Runs"): a plan's problem names its nodes (`nodeIds`); nothing is queued.
+const planned = (nodeIds: readonly string[]) => ({ extra: { nodeIds: nodeIds.slice(0, 50).map((id) => id.slice(0, 200)) } });
+/** A run that cannot be planned: a cycle, a node that does not run, a blocked node, a mode without its nodes, nothing to run. */
+export const invalidRun = (message: string, nodeIds: readonly string[]) => new AppError('invalid_run', message, planned(nodeIds));
+/** A run of more jobs than RUN_MAX_JOBS (its fan-out): the message says how many. */
+export const tooManyJobs = (message: string, nodeIds: readonly string[]) => new AppError('too_many_jobs', message, planned(nodeIds));
+/** A run naming a node the canvas does not have. */
+export const runNodeNotFound = (message: string, nodeIds: readonly string[]) => new AppError('node_not_found', message, planned(nodeIds));
+export const runNotFound = () => new AppError('run_not_found', 'Run not found');
+export const runFinished = (status: string) => new AppError('run_finished', 'Run already finished', { details: `the run ${status}; only a running run can be canceled` });

@@ -119,6 +119,9 @@ export const generations = pgTable(
     promptInMetadata: boolean('prompt_in_metadata').notNull().default(false),
     /** What the model said beside the image (the offline engine: what it did, in words); null when it said nothing, and on older rows. */
     modelText: text('model_text'),
+    /** A run's job (src/runs/, DESIGN.md §12 "Cache"): the job's cache key and seed; a later job of the same key in the project takes this output. Null otherwise. */
+    cacheKey: text('cache_key'),
+    seed: integer('seed'),
     /** The prompt's words for full-text search (config `simple`: any language, no stemming). */
     promptSearch: tsvector('prompt_search').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, prompt)`),
   },
@@ -127,6 +130,7 @@ export const generations = pgTable(
     index('generations_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()).where(sql`project_id IS NOT NULL`),
     index('generations_output_url_idx').on(t.outputImageUrl),
     index('generations_prompt_search_idx').using('gin', t.promptSearch),
+    index('generations_project_cache_key_idx').on(t.projectId, t.cacheKey).where(sql`cache_key IS NOT NULL`),
   ],
 );
 
@@ -494,8 +498,18 @@ export const generationJobs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** A run's job (src/runs/): its run, cache key and seed; null for a job started alone. */
+    runId: text('run_id'),
+    cacheKey: text('cache_key'),
+    seed: integer('seed'),
+    /** The node's data the run's job runs with (its key's params), as planned: the image-steps task uses it instead of the node's data now. */
+    params: jsonb('params').$type<Record<string, unknown>>(),
+    /** A run's job that took an earlier output of the same key (no task ran, cost 0): `generation_id` is the generation it reuses. */
+    cacheHit: boolean('cache_hit').notNull().default(false),
   },
   (t) => [
+    index('generation_jobs_run_idx').on(t.runId).where(sql`run_id IS NOT NULL`),
+    index('generation_jobs_project_cache_key_idx').on(t.projectId, t.cacheKey).where(sql`cache_key IS NOT NULL AND status IN ('queued', 'running')`),
     index('generation_jobs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('generation_jobs_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
     index('generation_jobs_project_created_idx').on(t.projectId, t.createdAt.desc()).where(sql`project_id IS NOT NULL`),
@@ -547,3 +561,78 @@ export const objectDeletions = pgTable(
   },
   (t) => [index('object_deletions_due_idx').on(t.dueAt)],
 );
+
+/** A run's status (docs/api.md "Runs"). */
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'canceled';
+/** A run's job's status: `waiting` until its inputs are ready (or another run makes the same key), then its job's. */
+export type RunJobStatus = 'waiting' | 'queued' | 'running' | 'cached' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
+
+/**
+ * Runs of a project's graph (DESIGN.md §12 "Runs", src/runs/): what was asked (`mode`, `node_ids`), the estimate made
+ * before it started, and its status; its jobs are `run_jobs`. Its cost is the sum of its jobs' costs.
+ */
+export const runs = pgTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mode: text('mode').notNull(),
+    nodeIds: text('node_ids').array().notNull(),
+    status: text('status').$type<RunStatus>().notNull().default('running'),
+    estimate: jsonb('estimate').$type<Record<string, unknown>>().notNull(),
+    costUsd: numeric('cost_usd', { precision: 12, scale: 6 }).notNull().default('0'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('runs_project_created_idx').on(t.projectId, t.createdAt.desc()),
+    index('runs_running_idx').on(t.createdAt).where(sql`status = 'running'`),
+    check('runs_status_check', sql`${t.status} IN ('running', 'succeeded', 'failed', 'canceled')`),
+  ],
+);
+
+export type RunRow = typeof runs.$inferSelect;
+
+/** The steps of a run's plan (src/kinds/graph.ts PlanStep), in topological order (`idx`), each one job. */
+export const runJobs = pgTable(
+  'run_jobs',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    idx: integer('idx').notNull(),
+    nodeId: text('node_id').notNull(),
+    instance: integer('instance').notNull(),
+    /** Its job's id, chosen when planned (the job row exists once it is queued or taken from the cache). */
+    jobId: text('job_id').notNull(),
+    /** The node's type when planned (an image-steps job's kind). */
+    nodeType: text('node_type').notNull(),
+    key: text('key').notNull(),
+    /** The node's key (its one job's key, or the hash of its jobs' keys): written as `data.resultKey` on success. */
+    nodeKey: text('node_key').notNull(),
+    seed: integer('seed'),
+    taskKind: text('task_kind').notNull(),
+    model: text('model'),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull(),
+    /** The PlanStep's inputs (port, value, source, key). */
+    inputs: jsonb('inputs').$type<unknown[]>().notNull(),
+    /** `idx` of the steps it takes an input from. */
+    deps: integer('deps').array().notNull(),
+    status: text('status').$type<RunJobStatus>().notNull().default('waiting'),
+    reason: text('reason'),
+    costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    imageUrl: text('image_url'),
+  },
+  (t) => [
+    primaryKey({ name: 'run_jobs_pkey', columns: [t.runId, t.idx] }),
+    uniqueIndex('run_jobs_job_id_key').on(t.jobId),
+    check('run_jobs_status_check', sql`${t.status} IN ('waiting', 'queued', 'running', 'cached', 'succeeded', 'failed', 'skipped', 'canceled')`),
+  ],
+);
+
+export type RunJobRow = typeof runJobs.$inferSelect;

@@ -55,10 +55,13 @@ export function statusOf(code: ErrorCode): number {
     case 'video_asset_id_required':
     case 'node_settings_unusable':
     case 'prompt_not_understood':
+    case 'invalid_run':
+    case 'too_many_jobs':
       return 400;
     case 'unauthorized':
       return 401;
     case 'upgrade_required':
+    case 'budget_exceeded':
       return 402;
     case 'forbidden':
     case 'invalid_signature':
@@ -74,6 +77,7 @@ export function statusOf(code: ErrorCode): number {
     case 'token_not_found':
     case 'job_not_found':
     case 'node_not_found':
+    case 'run_not_found':
     case 'generation_not_found':
       return 404;
     case 'not_acceptable':
@@ -82,6 +86,7 @@ export function statusOf(code: ErrorCode): number {
       return 408;
     case 'canvas_conflict':
     case 'job_finished':
+    case 'run_finished':
     case 'node_busy':
       return 409;
     case 'precondition_failed':

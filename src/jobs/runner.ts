@@ -86,6 +86,11 @@ export interface NewJob {
   promptInMetadata?: boolean;
   /** The task that runs it (./task.ts); `generation` when absent. */
   taskKind?: string;
+  /**
+   * A run's job (src/runs/): its run, the id chosen when it was planned, its cache key, seed and the node's data it
+   * runs with. Such a job is not refused because its node is busy (the run's coordinator waits for the node itself).
+   */
+  run?: { runId: string; jobId: string; cacheKey: string; seed: number | null; params: Record<string, unknown> };
 }
 
 export interface GenerationJobs {
@@ -111,6 +116,14 @@ export interface GenerationJobs {
   settleLapsed(): Promise<number>;
   /** Stops this instance's runner, waiting up to `timeoutMs` for running jobs. */
   stop(timeoutMs: number): Promise<void>;
+  /**
+   * A run's job (src/runs/), queued in the caller's transaction `tx`, which holds the user's job lock (`jobs.lockUser`)
+   * and records the run's change; once it commits, `shown(view)` shows it in its node.
+   */
+  enqueue(userId: string, input: NewJob & { run: NonNullable<NewJob['run']> }, tx: Tx): Promise<GenerationJobView>;
+  shown(view: GenerationJobView): void;
+  /** Records the job's current state as an event of its user's (under the user's lock, which `tx` holds). */
+  recordIn(userId: string, jobId: string, tx: Tx): Promise<GenerationJobView | null>;
 }
 
 export interface GenerationJobsDeps {
@@ -158,6 +171,10 @@ export interface GenerationJobsDeps {
   createQueue?: (opts: JobQueueOptions) => JobQueue;
   /** Counts retries and jobs given up (absent: metrics are off). */
   metrics?: Pick<Metrics, 'jobRetried' | 'jobDead'>;
+  /** Called once a job's row is final (succeeded, failed, canceled) and its node settled: a run's coordinator advances its run. */
+  onJobEnded?: (job: { id: string; runId: string | null; projectId: string | null }) => void;
+  /** Called at every heartbeat (and at resume): a run's coordinator advances the runs still running. */
+  onHeartbeat?: () => Promise<void>;
 }
 
 /** Why a job whose run was lost is retried or failed (the code of its retry; its failure's is job_interrupted). */
@@ -255,9 +272,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
    * task reached the node: the quota, a limit), `Canceled`, `The generation was interrupted`. `isGenerating` ends
    * too unless another job runs into the node.
    */
-  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null }, outcome?: RunOutcome) {
+  async function endInNode(view: { id: string; projectId: string | null; nodeId: string | null; runId?: string | null }, outcome?: RunOutcome) {
     const node = nodeOf(view);
     if (!node || !deps.nodeState) return;
+    // A run's result is written by its coordinator (src/runs/), with its key and, for a fanned node, every item's.
+    if (view.runId && outcome && 'image' in outcome) outcome = undefined;
     const others = await jobs.othersInNode(node.projectId, node.nodeId, view.id).catch(() => true);
     await deps.nodeState.show(node, { ended: view.id, idle: !others, ...(outcome ? { outcome } : {}) });
   }
@@ -472,7 +491,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       running.delete(jobId);
       handBack.delete(jobId);
       if (handedBack) await nodeShows(handedBack, { handedBack: true });
-      else await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
+      else {
+        await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
+        ended(row);
+      }
       answer();
     }
   }
@@ -482,10 +504,10 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
    * `running` states recorded in the one transaction), within the user's in-flight limit (else 429, nothing stored).
    * A node with a queued or running job refuses another (409 naming it).
    */
-  async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { held = false } = {}): Promise<{ view: GenerationJobView; attempt: number }> {
+  /** The row of a new job. */
+  function newRow(userId: string, input: NewJob, id: string, held: boolean) {
     const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
-    if (node && deps.access) await deps.access.require({ userId }, node.projectId, 'generate'); // 404/403 now, as POST /api/image answers them
-    const job = {
+    return {
       id,
       taskKind: input.taskKind ?? GENERATION_TASK,
       userId,
@@ -497,7 +519,24 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       promptInMetadata: input.promptInMetadata === true,
       createdAt: new Date(),
       held,
+      ...(input.run ? { runId: input.run.runId, cacheKey: input.run.cacheKey, seed: input.run.seed, params: input.run.params } : {}),
     };
+  }
+
+  /** A run's coordinator hears of a job's end (a failure of it is its own to log). */
+  function ended(row: { id: string; runId: string | null; projectId: string | null }) {
+    if (!deps.onJobEnded) return;
+    try {
+      deps.onJobEnded({ id: row.id, runId: row.runId, projectId: row.projectId });
+    } catch (err) {
+      log.warn({ err, jobId: row.id }, "could not tell a job's end to its run");
+    }
+  }
+
+  async function create(userId: string, input: NewJob, id = `job_${randomUUID()}`, { held = false } = {}): Promise<{ view: GenerationJobView; attempt: number }> {
+    const node = input.projectId !== undefined && input.nodeId !== undefined ? { projectId: input.projectId, nodeId: input.nodeId } : undefined;
+    if (node && deps.access) await deps.access.require({ userId }, node.projectId, 'generate'); // 404/403 now, as POST /api/image answers them
+    const job = newRow(userId, input, id, held);
     // One transaction under the user's lock: the row, its place in pg-boss and its first event. A runner that picks
     // the job up at once waits for the lock, so its `running` event always follows `queued`. If anything fails,
     // nothing is kept (a pg-boss job without a row finds nothing to run).
@@ -576,6 +615,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     } else {
       dead(job.id, job.taskKind, job.attempts, 'job_interrupted');
       await endInNode(job, { error: INTERRUPTED });
+      ended(job);
     }
     return true;
   }
@@ -594,6 +634,11 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
         await settleLapsed();
       } catch (err) {
         log.warn({ err }, 'could not look for jobs whose instance stopped');
+      }
+      try {
+        await deps.onHeartbeat?.();
+      } catch (err) {
+        log.warn({ err }, 'could not advance the runs still running');
       }
     });
   }
@@ -663,9 +708,27 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       if (changed.before === 'queued') {
         await endInNode(job, { error: CANCELED });
         void refreshPositions();
+        ended(job);
       }
       return view ?? find(userId, id);
     },
+
+    async enqueue(userId, input, tx) {
+      const job = newRow(userId, input, input.run.jobId, false);
+      const queuePriority = await jobs.nextPriority(userId, tx);
+      if (!(await jobs.insert({ ...job, queuePriority }, tx))) throw unauthorized(); // the run's user was deleted
+      await offer({ jobId: job.id, userId }, queuePriority, tx);
+      const view = await record(userId, job.id, tx);
+      if (!view) throw jobNotFound();
+      return view;
+    },
+
+    shown(view) {
+      showInNode(view);
+      prune();
+    },
+
+    recordIn: (userId, jobId, tx) => record(userId, jobId, tx),
 
     settleLapsed,
 

@@ -24,13 +24,47 @@ export interface ModelInfo {
   promptHints?: readonly string[];
   /** false: the model does not use a prompt (the upscalers), so a generation with it needs none; absent: it does. */
   takesPrompt?: false;
+  /** What the provider publishes the model costs, and where (absent: no published figure we can use, an estimate counts it unpriced). */
+  price?: ModelPrice;
+  /** true: a generation's `seed` reaches the model (fal, Replicate, ComfyUI's sampler); absent: the model takes none and ignores it. */
+  takesSeed?: true;
 }
+
+/**
+ * A model's published price in US dollars (DESIGN.md §12 "Prices"): per output image, per second of video, or per
+ * 1,000 tokens, with the page it was read from and when. 0 for what runs on our own machines.
+ */
+export interface ModelPrice {
+  perImageUsd?: number;
+  perSecondUsd?: number;
+  /** Per 1,000 output tokens (OpenAI's image models bill images as tokens). */
+  per1kTokensUsd?: number;
+  /** With `per1kTokensUsd`: the output tokens one image is taken to take, for an estimate (see the model). */
+  tokensPerImage?: number;
+  /** The provider's pricing page and the month it was read (`https://… (read 2026-11)`), or `self-hosted` / `offline`. */
+  source: string;
+}
+
+const READ = '(read 2026-11)';
+const OFFLINE_PRICE: ModelPrice = { perImageUsd: 0, source: 'offline: runs on this service' };
+const GEMINI_PRICES = `https://ai.google.dev/gemini-api/docs/pricing ${READ}`;
+/**
+ * gpt-image-1's image output tokens ($40 per million: $0.04 per 1,000). A 1024×1024 image at medium quality is 1,056
+ * output tokens in OpenAI's own table (low 272, high 4,160), so the estimate takes $0.04224 per image; the input
+ * text and images are billed as input tokens besides, which the estimate leaves out.
+ */
+const GPT_IMAGE_1_TOKENS_PER_IMAGE = 1056;
 
 /**
  * Every model a deployment may configure, in the order the catalogue lists them. Prices are the providers' list
  * prices per output image (Gemini: 1,290 output tokens at $30 per million for the Flash image models; $0.134 per
  * 1K/2K image for Gemini 3 Pro Image); gpt-image-1 is billed by tokens, which vary with the inputs and the
- * quality it picks, so it has none.
+ * quality it picks, so it has no `costPerImageUsd` (what a generation records and the free budget holds) and its
+ * `price` is per 1,000 tokens, with the tokens one image is taken to take for a run's estimate. The Qwen editors
+ * are priced per megapixel (fal) or by GPU time (Replicate): no figure per image, so no `price`. ComfyUI runs on
+ * the operator's own server (`self-hosted`, 0). The catalogue holds no video models yet, so no price per second.
+ * `takesSeed`: the request carries a generation's seed (fal's and Replicate's `seed` input, the ComfyUI workflow's
+ * sampler); Gemini, OpenAI and the offline engine take none and ignore it.
  */
 export const MODEL_INFO = {
   local: {
@@ -41,6 +75,7 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
     promptHints: PROMPT_HINTS,
+    price: OFFLINE_PRICE,
   },
   // Offline super-resolution (src/models/esrgan-upscaler.ts): machine learning, run in the image workers; one image,
   // the prompt is not used.
@@ -52,6 +87,7 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
     takesPrompt: false,
+    price: OFFLINE_PRICE,
   },
   'esrgan-slim-4x': {
     id: 'esrgan-slim-4x',
@@ -61,6 +97,7 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
     takesPrompt: false,
+    price: OFFLINE_PRICE,
   },
   'gemini-2.5-flash-image': {
     id: 'gemini-2.5-flash-image',
@@ -70,6 +107,7 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.039,
     offline: false,
+    price: { perImageUsd: 0.039, source: GEMINI_PRICES },
   },
   'gemini-3-pro-image-preview': {
     id: 'gemini-3-pro-image-preview',
@@ -79,6 +117,7 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.134,
     offline: false,
+    price: { perImageUsd: 0.134, source: GEMINI_PRICES },
   },
   'gemini-2.5-flash-image-preview': {
     id: 'gemini-2.5-flash-image-preview',
@@ -88,6 +127,7 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.039,
     offline: false,
+    price: { perImageUsd: 0.039, source: GEMINI_PRICES },
   },
   'gpt-image-1': {
     id: 'gpt-image-1',
@@ -96,6 +136,7 @@ export const MODEL_INFO = {
     maxInputs: 16,
     progress: 'previews', // its partial images, when OPENAI_PARTIAL_IMAGES is not 0
     offline: false,
+    price: { per1kTokensUsd: 0.04, tokensPerImage: GPT_IMAGE_1_TOKENS_PER_IMAGE, source: `https://platform.openai.com/docs/pricing ${READ}` },
   },
   // fal's queue API (docs/research/model-providers.md): image-edit endpoints, ids as fal names them. Prices are fal's
   // per image; Qwen's is per megapixel, so it has none.
@@ -107,6 +148,8 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.039,
     offline: false,
+    price: { perImageUsd: 0.039, source: `https://fal.ai/models/fal-ai/nano-banana/edit ${READ}` },
+    takesSeed: true,
   },
   'fal-ai/flux-pro/kontext': {
     id: 'fal-ai/flux-pro/kontext',
@@ -116,6 +159,8 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.04,
     offline: false,
+    price: { perImageUsd: 0.04, source: `https://fal.ai/models/fal-ai/flux-pro/kontext ${READ}` },
+    takesSeed: true,
   },
   'fal-ai/qwen-image-edit': {
     id: 'fal-ai/qwen-image-edit',
@@ -124,6 +169,7 @@ export const MODEL_INFO = {
     maxInputs: 1,
     progress: 'none',
     offline: false,
+    takesSeed: true,
   },
   // Replicate's predictions API: image editors by their owner/name. Prices are Replicate's per output image; Qwen's
   // is not stated per image, so it has none.
@@ -135,6 +181,8 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.039,
     offline: false,
+    price: { perImageUsd: 0.039, source: `https://replicate.com/google/nano-banana ${READ}` },
+    takesSeed: true,
   },
   'black-forest-labs/flux-kontext-pro': {
     id: 'black-forest-labs/flux-kontext-pro',
@@ -144,6 +192,8 @@ export const MODEL_INFO = {
     progress: 'none',
     costPerImageUsd: 0.04,
     offline: false,
+    price: { perImageUsd: 0.04, source: `https://replicate.com/black-forest-labs/flux-kontext-pro ${READ}` },
+    takesSeed: true,
   },
   'qwen/qwen-image-edit': {
     id: 'qwen/qwen-image-edit',
@@ -152,6 +202,7 @@ export const MODEL_INFO = {
     maxInputs: 1,
     progress: 'steps',
     offline: false,
+    takesSeed: true,
   },
   // The operator's own ComfyUI server (COMFYUI_URL) running a workflow (COMFYUI_WORKFLOW, or the shipped
   // Qwen-Image-Edit one); it takes as many images as the workflow has placeholders for (the registry says so).
@@ -162,6 +213,7 @@ export const MODEL_INFO = {
     maxInputs: 16,
     progress: 'steps',
     offline: false,
+    price: { perImageUsd: 0, source: 'self-hosted' },
   },
 } as const satisfies Record<string, ModelInfo>;
 

@@ -150,7 +150,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
       response: {
         200: z
           .string()
-          .describe('text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it'),
+          .describe('text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>` (or `event: run`, `data: <Run>` for a run you started); `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it'),
         400: ErrorBody.describe('Invalid Last-Event-ID: not an event id'),
         401: ErrorBody,
         503: ErrorBody,
@@ -164,7 +164,9 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     const queued: string[] = [];
     const out: { write?: (chunk: string) => void } = {}; // set once the stream is open; events before that wait
     const stop = await jobs.follow(userId, given === undefined ? null : Number(given.trim()), (event) => {
-      const chunk = `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(presentJobEvent(event.job))}\n\n`;
+      // A run's change (src/runs/: its id is `run_…`) is an `event: run` of the same stream, with the run as data.
+      const isRun = typeof event.job.id === 'string' && event.job.id.startsWith('run_');
+      const chunk = isRun ? `id: ${event.id}\nevent: run\ndata: ${JSON.stringify(event.job)}\n\n` : `id: ${event.id}\nevent: job\ndata: ${JSON.stringify(presentJobEvent(event.job))}\n\n`;
       if (out.write) out.write(chunk);
       else queued.push(chunk);
     });

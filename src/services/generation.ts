@@ -50,6 +50,8 @@ export interface GenerateInput {
   model?: string;
   /** What the model says of its progress while it works (a generation job shows it). */
   onProgress?: (progress: ModelProgress) => void;
+  /** A run's job (src/runs/): its cache key and seed, recorded with the generation (a later job of the same key in the project takes it). */
+  run?: { cacheKey: string | null; seed: number | null };
   /**
    * A generation job's own write, in the transaction that records the generation (first in it): false when the job
    * was canceled meanwhile, and then nothing is recorded (the transaction rolls back, the stored objects go) and the
@@ -136,6 +138,9 @@ interface Made extends Running {
   queuedMs?: number;
   modelMs: number;
   promptInMetadata: boolean;
+  /** A run's job's cache key and seed (null otherwise). */
+  cacheKey?: string | null;
+  seed?: number | null;
 }
 
 /** Sums of prices in USD, to the millionth (the precision they are stored with). */
@@ -298,7 +303,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress }: GenerateInput,
+    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress, run: runKey }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
     const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
@@ -310,7 +315,7 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
-      const made: Made = { ...run, modelMs, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true };
+      const made: Made = { ...run, modelMs, queuedMs: lineage?.queuedMs, promptInMetadata: promptInMetadata === true, cacheKey: runKey?.cacheKey ?? null, seed: runKey?.seed ?? null };
       return await keepResult(user, prompt, inputs, { ...result, image: result.image, model: result.model ?? model.id }, made, { signal, commit });
     } catch (err) {
       if (answered) await keepSlot(run, user.id);
@@ -379,6 +384,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
           parentIds,
           promptInMetadata: made.promptInMetadata,
           modelText: result.text ?? null,
+          cacheKey: made.cacheKey ?? null,
+          seed: made.seed ?? null,
         }, tx);
       });
       return { imageBase64: `data:${PNG};base64,${png.toString('base64')}`, imageUrl: output.url, ...(result.text ? { text: result.text } : {}), generationId };

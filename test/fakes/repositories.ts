@@ -149,7 +149,7 @@ function promptMatches(prompt: string, q: string): boolean {
 /** The transaction handle the fakes pass around (they ignore it). */
 const FAKE_TX = Object.freeze({ fake: 'transaction' }) as unknown as Tx;
 
-export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery'> {
+export interface FakeRepositories extends Omit<Repositories, 'rateLimits' | 'versions' | 'apiTokens' | 'generationsGallery' | 'spend'> {
   generationJobs: Pick<GenerationJobsRepository, 'insert' | 'markRunning' | 'finish'>;
   state: FakeState;
   /** A user row as sign-in would create it. */
@@ -366,7 +366,7 @@ export function createFakeRepositories({ heartbeatLapseMs = DEFAULT_HEARTBEAT_LA
       if (state.generations.some((g) => g.id === generation.id)) throw new Error(`duplicate generation id ${generation.id}`);
       if (!state.users.has(generation.userId)) throw foreignKeyViolation('generations');
       const lineage = { jobId: null, projectId: null, nodeId: null, canvasVersion: null, modelVersion: null, inputs: null, outputSha256: null, outputBytes: null, queuedMs: null, modelMs: null, totalMs: null, cost: null, parentIds: [], promptInMetadata: false, modelText: null };
-      state.generations.push({ createdAt: new Date(), ...lineage, ...generation, modelText: generation.modelText ?? null });
+      state.generations.push({ createdAt: new Date(), ...lineage, ...generation, modelText: generation.modelText ?? null, cacheKey: generation.cacheKey ?? null, seed: generation.seed ?? null });
     },
     async listByUser(userId, { after, limit, q, projectId, model }) {
       const key = (g: { createdAt: Date; id: string }) => [g.createdAt.getTime(), g.id] as const;

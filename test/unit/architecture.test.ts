@@ -94,9 +94,11 @@ const LAYERS: Record<string, readonly string[]> = {
   'video/': ['config.ts', ...LEAVES],
   'services/': ['kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'payments/', 'storage/', 'video/', ...LEAVES],
   'jobs/': ['services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', ...LEAVES],
+  // Runs of the canvas graph (DESIGN §12): plans, the cache, prices and the budget, over the job runner.
+  'runs/': ['jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', ...LEAVES],
   // HTTP: Fastify plugins (http/) and the routes (routes/) are one layer, the top one.
-  'http/': ['routes/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', ...LEAVES],
-  'routes/': ['http/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', 'payments/', 'video/', ...LEAVES],
+  'http/': ['routes/', 'runs/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', ...LEAVES],
+  'routes/': ['http/', 'runs/', 'jobs/', 'services/', 'kinds/', 'auth/', 'collab/', 'config.ts', 'db/', 'imaging/', 'models/', 'net/', 'storage/', 'payments/', 'video/', ...LEAVES],
 };
 /** Composition roots: they build the app from every layer, and nothing but another root imports them. */
 const ROOTS = ['server.ts', 'app.ts', 'composition.ts', 'runtime.ts', 'gc.ts', 'process-log.ts', 'start-banner.ts'];

@@ -39,10 +39,10 @@ export interface JobOutcome {
   errorRetryAfterSeconds?: number;
 }
 
-export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held'>;
+export type NewGenerationJob = Pick<typeof generationJobs.$inferInsert, 'id' | 'taskKind' | 'userId' | 'projectId' | 'nodeId' | 'prompt' | 'images' | 'model' | 'promptInMetadata' | 'createdAt' | 'queuePriority' | 'held' | 'runId' | 'cacheKey' | 'seed' | 'params'>;
 
 /** A running job whose heartbeat lapsed (its instance died): what the runner needs to retry or fail it. */
-export type LapsedJob = Pick<GenerationJobRow, 'id' | 'taskKind' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId'>;
+export type LapsedJob = Pick<GenerationJobRow, 'id' | 'taskKind' | 'userId' | 'held' | 'attempts' | 'projectId' | 'nodeId' | 'queuePriority' | 'bossJobId' | 'runId'>;
 
 /** The job queue as the rows say, for the metrics (every instance reads the same numbers). */
 export interface JobQueueCounts {
@@ -135,7 +135,7 @@ export interface GenerationJobsRepository {
  */
 // The outer row's columns are named with their table: drizzle writes a column bare, and inside the subquery a bare
 // name would be q's own (every queued job would count).
-const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status = 'queued' THEN (
+export const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status = 'queued' THEN (
   SELECT count(*)::int FROM generation_jobs q
   WHERE q.status = 'queued' AND (q.queue_priority > generation_jobs.queue_priority
     OR (q.queue_priority = generation_jobs.queue_priority AND (q.created_at, q.id) <= (generation_jobs.created_at, generation_jobs.id)))
@@ -259,6 +259,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
           nodeId: generationJobs.nodeId,
           queuePriority: generationJobs.queuePriority,
           bossJobId: generationJobs.bossJobId,
+          runId: generationJobs.runId,
         })
         .from(generationJobs)
         .where(and(eq(generationJobs.status, 'running'), lapsedHeartbeat(lapseMs)))

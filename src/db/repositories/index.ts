@@ -11,6 +11,7 @@ import { createProjectsRepository, type ProjectsRepository } from './projects.js
 import { createRateLimitsRepository, type RateLimitsRepository } from './rate-limits.js';
 import { createSessionRevocationsRepository, type SessionRevocationsRepository } from './session-revocations.js';
 import { createSharingRepository, type SharingRepository } from './sharing.js';
+import { createSpendRepository, type SpendRepository } from './spend.js';
 import { createSubscriptionsRepository, type SubscriptionsRepository } from './subscriptions.js';
 import { createTemplatesRepository, type TemplatesRepository } from './templates.js';
 import { createUsersRepository, type UsersRepository } from './users.js';
@@ -27,8 +28,10 @@ export * from './generations-gallery.js';
 export * from './project-access.js';
 export * from './projects.js';
 export * from './rate-limits.js';
+export * from './runs.js';
 export * from './session-revocations.js';
 export * from './sharing.js';
+export * from './spend.js';
 export * from './subscriptions.js';
 export * from './templates.js';
 export * from './users.js';
@@ -50,6 +53,7 @@ export interface Repositories {
   versions: VersionsRepository;
   rateLimits: RateLimitsRepository;
   apiTokens: ApiTokensRepository;
+  spend: SpendRepository;
   transactions: Transactions;
 }
 
@@ -70,6 +74,7 @@ export function createRepositories(db: Db, { heartbeatLapseMs = DEFAULT_HEARTBEA
     versions: createVersionsRepository(db),
     rateLimits: createRateLimitsRepository(db),
     apiTokens: createApiTokensRepository(db),
+    spend: createSpendRepository(db, heartbeatLapseMs),
     transactions: createTransactions(db),
   };
 }

@@ -26,6 +26,7 @@ export function createGenerationTask({ generation, defaultModel }: GenerationTas
         // The default runs as the default (SPEC's limits, its fallback); another model by its name.
         ...(job.model && job.model !== defaultModel ? { model: job.model } : {}),
         onProgress: progress,
+        ...(job.runId ? { run: { cacheKey: job.cacheKey, seed: job.seed } } : {}),
         lineage: { jobId: job.id, queuedMs: Math.max(0, Date.now() - job.createdAt.getTime()) },
         commit: (tx, made) => commit(tx, { imageUrl: made.imageUrl, generationId: made.generationId, model: made.model, ...(made.text ? { text: made.text } : {}) }),
       });

@@ -48,10 +48,17 @@ const stopped = () => new Error('the job was canceled');
 export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
   const { store } = deps;
 
-  /** The node's type and data as the canvas has them now, checked by its kind. */
-  async function nodeOf(projectId: string, nodeId: string): Promise<{ type: string; data: Rec }> {
-    const canvas = await deps.canvases.read(projectId);
-    const node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === nodeId);
+  /**
+   * The node's type and data, checked by its kind: as a run's job was planned with (its `params`, its kind its
+   * `model`), else as the canvas has them now.
+   */
+  async function nodeOf(projectId: string, nodeId: string, planned: { type: string | null; params: Rec | null }): Promise<{ type: string; data: Rec }> {
+    let node: Rec | undefined;
+    if (planned.params && planned.type !== null) node = { type: planned.type, data: { ...planned.params, type: planned.type } };
+    else {
+      const canvas = await deps.canvases.read(projectId);
+      node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === nodeId);
+    }
     if (!node) throw nodeNotFound(nodeId);
     const kind = kindOf(node.type);
     if (kind?.task?.kind !== IMAGE_STEPS_TASK) throw nodeSettingsUnusable(`the node is now a ${JSON.stringify(String(node.type))} node, which does not edit an image`, nodeId);
@@ -75,7 +82,7 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
       const started = performance.now();
       const { projectId, nodeId } = job;
       if (projectId === null || nodeId === null || job.images.length !== 1) throw new Error('an image-steps job without its node or its one input');
-      const { type, data } = await nodeOf(projectId, nodeId);
+      const { type, data } = await nodeOf(projectId, nodeId, { type: job.model, params: job.params });
       const canvasVersion = await deps.generations.canvasVersion(projectId);
       // The input as a generation reads it (our store, data: URLs, SSRF-guarded http(s); its header checked);
       // the image workers decode it anyway, so it is not decoded twice.
@@ -129,6 +136,8 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
             cost: { amount: 0, currency: 'USD', basis: 'list price' },
             parentIds,
             promptInMetadata: false,
+            cacheKey: job.cacheKey,
+            seed: job.seed,
           }, tx);
           return true;
         });
