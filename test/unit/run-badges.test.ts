@@ -12,6 +12,7 @@ describe('runBadge', () => {
     expect(runBadge({ run: run({ status: 'queued' }), job: { id: 'job_1', status: 'queued', queuePosition: 3 } })?.text).toBe('Queued · 3rd');
     expect(runBadge({ run: run({ status: 'running' }), job: { id: 'job_1', status: 'running', progress: { step: { done: 2, total: 5 } } } })?.text).toBe('Running · 40%');
     expect(runBadge({ run: run({ status: 'waiting' }) })?.text).toBe('Waiting for inputs');
+    expect(runBadge({ run: run({}), job: { id: 'job_2', status: 'queued', queuePosition: 1 } })?.text).toBe('Done'); // a job not the run's
     expect(runBadge({ run: run({ status: 'cached', cached: true }) })).toEqual({ tone: 'cached', text: 'Cached', price: 'free' });
     expect(runBadge({ run: run({ costUsd: 0.04 }) })).toEqual({ tone: 'done', text: 'Done', price: '$0.04' });
     expect(runBadge({ run: run({ status: 'failed', reason: 'Prompt not  understood' }) })?.text).toBe('Failed: Prompt not understood');

@@ -77,7 +77,9 @@ function percentOf(job: DocumentJob | undefined): number | undefined {
 export function runBadge(data: Record<string, unknown>): RunBadge | undefined {
   const run = documentRun(data.run);
   if (!run) return undefined;
-  const job = documentJob(data.job);
+  // The job's own state (its place in the queue, its progress) only while the run says the node's job goes: a job
+  // left in the document after the run moved on, or started since by Generate, is not the run's.
+  const job = run.status === 'queued' || run.status === 'running' ? documentJob(data.job) : undefined;
   const of = run.total > 1 ? ` · ${run.done}/${run.total}` : '';
   const status: RunJobStatus = job?.status ?? run.status;
   const finished = isFinished(status);

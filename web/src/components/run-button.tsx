@@ -15,11 +15,11 @@ import './runs.css';
 /** Whether nodes of this type have a seed (Run again draws a new one): their kind says it is seeded. */
 export const hasSeed = (type: string | undefined): boolean => kindOf(type)?.seeded === true;
 
-/** Whether the node is in a run or has a job now (its Run waits). */
+/** Whether the node's run goes on (or, in none, it has a job now): its Run waits. */
 export function nodeBusy(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;
   const run = documentRun(data.run);
-  return documentJob(data.job) !== undefined || (run !== undefined && !isFinished(run.status));
+  return run !== undefined ? !isFinished(run.status) : documentJob(data.job) !== undefined;
 }
 
 /** The menu items of a node's run (the node's ▾ menu; the canvas's node menu, so a long press on a phone has them). */
