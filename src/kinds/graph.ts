@@ -15,16 +15,17 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { edgeProblem, kindOf, portOf } from './index.js';
 import type { NodeKind, Port, PortValue, SourceValue } from './kind.js';
+import { RESULTS_MAX } from './steps-run-data.js';
 
 /** The `data` keys that are a run's state, written by the service (never part of a key; a copy leaves them behind). */
 export const RUN_STATE_KEYS: readonly string[] = ['image', 'isGenerating', 'job', 'error', 'resultKey', 'results', 'run'];
 
 /**
- * The most jobs keysOf lists for one node (a list of LIST_MAX_ITEMS, 500, times the largest count, 8): a node fanned
- * out over more (two long lists) is not hashed job by job but blocked, saying how many it would make; planRun
- * refuses a run that holds it as `too_many_jobs`.
+ * The most jobs keysOf lists for one node: as many results as a node keeps (`data.results`, RESULTS_MAX). A node
+ * fanned out over more (two long lists, a long list times a count) is not hashed job by job but blocked, saying how
+ * many it would make; planRun refuses a run that holds it as `too_many_jobs`.
  */
-export const NODE_JOBS_MAX = 4000;
+export const NODE_JOBS_MAX = RESULTS_MAX;
 
 /** A canvas as the document or a REST body holds it (anything else in it is ignored). */
 export interface CanvasLike {
@@ -141,6 +142,8 @@ export type PlanProblem =
   | { readonly code: 'missing_nodes'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'nothing_to_run'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'blocked'; readonly message: string; readonly nodeIds: readonly string[] }
+  /** An edge into a node of the run whose ports do not exist or do not fit (the run would go without that input): both its nodes. */
+  | { readonly code: 'unfit_edge'; readonly message: string; readonly nodeIds: readonly string[] }
   | { readonly code: 'too_many_jobs'; readonly message: string; readonly nodeIds: readonly string[]; readonly jobs: number; readonly max: number };
 
 export type Plan =
@@ -192,7 +195,28 @@ function canonical(value: unknown): string {
   return 'null';
 }
 
-const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
+/**
+ * Hashes already made, by their text: the editor keys the whole canvas again on every change, when most nodes'
+ * texts are the same as before. Emptied when its texts pass HASH_MEMO_CHARS in all (a few MB).
+ */
+const hashMemo = new Map<string, string>();
+const HASH_MEMO_CHARS = 2_000_000;
+let hashMemoChars = 0;
+
+function sha256Hex(text: string): string {
+  let hash = hashMemo.get(text);
+  if (hash === undefined) {
+    hash = bytesToHex(sha256(utf8ToBytes(text)));
+    if (text.length > HASH_MEMO_CHARS / 100) return hash; // a data: URL, say: not worth the room
+    if (hashMemoChars + text.length > HASH_MEMO_CHARS) {
+      hashMemo.clear();
+      hashMemoChars = 0;
+    }
+    hashMemo.set(text, hash);
+    hashMemoChars += text.length;
+  }
+  return hash;
+}
 
 /** SHA-256 hex of a value's canonical JSON (keys sorted): the one hash keys are made of. */
 export function hashOf(value: unknown): string {
@@ -643,6 +667,12 @@ export function planRun(graph: Graph, keys: ReadonlyMap<string, NodeKeys>, optio
     if (members) {
       return refuse({ code: 'cycle', message: `The graph has a cycle: ${pathText(cycleThrough(graph, members[0], members))}; a run needs none`, nodeIds: members });
     }
+  }
+  // An edge into the run that the engine would ignore (a node of a kind this version does not know, ports that do
+  // not fit) is refused rather than run without it; one from a node no longer in the canvas connects nothing.
+  const unfit = graph.unfit.find((e) => involved.has(e.target) && graph.nodes.has(e.source));
+  if (unfit) {
+    return refuse({ code: 'unfit_edge', message: `The edge ${q(unfit.id)} from node ${q(unfit.source)} into node ${q(unfit.target)} cannot be used: ${unfit.message}`, nodeIds: [unfit.source, unfit.target] });
   }
   const nodeIds = order.filter((id) => planned.has(id));
   const state = keyStates.get(keys);

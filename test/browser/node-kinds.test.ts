@@ -4,7 +4,7 @@
 // connection between ports that do not fit (a text into the images input) is refused with the reason, beside the
 // pointer while dragging and in the status line once let go, and nothing is stored; a node of a kind the page does
 // not know (stored by a newer version) is drawn as an unknown node, never as an image node; a SPEC canvas (edges
-// without handles) still draws its edges into the images input.
+// without handles) still draws its edges into the images input. A list node (issue 35) takes its items one per line.
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -131,6 +131,24 @@ describeInBrowser('node kinds from the registry', () => {
     // It can be deleted like any node.
     await unknown.getByRole('button', { name: 'Delete unknown node' }).click();
     await expect.poll(() => page.locator('.react-flow__node').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('edits a list node’s items one per line, counting its items and the images connected to it', async () => {
+    const nodes = [
+      { id: 'u', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload' } },
+      { id: 'l', type: 'list', position: { x: 500, y: 0 }, data: { type: 'list', items: ['red', 'green'] } },
+    ];
+    const { page, errors, projectId } = await openSeeded('list@example.com', nodes, [{ id: 'e1', source: 'u', target: 'l' }]);
+    const list = node(page, 'l');
+    const box = list.getByRole('textbox', { name: 'Items, one per line' });
+    expect(await box.inputValue()).toBe('red\ngreen');
+    await expect.poll(() => list.getByTestId('list-count').textContent()).toBe('2 items, 1 image connected');
+    // A blank line is kept as typed but is no item.
+    await box.fill('red\ngreen\n\nblue');
+    await expect.poll(() => list.getByTestId('list-count').textContent()).toBe('3 items, 1 image connected');
+    await saved(page);
+    await expect.poll(async () => (await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'l')?.data).toEqual({ type: 'list', items: ['red', 'green', '', 'blue'] });
     expect(errors).toEqual([]);
   });
 

@@ -327,6 +327,21 @@ describe('planRun', () => {
     });
   });
 
+  it('refuses an unfit edge into a node of the run, naming both nodes; one from a node no longer there connects nothing', () => {
+    const c: CanvasLike = {
+      nodes: [upload('a'), node('v', 'video', {}), gen('g'), gen('other')],
+      edges: [edge('a', 'g'), edge('v', 'g'), edge('a', 'other'), edge('gone', 'g')],
+    };
+    expect(plan(c, 'node', ['g'])).toEqual({
+      ok: false,
+      problem: { code: 'unfit_edge', message: 'The edge "v-g" from node "v" into node "g" cannot be used: node "v" is of type "video", which no kind has', nodeIds: ['v', 'g'] },
+    });
+    // Not in the run: no matter.
+    expect(stepsOf(c, 'node', ['other']).nodeIds).toEqual(['other']);
+    // A dangling edge (its source deleted) connects nothing.
+    expect(stepsOf({ nodes: c.nodes.filter((n) => (n as { id: string }).id !== 'v'), edges: c.edges }, 'node', ['g']).nodeIds).toEqual(['g']);
+  });
+
   it('plans through a list fed by a runnable node: the list’s images are that node’s jobs', () => {
     const c: CanvasLike = {
       nodes: [upload('a'), gen('g', { count: 2 }), list('l', []), adjust('x')],
