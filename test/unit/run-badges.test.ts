@@ -3,7 +3,7 @@
 // and a node's Run estimate — the node and what it depends on — from one estimate of the canvas.
 import { describe, expect, it } from 'vitest';
 import type { Estimate } from '../../web/src/api/run-types.js';
-import { ancestorsOf, descendantsOf, documentRun, formatUsd, newSeed, nodeRunEstimate, runBadge, runLabel, totalEstimate } from '../../web/src/canvas/runs.js';
+import { ancestorsOf, descendantsOf, documentRun, formatUsd, jobCostText, newSeed, nodeRunEstimate, runBadge, runLabel, totalEstimate } from '../../web/src/canvas/runs.js';
 
 const run = (fields: Record<string, unknown>) => ({ runId: 'run_1', status: 'succeeded', cached: false, done: 1, total: 1, ...fields });
 
@@ -57,6 +57,15 @@ describe('prices and estimates', () => {
     expect(runLabel(nodeRunEstimate(estimate, 'y', edges))).toBe('Run · price unknown');
     expect(runLabel(nodeRunEstimate(undefined, 'b', edges))).toBe('Run');
     expect(runLabel(totalEstimate({ ...estimate, unpriced: 2 }), 'Run all')).toBe('Run all · $0.08 + unpriced');
+  });
+
+  it('a job’s price in the panel: its share of the estimate before, what it cost after', () => {
+    const job = { nodeId: 'y', status: 'queued' as const, cached: false, costUsd: null };
+    expect(jobCostText(job, estimate)).toBe('≈ price unknown');
+    expect(jobCostText({ ...job, nodeId: 'b' }, estimate)).toBe('≈ $0.04');
+    expect(jobCostText({ ...job, nodeId: 'b', status: 'succeeded', costUsd: 0.05 }, estimate)).toBe('$0.05');
+    expect(jobCostText({ ...job, nodeId: 'a', status: 'cached', cached: true, costUsd: 0 }, estimate)).toBe('cached');
+    expect(jobCostText({ ...job, nodeId: 'b', status: 'skipped' }, estimate)).toBe('');
   });
 
   it('Run again draws a seed in range, never the one the node had', () => {

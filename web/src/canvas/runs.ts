@@ -276,6 +276,16 @@ export function jobStatusText(job: Pick<RunJob, 'status' | 'queuePosition' | 're
   }
 }
 
+/** A job's price in the run panel: cached, what it cost once done, its share of its node's estimate before. */
+export function jobCostText(job: Pick<RunJob, 'nodeId' | 'status' | 'cached' | 'costUsd'>, estimate: Estimate): string {
+  if (job.cached || job.status === 'cached') return 'cached';
+  if (job.status === 'succeeded' || job.status === 'failed') return job.costUsd !== null ? formatUsd(job.costUsd) : job.status === 'succeeded' ? formatUsd(null) : '';
+  if (isFinished(job.status)) return '';
+  const line = estimate.nodes.find((n) => n.nodeId === job.nodeId);
+  if (!line) return '';
+  return line.cached ? 'cached' : `≈ ${formatUsd(line.costUsd === null ? null : line.costUsd / Math.max(1, line.jobs))}`;
+}
+
 /** A run's status and total in the panel's words: the estimate while it goes, what it cost once it ended. */
 export function runSummary(run: RunView): { status: string; total: string } {
   const done = run.jobs.filter((j) => isFinished(j.status)).length;

@@ -5,7 +5,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { CanvasNode } from '../canvas/model';
 import { nodeNames } from '../canvas/names';
-import { formatUsd, jobStatusText, runSummary } from '../canvas/runs';
+import { jobCostText, jobStatusText, runSummary } from '../canvas/runs';
 import { useRunsContext } from '../hooks/use-runs';
 import './runs.css';
 
@@ -82,7 +82,7 @@ export function RunPanel({ nodes }: { nodes: CanvasNode[] }) {
                     {run.jobs.some((j) => j.nodeId === job.nodeId && j.instance !== job.instance) ? ` #${job.instance + 1}` : ''}
                   </th>
                   <td>{jobStatusText(job)}</td>
-                  <td>{job.cached ? 'cached' : job.costUsd !== null ? formatUsd(job.costUsd) : job.status === 'succeeded' ? formatUsd(null) : ''}</td>
+                  <td>{jobCostText(job, run.estimate)}</td>
                 </tr>
               ))}
             </tbody>
