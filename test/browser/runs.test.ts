@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, expect, it } from 'vitest';
-import { describeInBrowser, newPage, WAIT } from './browser.js';
+import { describeInBrowser, newPage, screenshot, WAIT } from './browser.js';
 import { heldOfflineEngine, restCanvas, useBrowserFixture } from './fixture.js';
 
 const held = heldOfflineEngine();
@@ -77,6 +77,7 @@ describeInBrowser('graph runs in the editor', () => {
     await node(ada.page, 'b').getByRole('img', { name: 'Result' }).waitFor();
     await panel(ada.page).getByRole('status').getByText('Done', { exact: true }).waitFor({ timeout: WAIT });
     expect(await panel(ada.page).getByRole('row').count()).toBe(3); // the header and one job per step
+    await screenshot(ada.page, 'runs-chain-done');
     // Bob, who started nothing, sees the same states, and the run in his panel.
     await badge(watcher.page, 'a', 'Done').waitFor({ timeout: WAIT });
     await badge(watcher.page, 'b', 'Done').waitFor({ timeout: WAIT });

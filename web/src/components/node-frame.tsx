@@ -1,7 +1,7 @@
 // The card every canvas node is drawn in: a title bar with the node's name ("Image 2", canvas/names.ts; the
 // same name its xyflow wrapper gives screen readers) and a delete button (none when read-only), then the
 // node's content, and the handles of its kind's ports (connect-handle.tsx; none for a kind this page does not know).
-// A runnable node's body starts with its Run ▶ (run-button.tsx) and run state (run-state.tsx).
+// A runnable node's title bar has its Run ▶ (run-button.tsx), its body starts with its run state (run-state.tsx).
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf } from '../canvas/kinds';
@@ -45,6 +45,7 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
     <section className={`canvas-node ${kind ? kind.type : 'unknown'}${busy ? ' busy' : ''}`} {...drop}>
       <header className="canvas-node-title">
         <span>{name}</span>
+        <NodeRunButton nodeId={nodeId} type={type} />
         {!readOnly && (
           <button type="button" className="icon-button nodrag" aria-label={`Delete ${noun} node`} title="Delete node" onClick={() => removeNode(nodeId)}>
             ×
@@ -52,7 +53,6 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
         )}
       </header>
       <div className="canvas-node-body">
-        <NodeRunButton nodeId={nodeId} type={type} />
         <RunState nodeId={nodeId} />
         {children}
       </div>

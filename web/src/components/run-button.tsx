@@ -6,7 +6,7 @@
 import { useNodesData } from '@xyflow/react';
 import { kindOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { documentRun, isFinished, isRunnableType, nodeRunEstimate, runLabel, totalEstimate } from '../canvas/runs';
+import { documentRun, isFinished, isRunnableType, nodePriceBefore, nodeRunEstimate, runLabel, totalEstimate } from '../canvas/runs';
 import { documentJob } from '../canvas/job';
 import { useRunsContext, type Runs } from '../hooks/use-runs';
 import { MoreMenu, type MenuAction } from './more-menu';
@@ -37,9 +37,10 @@ export function NodeRunButton({ nodeId, type }: { nodeId: string; type: string |
   if (!runs || !isRunnableType(type)) return null;
   const busy = nodeBusy(data);
   const label = runLabel(nodeRunEstimate(runs.estimate, nodeId, runs.edges));
+  const own = nodePriceBefore(runs.estimate, nodeId);
   return (
     <div className="run-controls nodrag nokey" role="group" aria-label="Run this node">
-      <button type="button" className="button small primary run-button" onClick={() => runs.start('node', [nodeId])} disabled={runs.starting || busy} title="Run this node, after whatever it depends on that is out of date">
+      <button type="button" className="button small primary run-button" onClick={() => runs.start('node', [nodeId])} disabled={runs.starting || busy} title={`Run this node, after whatever it depends on that is out of date${own ? ` (this node alone: ${own})` : ''}`}>
         <span aria-hidden="true">▶ </span>
         {label}
       </button>
