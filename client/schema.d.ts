@@ -2330,7 +2330,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>`; `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it */
+                /** @description text/event-stream: `id: <n>`, `event: job`, `data: <GenerationJob>` (or `event: run`, `data: <Run>` for a run you started); `: ping` comments keep the connection alive; `event: closed`, `data: {"reason": …}` last when the service ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4125,6 +4125,407 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's runs, newest first (owner and members) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Run"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Run part of the project's graph (answered at once; follow it with GET …/runs/{runId} or the `run` events of GET /api/generations/events) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description node: the node after what it depends on that is stale; downstream: the node and everything after it; selection: these nodes; all: every node that runs
+                         * @enum {string}
+                         */
+                        mode: "node" | "downstream" | "selection" | "all";
+                        /** @description node, downstream: exactly one; selection: at least one; all: none */
+                        nodeIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description The run cannot be planned (invalid_run: a cycle, a node that cannot run, a mode without its nodes, nothing to run; too_many_jobs): nothing queued */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The estimate would pass USER_DAILY_BUDGET_USD; nothing queued */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            budgetUsd: number;
+                            spentTodayUsd: number;
+                            estimateUsd: number;
+                        };
+                    };
+                };
+                /** @description Forbidden: a viewer */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found (no project you may see), or a node the canvas does not have */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the run would cost now, per node (cached jobs cost nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description node: the node after what it depends on that is stale; downstream: the node and everything after it; selection: these nodes; all: every node that runs
+                         * @enum {string}
+                         */
+                        mode: "node" | "downstream" | "selection" | "all";
+                        /** @description node, downstream: exactly one; selection: at least one; all: none */
+                        nodeIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RunEstimate"];
+                    };
+                };
+                /** @description The run cannot be planned (invalid_run: a cycle, a node that cannot run, a mode without its nodes, nothing to run; too_many_jobs): nothing queued */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: a viewer */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project not found (no project you may see), or a node the canvas does not have */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            details?: string;
+                            /** @description The nodes the problem is about */
+                            nodeIds?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run of the project, with its jobs (owner and members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project or run not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running run: its queued and running jobs are canceled, its waiting ones too */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Project or run not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Run already finished */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/project/activity": {
         parameters: {
             query?: never;
@@ -4497,6 +4898,10 @@ export interface components {
             lineage: components["schemas"]["LineageInput"];
             /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
             text: string | null;
+            /** @description The cache key of the run's job that made it (docs/api.md "Runs"): "Use this" brings it back as the node's resultKey; null when not made by a run */
+            cacheKey: string | null;
+            /** @description The seed it was made with (a run's job); null when not known */
+            seed: number | null;
         };
         GenerationInput: {
             id: string;
@@ -4625,6 +5030,58 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+        };
+        RunEstimateInput: {
+            /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */
+            totalUsd: number;
+            /** @description Jobs whose model has no published price */
+            unpriced: number;
+            nodes: {
+                nodeId: string;
+                jobs: number;
+                /** @description Every job of the node would come from the cache */
+                cached: boolean;
+                /** @description null when a job of it that would run has no published price */
+                costUsd: number | null;
+            }[];
+        };
+        RunJobInput: {
+            nodeId: string;
+            /** @description 0-based: the list item (then count) of a fanned node */
+            instance: number;
+            /** @description Chosen when planned; GET /api/generations/{jobId} answers once it is queued or taken from the cache */
+            jobId: string;
+            /**
+             * @description waiting: its inputs are not ready yet (or another job makes the same result)
+             * @enum {string}
+             */
+            status: "waiting" | "queued" | "running" | "cached" | "succeeded" | "failed" | "skipped" | "canceled";
+            cached: boolean;
+            /** @description Its cache key (SHA-256 hex) */
+            key: string;
+            seed: number | null;
+            queuePosition: number | null;
+            /** @description What it cost once made (cached: 0); null until then or when unknown */
+            costUsd: number | null;
+            /** @description Why it failed, was skipped or waits */
+            reason: string | null;
+            imageUrl: string | null;
+        };
+        RunInput: {
+            id: string;
+            projectId: string;
+            userId: string;
+            mode: string;
+            nodeIds: string[];
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed" | "canceled";
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description In topological order */
+            jobs: components["schemas"]["RunJobInput"][];
+            estimate: components["schemas"]["RunEstimateInput"];
+            /** @description What its jobs cost so far, in US dollars */
+            costUsd: number;
         };
         ProjectActivityInput: {
             /** Format: uuid */
@@ -5657,6 +6114,10 @@ export interface components {
             lineage: components["schemas"]["Lineage"];
             /** @description What the model said beside the image (the offline engine: what it did, in words); null when it said nothing */
             text: string | null;
+            /** @description The cache key of the run's job that made it (docs/api.md "Runs"): "Use this" brings it back as the node's resultKey; null when not made by a run */
+            cacheKey: string | null;
+            /** @description The seed it was made with (a run's job); null when not known */
+            seed: number | null;
         };
         Generation: {
             id: string;
@@ -5785,6 +6246,58 @@ export interface components {
             maxInputPixels?: number;
             /** @description The model a generation that names none runs (exactly one is, unless the default lacks its key) */
             default: boolean;
+        };
+        RunEstimate: {
+            /** @description The priced jobs that would run, in US dollars (cached jobs cost nothing; unpriced ones are left out: see unpriced) */
+            totalUsd: number;
+            /** @description Jobs whose model has no published price */
+            unpriced: number;
+            nodes: {
+                nodeId: string;
+                jobs: number;
+                /** @description Every job of the node would come from the cache */
+                cached: boolean;
+                /** @description null when a job of it that would run has no published price */
+                costUsd: number | null;
+            }[];
+        };
+        RunJob: {
+            nodeId: string;
+            /** @description 0-based: the list item (then count) of a fanned node */
+            instance: number;
+            /** @description Chosen when planned; GET /api/generations/{jobId} answers once it is queued or taken from the cache */
+            jobId: string;
+            /**
+             * @description waiting: its inputs are not ready yet (or another job makes the same result)
+             * @enum {string}
+             */
+            status: "waiting" | "queued" | "running" | "cached" | "succeeded" | "failed" | "skipped" | "canceled";
+            cached: boolean;
+            /** @description Its cache key (SHA-256 hex) */
+            key: string;
+            seed: number | null;
+            queuePosition: number | null;
+            /** @description What it cost once made (cached: 0); null until then or when unknown */
+            costUsd: number | null;
+            /** @description Why it failed, was skipped or waits */
+            reason: string | null;
+            imageUrl: string | null;
+        };
+        Run: {
+            id: string;
+            projectId: string;
+            userId: string;
+            mode: string;
+            nodeIds: string[];
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed" | "canceled";
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description In topological order */
+            jobs: components["schemas"]["RunJob"][];
+            estimate: components["schemas"]["RunEstimate"];
+            /** @description What its jobs cost so far, in US dollars */
+            costUsd: number;
         };
         ProjectActivity: {
             /** Format: uuid */

@@ -240,10 +240,10 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const jobsRepository = createGenerationJobsRepository(database.db); // its own aggregate, outside the repositories the services share
   const jobEvents = createJobEvents({ url: runtime.database.directUrl, events: jobsRepository, log });
   // The runs' coordinator hears of every job's end and of every heartbeat (it is made once the runner is).
-  let runs: Runs | undefined;
+  const coordinator: { runs?: Runs } = {};
   const jobs = createGenerationJobs({
-    onJobEnded: (job) => runs?.jobEnded(job),
-    onHeartbeat: async () => runs?.advanceRunning(),
+    onJobEnded: (job) => coordinator.runs?.jobEnded(job),
+    onHeartbeat: async () => coordinator.runs?.advanceRunning(),
     jobs: jobsRepository,
     events: jobEvents,
     heartbeatMs: config.jobs.heartbeatMs,
@@ -279,7 +279,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     metrics,
   });
   metrics?.watchJobs(() => jobsRepository.queueCounts());
-  runs = createRuns({
+  const runs = (coordinator.runs = createRuns({
     runs: createRunsRepository(database.db),
     jobs: jobsRepository,
     runner: jobs,
@@ -291,9 +291,8 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     budget: createBudget({ spend: repositories.spend, budgetUsd: config.payments.userDailyBudgetUsd }),
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
-    limits: { promptChars: config.limits.promptChars },
     log,
-  });
+  }));
   return {
     services,
     live,

@@ -492,8 +492,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       handBack.delete(jobId);
       if (handedBack) await nodeShows(handedBack, { handedBack: true });
       else {
+        ended(row); // the row is final: its run goes on while the node is settled
         await endInNode(row, shown).catch((err: unknown) => log.warn({ err, jobId }, 'could not settle a job in its node'));
-        ended(row);
       }
       answer();
     }

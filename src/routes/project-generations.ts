@@ -29,6 +29,8 @@ const ProjectGeneration = z
     author: z.object({ id: z.string(), name: z.string() }),
     lineage: Lineage,
     text: z.string().nullable().describe('What the model said beside the image (the offline engine: what it did, in words); null when it said nothing'),
+    cacheKey: z.string().nullable().describe("The cache key of the run's job that made it (docs/api.md \"Runs\"): \"Use this\" brings it back as the node's resultKey; null when not made by a run"),
+    seed: z.number().int().nullable().describe("The seed it was made with (a run's job); null when not known"),
   })
   .meta({ id: 'ProjectGeneration' });
 
@@ -75,6 +77,8 @@ export const projectGenerationRoutes: FastifyPluginAsyncZod<{ gallery: ProjectGe
         author: { id: g.userId, name: g.authorName },
         lineage: presentLineage(g),
         text: g.modelText,
+        cacheKey: g.cacheKey,
+        seed: g.seed,
       })),
       nextCursor: page.nextCursor,
     };

@@ -13,12 +13,12 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { ProjectAccess } from '../auth/project-access.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { Transactions, Tx } from '../db/index.js';
-import type { CachedJob, GenerationJobsRepository, GenerationJobView, NewRunJob, RunStepState, RunsRepository, StepChange } from '../db/repositories/index.js';
+import type { CachedJob, CachedOutput, GenerationJobsRepository, GenerationJobView, NewRunJob, RunStepState, RunsRepository, StepChange } from '../db/repositories/index.js';
 import type { RunJobStatus, RunRow } from '../db/schema.js';
 import { invalidRun, runFinished, runNodeNotFound, runNotFound, tooManyJobs } from '../errors.js';
 import { graphOf, keysOf, planRun, type CanvasLike, type JobInput, type Plan, type PlanProblem, type RunMode } from '../kinds/graph.js';
 import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
-import { kindData, kindOf, type KindLimits } from '../kinds/index.js';
+import { kindOf } from '../kinds/index.js';
 import type { GenerationJobs, NewJob } from '../jobs/runner.js';
 import type { Estimate, PricedStep } from './prices.js';
 import type { NodeRunWrite, RunDocument } from './run-state.js';
@@ -62,7 +62,6 @@ export interface RunsDeps {
   defaultModel: string;
   /** RUN_MAX_JOBS. */
   maxJobs: number;
-  limits: KindLimits;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -84,7 +83,7 @@ const emptyCanvas: CanvasLike = { nodes: [], edges: [] };
 
 export function createRuns(deps: RunsDeps): Runs {
   const { runs, transactions, log } = deps;
-  const seeded = (type: string) => kindData(deps.limits).get(type)?.fields.seed !== undefined;
+  const seeded = (type: string) => kindOf(type)?.seeded === true;
 
   function plan(canvas: CanvasLike | null, request: RunRequest) {
     const graph = graphOf(canvas ?? emptyCanvas);
@@ -177,7 +176,7 @@ export function createRuns(deps: RunsDeps): Runs {
     await deps.jobs.lockUser(run.userId, tx);
     const steps = await runs.steps(runId, tx);
     const now: StepNow[] = steps.map(stepNow);
-    const before = now.map((n) => n.status);
+    const before: RunJobStatus[] = steps.map((s) => s.status); // as last stored: a job's end since shows as a change
     const changes = new Map<number, StepChange>();
     const change = (idx: number, next: StepNow) => {
       now[idx] = next;
@@ -190,7 +189,7 @@ export function createRuns(deps: RunsDeps): Runs {
     });
 
     const waiting = steps.filter((_, i) => now[i].status === 'waiting');
-    const cache = waiting.length > 0 ? await runs.cachedOutputs(run.projectId, [...new Set(waiting.map((s) => s.key))], tx) : new Map();
+    const cache = waiting.length > 0 ? await runs.cachedOutputs(run.projectId, [...new Set(waiting.map((s) => s.key))], tx) : new Map<string, CachedOutput>();
     const busy = waiting.length > 0 ? await runs.busy(run.projectId, [...new Set(waiting.map((s) => s.key))], [...new Set(waiting.map((s) => s.nodeId))], tx) : [];
     const madeBy = new Map<string, string | null>(); // `${nodeId}#${instance}` → its image
     steps.forEach((s, i) => madeBy.set(`${s.nodeId}#${s.instance}`, now[i].imageUrl));
@@ -298,7 +297,7 @@ export function createRuns(deps: RunsDeps): Runs {
       const seeds = new Map<string, number>();
       for (const nodeId of planned.plan.nodeIds) {
         const node = planned.graph.nodes.get(nodeId);
-        if (node && seeded(node.type) && typeof node.data.seed !== 'number') seeds.set(nodeId, randomInt(0, SEED_MAX));
+        if (node && seeded(node.type) && !Number.isInteger(node.data.seed)) seeds.set(nodeId, randomInt(0, SEED_MAX));
       }
       if (seeds.size > 0) {
         canvas = await deps.document.drawSeeds(projectId, seeds);

@@ -297,6 +297,8 @@ describe('project gallery', () => {
       author: { id: ada.id, name: 'Ada' },
       lineage: expect.objectContaining({ generationId: newest.id, projectId, nodeId: 'n1', canvasVersion: expect.any(Number), parentIds: [], promptInMetadata: false }),
       text: null, // the model said nothing beside its image
+      cacheKey: null, // not made by a run (docs/api.md "Runs")
+      seed: null,
     });
     expect(newest.lineage.output).toEqual({ url: made[2].imageUrl, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), bytes: expect.any(Number) });
     expect(middle.author).toEqual({ id: bob.id, name: 'Bob' });

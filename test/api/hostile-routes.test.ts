@@ -311,6 +311,12 @@ function templates(): Record<string, Request> {
     'DELETE /api/user/tokens/{id}': { method: 'DELETE', path: `/api/user/tokens/${NO_TEMPLATE}` },
     'GET /api/projects/{id}/generations': { method: 'GET', path: `/api/projects/${P}/generations?q=${encodeURIComponent('red ca')}` },
     'GET /api/projects/{id}/generations/{generationId}/download': { method: 'GET', path: `/api/projects/${P}/generations/gen-0-${NO_TEMPLATE}/download` },
+    // A run of a node the canvas does not have: refused (404), nothing queued; the others name no run.
+    'POST /api/projects/{id}/runs': { method: 'POST', path: `/api/projects/${P}/runs`, ...json({ mode: 'node', nodeIds: ['hostile-missing'] }) },
+    'POST /api/projects/{id}/runs/estimate': { method: 'POST', path: `/api/projects/${P}/runs/estimate`, ...json({ mode: 'all' }) },
+    'GET /api/projects/{id}/runs': { method: 'GET', path: `/api/projects/${P}/runs?limit=5` },
+    'GET /api/projects/{id}/runs/{runId}': { method: 'GET', path: `/api/projects/${P}/runs/run_${NO_TEMPLATE}` },
+    'POST /api/projects/{id}/runs/{runId}/cancel': { method: 'POST', path: `/api/projects/${P}/runs/run_${NO_TEMPLATE}/cancel` },
     'GET /files/{*}': { method: 'GET', path: `/files/${storedFile}` },
     'HEAD /files/{*}': { method: 'HEAD', path: `/files/${storedFile}` },
     'GET /dev-idp/interaction/{uid}': { method: 'GET', path: '/dev-idp/interaction/hostile' },

@@ -2,7 +2,7 @@
 // plan, in topological order), and what the coordinator reads in one statement each: the steps with their jobs' state
 // and cost, the outputs already made for some keys in the project (the cache), and the unfinished jobs a step must
 // wait for (the same key, or the same node, made by another run or alone).
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../index.js';
 import { generationJobs, generations, runJobs, runs, type GenerationJobStatus, type RunJobRow, type RunJobStatus, type RunRow, type RunStatus } from '../schema.js';
 import { JOB_EVENTS_CHANNEL, queuePosition } from './generation-jobs.js';
@@ -93,7 +93,7 @@ export interface RunsRepository {
 export function createRunsRepository(db: Db): RunsRepository {
   const on = (tx?: Tx): Executor => tx ?? db;
 
-  async function stepsWhere(where: ReturnType<typeof eq>, tx?: Tx): Promise<RunStepState[]> {
+  async function stepsWhere(where: SQL, tx?: Tx): Promise<RunStepState[]> {
     const rows = await on(tx)
       .select({
         step: runJobs,
@@ -150,7 +150,7 @@ export function createRunsRepository(db: Db): RunsRepository {
     async stepsOfRuns(runIds, tx) {
       const out = new Map<string, RunStepState[]>(runIds.map((id) => [id, []]));
       if (runIds.length === 0) return out;
-      for (const step of await stepsWhere(inArray(runJobs.runId, runIds) as ReturnType<typeof eq>, tx)) out.get(step.runId)?.push(step);
+      for (const step of await stepsWhere(inArray(runJobs.runId, runIds), tx)) out.get(step.runId)?.push(step);
       return out;
     },
     async running(limit, projectId, tx) {
