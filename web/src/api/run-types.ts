@@ -1,49 +1,15 @@
-// The shapes of graph runs over HTTP (COMMON.md "Runs API", docs/api.md "Runs"): what ./runs.ts sends and answers.
-// No imports, so pure modules (canvas/runs.ts) and their unit tests can use them.
-export type RunMode = 'node' | 'downstream' | 'selection' | 'all';
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'canceled';
-export type RunJobStatus = 'waiting' | 'queued' | 'running' | 'cached' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
+// The shapes of graph runs over HTTP (docs/api.md "Runs"): what ./runs.ts sends and answers, from the types generated
+// from docs/openapi.json (client/schema.d.ts). Type-only, so pure modules (canvas/runs.ts) and their unit tests use them.
+import type { components, paths } from '../../../client/schema.js';
 
-export interface EstimateNode {
-  nodeId: string;
-  jobs: number;
-  /** Every job of the node would come from the cache. */
-  cached: boolean;
-  /** Null: a model with no published price. */
-  costUsd: number | null;
-}
+type Schemas = components['schemas'];
 
-export interface Estimate {
-  totalUsd: number;
-  /** How many jobs have no published price (not in the total). */
-  unpriced: number;
-  nodes: EstimateNode[];
-}
-
-export interface RunJob {
-  nodeId: string;
-  instance: number;
-  jobId: string;
-  status: RunJobStatus;
-  cached: boolean;
-  key: string;
-  seed: number | null;
-  queuePosition: number | null;
-  costUsd: number | null;
-  reason: string | null;
-  imageUrl: string | null;
-}
-
-export interface RunView {
-  id: string;
-  projectId: string;
-  userId: string;
-  mode: RunMode;
-  nodeIds: string[];
-  status: RunStatus;
-  createdAt: string;
-  finishedAt: string | null;
-  jobs: RunJob[];
-  estimate: Estimate;
-  costUsd: number;
-}
+export type RunView = Schemas['Run'];
+export type RunJob = Schemas['RunJob'];
+export type Estimate = Schemas['RunEstimate'];
+export type EstimateNode = Estimate['nodes'][number];
+/** The body of POST /api/projects/{id}/runs (and …/estimate). */
+export type RunBody = NonNullable<paths['/api/projects/{id}/runs']['post']['requestBody']>['content']['application/json'];
+export type RunMode = RunBody['mode'];
+export type RunStatus = RunView['status'];
+export type RunJobStatus = RunJob['status'];

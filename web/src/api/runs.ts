@@ -1,16 +1,11 @@
 // Graph runs over HTTP (docs/api.md "Runs", issue 35): start a run of a node, of a node and what follows it, of a
 // selection or of everything; ask what it would cost; read one run or the latest; cancel one. Typed from the
-// contract (COMMON.md "Runs API"); every call answers `{ ok: true, value }` or the service's refusal in its own
-// words (`error`, and the nodes it names), never throws.
+// service's OpenAPI document (./run-types.ts); every call answers `{ ok: true, value }` or the service's refusal in
+// its own words (`error`, and the nodes it names), never throws.
 import { NETWORK_ERROR, notifyUnauthorized } from './client';
-import type { Estimate, RunMode, RunView } from './run-types';
+import type { Estimate, RunBody, RunView } from './run-types';
 
 export type * from './run-types';
-
-export interface RunBody {
-  mode: RunMode;
-  nodeIds?: string[];
-}
 
 export type RunAnswer<T> = { ok: true; value: T } | { ok: false; status: number; error: string; code?: string; nodeIds: string[] };
 
