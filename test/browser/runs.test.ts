@@ -70,6 +70,7 @@ describeInBrowser('graph runs in the editor', () => {
     // The estimate is on the button before anything runs: offline steps cost nothing; each node's Run too.
     await toolbar(ada.page).getByRole('button', { name: 'Run all · free' }).waitFor({ timeout: WAIT });
     await node(ada.page, 'b').getByRole('button', { name: 'Run · free' }).waitFor();
+    await screenshot(ada.page, 'runs-chain-before');
     await toolbar(ada.page).getByRole('button', { name: 'Run all · free' }).click();
 
     await badge(ada.page, 'a', 'Done').waitFor({ timeout: WAIT });

@@ -2,6 +2,7 @@
 import { createContext, useContext } from 'react';
 import type { ActivityStore, NodeActivity } from './activity';
 import { useActivity } from './activity';
+import type { MarkStore } from './marks';
 
 export type UploadSource = 'file-picker' | 'drop' | 'paste';
 
@@ -34,6 +35,8 @@ export interface EditorActions {
   newImageNode?: (image: string, beside: string) => void;
   removeNode: (nodeId: string) => void;
   removeEdge: (edgeId: string) => void;
+  /** The canvas's stale marks (hooks/use-graph-marks.ts); absent: none shown. */
+  marks?: MarkStore;
 }
 
 export const EditorContext = createContext<EditorActions | null>(null);

@@ -29,6 +29,7 @@ import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
 import { useLongPress } from '../hooks/use-long-press';
 import { useGeneration } from '../hooks/use-generation';
 import { RunsContext, useRuns } from '../hooks/use-runs';
+import { useGraphMarks } from '../hooks/use-graph-marks';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
 import { useUser } from '../hooks/use-session';
@@ -92,6 +93,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const draggingFiles = useFileDrag(pane);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
   const runs = useRuns(project.id, session, nodes, edges);
+  const marks = useGraphMarks(nodes, edges);
 
   const actions = useMemo<EditorActions>(
     () => ({
@@ -120,8 +122,9 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
       newImageNode: (image, beside) => imageNodeFrom(image, { beside }),
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
+      marks,
     }),
-    [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow, imageNodeFrom],
+    [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow, imageNodeFrom, marks],
   );
 
   // An edge joins an output to an input it fits (src/kinds/: a text into a prompt, an image into images), never a

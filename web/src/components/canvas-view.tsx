@@ -9,6 +9,7 @@ import { EditorContext, type EditorActions } from '../canvas/editor-context';
 import type { CanvasEdge, CanvasNode } from '../canvas/model';
 import { SMALL_SCREEN, useMediaQuery } from '../hooks/use-media-query';
 import { useNamedElements } from '../hooks/use-named-elements';
+import { useGraphMarks } from '../hooks/use-graph-marks';
 import { useViewportMemory } from '../hooks/use-viewport-memory';
 import { useShowLinkedNode } from '../hooks/use-result-actions';
 import './canvas-extras.css';
@@ -38,6 +39,7 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
   const view = useViewportMemory(memory ?? null, pane, fitView);
   useShowLinkedNode(view.touched); // the gallery's "Show on canvas"
   const activity = useMemo(() => new ActivityStore(), []);
+  const marks = useGraphMarks(nodes, edges);
   const actions = useMemo<EditorActions>(
     () => ({
       activity,
@@ -52,8 +54,9 @@ export function CanvasView({ projectId, nodes, edges, onNodesChange, onEdgesChan
       setImage: ignore,
       removeNode: ignore,
       removeEdge: ignore,
+      marks,
     }),
-    [activity, projectId],
+    [activity, projectId, marks],
   );
   const named = useNamedElements(nodes, edges);
   const small = useMediaQuery(SMALL_SCREEN);

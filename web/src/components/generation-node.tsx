@@ -42,6 +42,8 @@ import './canvas-feedback.css';
 import { isWebUrl } from './node-image';
 import { ResultImage } from './result-image';
 import { VariantStrip } from './variant-strip';
+import { CountField } from './count-field';
+import { SeedField } from './seed-field';
 import { generation } from '../../../src/kinds/generation.js';
 
 /** The port an edge into a generation node reaches (none named: its default, `images`). */
@@ -135,6 +137,10 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
         )}
       </div>
       <ModelPicker catalogue={catalogue} status={model} readOnly={readOnly} onChange={(choice) => setModel(id, choice)} />
+      <div className="run-settings">
+        <SeedField nodeId={id} seed={data.seed} />
+        <CountField nodeId={id} count={data.count} />
+      </div>
       {!readOnly && (
         <button
           type="button"
@@ -204,7 +210,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
           {projectId && <ResultText projectId={projectId} nodeId={id} current={data.image} />}
         </div>
       )}
-      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} onUse={readOnly ? undefined : (image, prompt) => setFields(id, { image, prompt: prompt || undefined })} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
+      {projectId && <VariantStrip projectId={projectId} nodeId={id} current={data.image} results={data.results} onUse={readOnly ? undefined : (image, prompt, made) => setFields(id, { image, prompt: prompt || undefined, ...made })} onNewImageNode={newImageNode && ((image) => newImageNode(image, id))} />}
     </NodeFrame>
   );
 }

@@ -1,7 +1,8 @@
 // The card every canvas node is drawn in: a title bar with the node's name ("Image 2", canvas/names.ts; the
 // same name its xyflow wrapper gives screen readers) and a delete button (none when read-only), then the
 // node's content, and the handles of its kind's ports (connect-handle.tsx; none for a kind this page does not know).
-// A runnable node's title bar has its Run ▶ (run-button.tsx), its body starts with its run state (run-state.tsx).
+// A runnable node has its Run ▶ (run-button.tsx) as a tab on its top edge, after its name for the keyboard, and its
+// body starts with its run state once it is in a run (run-state.tsx).
 import type { DragEvent, ReactNode } from 'react';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf } from '../canvas/kinds';
@@ -10,6 +11,7 @@ import { useKindUi } from '../kinds/ui';
 import { PortHandles } from './connect-handle';
 import { NodeRunButton } from './run-button';
 import { RunState } from './run-state';
+import { NodeMark } from './node-mark';
 
 interface Props {
   nodeId: string;
@@ -45,6 +47,7 @@ export function NodeFrame({ nodeId, type, busy, children, onFileDrop }: Props) {
     <section className={`canvas-node ${kind ? kind.type : 'unknown'}${busy ? ' busy' : ''}`} {...drop}>
       <header className="canvas-node-title">
         <span>{name}</span>
+        <NodeMark nodeId={nodeId} />
         <NodeRunButton nodeId={nodeId} type={type} />
         {!readOnly && (
           <button type="button" className="icon-button nodrag" aria-label={`Delete ${noun} node`} title="Delete node" onClick={() => removeNode(nodeId)}>

@@ -1,7 +1,10 @@
 // The variants under a generation node: every run of it that produced a result (GET /api/projects/:id/generations
-// ?nodeId=), newest first, the node's current image marked. A thumbnail enlarges in a lightbox (Esc closes); two
+// ?nodeId=), newest first — a fanned node's results (its `data.results`) first, in item order —, the node's current
+// image marked. A thumbnail enlarges in a lightbox (Esc closes); two
 // ticked compare with a slider (compare-slider.tsx); "Use this" makes one the node's current image (a change of the live document,
-// like any edit: everyone sees it, and it is a step of this tab's undo). Read again when the node's image changes.
+// like any edit: everyone sees it, and it is a step of this tab's undo), with the key and seed it was made with when
+// known (canvas/marks.ts `variantFields`: the node is then marked fresh if nothing changed since). Read again when
+// the node's image changes.
 import { useState } from 'react';
 import type { ProjectGeneration } from '../api/client';
 import { useNodeGenerations } from '../hooks/use-project-generations';
@@ -10,17 +13,21 @@ import { CompareSlider } from './compare-slider';
 import { isWebUrl } from './node-image';
 import { Lightbox, modelName, ResultLightbox } from './result-lightbox';
 import { useModels } from '../hooks/use-models';
+import { orderVariants, variantFields } from '../canvas/marks';
 
 interface Props {
   projectId: string;
   nodeId: string;
   /** The node's current image. */
   current: string | undefined;
+  /** A fanned node's results (`data.results`), shown first in their order. */
+  results?: unknown;
   /**
    * "Use this": the variant's image and the prompt it was made with become the node's (what is compared is what one
-   * gets back). Absent on a read-only canvas (no "Use this").
+   * gets back), and `made` its key (`resultKey`: undefined when unknown) and seed. Absent on a read-only canvas (no
+   * "Use this").
    */
-  onUse?: (image: string, prompt: string) => void;
+  onUse?: (image: string, prompt: string, made: ReturnType<typeof variantFields>) => void;
   /** Makes a new image node of a variant; absent on a read-only canvas. */
   onNewImageNode?: (image: string) => void;
 }
@@ -30,16 +37,16 @@ const when = (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 };
 
-export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode }: Props) {
+export function VariantStrip({ projectId, nodeId, current, results, onUse, onNewImageNode }: Props) {
   const { state, reload } = useNodeGenerations(projectId, nodeId, current);
   const [enlarged, setEnlarged] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState(false);
 
-  const items = state.items.filter((g) => isWebUrl(g.outputImageUrl));
+  const { items, inResults } = orderVariants(state.items.filter((g) => isWebUrl(g.outputImageUrl)), results);
   const total = items.length;
-  /** Runs are numbered in the order they were made: the newest (first) has the highest number. */
-  const numberOf = (g: ProjectGeneration) => total - items.indexOf(g);
+  /** Runs are numbered in the order they were made: the newest (first) has the highest number; a fanned node's results by item. */
+  const numberOf = (g: ProjectGeneration) => (inResults > 0 ? items.indexOf(g) + 1 : total - items.indexOf(g));
   const isCurrent = (g: ProjectGeneration) => g.outputImageUrl === current;
   const shown = items.find((g) => g.id === enlarged);
   const pair = picked.map((id) => items.find((g) => g.id === id)).filter((g): g is ProjectGeneration => !!g);
@@ -51,7 +58,7 @@ export function VariantStrip({ projectId, nodeId, current, onUse, onNewImageNode
   };
   const toggle = (id: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
   const use = (g: ProjectGeneration) => {
-    onUse?.(g.outputImageUrl, g.prompt);
+    onUse?.(g.outputImageUrl, g.prompt, variantFields(g));
     setEnlarged(null);
     setComparing(false);
     setPicked([]);

@@ -11,7 +11,7 @@ import type { LiveSession } from '../canvas/live-session';
 import { linkPorts, type NodeType } from '../canvas/kinds';
 import { createNode, newId, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { centeredAt, NODE_MARGIN, nodeRect, sizeOf, type Rect, type XY } from '../canvas/placement';
-import { KIND_UI } from '../kinds';
+import { newNodeData } from '../kinds';
 import type { FlowState } from './use-live-canvas';
 import type { Placement } from './use-placement';
 
@@ -125,7 +125,7 @@ export function useCanvasCommands(
       const toRects = targets.flatMap(({ nodeId }) => rectOf(nodeId) ?? []);
       const minX = fromRects.length > 0 ? Math.max(...fromRects.map((r) => r.x + r.width)) + GAP : undefined;
       const maxX = toRects.length > 0 ? Math.min(...toRects.map((r) => r.x)) - GAP : undefined;
-      const node = createNode(type, placement.place(sizeOf(type), at, { minX, maxX }), KIND_UI[type].data);
+      const node = createNode(type, placement.place(sizeOf(type), at, { minX, maxX }), newNodeData(type));
       const typeOf = (id: string) => latest.current.nodes.find((n) => n.id === id)?.type;
       const edges = [
         ...sources.flatMap(({ nodeId, handle }) => {

@@ -9,6 +9,7 @@ import type { LiveSession } from '../canvas/live-session';
 import { createNode, newId, toSavedEdge, toSavedNode, type CanvasEdge, type CanvasNode } from '../canvas/model';
 import { nodeRect, sizeOf, type XY } from '../canvas/placement';
 import { RESULT_DRAG_TYPE, takeHandedPrompt } from '../canvas/result-handoff';
+import { newNodeData } from '../kinds';
 import { navigate } from '../router';
 import type { FlowState } from './use-live-canvas';
 import type { Placement } from './use-placement';
@@ -92,6 +93,7 @@ export function useResultActions(
     let focus: string | undefined;
     if (reuse) {
       const node = createNode('generation', placement.place(sizeOf('generation'), besideOf(reuse.nodeId, 'generation')), {
+        ...newNodeData('generation'),
         prompt: reuse.prompt,
         ...(reuse.model ? { model: reuse.model } : {}),
       });

@@ -3,7 +3,7 @@
 // its component in web/src/components/, a line in src/kinds/index.ts and a line here. The editor's node types,
 // menus and new nodes read this; a kind with no line here does not compile.
 import type { NodeTypes } from '@xyflow/react';
-import { NODE_KINDS, type NodeKind, type NodeType } from '../../../src/kinds/index.js';
+import { kindOf, NODE_KINDS, type NodeKind, type NodeType } from '../../../src/kinds/index.js';
 import { AdjustNode } from '../components/adjust-node';
 import { CropNode } from '../components/crop-node';
 import { GenerationNode } from '../components/generation-node';
@@ -14,6 +14,7 @@ import { TextNode } from '../components/text-node';
 import { UnknownNode } from '../components/unknown-node';
 import { UploadNode } from '../components/upload-node';
 import { UNKNOWN_UI, type KindUi } from './ui';
+import { randomSeed } from '../canvas/marks';
 import './kinds.css';
 
 export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
@@ -28,6 +29,9 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
 
 /** A kind and its UI entry, in the registry's (menu) order. */
 export const KINDS_WITH_UI: ReadonlyArray<{ kind: NodeKind<NodeType>; ui: KindUi }> = NODE_KINDS.map((kind) => ({ kind, ui: KIND_UI[kind.type] }));
+
+/** The data a new node of `type` starts with besides its type: its kind's starting fields, and a seed drawn for it when its kind runs with one. */
+export const newNodeData = (type: NodeType): Record<string, unknown> => ({ ...KIND_UI[type].data, ...(kindOf(type)?.seeded ? { seed: randomSeed() } : {}) });
 
 /** The UI entry of a node's type; the unknown node's for a type no kind has. */
 export const uiOf = (type: string | undefined): Omit<KindUi, 'component'> => (type !== undefined && Object.hasOwn(KIND_UI, type) ? KIND_UI[type as NodeType] : UNKNOWN_UI);
