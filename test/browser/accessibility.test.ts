@@ -132,7 +132,7 @@ describeInBrowser('keyboard and screen readers', () => {
     };
     expect(await names()).toEqual(expected);
     // The title bars say the same; the generation node's inputs are disconnected by name.
-    expect(await page.locator('.canvas-node-title span').allTextContents()).toEqual(['Image 1', 'Image 2', 'Generate 1']);
+    expect(await page.locator('.canvas-node-title > span:first-child').allTextContents()).toEqual(['Image 1', 'Image 2', 'Generate 1']);
     const generation = page.getByRole('group', { name: 'Generate 1' });
     await generation.getByRole('button', { name: 'Disconnect Image 2' }).waitFor();
     await generation.getByRole('button', { name: 'Input of Generate 1: connect images here' }).waitFor();

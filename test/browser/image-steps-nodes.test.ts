@@ -1,8 +1,8 @@
 // The crop, resize and adjust nodes in the page (issue 32 point 3; web/src/components/{crop,resize,adjust}-node.tsx):
 // each is offered by the canvas's menu and added with data its kind takes; an adjust node's fields write its live
 // data (a checked Grayscale, a typed brightness) that the REST view then shows, and a brightness over the kind's
-// limit is marked invalid in the box and never stored. And an adjust node runs from its Run button, end to end: its
-// input shown, the job started by the node's id and followed as a generation's, the grey result shown in the node.
+// limit is marked invalid in the box and never stored. And an adjust node runs from its Run ▶ button, end to end: its
+// input shown, a run of the node started and its state followed, the grey result shown in the node.
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
@@ -69,10 +69,10 @@ describeInBrowser('image-steps nodes', () => {
     await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
     const node = page.locator('.react-flow__node[data-id="a"]');
     await node.getByRole('img', { name: 'Input' }).waitFor();
-    await node.getByRole('button', { name: 'Run', exact: true }).click();
+    await node.getByRole('button', { name: /^Run( ·|$)/ }).click(); // the node's Run ▶ (a graph run of the node)
     const result = node.getByRole('img', { name: 'Result' });
     await result.waitFor({ timeout: WAIT });
-    await node.getByRole('button', { name: 'Run again' }).waitFor();
+    await node.getByRole('status', { name: 'Run state: Done' }).waitFor();
     const src = (await result.getAttribute('src'))!;
     const cookie = await ada.client.jar.getCookieString(f.app.baseUrl);
     const res = await fetch(new URL(new URL(src, f.app.baseUrl).pathname, f.app.baseUrl), { headers: { cookie } });

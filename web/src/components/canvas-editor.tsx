@@ -28,6 +28,7 @@ import { useNamedElements } from '../hooks/use-named-elements';
 import { usePinchOverNodes } from '../hooks/use-pinch-over-nodes';
 import { useLongPress } from '../hooks/use-long-press';
 import { useGeneration } from '../hooks/use-generation';
+import { RunsContext, useRuns } from '../hooks/use-runs';
 import { useGraphMarks } from '../hooks/use-graph-marks';
 import { useLiveCanvas } from '../hooks/use-live-canvas';
 import { useStore } from '../hooks/use-live-session';
@@ -48,6 +49,8 @@ import { LiveNotices } from './live-notices';
 import { nodeTypes } from '../kinds';
 import { CanvasMenu } from './canvas-menu';
 import { RemotePresence } from './remote-presence';
+import { RunBar } from './run-button';
+import { RunPanel } from './run-panel';
 import { SaveTemplateDialog } from './save-template-dialog';
 import { ShareDialog } from './share-dialog';
 import { ShortcutSheet } from './shortcut-sheet';
@@ -89,6 +92,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   const { uploadFiles } = uploads;
   const draggingFiles = useFileDrag(pane);
   const { generate, cancel: cancelGeneration } = useGeneration(session, latest, activity);
+  const runs = useRuns(project.id, session, nodes, edges);
   const marks = useGraphMarks(nodes, edges);
 
   const actions = useMemo<EditorActions>(
@@ -241,7 +245,7 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
   };
 
   return (
-    <EditorContext.Provider value={actions}>
+    <RunsContext.Provider value={runs}><EditorContext.Provider value={actions}>
       <EditorToolbar
         onAddImages={addImages}
         onAddGeneration={() => withFocus(() => commands.addGeneration())}
@@ -345,7 +349,9 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
         </ReactFlow>
         <UploadTrayPanel uploads={uploads} />
         {draggingFiles && <DropHighlight rules={uploads.rules} />}
+        <RunBar />
+        <RunPanel nodes={nodes} />
       </div>
-    </EditorContext.Provider>
+    </EditorContext.Provider></RunsContext.Provider>
   );
 }

@@ -18,6 +18,9 @@ import type { Arrangement } from '../hooks/use-arrange';
 import { arrangeItems } from './arrange-items';
 import { ContextMenu, type MenuItem } from './context-menu';
 import { isWebUrl } from './node-image';
+import { isRunnableType } from '../canvas/runs';
+import { useRunsContext } from '../hooks/use-runs';
+import { nodeRunActions } from './run-button';
 
 export type CanvasMenuState =
   | { kind: 'node'; nodeId: string; at: XY }
@@ -55,6 +58,7 @@ function chooseImages(onFiles: (files: File[]) => void): void {
 
 export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages, onClose, arrange, openMenu }: Props) {
   const point = toFlow(menu.at);
+  const runs = useRunsContext();
   /** Files as a grid of image nodes centred at `centre` (flow), moved only as far as placement must; each feeding `feeds` (left of it). */
   const imagesAt = (files: File[], centre: XY, feeds?: string) => {
     const fed = feeds === undefined ? undefined : nodes.find((n) => n.id === feeds);
@@ -79,6 +83,9 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
       { label: 'Duplicate', shortcut: `${MOD}+D`, onSelect: () => commands.duplicate(ids) },
       { label: 'Copy', shortcut: `${MOD}+C`, onSelect: () => commands.copyToClipboard(ids) },
       { label: 'Connect to new generation', onSelect: () => commands.connectToNewGeneration(ids) },
+      // Runs (issue 35): one runnable node's Run, Run from here, Run again; a selection's Run selection.
+      ...(runs && ids.length === 1 && isRunnableType(node?.type) ? nodeRunActions(runs, menu.nodeId, node?.type, { withRun: true }) : []),
+      ...(runs && ids.length > 1 && ids.some((id) => isRunnableType(nodes.find((n) => n.id === id)?.type)) ? [{ label: 'Run selection', onSelect: () => runs.start('selection', ids) }] : []),
       ...(arrange && openMenu && ids.length > 1
         ? [
             { label: 'Tidy up', onSelect: () => arrange('tidy', ids) },

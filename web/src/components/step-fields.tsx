@@ -88,13 +88,12 @@ export function ChoiceField({ nodeId, field, label, data, choices }: Omit<FieldP
 }
 
 /**
- * How an image-steps node runs: its input (the image of the node wired into its image input, shown small), Run —
- * the same start and follow as a generation node's Generate (hooks/use-generation.ts: POST /api/generations naming
- * the node, the job followed by its events and the document, never written by this tab) —, the job as everyone sees
- * it with Cancel, how the last run ended (Canceled, or the error), and the result.
+ * How an image-steps node runs: its input (the image of the node wired into its image input, shown small) — its Run ▶
+ * is the node frame's (run-button.tsx: a graph run of the node) —, the job as everyone sees it with Cancel, how the
+ * last run ended (Canceled, or the error), and the result.
  */
 export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string; data: CanvasNode['data'] }) {
-  const { generate, cancelGeneration, readOnly } = useEditor();
+  const { cancelGeneration, readOnly } = useEditor();
   const activity = useNodeActivity(nodeId);
   const into = useNodeConnections({ handleType: 'target' });
   const inputPort = portOf(kindOf(type)?.inputs ?? [], undefined);
@@ -119,11 +118,6 @@ export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string;
           <span className="muted small">{waiting ?? 'No input image'}</span>
         )}
       </div>
-      {!readOnly && (
-        <button type="button" className="button primary nodrag" onClick={() => void generate(nodeId)} disabled={running || waiting !== undefined} title={running ? undefined : waiting}>
-          {running ? 'Running…' : image ? 'Run again' : 'Run'}
-        </button>
-      )}
       {running && (
         <JobStatus
           job={job}
