@@ -25,9 +25,6 @@ const zoomOf = (transform: string) => Number(/scale\(([\d.e+-]+)\)/.exec(transfo
  * Waits until a node is drawn fully inside the canvas and clear of the minimap and the controls (the view follows a
  * node added off screen, canvas/placement.ts: it may still be moving).
  */
-/** Tall enough for a generation node (prompt chips, model, seed and count: ~520 px) clear of the minimap and the controls. */
-const VIEWPORT = { width: 1280, height: 900 };
-
 async function expectInView(page: Page, locator: Locator): Promise<void> {
   const problem = async () => {
     const b = await box(locator);
@@ -57,7 +54,7 @@ describeInBrowser('canvas conventions', () => {
     const owner = await f.app.user(email);
     const projectId = (await owner.client.post('/api/user/project', { userId: owner.id, name })).json.id as string;
     expect((await owner.client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
-    const watched = await newPage(await f.newContext({ viewport: VIEWPORT }));
+    const watched = await newPage(await f.newContext());
     await f.signIn(watched.page.context(), email);
     await before?.(watched.page);
     await watched.page.goto(`${f.app.baseUrl}/projects/${projectId}`);
@@ -425,17 +422,22 @@ describeInBrowser('canvas conventions', () => {
   });
 
   it('puts new nodes in view, never under the minimap or the controls', async () => {
-    const page = await f.onNewCanvas(await f.newContext({ viewport: VIEWPORT }), 'place@example.com', 'Place');
+    const page = await f.onNewCanvas(await f.newContext(), 'place@example.com', 'Place');
     for (let i = 1; i <= 6; i++) {
       await page.getByRole('button', { name: 'Add generation' }).click();
       await expect.poll(() => page.locator('.react-flow__node').count()).toBe(i);
       await expectInView(page, page.locator('.react-flow__node').nth(i - 1));
     }
-    // Nodes added from the cursor right beside the minimap and the controls go beside them, in view.
+    // Nodes added from the cursor right beside the minimap and the controls go beside them, in view (on an empty
+    // canvas again: six tall nodes may now sit where the cursor goes).
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(0);
     const minimap = await box(page.locator('.react-flow__minimap'));
     await page.mouse.dblclick(minimap.x - 20, minimap.y + minimap.height / 2);
-    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(7);
-    await expectInView(page, page.locator('.react-flow__node').nth(6));
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(1);
+    await expectInView(page, page.locator('.react-flow__node').nth(0));
     const controls = await box(page.locator('.react-flow__controls'));
     const png = (await solidPng(40, 40, [10, 200, 10])).toString('base64');
     const files = await page.evaluateHandle((base64) => {

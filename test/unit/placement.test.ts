@@ -103,5 +103,11 @@ describe('placing new nodes in view', () => {
     expect(within(shown, view)).toBe(true);
     expect(overlaps(shown, minimap)).toBe(false);
     expect(revealShift({ x: 0, y: 0, width: 5000, height: 100 }, view)).toBeNull(); // larger than the view: zoomed out to instead
+    // Too tall to go above the minimap: moved beside it instead, whichever way is shorter.
+    const tall = { x: view.x + view.width - 300, y: view.y + 10, width: 260, height: view.height - 20 };
+    const aside = revealShift(tall, view, [minimap])!;
+    const placed = { ...tall, x: tall.x - aside.x, y: tall.y - aside.y };
+    expect(within(placed, view)).toBe(true);
+    expect(overlaps(placed, minimap)).toBe(false);
   });
 });

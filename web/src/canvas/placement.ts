@@ -183,8 +183,11 @@ export function revealShift(rect: Rect, view: Rect, obstacles: readonly Rect[] =
     const middle = { x: view.x + view.width / 2, y: view.y + view.height / 2 };
     const dx = o.x + o.width / 2 > middle.x ? moved.x + moved.width - o.x : moved.x - (o.x + o.width);
     const dy = o.y + o.height / 2 > middle.y ? moved.y + moved.height - o.y : moved.y - (o.y + o.height);
-    if (Math.abs(dx) <= Math.abs(dy) && rect.width + o.width <= view.width) shift.x += dx;
-    else if (rect.height + o.height <= view.height) shift.y += dy;
+    // The shorter way when both fit beside the panel; else the one that fits (a tall node beside the minimap).
+    const sideways = rect.width + o.width <= view.width;
+    const upwards = rect.height + o.height <= view.height;
+    if (sideways && (Math.abs(dx) <= Math.abs(dy) || !upwards)) shift.x += dx;
+    else if (upwards) shift.y += dy;
     break;
   }
   return shift.x === 0 && shift.y === 0 ? null : shift;
