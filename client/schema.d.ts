@@ -5040,6 +5040,10 @@ export interface components {
             } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["LineageInput"] | null;
+            /** @description The run it is a job of (docs/api.md "Runs"); null for a job started alone */
+            runId: string | null;
+            /** @description A run's job that took an output the project already had for its key: no model call, cost 0; `lineage` is the generation it reuses */
+            cacheHit: boolean;
         };
         ModelPriceInput: {
             /** @description US dollars per output image (0: runs on this service or your own server) */
@@ -6316,6 +6320,10 @@ export interface components {
             } | null;
             /** @description What made the output (docs/api.md "Lineage"); null unless the job succeeded */
             lineage: components["schemas"]["Lineage"] | null;
+            /** @description The run it is a job of (docs/api.md "Runs"); null for a job started alone */
+            runId: string | null;
+            /** @description A run's job that took an output the project already had for its key: no model call, cost 0; `lineage` is the generation it reuses */
+            cacheHit: boolean;
         };
         ModelPrice: {
             /** @description US dollars per output image (0: runs on this service or your own server) */

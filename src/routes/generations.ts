@@ -48,6 +48,10 @@ const GenerationJob = z
 /** One job as GET /api/generations/{id} answers it: with the lineage of what it made. */
 const GenerationJobDetail = GenerationJob.extend({
   lineage: Lineage.nullable().describe('What made the output (docs/api.md "Lineage"); null unless the job succeeded'),
+  runId: z.string().nullable().describe('The run it is a job of (docs/api.md "Runs"); null for a job started alone'),
+  cacheHit: z
+    .boolean()
+    .describe("A run's job that took an output the project already had for its key: no model call, cost 0; `lineage` is the generation it reuses"),
 }).meta({ id: 'GenerationJobDetail' });
 
 /** A Last-Event-ID: an event id we gave (a positive integer), nothing else. */
@@ -200,7 +204,7 @@ export const generationRoutes: FastifyPluginAsyncZod<{ jobs: GenerationJobs; lim
     schema: { tags: ['generation'], summary: 'One of your generation jobs, with the lineage of its output', params, response: { 200: GenerationJobDetail, 401: ErrorBody, 404: notFound } },
   }, async (req) => {
     const { job, lineage } = await jobs.detail(sessionUser(req).id, req.params.id);
-    return { ...present(job), lineage: lineage ? presentLineage(lineage) : null };
+    return { ...present(job), lineage: lineage ? presentLineage(lineage) : null, runId: job.runId ?? null, cacheHit: job.cacheHit };
   });
 
   app.post('/api/generations/:id/cancel', {

@@ -160,7 +160,12 @@ describe('a chain runs in order, then from the cache', () => {
     expect(await count('SELECT count(*)::int AS n FROM generation_jobs WHERE run_id = $1 AND cache_hit AND status = $2', [started.id, 'succeeded'])).toBe(3);
     // Each cached job reads as a job that reuses the earlier generation.
     const job = await ada.client.get(`/api/generations/${started.jobs[2].jobId}`);
-    expect(job.json).toMatchObject({ status: 'succeeded', output: { imageUrl: started.jobs[2].imageUrl } });
+    expect(job.json).toMatchObject({ status: 'succeeded', output: { imageUrl: started.jobs[2].imageUrl }, runId: started.id, cacheHit: true });
+    // Its lineage is the generation it reuses: made by another job (the first run's), with that output.
+    const lineage = (job.json as { lineage: { generationId: string; jobId: string; output: { url: string } } }).lineage;
+    expect(lineage.output.url).toBe(started.jobs[2].imageUrl);
+    expect(lineage.jobId).not.toBe(started.jobs[2].jobId);
+    expect(await count('SELECT count(*)::int AS n FROM generations WHERE id = $1', [lineage.generationId])).toBe(1);
     const canvas = await nodesAfter(projectId, started.id, ['a', 'b', 'c']);
     expect(canvas.nodes.find((n) => n.id === 'c')!.data.run).toMatchObject({ status: 'cached', cached: true });
   });
