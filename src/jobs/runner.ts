@@ -117,10 +117,11 @@ export interface GenerationJobs {
   /** Stops this instance's runner, waiting up to `timeoutMs` for running jobs. */
   stop(timeoutMs: number): Promise<void>;
   /**
-   * A run's job (src/runs/), queued in the caller's transaction `tx`, which holds the user's job lock (`jobs.lockUser`)
-   * and records the run's change; once it commits, `shown(view)` shows it in its node.
+   * A run's jobs (src/runs/), queued together in the caller's transaction `tx`, which holds the user's job lock
+   * (`jobs.lockUser`) and records the run's change; once it commits, `shown(view)` shows each in its node. Their views,
+   * in the order given.
    */
-  enqueue(userId: string, input: NewJob & { run: NonNullable<NewJob['run']> }, tx: Tx): Promise<GenerationJobView>;
+  enqueue(userId: string, inputs: Array<NewJob & { run: NonNullable<NewJob['run']> }>, tx: Tx): Promise<GenerationJobView[]>;
   shown(view: GenerationJobView): void;
   /** Records the job's current state as an event of its user's (under the user's lock, which `tx` holds). */
   recordIn(userId: string, jobId: string, tx: Tx): Promise<GenerationJobView | null>;
@@ -716,14 +717,19 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       return view ?? find(userId, id);
     },
 
-    async enqueue(userId, input, tx) {
-      const job = newRow(userId, input, input.run.jobId, false);
-      const queuePriority = await jobs.nextPriority(userId, tx);
-      if (!(await jobs.insert({ ...job, queuePriority }, tx))) throw unauthorized(); // the run's user was deleted
-      await offer({ jobId: job.id, userId }, queuePriority, tx);
-      const view = await record(userId, job.id, tx);
-      if (!view) throw jobNotFound();
-      return view;
+    async enqueue(userId, inputs, tx) {
+      if (inputs.length === 0) return [];
+      // A few statements for any number of jobs (a list's run queues a hundred at once): their turns, their rows
+      // naming their pg-boss jobs, the pg-boss jobs in one insert, their `queued` events. Under the user's lock (the
+      // caller's), so a delivery's claim finds its row.
+      const priorities = await jobs.nextPriorities(userId, inputs.length, tx);
+      const rows = inputs.map((input, i) => ({ ...newRow(userId, input, input.run.jobId, false), queuePriority: priorities[i], bossJobId: randomUUID() }));
+      if (!(await jobs.insertMany(rows, tx))) throw unauthorized(); // the run's user was deleted
+      await queue.sendMany(rows.map((r) => ({ job: { jobId: r.id, userId }, bossJobId: r.bossJobId, priority: r.queuePriority })));
+      const views = await jobs.findMany(userId, rows.map((r) => r.id), tx);
+      if (views.length !== rows.length) throw jobNotFound();
+      await jobs.recordEvents(userId, views.map((v) => ({ id: v.id, job: jobRecord(v) as unknown as Record<string, unknown> })), tx);
+      return views;
     },
 
     shown(view) {

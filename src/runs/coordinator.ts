@@ -200,6 +200,7 @@ export function createRuns(deps: RunsDeps): Runs {
     const cached: CachedJob[] = [];
     const enqueued: GenerationJobView[] = [];
     const positions = new Map<number, number | null>();
+    const toQueue: Array<{ idx: number; input: Parameters<GenerationJobs['enqueue']>[1][number] }> = [];
 
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i];
@@ -229,16 +230,16 @@ export function createRuns(deps: RunsDeps): Runs {
         continue;
       }
       const input = jobInputOf(step, madeBy);
-      const view = await deps.runner.enqueue(
-        run.userId,
-        { ...input, projectId: run.projectId, run: { runId, jobId: step.jobId, cacheKey: step.key, seed: step.seed, params: step.params } },
-        tx,
-      );
-      enqueued.push(view);
-      positions.set(i, view.queuePosition);
+      toQueue.push({ idx: i, input: { ...input, projectId: run.projectId, run: { runId, jobId: step.jobId, cacheKey: step.key, seed: step.seed, params: step.params } } });
       queuedKeys.set(step.key, step.jobId);
       change(i, { status: 'queued', reason: null, imageUrl: null, costUsd: null });
     }
+    // Every ready step's job in one batch (a few statements however many: a list of 100 prompts is queued at once).
+    const views = await deps.runner.enqueue(run.userId, toQueue.map((t) => t.input), tx);
+    views.forEach((view, k) => {
+      enqueued.push(view);
+      positions.set(toQueue[k].idx, view.queuePosition);
+    });
 
     await runs.insertCachedJobs(cached, tx);
     if (cached.length > 0) {
