@@ -740,9 +740,14 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       // naming their pg-boss jobs, the pg-boss jobs in one insert, their `queued` events. Under the user's lock (the
       // caller's), so a delivery's claim finds its row.
       const priorities = await jobs.nextPriorities(userId, inputs.length, tx);
-      // The handoff: the first job is this instance's when a worker is free and its user under the limit.
+      // The handoff: the first job is this instance's when a worker is free, its user under the limit and no other
+      // user's job waits (then it goes through the queue in its turn: users keep taking turns).
       const handOff =
-        opts?.handOff === true && !stopped && running.size < deps.queue.concurrency && (runningLimit === 0 || (await jobs.countRunning(userId, lapseMs, tx)) < runningLimit);
+        opts?.handOff === true &&
+        !stopped &&
+        running.size < deps.queue.concurrency &&
+        (runningLimit === 0 || (await jobs.countRunning(userId, lapseMs, tx)) < runningLimit) &&
+        !(await jobs.othersQueued(userId, tx));
       const rows = inputs.map((input, i) => ({
         ...newRow(userId, input, input.run.jobId, false),
         queuePriority: priorities[i],

@@ -70,6 +70,8 @@ export interface GenerationJobsRepository {
    * the second one round later, each next one round after the one before. Call it under `lockUser`.
    */
   nextPriorities(userId: string, n: number, tx: Tx): Promise<number[]>;
+  /** Whether another user's job is queued (the chain handoff then leaves the next job to the queue, in its turn). */
+  othersQueued(userId: string, tx: Tx): Promise<boolean>;
   /** Events of several of the user's jobs (each its state now) in one statement, announced once. */
   recordEvents(userId: string, events: Array<{ id: string; job: Record<string, unknown> }>, tx: Tx): Promise<void>;
   setBossJobId(id: string, bossJobId: string, tx?: Tx): Promise<void>;
@@ -231,6 +233,10 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
       // at or below 0 is the user's lowest and the lowest queued, so the next is one round after it.
       const second = first === FIRST_JOB_PRIORITY ? -Number(rows[0].round) : first - 1;
       return Array.from({ length: n }, (_, i) => (i === 0 ? first : second - (i - 1)));
+    },
+    async othersQueued(userId, tx) {
+      const { rows } = await tx.execute<{ any: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM generation_jobs WHERE status = 'queued' AND user_id <> ${userId}::uuid) AS any`);
+      return rows[0].any === true;
     },
     async recordEvents(userId, events, tx) {
       if (events.length === 0) return;
