@@ -57,6 +57,11 @@ export interface JobQueue {
   start(): Promise<void>;
   /** Queues a job (starting the queue first), to start at once or after `afterSeconds`, in its turn (`priority`); its pg-boss id. */
   send(job: QueuedJob, opts?: { afterSeconds?: number; priority?: number }): Promise<string>;
+  /**
+   * Queues several jobs in one statement (pg-boss's insert: the queue's settings apply as with send, one NOTIFY), each
+   * under the pg-boss id given (a uuid, named in its row by the caller), in its turn.
+   */
+  sendMany(jobs: Array<{ job: QueuedJob; bossJobId: string; priority: number }>): Promise<void>;
   /** Cancels the pg-boss job: a queued one never runs, a running one's signal aborts (on whichever instance). */
   cancel(bossJobId: string): Promise<void>;
   /**
@@ -122,6 +127,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       const id = await boss.send(GENERATION_QUEUE, job, { group: { id: job.userId }, ...(afterSeconds ? { startAfter: afterSeconds } : {}), ...(priority ? { priority } : {}) });
       if (!id) throw new Error('the job queue refused a job');
       return id;
+    },
+    async sendMany(jobs) {
+      if (jobs.length === 0) return;
+      const boss = draining ?? (await start());
+      await boss.insert(
+        GENERATION_QUEUE,
+        jobs.map(({ job, bossJobId, priority }) => ({ id: bossJobId, data: job, group: { id: job.userId }, ...(priority ? { priority } : {}) })),
+      );
     },
     async cancel(bossJobId) {
       const boss = await start();

@@ -69,6 +69,13 @@ export const jobRecord = (j: GenerationJobView): JobRecord => ({
 
 /** Queued node jobs whose position is refreshed in their nodes when a job starts. */
 const POSITIONS_SHOWN = 50;
+/** A run's job claimed by this instance in an advance's transaction (GenerationJobs.enqueue's handOff). */
+export interface HandedJob {
+  row: GenerationJobRow;
+  attempt: number;
+  view: GenerationJobView | null;
+}
+
 /** How often (at most) a running job's progress is stored and shown in its node. */
 const PROGRESS_EVERY_MS = 1_000;
 /** How often (at most) old events are pruned, when jobs are created. */
@@ -117,10 +124,19 @@ export interface GenerationJobs {
   /** Stops this instance's runner, waiting up to `timeoutMs` for running jobs. */
   stop(timeoutMs: number): Promise<void>;
   /**
-   * A run's job (src/runs/), queued in the caller's transaction `tx`, which holds the user's job lock (`jobs.lockUser`)
-   * and records the run's change; once it commits, `shown(view)` shows it in its node.
+   * A run's jobs (src/runs/), queued together in the caller's transaction `tx`, which holds the user's job lock
+   * (`jobs.lockUser`) and records the run's change; once it commits, `shown(view)` shows each in its node. Their views,
+   * in the order given.
    */
-  enqueue(userId: string, input: NewJob & { run: NonNullable<NewJob['run']> }, tx: Tx): Promise<GenerationJobView>;
+  enqueue(userId: string, inputs: Array<NewJob & { run: NonNullable<NewJob['run']> }>, tx: Tx, opts?: { handOff?: boolean }): Promise<GenerationJobView[] & { handed?: HandedJob }>;
+  /**
+   * The chain handoff: with `handOff`, enqueue may claim the first job for this instance instead of queuing it (marked
+   * running in `tx`, under the same per-user limit a claim checks, when this instance has a free worker); once `tx`
+   * commits, `runHanded` runs it at once (as a delivered job runs: its heartbeat, cancel and hand-back alike, so a
+   * kill -9 leaves it to the lapse settlement), or `dropHanded` forgets it when `tx` failed.
+   */
+  runHanded(handed: HandedJob): void;
+  dropHanded(handed: HandedJob): void;
   shown(view: GenerationJobView): void;
   /** Records the job's current state as an event of its user's (under the user's lock, which `tx` holds). */
   recordIn(userId: string, jobId: string, tx: Tx): Promise<GenerationJobView | null>;
@@ -217,6 +233,8 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
   const tasks = taskList(deps.tasks);
   /** This instance's running jobs: a cancel (here, or announced from elsewhere) aborts at once; their heartbeats are renewed. */
   const running = new Map<string, AbortController>();
+  /** Stopping: no job is handed to this instance any more (the chain handoff). */
+  let stopped = false;
   /** This instance's running queued jobs (not POST /api/image's, whose request waits): handed back when it stops. */
   const handBack = new Map<string, () => void>();
   const queue = (deps.createQueue ?? createJobQueue)({ ...deps.queue, runningPerUser: deps.runningPerUser, run, log });
@@ -716,14 +734,47 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       return view ?? find(userId, id);
     },
 
-    async enqueue(userId, input, tx) {
-      const job = newRow(userId, input, input.run.jobId, false);
-      const queuePriority = await jobs.nextPriority(userId, tx);
-      if (!(await jobs.insert({ ...job, queuePriority }, tx))) throw unauthorized(); // the run's user was deleted
-      await offer({ jobId: job.id, userId }, queuePriority, tx);
-      const view = await record(userId, job.id, tx);
-      if (!view) throw jobNotFound();
-      return view;
+    async enqueue(userId, inputs, tx, opts) {
+      if (inputs.length === 0) return [];
+      // A few statements for any number of jobs (a list's run queues a hundred at once): their turns, their rows
+      // naming their pg-boss jobs, the pg-boss jobs in one insert, their `queued` events. Under the user's lock (the
+      // caller's), so a delivery's claim finds its row.
+      const priorities = await jobs.nextPriorities(userId, inputs.length, tx);
+      // The handoff: the first job is this instance's when a worker is free, its user under the limit and no other
+      // user's job waits (then it goes through the queue in its turn: users keep taking turns).
+      const handOff =
+        opts?.handOff === true &&
+        !stopped &&
+        running.size < deps.queue.concurrency &&
+        (runningLimit === 0 || (await jobs.countRunning(userId, lapseMs, tx)) < runningLimit) &&
+        !(await jobs.othersQueued(userId, tx));
+      const rows = inputs.map((input, i) => ({
+        ...newRow(userId, input, input.run.jobId, false),
+        queuePriority: priorities[i],
+        bossJobId: handOff && i === 0 ? null : randomUUID(),
+      }));
+      if (!(await jobs.insertMany(rows, tx))) throw unauthorized(); // the run's user was deleted
+      await queue.sendMany(rows.flatMap((r) => (r.bossJobId ? [{ job: { jobId: r.id, userId }, bossJobId: r.bossJobId, priority: r.queuePriority }] : [])));
+      const views = await jobs.findMany(userId, rows.map((r) => r.id), tx);
+      if (views.length !== rows.length) throw jobNotFound();
+      await jobs.recordEvents(userId, views.map((v) => ({ id: v.id, job: jobRecord(v) as unknown as Record<string, unknown> })), tx);
+      if (!handOff) return views;
+      const attempt = await jobs.markRunning(rows[0].id, tx);
+      if (attempt === null) return views;
+      const row = { ...views[0], status: 'running' as const, attempts: attempt };
+      running.set(row.id, new AbortController()); // its worker is taken (and its heartbeat kept) from now on
+      return Object.assign(views, { handed: { row, attempt, view: await record(userId, row.id, tx) } });
+    },
+
+    runHanded(handed) {
+      showInNode(handed.view);
+      void refreshPositions();
+      if (handed.row.runId) deps.onRunJobStarted?.(handed.row.runId);
+      runClaimed(handed.row, handed.attempt, new AbortController().signal).catch((err: unknown) => log.error({ err, jobId: handed.row.id }, 'a handed job could not record'));
+    },
+
+    dropHanded(handed) {
+      running.delete(handed.row.id);
     },
 
     shown(view) {
@@ -746,6 +797,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
     },
 
     async stop(timeoutMs) {
+      stopped = true;
       clearInterval(timer);
       timer = undefined;
       // Drain: take no more jobs, hand the running ones back to the queue (their runs abort), then wait for them.

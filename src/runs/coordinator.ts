@@ -19,7 +19,7 @@ import { invalidRun, runFinished, runNodeNotFound, runNotFound, tooManyJobs } fr
 import { graphOf, keysOf, planRun, type CanvasLike, type JobInput, type Plan, type PlanProblem, type RunMode } from '../kinds/graph.js';
 import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
 import { kindOf } from '../kinds/index.js';
-import type { GenerationJobs, NewJob } from '../jobs/runner.js';
+import type { GenerationJobs, HandedJob, NewJob } from '../jobs/runner.js';
 import type { Estimate, PricedStep } from './prices.js';
 import type { NodeRunWrite, RunDocument } from './run-state.js';
 import { DONE_OK, FINAL, nodeRunOf, presentRun, stepNow, type RunView, type StepNow } from './run-view.js';
@@ -50,7 +50,7 @@ export interface Runs {
 export interface RunsDeps {
   runs: RunsRepository;
   jobs: Pick<GenerationJobsRepository, 'lockUser'>;
-  runner: Pick<GenerationJobs, 'enqueue' | 'shown' | 'cancel'>;
+  runner: Pick<GenerationJobs, 'enqueue' | 'shown' | 'cancel' | 'runHanded' | 'dropHanded'>;
   transactions: Transactions;
   access: Pick<ProjectAccess, 'require'>;
   live: Pick<LiveDocuments, 'read'>;
@@ -110,20 +110,24 @@ export function createRuns(deps: RunsDeps): Runs {
   // Advancing
 
   /** This instance's advances under way, by run: a call while one runs makes it go round once more. */
-  const advancing = new Map<string, { again: boolean; done: Promise<void> }>();
+  const advancing = new Map<string, { again: boolean; handOff: boolean; done: Promise<void> }>();
 
-  function advance(runId: string): Promise<void> {
+  /** `handOff`: a job of the run ended on this instance, whose worker may take the next ready step at once. */
+  function advance(runId: string, handOff = false): Promise<void> {
     const current = advancing.get(runId);
     if (current) {
       current.again = true;
+      current.handOff ||= handOff;
       return current.done;
     }
-    const entry = { again: false, done: Promise.resolve() };
+    const entry = { again: false, handOff, done: Promise.resolve() };
     entry.done = (async () => {
       try {
         do {
           entry.again = false;
-          await advanceOnce(runId);
+          const handing = entry.handOff;
+          entry.handOff = false;
+          await advanceOnce(runId, handing);
         } while (entry.again);
       } finally {
         advancing.delete(runId);
@@ -153,24 +157,33 @@ export function createRuns(deps: RunsDeps): Runs {
 
   interface Advanced {
     run: RunRow;
+    handed?: HandedJob;
     enqueued: GenerationJobView[];
     nodes: NodeRunWrite[];
   }
 
-  async function advanceOnce(runId: string): Promise<void> {
+  async function advanceOnce(runId: string, handOff: boolean): Promise<void> {
     let out: Advanced | null;
+    let handed: HandedJob | undefined;
     try {
-      out = await transactions.transaction((tx) => advanceIn(runId, tx));
+      out = await transactions.transaction(async (tx) => {
+        const advanced = await advanceIn(runId, tx, handOff);
+        handed = advanced?.handed;
+        return advanced;
+      });
     } catch (err) {
+      if (handed) deps.runner.dropHanded(handed);
       log.error({ err, runId }, 'a run could not be advanced (it is tried again at the next heartbeat)');
       return;
     }
     if (!out) return;
-    for (const view of out.enqueued) deps.runner.shown(view);
+    // The handed job runs now (before the node states are written: they follow while it runs).
+    if (out.handed) deps.runner.runHanded(out.handed);
+    for (const view of out.enqueued) if (view.id !== out.handed?.row.id) deps.runner.shown(view);
     await deps.document.write(out.run.projectId, out.nodes);
   }
 
-  async function advanceIn(runId: string, tx: Tx): Promise<Advanced | null> {
+  async function advanceIn(runId: string, tx: Tx, handOff = false): Promise<Advanced | null> {
     const run = await runs.lock(runId, tx);
     if (!run || run.status !== 'running') return null;
     // The project's runs advance one at a time (two runs started together never both queue one key), then the
@@ -200,6 +213,7 @@ export function createRuns(deps: RunsDeps): Runs {
     const cached: CachedJob[] = [];
     const enqueued: GenerationJobView[] = [];
     const positions = new Map<number, number | null>();
+    const toQueue: Array<{ idx: number; input: Parameters<GenerationJobs['enqueue']>[1][number] }> = [];
 
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i];
@@ -229,16 +243,16 @@ export function createRuns(deps: RunsDeps): Runs {
         continue;
       }
       const input = jobInputOf(step, madeBy);
-      const view = await deps.runner.enqueue(
-        run.userId,
-        { ...input, projectId: run.projectId, run: { runId, jobId: step.jobId, cacheKey: step.key, seed: step.seed, params: step.params } },
-        tx,
-      );
-      enqueued.push(view);
-      positions.set(i, view.queuePosition);
+      toQueue.push({ idx: i, input: { ...input, projectId: run.projectId, run: { runId, jobId: step.jobId, cacheKey: step.key, seed: step.seed, params: step.params } } });
       queuedKeys.set(step.key, step.jobId);
       change(i, { status: 'queued', reason: null, imageUrl: null, costUsd: null });
     }
+    // Every ready step's job in one batch (a few statements however many: a list of 100 prompts is queued at once).
+    const views = await deps.runner.enqueue(run.userId, toQueue.map((t) => t.input), tx, { handOff });
+    views.forEach((view, k) => {
+      enqueued.push(view);
+      positions.set(toQueue[k].idx, view.queuePosition);
+    });
 
     await runs.insertCachedJobs(cached, tx);
     if (cached.length > 0) {
@@ -281,7 +295,7 @@ export function createRuns(deps: RunsDeps): Runs {
       }
       nodes.push(write);
     }
-    return { run: after, enqueued, nodes };
+    return { run: after, enqueued, nodes, ...(views.handed ? { handed: views.handed } : {}) };
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -399,7 +413,7 @@ export function createRuns(deps: RunsDeps): Runs {
 
     jobEnded(job) {
       const go = async () => {
-        if (job.runId) await advance(job.runId);
+        if (job.runId) await advance(job.runId, true);
         if (job.projectId === null) return;
         // Another run of the project may wait for this job (the same key, or the same node).
         for (const other of await runs.running(RUNNING_BATCH, job.projectId)) if (other.id !== job.runId) await advance(other.id);

@@ -221,6 +221,8 @@ describe('a 50-node chain of adjust nodes (image steps, no model)', () => {
     expect(first.status).toBe('succeeded');
     expect(first.jobs.map((j) => j.nodeId)).toEqual(ids);
     const jobs = await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1', [projectId]);
+    // The chain handoff: a node's job ending on this instance hands it the next one, which never went through pg-boss.
+    expect(await count('SELECT count(*)::int AS n FROM generation_jobs WHERE project_id = $1 AND NOT cache_hit AND boss_job_id IS NULL', [projectId])).toBeGreaterThan(0);
     const again = await start(projectId, { mode: 'all' });
     expect(again.status).toBe('succeeded');
     expect(again.jobs.every((j) => j.status === 'cached')).toBe(true);
@@ -289,6 +291,13 @@ describe('lists and counts', () => {
     const run = await ended(projectId, (await start(projectId, { mode: 'all' })).id);
     expect(run.status).toBe('succeeded');
     expect(run.jobs.map((j) => j.instance)).toEqual([0, 1, 2, 3, 4, 5]);
+    // Queued in one batch, each in the turn it would have had queued one by one: the first as a first job, then
+    // one round after another.
+    const byJob = new Map((await t.pool.query('SELECT id, queue_priority AS p FROM generation_jobs WHERE run_id = $1', [run.id])).rows.map((r) => [r.id as string, r.p as number]));
+    const inOrder = run.jobs.map((j) => byJob.get(j.jobId)!);
+    expect(byJob.size).toBe(6);
+    expect(inOrder[0]).toBe(1);
+    expect(inOrder.slice(2).map((p, i) => p - inOrder[i + 1])).toEqual([-1, -1, -1, -1]);
     const seeds = run.jobs.map((j) => j.seed!);
     expect(seeds[1]).toBe(seeds[0] + 1);
     expect(seeds[2]).toBe(seeds[0]);

@@ -61,6 +61,19 @@ export type GenerationJobView = GenerationJobRow & { queuePosition: number | nul
 export interface GenerationJobsRepository {
   /** false when the user does not exist (any more). */
   insert(job: NewGenerationJob, tx?: Tx): Promise<boolean>;
+  /** Several jobs in one statement (a run's batch); false when their user is gone (nothing inserted). */
+  insertMany(jobs: NewGenerationJob[], tx: Tx): Promise<boolean>;
+  /** The user's jobs with these ids, with their queue positions, in the order of `ids` (missing ones left out). */
+  findMany(userId: string, ids: string[], tx?: Tx): Promise<GenerationJobView[]>;
+  /**
+   * The priorities `n` jobs queued one after another would get from nextPriority (one query): the first as it says,
+   * the second one round later, each next one round after the one before. Call it under `lockUser`.
+   */
+  nextPriorities(userId: string, n: number, tx: Tx): Promise<number[]>;
+  /** Whether another user's job is queued (the chain handoff then leaves the next job to the queue, in its turn). */
+  othersQueued(userId: string, tx: Tx): Promise<boolean>;
+  /** Events of several of the user's jobs (each its state now) in one statement, announced once. */
+  recordEvents(userId: string, events: Array<{ id: string; job: Record<string, unknown> }>, tx: Tx): Promise<void>;
   setBossJobId(id: string, bossJobId: string, tx?: Tx): Promise<void>;
   /** The user's job with its queue position; null when the user has no job with that id. */
   find(userId: string, id: string, tx?: Tx): Promise<GenerationJobView | null>;
@@ -152,6 +165,20 @@ const nextPriority = (userId: string) => sql<{ priority: number }>`
     ELSE -GREATEST((SELECT round FROM now_served), COALESCE((SELECT -min(p) + 1 FROM mine WHERE p <= 0), 0))
   END::int AS priority`;
 
+/**
+ * nextPriority's parts in one row: the priority of the user's next job, and the round being served now (the second of
+ * a batch, after a first job at FIRST_JOB_PRIORITY, is served in it).
+ */
+const nextPriorityParts = (userId: string) => sql<{ priority: number; round: number }>`
+  WITH mine AS (SELECT queue_priority AS p FROM generation_jobs WHERE user_id = ${userId}::uuid AND status IN ('queued', 'running')),
+  now_served AS (SELECT COALESCE(
+    (SELECT -max(queue_priority) FROM generation_jobs WHERE status = 'queued' AND queue_priority <= 0),
+    (SELECT -min(queue_priority) FROM generation_jobs WHERE status = 'running' AND queue_priority <= 0),
+    0) AS round)
+  SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM mine) THEN ${FIRST_JOB_PRIORITY}
+    ELSE -GREATEST((SELECT round FROM now_served), COALESCE((SELECT -min(p) + 1 FROM mine WHERE p <= 0), 0))
+  END::int AS priority, (SELECT round FROM now_served)::int AS round`;
+
 /** The time before which a heartbeat has lapsed. */
 const lapsedBefore = (lapseMs: number) => sql`now() - make_interval(secs => ${lapseMs / 1000}::float8)`;
 /** A running job's heartbeat has lapsed (or it never had one: a row of before heartbeats). */
@@ -179,6 +206,47 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
         if ((e.cause?.code ?? e.code) === '23503') return false; // foreign_key_violation: no such user
         throw err;
       }
+    },
+    async insertMany(jobs, tx) {
+      if (jobs.length === 0) return true;
+      try {
+        // In chunks: PostgreSQL takes at most 65,535 parameters a statement.
+        for (let i = 0; i < jobs.length; i += 500) await tx.insert(generationJobs).values(jobs.slice(i, i + 500));
+        return true;
+      } catch (err) {
+        const e = err as { code?: string; cause?: { code?: string } };
+        if ((e.cause?.code ?? e.code) === '23503') return false; // foreign_key_violation: no such user
+        throw err;
+      }
+    },
+    async findMany(userId, ids, tx) {
+      if (ids.length === 0) return [];
+      const rows = await selectView(tx).where(and(eq(generationJobs.userId, userId), inArray(generationJobs.id, ids)));
+      const byId = new Map(rows.map((r) => [r.job.id, view(r)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    async nextPriorities(userId, n, tx) {
+      if (n <= 0) return [];
+      const { rows } = await tx.execute<{ priority: number; round: number }>(nextPriorityParts(userId));
+      const first = Number(rows[0].priority);
+      // As nextPriority would answer after each insert: a first job leaves the round as it is (it is above 0); a job
+      // at or below 0 is the user's lowest and the lowest queued, so the next is one round after it.
+      const second = first === FIRST_JOB_PRIORITY ? -Number(rows[0].round) : first - 1;
+      return Array.from({ length: n }, (_, i) => (i === 0 ? first : second - (i - 1)));
+    },
+    async othersQueued(userId, tx) {
+      const { rows } = await tx.execute<{ any: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM generation_jobs WHERE status = 'queued' AND user_id <> ${userId}::uuid) AS any`);
+      return rows[0].any === true;
+    },
+    async recordEvents(userId, events, tx) {
+      if (events.length === 0) return;
+      const values = sql.join(
+        events.map((e) => sql`(${userId}::uuid, ${e.id}::text, ${JSON.stringify(e.job)}::jsonb)`),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        WITH e AS (INSERT INTO generation_job_events (user_id, job_id, job) VALUES ${values} RETURNING id)
+        SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${userId}) FROM (SELECT 1 FROM e LIMIT 1) AS one`);
     },
     async setBossJobId(id, bossJobId, tx) {
       await on(tx).update(generationJobs).set({ bossJobId }).where(eq(generationJobs.id, id));
