@@ -27,6 +27,23 @@ export const RUN_STATE_KEYS: readonly string[] = ['image', 'isGenerating', 'job'
  */
 export const NODE_JOBS_MAX = RESULTS_MAX;
 
+/** The statuses of a run's job (docs/api.md "Runs"): `waiting` until its inputs are ready (or another job makes the same key), then its job's. */
+export type RunJobStatus = 'waiting' | 'queued' | 'running' | 'cached' | 'succeeded' | 'failed' | 'skipped' | 'canceled';
+export const RUN_JOB_STATUSES: readonly RunJobStatus[] = ['waiting', 'queued', 'running', 'cached', 'succeeded', 'failed', 'skipped', 'canceled'];
+
+/** A node's `data.run`: its state in the run it was last part of, written by the service only (src/runs/run-state.ts) and shown by the editor. */
+export interface NodeRunState {
+  runId: string;
+  /** The state of the node's jobs in that run (a fanned node: the least finished). */
+  status: RunJobStatus;
+  cached: boolean;
+  done: number;
+  total: number;
+  reason?: string;
+  costUsd?: number | null;
+  estimateUsd?: number | null;
+}
+
 /** A canvas as the document or a REST body holds it (anything else in it is ignored). */
 export interface CanvasLike {
   readonly nodes: readonly unknown[];

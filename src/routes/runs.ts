@@ -7,7 +7,8 @@ import { says } from '../http/messages.js';
 import type { RouteRateLimit } from '../http/rate-limit.js';
 import { ErrorBody, isStorableText } from '../http/schemas.js';
 import { RUN_MODES } from '../kinds/graph.js';
-import { RUN_JOB_STATUSES, type Runs } from '../runs/coordinator.js';
+import { RUN_JOB_STATUSES } from '../kinds/graph.js';
+import type { Runs } from '../runs/coordinator.js';
 
 const RUN_STATUSES = ['running', 'succeeded', 'failed', 'canceled'] as const;
 

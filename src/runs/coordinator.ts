@@ -426,6 +426,3 @@ export function createRuns(deps: RunsDeps): Runs {
     },
   };
 }
-
-/** The statuses a run's job may have (docs/api.md "Runs"). */
-export const RUN_JOB_STATUSES: readonly RunJobStatus[] = ['waiting', 'queued', 'running', 'cached', 'succeeded', 'failed', 'skipped', 'canceled'];

@@ -9,18 +9,10 @@
 import * as Y from 'yjs';
 import { canvasMaps, renderCanvas, type CanvasContent } from '../collab/canvas-doc.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
+import type { NodeRunState } from '../kinds/graph.js';
 
-/** `data.run` of a node in a run. */
-export interface NodeRun {
-  runId: string;
-  status: string;
-  cached: boolean;
-  done: number;
-  total: number;
-  reason?: string;
-  costUsd?: number | null;
-  estimateUsd?: number | null;
-}
+/** `data.run` of a node in a run (src/kinds/graph.ts: the editor reads the same shape). */
+export type NodeRun = NodeRunState;
 
 export interface NodeRunWrite {
   nodeId: string;

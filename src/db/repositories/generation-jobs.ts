@@ -154,20 +154,9 @@ export const queuePosition = sql<number | null>`CASE WHEN generation_jobs.status
     OR (q.queue_priority = generation_jobs.queue_priority AND (q.created_at, q.id) <= (generation_jobs.created_at, generation_jobs.id)))
 ) END`.as('queue_position');
 
-/** See GenerationJobsRepository.nextPriority: rounds are minus the priorities at or below 0. */
-const nextPriority = (userId: string) => sql<{ priority: number }>`
-  WITH mine AS (SELECT queue_priority AS p FROM generation_jobs WHERE user_id = ${userId}::uuid AND status IN ('queued', 'running')),
-  now_served AS (SELECT COALESCE(
-    (SELECT -max(queue_priority) FROM generation_jobs WHERE status = 'queued' AND queue_priority <= 0),
-    (SELECT -min(queue_priority) FROM generation_jobs WHERE status = 'running' AND queue_priority <= 0),
-    0) AS round)
-  SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM mine) THEN ${FIRST_JOB_PRIORITY}
-    ELSE -GREATEST((SELECT round FROM now_served), COALESCE((SELECT -min(p) + 1 FROM mine WHERE p <= 0), 0))
-  END::int AS priority`;
-
 /**
- * nextPriority's parts in one row: the priority of the user's next job, and the round being served now (the second of
- * a batch, after a first job at FIRST_JOB_PRIORITY, is served in it).
+ * GenerationJobsRepository.nextPriority (rounds are minus the priorities at or below 0), with the round being served
+ * now in the same row (the second of a batch, after a first job at FIRST_JOB_PRIORITY, is served in it).
  */
 const nextPriorityParts = (userId: string) => sql<{ priority: number; round: number }>`
   WITH mine AS (SELECT queue_priority AS p FROM generation_jobs WHERE user_id = ${userId}::uuid AND status IN ('queued', 'running')),
@@ -274,7 +263,7 @@ export function createGenerationJobsRepository(db: Db): GenerationJobsRepository
       return rows.map(view);
     },
     async nextPriority(userId, tx) {
-      const { rows } = await tx.execute<{ priority: number }>(nextPriority(userId));
+      const { rows } = await tx.execute<{ priority: number; round: number }>(nextPriorityParts(userId));
       return Number(rows[0].priority);
     },
     async lockUser(userId, tx) {

@@ -5,23 +5,12 @@
 // node and the runnable nodes it depends on, from one estimate of the whole canvas), and a new seed for Run again.
 import type { Estimate, RunJob, RunJobStatus, RunView } from '../api/run-types.js';
 import { documentJob, ordinal, type DocumentJob } from './job.js';
-import { findCycle, graphOf, keysOf } from '../../../src/kinds/graph.js';
+import { findCycle, graphOf, keysOf, RUN_JOB_STATUSES, type NodeRunState } from '../../../src/kinds/graph.js';
 import { kindOf } from './kinds.js';
 
-/** A node's run state (`data.run`), as the runner writes it; anything else in the document is no run state. */
-export interface DocumentRun {
-  runId: string;
-  /** The state of the node's jobs in that run (a fanned node: the least finished). */
-  status: RunJobStatus;
-  cached: boolean;
-  done: number;
-  total: number;
-  reason?: string;
-  costUsd?: number | null;
-  estimateUsd?: number | null;
-}
+/** A node's run state (`data.run`), as the runner writes it (src/kinds/graph.ts); anything else in the document is no run state. */
+export type DocumentRun = NodeRunState;
 
-const JOB_STATUSES: readonly RunJobStatus[] = ['waiting', 'queued', 'running', 'cached', 'succeeded', 'failed', 'skipped', 'canceled'];
 const FINISHED: readonly RunJobStatus[] = ['cached', 'succeeded', 'failed', 'skipped', 'canceled'];
 const REASON_MAX = 300;
 
@@ -31,7 +20,7 @@ const isUsd = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 export function documentRun(value: unknown): DocumentRun | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { runId, status, cached, done, total, reason, costUsd, estimateUsd } = value as Record<string, unknown>;
-  if (typeof runId !== 'string' || !runId || !JOB_STATUSES.includes(status as RunJobStatus)) return undefined;
+  if (typeof runId !== 'string' || !runId || !RUN_JOB_STATUSES.includes(status as RunJobStatus)) return undefined;
   const line = typeof reason === 'string' ? reason.replace(/\s+/g, ' ').trim() : '';
   return {
     runId,
