@@ -851,6 +851,146 @@ export interface paths {
                                     /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
                                     results?: string[];
                                 };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "mask";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "mask";
+                                    /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                                    mask?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "edit";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "edit";
+                                    /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                                    prompt?: string;
+                                    /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                                    model?: string;
+                                    /**
+                                     * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                                     * @enum {string}
+                                     */
+                                    mode: "inpaint" | "outpaint";
+                                    /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                                    outpaint?: {
+                                        top: number;
+                                        right: number;
+                                        bottom: number;
+                                        left: number;
+                                    };
+                                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                    seed?: number;
+                                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                    count?: number;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "compose";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "compose";
+                                    /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                                    layers?: {
+                                        /** @description left edge on the composition, pixels */
+                                        x: number;
+                                        /** @description top edge on the composition, pixels */
+                                        y: number;
+                                        /** @description its image's size times this, 0.01–16 */
+                                        scale: number;
+                                        opacity: number;
+                                        /** @enum {string} */
+                                        blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                                        /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                                        mask?: number;
+                                        name?: string;
+                                        hidden?: boolean;
+                                    }[];
+                                    /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                                    width?: number;
+                                    /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                                    height?: number;
+                                    /** @description A colour #rrggbb under the layers; absent: transparent */
+                                    background?: string;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "upscale";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "upscale";
+                                    /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                                    model?: string;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @enum {string} */
+                                type: "remove-background";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                data: {
+                                    /** @enum {string} */
+                                    type: "remove-background";
+                                    /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                                    model?: string;
+                                    /** @description The result of its last run (written by the service) */
+                                    image?: string;
+                                    /** @description Whether its job is queued or running (written by the service) */
+                                    isGenerating?: boolean;
+                                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                    resultKey?: string;
+                                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                    results?: string[];
+                                };
                             })[];
                             /** @default [] */
                             edges?: {
@@ -1769,6 +1909,146 @@ export interface paths {
                                 invert?: boolean;
                                 /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                                 blur?: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "mask";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "mask";
+                                /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                                mask?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "edit";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "edit";
+                                /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                                prompt?: string;
+                                /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                                model?: string;
+                                /**
+                                 * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                                 * @enum {string}
+                                 */
+                                mode: "inpaint" | "outpaint";
+                                /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                                outpaint?: {
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                    left: number;
+                                };
+                                /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                                seed?: number;
+                                /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                                count?: number;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "compose";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "compose";
+                                /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                                layers?: {
+                                    /** @description left edge on the composition, pixels */
+                                    x: number;
+                                    /** @description top edge on the composition, pixels */
+                                    y: number;
+                                    /** @description its image's size times this, 0.01–16 */
+                                    scale: number;
+                                    opacity: number;
+                                    /** @enum {string} */
+                                    blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                                    /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                                    mask?: number;
+                                    name?: string;
+                                    hidden?: boolean;
+                                }[];
+                                /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                                width?: number;
+                                /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                                height?: number;
+                                /** @description A colour #rrggbb under the layers; absent: transparent */
+                                background?: string;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "upscale";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "upscale";
+                                /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                                model?: string;
+                                /** @description The result of its last run (written by the service) */
+                                image?: string;
+                                /** @description Whether its job is queued or running (written by the service) */
+                                isGenerating?: boolean;
+                                /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                                resultKey?: string;
+                                /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                                results?: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "remove-background";
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            data: {
+                                /** @enum {string} */
+                                type: "remove-background";
+                                /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                                model?: string;
                                 /** @description The result of its last run (written by the service) */
                                 image?: string;
                                 /** @description Whether its job is queued or running (written by the service) */
@@ -5089,6 +5369,10 @@ export interface components {
             price?: components["schemas"]["ModelPriceInput"];
             /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
             takesSeed: boolean;
+            /** @description What it does, so which node kinds offer it: generate (generation nodes), inpaint (edit nodes; it takes a mask), upscale (upscale nodes), remove-background */
+            readonly does: ("generate" | "inpaint" | "upscale" | "remove-background")[];
+            /** @description Whether an edit's mask reaches it (the models that do inpaint) */
+            takesMask: boolean;
         };
         UserSpendInput: {
             /** @description YYYY-MM (UTC) */
@@ -5362,6 +5646,146 @@ export interface components {
                     /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
                     results?: string[];
                 };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "mask";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "mask";
+                    /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                    mask?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "edit";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "edit";
+                    /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                    prompt?: string;
+                    /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                    model?: string;
+                    /**
+                     * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                     * @enum {string}
+                     */
+                    mode: "inpaint" | "outpaint";
+                    /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                    outpaint?: {
+                        top: number;
+                        right: number;
+                        bottom: number;
+                        left: number;
+                    };
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "compose";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "compose";
+                    /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                    layers?: {
+                        /** @description left edge on the composition, pixels */
+                        x: number;
+                        /** @description top edge on the composition, pixels */
+                        y: number;
+                        /** @description its image's size times this, 0.01–16 */
+                        scale: number;
+                        opacity: number;
+                        /** @enum {string} */
+                        blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                        /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                        mask?: number;
+                        name?: string;
+                        hidden?: boolean;
+                    }[];
+                    /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                    width?: number;
+                    /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                    height?: number;
+                    /** @description A colour #rrggbb under the layers; absent: transparent */
+                    background?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "upscale";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upscale";
+                    /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                    model?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "remove-background";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "remove-background";
+                    /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                    model?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
             })[];
             edges: {
                 id: string;
@@ -5538,6 +5962,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
@@ -5745,6 +6309,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
@@ -5999,6 +6703,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
@@ -6369,6 +7213,10 @@ export interface components {
             price?: components["schemas"]["ModelPrice"];
             /** @description Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it */
             takesSeed: boolean;
+            /** @description What it does, so which node kinds offer it: generate (generation nodes), inpaint (edit nodes; it takes a mask), upscale (upscale nodes), remove-background */
+            readonly does: ("generate" | "inpaint" | "upscale" | "remove-background")[];
+            /** @description Whether an edit's mask reaches it (the models that do inpaint) */
+            takesMask: boolean;
         };
         UserSpend: {
             /** @description YYYY-MM (UTC) */
@@ -6642,6 +7490,146 @@ export interface components {
                     /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
                     results?: string[];
                 };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "mask";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "mask";
+                    /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                    mask?: string;
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "edit";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "edit";
+                    /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                    prompt?: string;
+                    /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                    model?: string;
+                    /**
+                     * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                     * @enum {string}
+                     */
+                    mode: "inpaint" | "outpaint";
+                    /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                    outpaint?: {
+                        top: number;
+                        right: number;
+                        bottom: number;
+                        left: number;
+                    };
+                    /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                    seed?: number;
+                    /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                    count?: number;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "compose";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "compose";
+                    /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                    layers?: {
+                        /** @description left edge on the composition, pixels */
+                        x: number;
+                        /** @description top edge on the composition, pixels */
+                        y: number;
+                        /** @description its image's size times this, 0.01–16 */
+                        scale: number;
+                        opacity: number;
+                        /** @enum {string} */
+                        blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                        /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                        mask?: number;
+                        name?: string;
+                        hidden?: boolean;
+                    }[];
+                    /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                    width?: number;
+                    /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                    height?: number;
+                    /** @description A colour #rrggbb under the layers; absent: transparent */
+                    background?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "upscale";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "upscale";
+                    /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                    model?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "remove-background";
+                position: {
+                    x: number;
+                    y: number;
+                };
+                data: {
+                    /** @enum {string} */
+                    type: "remove-background";
+                    /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                    model?: string;
+                    /** @description The result of its last run (written by the service) */
+                    image?: string;
+                    /** @description Whether its job is queued or running (written by the service) */
+                    isGenerating?: boolean;
+                    /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                    resultKey?: string;
+                    /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                    results?: string[];
+                };
             })[];
             edges: {
                 id: string;
@@ -6818,6 +7806,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
@@ -7025,6 +8153,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */
@@ -7279,6 +8547,146 @@ export interface components {
                         invert?: boolean;
                         /** @description Gaussian blur of this sigma in pixels, 0–100 (0 = none) */
                         blur?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "mask";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "mask";
+                        /** @description The mask: a PNG image URL, the size of its input image, white where an edit changes the image and black where it keeps it (absent: nothing painted yet) */
+                        mask?: string;
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "edit";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "edit";
+                        /** @description What to draw in the masked (or added) area; texts wired to its prompt input are joined after it */
+                        prompt?: string;
+                        /** @description The model it edits with: one that does inpaint (GET /api/models); absent: inpaint-telea */
+                        model?: string;
+                        /**
+                         * @description inpaint: redraw the white of its mask; outpaint: extend the image by `outpaint` pixels on each side and draw the new area
+                         * @enum {string}
+                         */
+                        mode: "inpaint" | "outpaint";
+                        /** @description outpaint mode: the pixels added on each side, { top, right, bottom, left }, each 0–4096 */
+                        outpaint?: {
+                            top: number;
+                            right: number;
+                            bottom: number;
+                            left: number;
+                        };
+                        /** @description The seed its model runs with, 0–2147483647 (absent: the service draws one when it first runs) */
+                        seed?: number;
+                        /** @description How many images it makes, 1–8, with seeds seed, seed + 1, … (absent: 1) */
+                        count?: number;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "compose";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "compose";
+                        /** @description Layer i's placement for the i-th connected image (bottom first), at most 32; a missing entry: at 0,0, full size, opaque, normal */
+                        layers?: {
+                            /** @description left edge on the composition, pixels */
+                            x: number;
+                            /** @description top edge on the composition, pixels */
+                            y: number;
+                            /** @description its image's size times this, 0.01–16 */
+                            scale: number;
+                            opacity: number;
+                            /** @enum {string} */
+                            blend: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion";
+                            /** @description index of the mask (its masks input, in canvas order) that is its alpha */
+                            mask?: number;
+                            name?: string;
+                            hidden?: boolean;
+                        }[];
+                        /** @description the composition's width in pixels (1–65535); absent: the first image's */
+                        width?: number;
+                        /** @description the composition's height in pixels (1–65535); absent: the first image's */
+                        height?: number;
+                        /** @description A colour #rrggbb under the layers; absent: transparent */
+                        background?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "upscale";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "upscale";
+                        /** @description The model it upscales with: one that does upscale (GET /api/models); absent: esrgan-slim-2x */
+                        model?: string;
+                        /** @description The result of its last run (written by the service) */
+                        image?: string;
+                        /** @description Whether its job is queued or running (written by the service) */
+                        isGenerating?: boolean;
+                        /** @description The key (SHA-256 hex) of the node its current result was made for (written by the service) */
+                        resultKey?: string;
+                        /** @description A node fanned out over a list: its results in item order, at most 1000 (written by the service) */
+                        results?: string[];
+                    };
+                } | {
+                    id: string;
+                    /** @enum {string} */
+                    type: "remove-background";
+                    position: {
+                        x: number;
+                        y: number;
+                    };
+                    data: {
+                        /** @enum {string} */
+                        type: "remove-background";
+                        /** @description The model it cuts the subject out with: one that does remove-background (GET /api/models) */
+                        model?: string;
                         /** @description The result of its last run (written by the service) */
                         image?: string;
                         /** @description Whether its job is queued or running (written by the service) */

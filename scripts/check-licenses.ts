@@ -18,6 +18,8 @@ export const ALLOWED = new Set([
   'BlueOak-1.0.0',
   'CC0-1.0',
   'Unlicense',
+  // The zlib licence (pako, which ag-psd uses to read and write compressed PSD layers): permissive, like MIT.
+  'Zlib',
 ]);
 
 /**

@@ -460,6 +460,11 @@ export const generationJobs = pgTable(
     nodeId: text('node_id'),
     prompt: text('prompt').notNull(),
     images: jsonb('images').$type<string[]>().notNull(),
+    /**
+     * The input port each of `images` reaches (parallel to it: an edit's `image` and `mask`, a composition's `images`
+     * and `masks`; src/jobs/node-inputs.ts imagesByPort); null: every image at its kind's default port.
+     */
+    inputPorts: text('input_ports').array(),
     model: text('model'),
     /** The user opted in to the prompt in the output PNG's XMP (POST /api/generations `promptInMetadata`). */
     promptInMetadata: boolean('prompt_in_metadata').notNull().default(false),

@@ -13,6 +13,8 @@ import { kindOf, portOf } from '../kinds/index.js';
 
 export interface NodeJobInput {
   images: string[];
+  /** The input port each image reaches (parallel to `images`); absent: the kind's default. */
+  inputPorts?: string[];
   prompt: string;
   model?: string;
   /** The task the job runs (./task.ts); `generation` when absent. */
@@ -39,6 +41,7 @@ export async function nodeJobInput(
   if (!node) throw nodeNotFound(nodeId);
   const kind = kindOf(node.type);
   if (kind?.task?.kind === IMAGE_STEPS_TASK) return stepsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
+  if (kind?.task && kind.type !== 'generation') return portsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
   if (!kind || kind.type !== 'generation') throw invalidRequest(`Invalid nodeId: node ${JSON.stringify(nodeId)} is a ${JSON.stringify(String(node.type))} node, which does not run`);
   const data = isRec(node.data) ? node.data : {};
   const images: string[] = [];
@@ -80,4 +83,63 @@ function stepsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec
   const image = source && isRec(source.data) ? str(source.data.image) : undefined;
   if (!image) throw invalidRequest(`No input image: node ${JSON.stringify(wired[0].source)}, connected to ${what}, has no image yet`);
   return { images: [image], prompt: '', model: kind.type, taskKind: IMAGE_STEPS_TASK };
+}
+
+/**
+ * A node of another kind that runs (`edit`, `compose`, `upscale`, `remove-background`, …): the images wired into its
+ * image and mask inputs, each with its port (edges in canvas order; a port that takes one value, its first edge), the
+ * texts wired into a text input joined after its `data.prompt`, and its model (`data.model`, else its kind's default;
+ * a kind that runs no model records its own type). 400 naming the node and port when an input it needs is not
+ * connected or has no image yet.
+ */
+function portsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec>, node: Rec, nodeId: string): NodeJobInput {
+  const kind = kindOf(node.type)!;
+  const data = isRec(node.data) ? node.data : {};
+  const what = `node ${JSON.stringify(nodeId)} (${kind.type})`;
+  const images: string[] = [];
+  const inputPorts: string[] = [];
+  const texts: string[] = [];
+  const taken = new Map<string, number>();
+  for (const e of edges) {
+    if (!isRec(e) || e.target !== nodeId || typeof e.source !== 'string') continue;
+    const port = portOf(kind.inputs, e.targetHandle as string | null | undefined);
+    if (!port || (!port.list && (taken.get(port.name) ?? 0) > 0)) continue;
+    taken.set(port.name, (taken.get(port.name) ?? 0) + 1);
+    const source = nodes.get(e.source);
+    const sourceData = source && isRec(source.data) ? source.data : {};
+    if (port.value === 'text') {
+      const text = str(sourceData.text);
+      if (text) texts.push(text);
+      continue;
+    }
+    // A mask node gives its mask at its `mask` output, its input image at `image`; any other node its `data.image`.
+    const sourceKind = source ? kindOf(source.type) : undefined;
+    const from = sourceKind ? portOf(sourceKind.outputs, e.sourceHandle as string | null | undefined) : undefined;
+    const image = from?.value === 'mask' ? str(sourceData.mask) : str(sourceData.image);
+    if (!image) throw invalidRequest(`No input ${port.value}: node ${JSON.stringify(e.source)}, connected to the ${port.name} input of ${what}, has no ${port.value} yet`);
+    images.push(image);
+    inputPorts.push(port.name);
+  }
+  const needed = [kind.inputs.find((p) => p.default)?.name, ...(kind.requires?.(data) ?? [])].filter((n): n is string => n !== undefined);
+  for (const name of needed) {
+    if (!taken.has(name)) throw invalidRequest(`No input ${name}: ${what} has nothing connected to its ${name} input`);
+  }
+  const prompt = [str(data.prompt), ...texts].filter((p): p is string => p !== undefined && p.trim().length > 0).join('\n');
+  const model = str(data.model) ?? kind.task?.models?.default ?? (kind.task?.models ? undefined : kind.type);
+  return { images, inputPorts, prompt, ...(model ? { model } : {}), taskKind: kind.task!.kind };
+}
+
+/**
+ * A job's images by the input port each reaches (`inputPorts`, parallel to `images`; absent: all at `defaultPort`),
+ * in order within a port: how a task of a kind with several image inputs reads them (an edit's image and mask).
+ */
+export function imagesByPort(job: { images: readonly string[]; inputPorts: readonly string[] | null }, defaultPort: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  job.images.forEach((url, i) => {
+    const port = job.inputPorts?.[i] ?? defaultPort;
+    const list = out.get(port);
+    if (list) list.push(url);
+    else out.set(port, [url]);
+  });
+  return out;
 }

@@ -85,6 +85,8 @@ const LAPSED_BATCH = 50;
 
 export interface NewJob {
   images: string[];
+  /** The input port each image reaches (parallel to `images`); absent: all the kind's default port. */
+  inputPorts?: string[];
   prompt: string;
   projectId?: string;
   nodeId?: string;
@@ -534,6 +536,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       userId,
       prompt: input.prompt,
       images: input.images,
+      inputPorts: input.inputPorts ?? null,
       projectId: node?.projectId ?? null,
       nodeId: node?.nodeId ?? null,
       model: input.model ?? deps.defaultModel,

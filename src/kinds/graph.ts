@@ -527,11 +527,14 @@ export function keysOf(graph: Graph): ReadonlyMap<string, NodeKeys> {
     }
 
     // A runnable node.
-    const model = str(node.data.model);
+    const model = str(node.data.model) ?? kind.task?.models?.default ?? null;
     const params: Rec = {};
     for (const k of paramKeysOf(kind)) if (node.data[k] !== undefined) params[k] = node.data[k];
-    const required = kind.inputs.find((p) => p.default);
-    if (required && !inputs.some((i) => i.port === required)) {
+    // The default input, and whatever else the node's data needs (an inpainting edit's mask), must be connected.
+    const required = [kind.inputs.find((p) => p.default), ...(kind.requires?.(node.data) ?? []).map((name) => kind.inputs.find((p) => p.name === name))].find(
+      (port) => port !== undefined && !inputs.some((i) => i.port === port),
+    );
+    if (required) {
       const what = `has no input ${required.value} (connect a node with ${required.value === 'image' ? 'an image' : `a ${required.value}`} to its ${required.name} input)`;
       blocked({ who, what }, true, `${who} ${what}`);
       keys.set(id, { ...keys.get(id)!, model, params });

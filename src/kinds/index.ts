@@ -3,17 +3,22 @@
 // this one (./kind.ts says what it declares) and a line in NODE_KINDS.
 import { z } from 'zod';
 import { adjust } from './adjust.js';
+import { compose } from './compose.js';
+import { edit } from './edit.js';
 import { crop } from './crop.js';
 import { generation } from './generation.js';
 import type { DataField, DataFields, FieldRule, FieldRules, KindLimits, NodeKind, Port } from './kind.js';
 import { fits } from './kind.js';
 import { list } from './list.js';
+import { mask } from './mask.js';
+import { removeBackground } from './remove-background.js';
 import { resize } from './resize.js';
 import { text } from './text.js';
 import { upload } from './upload.js';
+import { upscale } from './upscale.js';
 
-export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, NodeKind, Port, PortValue, SourceValue } from './kind.js';
-export { PORT_VALUES, defineKind, fits } from './kind.js';
+export type { DataField, DataFields, FieldRule, FieldRules, KindLimits, KindTask, ModelRole, NodeKind, Port, PortValue, SourceValue } from './kind.js';
+export { GENERATION_TASK_KIND, MODEL_ROLES, PORT_VALUES, defineKind, fits } from './kind.js';
 
 /** Every node kind, in menu order. */
 export const NODE_KINDS = [
@@ -24,6 +29,11 @@ export const NODE_KINDS = [
   crop,
   resize,
   adjust,
+  mask,
+  edit,
+  compose,
+  upscale,
+  removeBackground,
 ] as const satisfies readonly NodeKind[];
 
 /** A node `type` some kind has. */

@@ -51,6 +51,17 @@ export interface DataField extends FieldRule {
 }
 export type DataFields = Readonly<Record<string, DataField>>;
 
+/**
+ * What a model does (the catalogue's `does`, src/models/catalogue.ts): makes an image from images and a prompt
+ * (`generate`), fills the white of a mask (`inpaint`: the model takes a mask), makes an image larger (`upscale`), cuts
+ * the subject out (`remove-background`).
+ */
+export type ModelRole = 'generate' | 'inpaint' | 'upscale' | 'remove-background';
+export const MODEL_ROLES: readonly ModelRole[] = ['generate', 'inpaint', 'upscale', 'remove-background'];
+
+/** The task of `generation` nodes, and of the kinds that run a model the same way (`upscale`, `remove-background`). */
+export const GENERATION_TASK_KIND = 'generation';
+
 /** A kind whose nodes run: the job's task kind (the job runner, src/jobs/, connects the rest). */
 export interface KindTask {
   readonly kind: string;
@@ -59,6 +70,12 @@ export interface KindTask {
    * and its input image's size, or the problem when the data does not fit that image.
    */
   readonly plan?: PlanSteps;
+  /**
+   * A kind that runs a model chosen by `data.model` (an id from GET /api/models): the role the model must have (the
+   * editor offers only models that have it; a run refuses any other, naming it) and the model when `data.model` is
+   * absent (absent too: the service's default model).
+   */
+  readonly models?: { readonly role: ModelRole; readonly default?: string };
 }
 
 export interface NodeKind<T extends string = string> {
@@ -80,6 +97,11 @@ export interface NodeKind<T extends string = string> {
   /** About the size the editor draws a node of this kind at: used where the document holds no measured size (thumbnails). */
   readonly size: { readonly width: number; readonly height: number };
   readonly task?: KindTask;
+  /**
+   * Input ports besides the default one that must be connected for the node to run with this data (an `edit` in
+   * inpaint mode needs its `mask`): a node without them is blocked, naming the port (./graph.ts).
+   */
+  readonly requires?: (data: Readonly<Record<string, unknown>>) => readonly string[];
   /**
    * A kind that runs with a seed (its model is not deterministic): its jobs carry `data.seed` plus the count index,
    * and its `data.count` (1–8) runs it that many times (./graph.ts). Absent: no seed, one job per input.

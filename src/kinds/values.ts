@@ -47,8 +47,11 @@ export const isImage = (v: unknown): v is string =>
 
 const schemes = IMAGE_URL_SCHEMES.map((s) => `${s}:`).join(', ');
 
-/** An optional field unless `required`: the schema made `.optional()`. */
-const field = (schema: z.ZodType, test: (v: unknown) => boolean, reason: string, required?: boolean, description?: string): DataField => {
+/**
+ * An optional field unless `required`: the schema made `.optional()`. Exported for fields of a shape the helpers here
+ * do not make (an object, a list of objects): give it the zod schema and the same rule as a plain predicate.
+ */
+export const field = (schema: z.ZodType, test: (v: unknown) => boolean, reason: string, required?: boolean, description?: string): DataField => {
   const wrapped = required ? schema : schema.optional();
   return { schema: description ? wrapped.describe(description) : wrapped, test, reason, ...(required ? { required } : {}) };
 };

@@ -1,5 +1,6 @@
 // What each model we can drive is (docs/api.md "Models"): the facts GET /api/models publishes, before any SDK
 // is loaded. Which of them a deployment can run depends on its keys (./registry.ts).
+import type { ModelRole } from '../kinds/kind.js';
 import { PROMPT_HINTS } from './local-operations.js';
 
 /** Who runs the model: our own offline engine, or a hosted provider reached with its key. */
@@ -28,7 +29,20 @@ export interface ModelInfo {
   price?: ModelPrice;
   /** true: a generation's `seed` reaches the model (fal, Replicate, ComfyUI's sampler); absent: the model takes none and ignores it. */
   takesSeed?: true;
+  /**
+   * What it does (the node kinds that offer it: a kind's `task.models.role`, src/kinds/kind.ts); absent: `generate`.
+   * The upscalers do `upscale` and `generate` (generation nodes have always offered them).
+   */
+  does?: readonly ModelRole[];
+  /**
+   * true: a generation's `mask` (GenerateRequest.mask: white edits, black keeps, the size of the first image) reaches
+   * the model, which redraws only the masked area. Every model that does `inpaint` takes one; no other does.
+   */
+  takesMask?: true;
 }
+
+/** What a model does (its `does`, `generate` when absent). */
+export const rolesOf = (info: Pick<ModelInfo, 'does'>): readonly ModelRole[] => info.does ?? ['generate'];
 
 /**
  * A model's published price in US dollars (DESIGN.md §12 "Prices"): per output image, per second of video, or per
@@ -88,6 +102,7 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
     takesPrompt: false,
+    does: ['generate', 'upscale'],
     price: OFFLINE_PRICE,
   },
   'esrgan-slim-4x': {
@@ -98,6 +113,7 @@ export const MODEL_INFO = {
     progress: 'none',
     offline: true,
     takesPrompt: false,
+    does: ['generate', 'upscale'],
     price: OFFLINE_PRICE,
   },
   'gemini-2.5-flash-image': {

@@ -24,6 +24,11 @@ export interface GenerateRequest {
    * fal's, Replicate's Kontext and Qwen, ComfyUI's sampler) send it; the others ignore it. Absent: the provider's own.
    */
   seed?: number;
+  /**
+   * An edit's mask (the models with `takesMask` in the catalogue): a PNG the size of `images[0]`, white where the model
+   * redraws the image and black where it keeps it (already fitted to the image and checked not empty by the caller).
+   */
+  mask?: ModelImage;
 }
 
 /** One report of a model's progress; each field only when the provider gives it. */

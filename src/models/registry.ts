@@ -3,7 +3,8 @@
 // IMAGE_MODEL_API_KEY for the default model's provider. The offline engine needs none. Each model is built on its
 // first use (its SDK loads then) with the timeout and its own concurrency cap; the default model also with the
 // configured fallback.
-import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type ModelInfo, type Provider } from './catalogue.js';
+import type { ModelRole } from '../kinds/kind.js';
+import { IMAGE_MODELS, MODEL_INFO, rolesOf, type ImageModelName, type ModelInfo, type Provider } from './catalogue.js';
 import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upscaler.js';
 import type { ImageModel } from './image-model.js';
 import { withFallback, withTimeoutAndLimit } from './wrappers.js';
@@ -31,13 +32,17 @@ export interface ModelAccess {
 }
 
 /** One model of the catalogue as this deployment offers it. */
-export interface CatalogueEntry extends Omit<ModelInfo, 'takesPrompt' | 'takesSeed'> {
+export interface CatalogueEntry extends Omit<ModelInfo, 'takesPrompt' | 'takesSeed' | 'does' | 'takesMask'> {
   /** The model a generation that names none runs. */
   default: boolean;
   /** Whether a generation with it needs a prompt (false: the upscalers, which use none). */
   takesPrompt: boolean;
   /** Whether a generation's seed reaches the model (the others ignore it). */
   takesSeed: boolean;
+  /** What it does (the node kinds that offer it). */
+  does: readonly ModelRole[];
+  /** Whether a generation's mask reaches it (the models that do `inpaint`). */
+  takesMask: boolean;
   /** The most pixels (width × height) one input image may have: the model's own limit or the service's, the lower. */
   maxInputPixels?: number;
 }
@@ -91,6 +96,8 @@ export function createModelRegistry(
       default: m === settings.model,
       takesPrompt: (MODEL_INFO[m] as ModelInfo).takesPrompt !== false,
       takesSeed: (MODEL_INFO[m] as ModelInfo).takesSeed === true,
+      does: rolesOf(MODEL_INFO[m] as ModelInfo),
+      takesMask: (MODEL_INFO[m] as ModelInfo).takesMask === true,
       ...pixels(m),
     }),
   );

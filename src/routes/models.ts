@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody } from '../http/schemas.js';
+import { MODEL_ROLES, type ModelRole } from '../kinds/kind.js';
 import { PROVIDERS } from '../models/index.js';
 import type { ModelRegistry } from '../models/registry.js';
 
@@ -39,6 +40,11 @@ const Model = z
     default: z.boolean().describe('The model a generation that names none runs (exactly one is, unless the default lacks its key)'),
     price: ModelPrice.optional().describe('Its published price and where it was read; absent when the provider publishes none we can use (a run counts its jobs as unpriced)'),
     takesSeed: z.boolean().describe("Whether a generation's seed reaches the model (fal's, Replicate's Kontext and Qwen editors, ComfyUI); the others ignore it"),
+    does: z
+      .array(z.enum(MODEL_ROLES as [ModelRole, ...ModelRole[]]))
+      .readonly()
+      .describe('What it does, so which node kinds offer it: generate (generation nodes), inpaint (edit nodes; it takes a mask), upscale (upscale nodes), remove-background'),
+    takesMask: z.boolean().describe("Whether an edit's mask reaches it (the models that do inpaint)"),
   })
   .meta({ id: 'Model' });
 

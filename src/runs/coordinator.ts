@@ -137,22 +137,31 @@ export function createRuns(deps: RunsDeps): Runs {
     return entry.done;
   }
 
-  /** A step's job input: the images and texts it takes, from the steps before it or the document. */
+  /**
+   * A step's job input: the images it takes and the input port each reaches, and its texts joined after its prompt,
+   * from the steps before it or the document; its model as planned (the node's, else its kind's default).
+   */
   function jobInputOf(step: RunStepState, made: ReadonlyMap<string, string | null>): NewJob {
     const images: string[] = [];
+    const inputPorts: string[] = [];
     const texts: string[] = [];
     for (const input of step.inputs as JobInput[]) {
       const source = input.source;
       const value = 'text' in source ? source.text : 'image' in source ? source.image : made.get(`${source.nodeId}#${source.instance}`) ?? null;
       if (value === null) continue;
       if (input.value === 'text') texts.push(value);
-      else images.push(value);
+      else {
+        images.push(value);
+        inputPorts.push(input.port);
+      }
     }
     const params = step.params;
     const base = { nodeId: step.nodeId, taskKind: step.taskKind };
     if (step.taskKind === IMAGE_STEPS_TASK) return { ...base, images: images.slice(0, 1), prompt: '', model: step.nodeType };
     const prompt = [typeof params.prompt === 'string' ? params.prompt : undefined, ...texts].filter((p): p is string => p !== undefined && p.trim().length > 0).join('\n');
-    return { ...base, images, prompt, ...(step.model ? { model: step.model } : {}) };
+    // A kind that runs no model (compose) records its own type as the job's model, as the image-steps kinds do.
+    const model = step.model ?? (kindOf(step.nodeType)?.task?.models ? undefined : step.nodeType);
+    return { ...base, images, inputPorts, prompt, ...(model ? { model } : {}) };
   }
 
   interface Advanced {

@@ -1,7 +1,10 @@
 // What a run would cost before it runs (DESIGN.md §12 "Prices"; POST /api/projects/{id}/runs/estimate): each job's
 // price from the catalogue (src/models/catalogue.ts `price`), 0 for a job the cache answers, for the offline models
 // and for the kinds that only transform an image on our own machines; null when the model has no published price.
+import { COMPOSE_TASK } from '../kinds/compose.js';
+import { EDIT_TASK } from '../kinds/edit.js';
 import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
+import { GENERATION_TASK_KIND } from '../kinds/kind.js';
 import { MODEL_INFO, isImageModelName, type ModelInfo } from '../models/catalogue.js';
 
 /** A run's estimate, per node (in the order the steps name them) and in total. */
@@ -46,13 +49,13 @@ export function perImageUsd(info: ModelInfo): number | null {
 }
 
 /**
- * What one job of a run would cost, in US dollars: the `generation` task by its model's price (null: the default),
- * 0 for the image-steps kinds (crop, resize, adjust: our own image workers); null when the model is unknown or has
+ * What one job of a run would cost, in US dollars: the `generation` and `edit` tasks by their model's price (null:
+ * the default), 0 for the image-steps kinds (crop, resize, adjust) and `compose` (our own image workers); null when the model is unknown or has
  * no published price, and for a task kind this module does not know (it cannot say what it costs).
  */
 export function jobCostUsd(step: { taskKind: string; model: string | null }, defaultModel: string): number | null {
-  if (step.taskKind === IMAGE_STEPS_TASK) return 0;
-  if (step.taskKind !== 'generation') return null;
+  if (step.taskKind === IMAGE_STEPS_TASK || step.taskKind === COMPOSE_TASK) return 0;
+  if (step.taskKind !== GENERATION_TASK_KIND && step.taskKind !== EDIT_TASK) return null;
   const id = step.model ?? defaultModel;
   return isImageModelName(id) ? perImageUsd(MODEL_INFO[id]) : null;
 }

@@ -105,10 +105,13 @@ describe('GET /api/models', () => {
           // Free: it runs on this service; no seed reaches it.
           price: { perImageUsd: 0, source: 'offline: runs on this service' },
           takesSeed: false,
+          // It generates (generation nodes offer it); it takes no mask.
+          does: ['generate'],
+          takesMask: false,
         },
         // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
-        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false },
-        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false },
+        { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
+        { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
       ],
     });
   });
@@ -136,13 +139,13 @@ describe('GET /api/models', () => {
     // The shipped workflow takes one image.
     expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
     expect(byId('qwen/qwen-image-edit')).toMatchObject({ id: 'qwen/qwen-image-edit', provider: 'replicate', progress: 'steps', maxInputs: 1 });
-    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.04, source: 'https://fal.ai/models/fal-ai/flux-pro/kontext (read 2026-11)' }, takesSeed: true });
+    expect(byId('fal-ai/flux-pro/kontext')).toEqual({ id: 'fal-ai/flux-pro/kontext', provider: 'fal', label: 'FLUX.1 Kontext [pro] on fal', maxInputs: 1, progress: 'none', costPerImageUsd: 0.04, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.04, source: 'https://fal.ai/models/fal-ai/flux-pro/kontext (read 2026-11)' }, takesSeed: true, does: ['generate'], takesMask: false });
     expect(json.models.filter((m: { default: boolean }) => m.default).map((m: { id: string }) => m.id)).toEqual(['local']);
-    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.039, source: 'https://ai.google.dev/gemini-api/docs/pricing (read 2026-11)' }, takesSeed: false });
+    expect(byId('gemini-2.5-flash-image')).toEqual({ id: 'gemini-2.5-flash-image', provider: 'gemini', label: 'Gemini 2.5 Flash Image', maxInputs: 3, progress: 'none', costPerImageUsd: 0.039, offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000, price: { perImageUsd: 0.039, source: 'https://ai.google.dev/gemini-api/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate'], takesMask: false });
     // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image but per 1,000 tokens, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
     expect(byId('gpt-image-1')).toEqual({
       id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000,
-      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false,
+      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate'], takesMask: false,
     });
     // Published prices with their sources; the Qwen editors publish none per image; ComfyUI runs on your own server.
     expect(byId('google/nano-banana').price).toEqual({ perImageUsd: 0.039, source: 'https://replicate.com/google/nano-banana (read 2026-11)' });

@@ -84,7 +84,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'net/': LEAVES,
   'storage/': LEAVES,
   'db/': LEAVES,
-  'models/': ['net/', ...LEAVES],
+  'models/': ['kinds/', 'net/', ...LEAVES], // a model's role (what it does) is a node kind's word
   'imaging/': ['kinds/', 'models/', ...LEAVES],
   'auth/': ['db/', ...LEAVES],
   'collab/': ['kinds/', 'auth/', 'db/', 'net/', ...LEAVES],

@@ -9,8 +9,8 @@ const limits = { promptChars: 50 };
 const kind = (type: string) => kindOf(type) as NodeKind;
 
 describe('node kinds', () => {
-  it('lists upload, generation, text, list, crop, resize and adjust, each once, with ports of known value types', () => {
-    expect(NODE_TYPES).toEqual(['upload', 'generation', 'text', 'list', 'crop', 'resize', 'adjust']);
+  it('lists upload, generation, text, list, crop, resize, adjust, mask, edit, compose, upscale and remove-background, each once, with ports of known value types', () => {
+    expect(NODE_TYPES).toEqual(['upload', 'generation', 'text', 'list', 'crop', 'resize', 'adjust', 'mask', 'edit', 'compose', 'upscale', 'remove-background']);
     for (const k of NODE_KINDS) {
       expect(kindOf(k.type)).toBe(k);
       expect(Number.isInteger(k.version)).toBe(true);

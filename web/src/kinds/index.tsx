@@ -5,14 +5,19 @@
 import type { NodeTypes } from '@xyflow/react';
 import { kindOf, NODE_KINDS, type NodeKind, type NodeType } from '../../../src/kinds/index.js';
 import { AdjustNode } from '../components/adjust-node';
+import { ComposeNode } from '../components/compose-node';
 import { CropNode } from '../components/crop-node';
+import { EditNode } from '../components/edit-node';
 import { GenerationNode } from '../components/generation-node';
 import { ListNode } from '../components/list-node';
+import { MaskNode } from '../components/mask-node';
 import { withNodeBoundary } from '../components/node-boundary';
+import { RemoveBackgroundNode } from '../components/remove-background-node';
 import { ResizeNode } from '../components/resize-node';
 import { TextNode } from '../components/text-node';
 import { UnknownNode } from '../components/unknown-node';
 import { UploadNode } from '../components/upload-node';
+import { UpscaleNode } from '../components/upscale-node';
 import { UNKNOWN_UI, type KindUi } from './ui';
 import { randomSeed } from '../canvas/marks';
 import './kinds.css';
@@ -25,6 +30,11 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
   crop: { component: CropNode, noun: 'crop', data: { x: 0, y: 0, width: 512, height: 512 } },
   resize: { component: ResizeNode, noun: 'resize', data: { width: 512, fit: 'contain' } },
   adjust: { component: AdjustNode, noun: 'adjust' },
+  mask: { component: MaskNode, noun: 'mask' },
+  edit: { component: EditNode, noun: 'edit', data: { mode: 'inpaint' } },
+  compose: { component: ComposeNode, noun: 'compose' },
+  upscale: { component: UpscaleNode, noun: 'upscale' },
+  'remove-background': { component: RemoveBackgroundNode, noun: 'background removal' },
 };
 
 /** A kind and its UI entry, in the registry's (menu) order. */
