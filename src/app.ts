@@ -51,6 +51,7 @@ import { apiTokenRoutes } from './routes/api-tokens.js';
 import { generationRoutes } from './routes/generations.js';
 import { modelRoutes } from './routes/models.js';
 import { projectGenerationRoutes } from './routes/project-generations.js';
+import { composePsdRoutes } from './routes/compose-psd.js';
 import { spendRoutes } from './routes/spend.js';
 import { runRoutes } from './routes/runs.js';
 import { thumbnailRoutes } from './routes/thumbnails.js';
@@ -227,6 +228,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(versionRoutes, { versions, limits: config.limits, rateLimit: perUserPerMinute('versions', config.limits.versionsPerMinute) });
     await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
     await api.register(projectGenerationRoutes, { gallery: composition.services.projectGenerations });
+    await api.register(composePsdRoutes, { psd: composition.composePsd });
     await api.register(spendRoutes, { generation, spend: composition.services.spend });
     await api.register(runRoutes, { runs: composition.runs, maxNodes: config.limits.canvasNodes, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(thumbnailRoutes, { thumbnails: composition.services.thumbnails, projects });

@@ -47,6 +47,7 @@ import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
 import { createGenerationTask } from './jobs/tasks/generation.js';
 import { createImageStepsTask } from './jobs/tasks/image-steps.js';
 import { createComposeTask } from './jobs/tasks/compose.js';
+import { createComposePsdService, type ComposePsdService } from './jobs/compose-psd.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
@@ -97,6 +98,8 @@ export interface Composition {
   jobs: GenerationJobs;
   /** Runs of a project's graph (src/runs/), on the job runner. */
   runs: Runs;
+  /** A compose node's result as a layered PSD (src/jobs/compose-psd.ts). */
+  composePsd: ComposePsdService;
   /** The models this deployment runs (GET /api/models; a generation's `model`). */
   models: ModelRegistry;
   /** The job event streams open here (GET /api/generations/events): capped per user, ended by revocation. */
@@ -319,6 +322,18 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     tokens,
     jobs,
     runs,
+    composePsd: createComposePsdService({
+      access,
+      canvases: live,
+      generations,
+      gallery: repositories.generationsGallery,
+      jobs: jobsRepository,
+      inputs: { store, fetcher, maxBytes: config.limits.inputImageBytes, maxPixels: config.limits.inputImagePixels, maxTotalPixels: config.limits.inputImagePixels },
+      outputMaxBytes: config.model.outputMaxBytes,
+      psd: imageWorkers.psd,
+      maxBytes: config.limits.psdBytes,
+      limits: { promptChars: config.limits.promptChars },
+    }),
     models,
     streams,
     objectSweep,

@@ -177,6 +177,7 @@ const envSchema = z.object({
   GENERATION_MAX_IMAGES: int(10, 1),
   INPUT_IMAGE_MAX_BYTES: int(20 * MB, 1),
   INPUT_IMAGE_MAX_PIXELS: int(40_000_000, 1),
+  PSD_MAX_BYTES: int(200 * MB, 1024),
   GENERATION_MAX_PIXELS: int(100_000_000, 1),
   GENERATION_MAX_BODY_BYTES: int(64 * MB, 1024),
   CANVAS_MAX_NODES: int(5_000, 1),
@@ -388,6 +389,8 @@ export interface Config {
     inputImageBytes: number;
     /** Pixels (width × height, one frame) an input image may declare; read from its header before any decoding. */
     inputImagePixels: number;
+    /** The largest layered PSD a compose node downloads as (its layers' and composite's RGBA alone count against it). */
+    psdBytes: number;
     /** Pixels all input images of one generation may declare together; read from their headers before decoding. */
     generationPixels: number;
     generationBodyBytes: number;
@@ -686,6 +689,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       imagesPerGeneration: e.GENERATION_MAX_IMAGES,
       inputImageBytes: e.INPUT_IMAGE_MAX_BYTES,
       inputImagePixels: e.INPUT_IMAGE_MAX_PIXELS,
+      psdBytes: e.PSD_MAX_BYTES,
       generationPixels: e.GENERATION_MAX_PIXELS,
       generationBodyBytes: e.GENERATION_MAX_BODY_BYTES,
       canvasNodes: e.CANVAS_MAX_NODES,

@@ -6,6 +6,7 @@
 // the job's events and the document's updates, never a clock.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { initializeCanvas, readPsd } from 'ag-psd';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -18,6 +19,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 let t: TestApp;
 let ada: { client: HttpClient; id: string; email: string };
 let vic: { client: HttpClient; id: string; email: string };
+let eve: { client: HttpClient; id: string; email: string };
 
 let projectId: string;
 let watcher: LiveClient;
@@ -55,6 +57,14 @@ async function bytesOf(fileUrl: string) {
   return Buffer.from(await res.arrayBuffer());
 }
 
+// ag-psd reads image data as plain objects: no canvas package (as the image workers write it).
+initializeCanvas(
+  () => {
+    throw new Error('no canvas');
+  },
+  (width, height) => ({ width, height, data: new Uint8ClampedArray(width * height * 4), colorSpace: 'srgb' }) as unknown as ImageData,
+);
+
 const objectFiles = async () => (await fs.readdir(path.join(t.dataDir, 'objects')).catch(() => [] as string[])).filter((f) => !f.startsWith('.')).sort();
 
 // The composition: 60×40 over #102030. Layer 1: the red 40×30 at 10,5. Layer 2: the green 10×10 at 20,10 scaled
@@ -69,7 +79,7 @@ const LAYERS = [
 
 beforeAll(async () => {
   t = await startTestApp({ PSD_MAX_BYTES: '200000' });
-  [ada, vic] = await Promise.all([t.user('ada@example.com'), t.user('vic@example.com')]);
+  [ada, vic, eve] = await Promise.all([t.user('ada@example.com'), t.user('vic@example.com'), t.user('eve@example.com')]);
   url.red = await upload('red', await solid(40, 30, 255, 0, 0));
   url.green = await upload('green', await solid(10, 10, 0, 255, 0));
   url.mask = await upload('mask', await halfMask());
@@ -151,5 +161,64 @@ describe('compose nodes', () => {
     expect(await objectFiles()).toEqual(filesBefore);
     const next = await run('crop');
     expect(next.job).toMatchObject({ status: 'succeeded', model: 'crop' });
+  });
+});
+
+describe('the PSD download', () => {
+  const psdOf = async (client: HttpClient, nodeId: string) => {
+    const cookie = await client.jar.getCookieString(client.baseUrl);
+    const res = await fetch(new URL(`/api/projects/${projectId}/nodes/${nodeId}/psd`, client.baseUrl), { headers: { cookie } });
+    return { res, body: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  it("reads back with ag-psd: every layer with its name, size, position, opacity, blend, visibility and pixels (its mask in its alpha), and the composite", async () => {
+    await docWhere(watcher.doc, (d) => typeof dataOf(d, 'c')?.get('image') === 'string');
+    const { res, body } = await psdOf(ada.client, 'c');
+    expect(res.status, body.toString('utf8', 0, 200)).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/vnd.adobe.photoshop');
+    expect(res.headers.get('content-disposition')).toContain('compose.psd');
+    const psd = readPsd(body, { useImageData: true, skipThumbnail: true });
+    expect([psd.width, psd.height]).toEqual([60, 40]);
+    const layers = psd.children!;
+    expect(layers.map((l) => [l.name, l.left, l.top, l.right, l.bottom, l.blendMode, l.hidden ?? false])).toEqual([
+      ['Red', 10, 5, 50, 35, 'normal', false],
+      ['Green', 20, 10, 40, 30, 'normal', false],
+      ['Layer 3', 12, 30, 22, 40, 'multiply', false],
+      ['Hidden', 0, 0, 40, 30, 'normal', true],
+    ]);
+    expect(layers[1].opacity).toBeCloseTo(0.5, 2);
+    expect(layers[0].opacity).toBe(1);
+    const px = (l: (typeof layers)[number], x: number, y: number) => [...l.imageData!.data.subarray((y * l.imageData!.width + x) * 4, (y * l.imageData!.width + x) * 4 + 4)];
+    expect(px(layers[0], 0, 0)).toEqual([255, 0, 0, 255]);
+    expect(px(layers[1], 2, 5)).toEqual([0, 255, 0, 255]); // kept by its mask, its opacity the layer's
+    expect(px(layers[1], 17, 5)[3]).toBe(0); // cut away by its mask
+    expect(px(layers[3], 5, 5)).toEqual([255, 0, 0, 255]);
+    const composite = psd.imageData!;
+    const at = (x: number, y: number) => [...composite.data.subarray((y * 60 + x) * 4, (y * 60 + x) * 4 + 4)];
+    expect(at(12, 7)).toEqual([255, 0, 0, 255]);
+    expect(at(5, 2)).toEqual([0x10, 0x20, 0x30, 255]);
+  });
+
+  it('lets a viewer download; a stranger gets 404, a node with no result 404, a node of another kind 400', async () => {
+    expect((await psdOf(vic.client, 'c')).res.status).toBe(200);
+    const stranger = await psdOf(eve.client, 'c');
+    expect(stranger.res.status).toBe(404);
+    expect(JSON.parse(stranger.body.toString())).toMatchObject({ error: 'Project not found' });
+    const none = await psdOf(ada.client, 'big');
+    expect(none.res.status).toBe(404);
+    expect(JSON.parse(none.body.toString())).toEqual({ error: 'Generation not found', details: 'node "big" has no result yet: run it first' });
+    const crop = await psdOf(ada.client, 'crop');
+    expect(crop.res.status).toBe(400);
+    expect(JSON.parse(crop.body.toString()).error).toBe('Invalid nodeId: node "crop" is a "crop" node, not a compose node');
+  });
+
+  it('refuses a PSD over PSD_MAX_BYTES (413, naming its size), sending nothing of it', async () => {
+    const { job } = await run('big');
+    expect(job).toMatchObject({ status: 'succeeded', model: 'compose' });
+    const { res, body } = await psdOf(ada.client, 'big');
+    expect(res.status).toBe(413);
+    const answer = JSON.parse(body.toString()) as { error: string; details: string };
+    expect(answer.error).toBe('PSD too large');
+    expect(answer.details).toMatch(/^the PSD of node "big": its 1 layers and composite are 244800 bytes of pixels \(300×200\), more than the 200000 bytes a PSD may have$/);
   });
 });

@@ -311,6 +311,7 @@ function templates(): Record<string, Request> {
     'DELETE /api/user/tokens/{id}': { method: 'DELETE', path: `/api/user/tokens/${NO_TEMPLATE}` },
     'GET /api/projects/{id}/generations': { method: 'GET', path: `/api/projects/${P}/generations?q=${encodeURIComponent('red ca')}` },
     'GET /api/projects/{id}/generations/{generationId}/download': { method: 'GET', path: `/api/projects/${P}/generations/gen-0-${NO_TEMPLATE}/download` },
+    'GET /api/projects/{id}/nodes/{nodeId}/psd': { method: 'GET', path: `/api/projects/${P}/nodes/hostile-missing/psd` },
     'GET /api/projects/{id}/spend': { method: 'GET', path: `/api/projects/${P}/spend` },
     // A run of a node the canvas does not have: refused (404), nothing queued; the others name no run.
     'POST /api/projects/{id}/runs': { method: 'POST', path: `/api/projects/${P}/runs`, ...json({ mode: 'node', nodeIds: ['hostile-missing'] }) },

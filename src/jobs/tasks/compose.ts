@@ -51,7 +51,7 @@ export interface ComposeData {
 
 /**
  * A compose node's data, checked by its kind: the job's planned `params` when it has them, else the node's on the
- * canvas now. Also read by the PSD download (src/services/compose-psd.ts).
+ * canvas now. Also read by the PSD download (src/jobs/compose-psd.ts).
  */
 export async function composeDataOf(
   deps: { canvases: Pick<LiveDocuments, 'read'>; limits: KindLimits },
