@@ -94,6 +94,7 @@ beforeAll(async () => {
     node('bad', 'compose', { layers: [{ x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal', name: 'Broken one' }] }, 300),
     node('big', 'compose', { width: 300, height: 200 }, 300),
     node('crop', 'crop', { x: 0, y: 0, width: 5, height: 5 }, 300),
+    node('rc', 'compose', { layers: [{ x: 5, y: 5, scale: 1, opacity: 1, blend: 'normal', name: 'Cropped' }], width: 20, height: 20 }, 600),
   ];
   const edges = [
     edge('red', 'c', 'images'),
@@ -105,6 +106,7 @@ beforeAll(async () => {
     edge('broken', 'bad', 'images'),
     edge('red', 'big', 'images'),
     edge('red', 'crop', 'image'),
+    edge('crop', 'rc', 'images'),
   ];
   const saved = await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 });
   expect(saved.status, saved.text).toBe(200);
@@ -161,6 +163,31 @@ describe('compose nodes', () => {
     expect(await objectFiles()).toEqual(filesBefore);
     const next = await run('crop');
     expect(next.job).toMatchObject({ status: 'succeeded', model: 'crop' });
+  });
+
+  it('runs in a run (after the node it takes its layer from when stale); its PSD keeps the data the run planned', async () => {
+    const started = await ada.client.post(`/api/projects/${projectId}/runs`, { mode: 'node', nodeIds: ['rc'] });
+    expect(started.status, started.text).toBe(202);
+    const runId = started.json.id as string;
+    const read = async () => (await ada.client.get(`/api/projects/${projectId}/runs/${runId}`)).json as { status: string; jobs: Array<{ nodeId: string; status: string }> };
+    await expect.poll(async () => (await read()).status, { timeout: 60_000 }).not.toBe('running');
+    const run = await read();
+    expect(run.status).toBe('succeeded');
+    expect(run.jobs.find((j) => j.nodeId === 'rc')?.status).toBe('succeeded'); // the crop too, unless its result was fresh
+    await docWhere(watcher.doc, (d) => typeof dataOf(d, 'rc')?.get('image') === 'string' && dataOf(d, 'rc')?.get('isGenerating') === false);
+    const { data: px, info } = await sharp(await bytesOf(dataOf(watcher.doc, 'rc')!.get('image') as string)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([20, 20]);
+    expect([...px.subarray((6 * 20 + 6) * 4, (6 * 20 + 6) * 4 + 4)]).toEqual([255, 0, 0, 255]);
+    expect(px[(1 * 20 + 1) * 4 + 3]).toBe(0); // transparent: no background
+    // The layer moved on the canvas afterwards: the PSD is of the result as the run made it.
+    const canvas = (await ada.client.get(`/api/user/project/canvas?projectId=${projectId}`)).json as { nodes: Array<{ id: string; data: Record<string, unknown> }>; edges: unknown[]; version: number };
+    const nodes = canvas.nodes.map((n) => (n.id === 'rc' ? { ...n, data: { ...n.data, layers: [{ x: 12, y: 5, scale: 1, opacity: 1, blend: 'normal', name: 'Cropped' }] } } : n));
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges: canvas.edges, version: canvas.version })).status).toBe(200);
+    const cookie = await ada.client.jar.getCookieString(ada.client.baseUrl);
+    const res = await fetch(new URL(`/api/projects/${projectId}/nodes/rc/psd`, ada.client.baseUrl), { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const psd = readPsd(Buffer.from(await res.arrayBuffer()), { useImageData: true, skipThumbnail: true });
+    expect(psd.children!.map((l) => [l.name, l.left, l.top, l.right, l.bottom])).toEqual([['Cropped', 5, 5, 10, 10]]);
   });
 });
 
