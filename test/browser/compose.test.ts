@@ -1,7 +1,7 @@
 // The compose node's editor in the page (issue 36 point 3; web/src/components/compose-node.tsx): the images wired into
 // it are layers on its stage; dragging a layer with the mouse moves it (its data.layers entry written once, when the
-// drag ends), the arrow keys nudge the focused layer (1 px, Shift 10 px), and a second page on the same canvas sees
-// each change; the page stays axe-clean. One app start; the canvas is made over REST.
+// drag ends), the arrow keys nudge the focused layer (1 px, Shift 10 px), moving a layer up swaps its edge and its
+// entry with the one above, and a second page on the same canvas sees each change; the page stays axe-clean. One app start; the canvas is made over REST.
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { axeContext, seriousViolations } from './a11y.js';
@@ -11,7 +11,7 @@ import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 describeInBrowser('compose node', () => {
   const f = useBrowserFixture();
 
-  it('drags a layer with the mouse and nudges it with the arrow keys; a second page sees data.layers change; axe-clean', async () => {
+  it('drags a layer with the mouse, nudges it with the arrow keys, moves a layer up; a second page sees each change; axe-clean', async () => {
     const ada = await f.app.user('compose@example.com');
     const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Compose' })).json.id as string;
     const upload = async (name: string, width: number, height: number, background: { r: number; g: number; b: number }) => {
@@ -68,6 +68,17 @@ describeInBrowser('compose node', () => {
     expect(await layer()).toMatchObject({ x: dragged.x + 1, y: dragged.y + 10, name: 'Leaf' });
     // The first layer kept as it was: the editor writes every layer it shows, unchanged ones too.
     expect(((await restCanvas(a.page, projectId))!.nodes.find((n) => n.id === 'c')!.data.layers as unknown[])[0]).toEqual({ x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal' });
+
+    // Moving the bottom layer up swaps it with the one above: their edges change places, and their data.layers entries.
+    await a.page.locator('.react-flow__node[data-id="c"]').getByRole('button', { name: 'Move Layer 1 up' }).click();
+    await b.page.locator(`.react-flow__node[data-id="c"] .compose-layer[data-layer="0"][aria-label="${nudged}"]`).waitFor({ timeout: WAIT });
+    await saved(a.page);
+    const reordered = (await restCanvas(a.page, projectId))!;
+    expect(reordered.edges.filter((e) => e.target === 'c').map((e) => e.source)).toEqual(['g', 'r']);
+    expect(reordered.nodes.find((n) => n.id === 'c')!.data.layers).toEqual([
+      { x: dragged.x + 1, y: dragged.y + 10, scale: 1, opacity: 1, blend: 'normal', name: 'Leaf' },
+      { x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal' },
+    ]);
 
     // Checked at the canvas's own 100 % (Shift+0), as the accessibility suite does: the view's zoom scales every control.
     await a.page.locator('.react-flow').focus();

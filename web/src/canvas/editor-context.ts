@@ -35,6 +35,11 @@ export interface EditorActions {
   newImageNode?: (image: string, beside: string) => void;
   removeNode: (nodeId: string) => void;
   removeEdge: (edgeId: string) => void;
+  /**
+   * Puts the edges `edgeIds`, in that order, after every other edge, and sets keys of node `nodeId`'s data, as one
+   * undo step: how a compose node reorders its layers (layer i is its i-th image edge, src/kinds/compose.ts).
+   */
+  reorderEdges?: (edgeIds: string[], nodeId: string, fields: Record<string, unknown>) => void;
   /** The canvas's stale marks (hooks/use-graph-marks.ts); absent: none shown. */
   marks?: MarkStore;
 }

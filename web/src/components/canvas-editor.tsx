@@ -122,6 +122,18 @@ export function CanvasEditor({ project, session, canShare }: { project: Project;
       newImageNode: (image, beside) => imageNodeFrom(image, { beside }),
       removeNode: (nodeId) => void flow.deleteElements({ nodes: [{ id: nodeId }] }),
       removeEdge: (edgeId) => void flow.deleteElements({ edges: [{ id: edgeId }] }),
+      reorderEdges: (edgeIds, nodeId, fields) => {
+        const byId = new Map(flow.getEdges().map((e) => [e.id, e]));
+        const moved = edgeIds.flatMap((id) => {
+          const e = byId.get(id);
+          return e ? [{ id: e.id, source: e.source, target: e.target, ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}), ...(e.targetHandle ? { targetHandle: e.targetHandle } : {}) }] : [];
+        });
+        if (moved.length !== edgeIds.length) return;
+        session.step(); // removed and added again after the others, with the data: one undo step
+        session.remove({ edges: edgeIds });
+        session.add({ edges: moved });
+        session.setData(nodeId, fields);
+      },
       marks,
     }),
     [activity, project.id, uploadFiles, generate, cancelGeneration, session, flow, imageNodeFrom, marks],

@@ -3,8 +3,9 @@
 // at their place and scale, where a layer is dragged (mouse, pen or touch) to move it, resized by its corner handle
 // (or its scale field), and moved by the arrow keys when focused (1 px, Shift 10 px). Every change writes
 // `data.layers` through setFields (one undo step; a drag writes once, when it ends). Layer i always belongs to the
-// i-th image edge: the order is the edges' order (connect an image again to put it on top), so the editor never
-// reorders `data.layers` alone. Also the composition's size and background, its run and result, and "Download PSD"
+// i-th image edge, so moving a layer up or down moves its edge (the editor's reorderEdges: the edges from there on
+// re-added after the others in their new order) and swaps the `data.layers` entries with it, in one undo step —
+// never `data.layers` alone. Also the composition's size and background, its run and result, and "Download PSD"
 // (GET /api/projects/{id}/nodes/{nodeId}/psd) once it has a result.
 import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
@@ -70,7 +71,7 @@ function useWired(nodeId: string, type: string, port: string): Array<{ edgeId: s
 }
 
 export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
-  const { setFields, readOnly, projectId } = useEditor();
+  const { setFields, readOnly, projectId, reorderEdges } = useEditor();
   const images = useWired(id, type, 'images');
   const masks = useWired(id, type, 'masks');
   const stored: Layer[] = Array.isArray(data.layers) ? (data.layers as unknown[]).filter(isLayer) : [];
@@ -97,6 +98,20 @@ export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
   const k = width ? STAGE_WIDTH / width : 1;
   const background = typeof data.background === 'string' ? data.background : undefined;
   const image = typeof data.image === 'string' ? data.image : undefined;
+
+  /** Swaps layer `index` with the one above (+1) or below (−1): their edges swap places, and their data.layers entries. */
+  const moveLayer = (index: number, by: 1 | -1) => {
+    const to = index + by;
+    if (!reorderEdges || to < 0 || to >= images.length) return;
+    const order = images.map((w) => w.edgeId);
+    [order[index], order[to]] = [order[to], order[index]];
+    const count = Math.min(Math.max(stored.length, images.length), COMPOSE_LAYERS_MAX);
+    const next = Array.from({ length: count }, (_, i) => cleanLayer(stored[i] ?? DEFAULT_LAYER));
+    [next[index], next[to]] = [next[to], next[index]];
+    // The edges from the lower of the two on go after the others, in their new order (the others keep theirs).
+    reorderEdges(order.slice(Math.min(index, to)), id, { layers: next });
+    setSelected(to);
+  };
 
   const onPointerDown = (e: PointerEvent<HTMLElement>, index: number, mode: 'move' | 'resize') => {
     if (readOnly || e.button > 0) return;
@@ -222,7 +237,18 @@ export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
       )}
       <ol className="compose-layers" aria-label="Layers, bottom first">
         {images.map((wired, i) => (
-          <LayerRow key={wired.edgeId} index={i} layer={shown(i)} masks={masks.length} selected={selected === i} onSelect={() => setSelected(i)} write={(patch) => writeLayer(i, patch)} readOnly={readOnly === true} />
+          <LayerRow
+            key={wired.edgeId}
+            index={i}
+            count={images.length}
+            layer={shown(i)}
+            masks={masks.length}
+            selected={selected === i}
+            onSelect={() => setSelected(i)}
+            write={(patch) => writeLayer(i, patch)}
+            move={reorderEdges ? (by) => moveLayer(i, by) : undefined}
+            readOnly={readOnly === true}
+          />
         ))}
       </ol>
       <StepsRun nodeId={id} type={type} data={data} />
@@ -254,7 +280,27 @@ function BackgroundField({ nodeId, value }: { nodeId: string; value: string | un
   );
 }
 
-function LayerRow({ index, layer, masks, selected, onSelect, write, readOnly }: { index: number; layer: Layer; masks: number; selected: boolean; onSelect: () => void; write: (patch: Partial<Layer>) => void; readOnly: boolean }) {
+function LayerRow({
+  index,
+  count,
+  layer,
+  masks,
+  selected,
+  onSelect,
+  write,
+  move,
+  readOnly,
+}: {
+  index: number;
+  count: number;
+  layer: Layer;
+  masks: number;
+  selected: boolean;
+  onSelect: () => void;
+  write: (patch: Partial<Layer>) => void;
+  move?: (by: 1 | -1) => void;
+  readOnly: boolean;
+}) {
   const base = useId();
   const label = `Layer ${index + 1}`;
   const num = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
@@ -262,6 +308,16 @@ function LayerRow({ index, layer, masks, selected, onSelect, write, readOnly }: 
     <li className={`compose-layer-row${selected ? ' selected' : ''}`} onFocusCapture={onSelect}>
       <fieldset>
         <legend className="small">{layer.name || label}</legend>
+        {move && !readOnly && (
+          <span className="compose-order">
+            <button type="button" className="ghost button nodrag" aria-label={`Move ${layer.name || label} up`} title="Move up (in front)" disabled={index === count - 1} onClick={() => move(1)}>
+              ↑
+            </button>
+            <button type="button" className="ghost button nodrag" aria-label={`Move ${layer.name || label} down`} title="Move down (behind)" disabled={index === 0} onClick={() => move(-1)}>
+              ↓
+            </button>
+          </span>
+        )}
         <label className="small check">
           <input type="checkbox" className="nodrag" checked={!layer.hidden} disabled={readOnly} onChange={(e) => write({ hidden: !e.target.checked })} />
           Visible
