@@ -228,7 +228,7 @@ async function wire(app: FastifyInstance, runtime: Runtime, log: { warn(m: strin
     await api.register(versionRoutes, { versions, limits: config.limits, rateLimit: perUserPerMinute('versions', config.limits.versionsPerMinute) });
     await api.register(apiTokenRoutes, { tokens: apiTokens, limits: config.limits });
     await api.register(projectGenerationRoutes, { gallery: composition.services.projectGenerations });
-    await api.register(composePsdRoutes, { psd: composition.composePsd });
+    await api.register(composePsdRoutes, { psd: composition.composePsd, rateLimit: perUserPerMinute('psd', config.limits.generationsPerMinute) });
     await api.register(spendRoutes, { generation, spend: composition.services.spend });
     await api.register(runRoutes, { runs: composition.runs, maxNodes: config.limits.canvasNodes, rateLimit: perUserPerMinute('image', config.limits.generationsPerMinute) });
     await api.register(thumbnailRoutes, { thumbnails: composition.services.thumbnails, projects });

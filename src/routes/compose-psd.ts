@@ -4,11 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionUser } from '../http/guards.js';
 import { ErrorBody, isStorableText } from '../http/schemas.js';
+import type { RouteRateLimit } from '../http/rate-limit.js';
 import type { ComposePsdService } from '../jobs/compose-psd.js';
 import { attachment } from './project-generations.js';
 
-export const composePsdRoutes: FastifyPluginAsyncZod<{ psd: ComposePsdService }> = async (app, { psd }) => {
+export const composePsdRoutes: FastifyPluginAsyncZod<{ psd: ComposePsdService; rateLimit?: RouteRateLimit }> = async (app, { psd, rateLimit }) => {
   app.get('/api/projects/:id/nodes/:nodeId/psd', {
+    config: rateLimit ? { rateLimit } : {},
     schema: {
       tags: ['generation'],
       summary: "A compose node's result as a layered PSD (image/vnd.adobe.photoshop attachment): one layer per image with its name, position, opacity, blend mode and visibility, its mask baked into its alpha, over the composite (owner and members)",
@@ -22,6 +24,7 @@ export const composePsdRoutes: FastifyPluginAsyncZod<{ psd: ComposePsdService }>
         401: ErrorBody,
         404: ErrorBody.describe('Project not found (no project the user may see); Node not found; or Generation not found: the node has no result yet'),
         413: ErrorBody.describe('PSD too large: it would pass PSD_MAX_BYTES (details: its size)'),
+        429: ErrorBody.describe('Too many requests (RATE_LIMIT_GENERATIONS_PER_MINUTE PSDs a minute per user: each is image work)'),
       },
     },
   }, async (req, reply) => {
