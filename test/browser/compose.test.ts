@@ -1,6 +1,6 @@
 // The compose node's editor in the page (issue 36 point 3; web/src/components/compose-node.tsx): the images wired into
 // it are layers on its stage; dragging a layer with the mouse moves it (its data.layers entry written once, when the
-// drag ends), the arrow keys nudge the focused layer (1 px, Shift 10 px), moving a layer up swaps its edge and its
+// drag ends), its corner handle resizes it, the arrow keys nudge the focused layer (1 px, Shift 10 px), moving a layer up swaps its edge and its
 // entry with the one above, and a second page on the same canvas sees each change; the page stays axe-clean. One app start; the canvas is made over REST.
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
@@ -23,7 +23,7 @@ describeInBrowser('compose node', () => {
     const nodes = [
       { id: 'r', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image: red } },
       { id: 'g', type: 'upload', position: { x: 0, y: 320 }, data: { type: 'upload', image: green } },
-      { id: 'c', type: 'compose', position: { x: 380, y: 0 }, data: { type: 'compose', layers: [{ x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal' }, { x: 10, y: 10, scale: 1, opacity: 1, blend: 'normal', name: 'Leaf' }] } },
+      { id: 'c', type: 'compose', position: { x: 380, y: 0 }, data: { type: 'compose', width: 120, height: 80, layers: [{ x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal' }, { x: 10, y: 10, scale: 1, opacity: 1, blend: 'normal', name: 'Leaf' }] } },
     ];
     const edges = [
       { id: 'e1', source: 'r', target: 'c', targetHandle: 'images' },
@@ -72,6 +72,11 @@ describeInBrowser('compose node', () => {
     // Moving the bottom layer up swaps it with the one above: their edges change places, and their data.layers entries.
     await a.page.locator('.react-flow__node[data-id="c"]').getByRole('button', { name: 'Move Layer 1 up' }).click();
     await b.page.locator(`.react-flow__node[data-id="c"] .compose-layer[data-layer="0"][aria-label="${nudged}"]`).waitFor({ timeout: WAIT });
+    // Each page draws each layer's own image: the leaf (30×30, scale 1) is 30 composition pixels wide at the bottom.
+    for (const page of [a.page, b.page]) {
+      const bottom = page.locator('.react-flow__node[data-id="c"] .compose-layer[data-layer="0"]');
+      await expect.poll(async () => Math.round(((await bottom.boundingBox())?.width ?? 0) / ((await page.locator('.react-flow__node[data-id="c"] .compose-stage').boundingBox())!.width / 120)), { timeout: WAIT }).toBe(30);
+    }
     await saved(a.page);
     const reordered = (await restCanvas(a.page, projectId))!;
     expect(reordered.edges.filter((e) => e.target === 'c').map((e) => e.source)).toEqual(['g', 'r']);
@@ -79,6 +84,16 @@ describeInBrowser('compose node', () => {
       { x: dragged.x + 1, y: dragged.y + 10, scale: 1, opacity: 1, blend: 'normal', name: 'Leaf' },
       { x: 0, y: 0, scale: 1, opacity: 1, blend: 'normal' },
     ]);
+
+    // Its corner handle resizes it: dragged right by 15 composition pixels, the 30 px wide leaf is scaled by 1.5.
+    await a.page.locator('.react-flow__node[data-id="c"] .compose-layer[data-layer="0"]').focus(); // selected: its handle shows
+    const handle = a.page.locator('.react-flow__node[data-id="c"] .compose-handle');
+    const h = (await handle.boundingBox())!;
+    await a.page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await a.page.mouse.down();
+    for (let i = 1; i <= 5; i++) await a.page.mouse.move(h.x + h.width / 2 + (15 * perPixel * i) / 5, h.y + h.height / 2);
+    await a.page.mouse.up();
+    await expect.poll(async () => ((await restCanvas(a.page, projectId))!.nodes.find((n) => n.id === 'c')!.data.layers as Array<{ scale: number }>)[0].scale, { timeout: WAIT }).toBeCloseTo(1.5, 1);
 
     // Checked at the canvas's own 100 % (Shift+0), as the accessibility suite does: the view's zoom scales every control.
     await a.page.locator('.react-flow').focus();

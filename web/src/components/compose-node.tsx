@@ -7,7 +7,7 @@
 // re-added after the others in their new order) and swaps the `data.layers` entries with it, in one undo step —
 // never `data.layers` alone. Also the composition's size and background, its run and result, and "Download PSD"
 // (GET /api/projects/{id}/nodes/{nodeId}/psd) once it has a result.
-import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
+import { useEdges, useNodesData, type NodeProps } from '@xyflow/react';
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { BLEND_MODES, COMPOSE_LAYERS_MAX, DEFAULT_LAYER, isLayer, LAYER_OFFSET_MAX, LAYER_SCALE_MAX, LAYER_SCALE_MIN, type BlendMode, type Layer } from '../../../src/kinds/compose.js';
 import { IMAGE_SIDE_MAX } from '../../../src/kinds/image-steps.js';
@@ -56,9 +56,11 @@ function cleanLayer(layer: Layer): Layer {
 
 /** What the nodes wired into a port give: a mask node's `mask` output its mask, anything else its image. */
 function useWired(nodeId: string, type: string, port: string): Array<{ edgeId: string; url?: string }> {
-  const into = useNodeConnections({ id: nodeId, handleType: 'target' });
+  // The canvas's edges in their order (the document's), not xyflow's connection lookup, which keeps an edge's first
+  // place when it is removed and added again (a layer moved up or down).
+  const edges = useEdges();
   const inputs = kindOf(type)?.inputs ?? [];
-  const wired = into.filter((c) => portOf(inputs, c.targetHandle)?.name === port);
+  const wired = edges.filter((e) => e.target === nodeId && portOf(inputs, e.targetHandle)?.name === port).map((e) => ({ edgeId: e.id, source: e.source, sourceHandle: e.sourceHandle }));
   const sources = useNodesData<CanvasNode>(wired.map((c) => c.source));
   const byId = new Map(sources.map((s) => [s.id, s]));
   return wired.map((c) => {
@@ -160,6 +162,8 @@ export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
   };
 
   const shown = (i: number) => (moving?.index === i ? moving.layer : layerAt(i));
+  const selectedUrl = images[selected]?.url;
+  const selectedSize = selectedUrl ? sizes[selectedUrl] : undefined;
   const f = { nodeId: id, type, data };
 
   return (
@@ -220,19 +224,25 @@ export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
                     setSizes((s) => (s[url]?.width === naturalWidth && s[url]?.height === naturalHeight ? s : { ...s, [url]: { width: naturalWidth, height: naturalHeight } }));
                   }}
                 />
-                {selected === i && !readOnly && (
-                  <span
-                    className="compose-handle"
-                    aria-hidden="true"
-                    onPointerDown={(e) => onPointerDown(e, i, 'resize')}
-                    onPointerMove={onPointerMove}
-                    onPointerUp={onPointerEnd}
-                    onPointerCancel={onPointerEnd}
-                  />
-                )}
               </div>
             );
           })}
+          {!readOnly && selectedSize && (
+            // The selected layer's corner handle, above every layer (a layer above it may cover its corner).
+            <span
+              className="compose-handle"
+              aria-hidden="true"
+              style={{
+                left: (shown(selected).x + selectedSize.width * shown(selected).scale) * k,
+                top: (shown(selected).y + selectedSize.height * shown(selected).scale) * k,
+                zIndex: images.length + 1,
+              }}
+              onPointerDown={(e) => onPointerDown(e, selected, 'resize')}
+              onPointerMove={onPointerMove}
+              onPointerUp={onPointerEnd}
+              onPointerCancel={onPointerEnd}
+            />
+          )}
         </div>
       )}
       <ol className="compose-layers" aria-label="Layers, bottom first">
