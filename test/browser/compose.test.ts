@@ -1,7 +1,8 @@
 // The compose node's editor in the page (issue 36 point 3; web/src/components/compose-node.tsx): the images wired into
 // it are layers on its stage; dragging a layer with the mouse moves it (its data.layers entry written once, when the
-// drag ends), its corner handle resizes it, the arrow keys nudge the focused layer (1 px, Shift 10 px), moving a layer up swaps its edge and its
-// entry with the one above, and a second page on the same canvas sees each change; the page stays axe-clean. One app start; the canvas is made over REST.
+// drag ends), its corner handle resizes it, the arrow keys nudge the focused layer (1 px, Shift 10 px), moving a
+// layer up swaps its edge and its entry with the one above, and a second page on the same canvas sees each change;
+// the page stays axe-clean. One app start; the canvas is made over REST.
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { axeContext, seriousViolations } from './a11y.js';
