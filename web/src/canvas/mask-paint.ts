@@ -282,7 +282,7 @@ export function pinchView(start: View, a0: Point, b0: Point, a: Point, b: Point)
 }
 
 /** The mask's pixels as RGBA of the overlay shown over the image (`rgb` at `opacity` where white). */
-export function overlayPixels(mask: Mask, rect: Rect, rgb: [number, number, number], opacity: number): Uint8ClampedArray {
+export function overlayPixels(mask: Mask, rect: Rect, rgb: [number, number, number], opacity: number): Uint8ClampedArray<ArrayBuffer> {
   const out = new Uint8ClampedArray(rect.width * rect.height * 4);
   for (let y = 0; y < rect.height; y++) {
     for (let x = 0; x < rect.width; x++) {
@@ -298,7 +298,7 @@ export function overlayPixels(mask: Mask, rect: Rect, rgb: [number, number, numb
 }
 
 /** The mask as opaque grey RGBA (white edits, black keeps): the pixels of the PNG saved. */
-export function maskRgba(mask: Mask): Uint8ClampedArray {
+export function maskRgba(mask: Mask): Uint8ClampedArray<ArrayBuffer> {
   const out = new Uint8ClampedArray(mask.pixels.length * 4);
   for (let i = 0; i < mask.pixels.length; i++) {
     const v = mask.pixels[i];
