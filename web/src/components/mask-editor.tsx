@@ -187,7 +187,8 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
       event.preventDefault();
       const r = el.getBoundingClientRect();
       const factor = Math.exp(-event.deltaY * (event.ctrlKey ? 0.01 : 0.0015));
-      setView((v) => (v ? zoomAt(v, factor, { x: event.clientX - r.left, y: event.clientY - r.top }) : v));
+      const about = { x: event.clientX - r.left - el.clientLeft, y: event.clientY - r.top - el.clientTop };
+      setView((v) => (v ? zoomAt(v, factor, about) : v));
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -216,8 +217,9 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
   };
 
   const pointOf = (event: ReactPointerEvent) => {
-    const r = stage.current!.getBoundingClientRect();
-    return { x: event.clientX - r.left, y: event.clientY - r.top };
+    const el = stage.current!;
+    const r = el.getBoundingClientRect();
+    return { x: event.clientX - r.left - el.clientLeft, y: event.clientY - r.top - el.clientTop }; // inside its border
   };
 
   const paintTo = (g: Extract<Gesture, { type: 'stroke' }>, to: Point) => {
@@ -236,7 +238,11 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
     if (!loaded || !v) return;
     const p = pointOf(event);
     pointers.current.set(event.pointerId, p);
-    event.currentTarget.setPointerCapture(event.pointerId);
+    try {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    } catch {
+      // a pointer the browser no longer tracks: its events still come while it is over the stage
+    }
     const g = gesture.current;
     if (event.pointerType === 'touch' && pointers.current.size === 2) {
       // A second finger: the gesture is a pan and pinch; a stroke the first finger began is taken back.

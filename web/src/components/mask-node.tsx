@@ -39,7 +39,9 @@ export function MaskNode({ id, type, data }: NodeProps<CanvasNode>) {
     const wrapper = body.current?.closest<HTMLElement>('.react-flow__node');
     if (!wrapper || !canOpen) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Enter' && event.target === wrapper && !event.repeat) setOpen(true);
+      if (event.key !== 'Enter' || event.target !== wrapper || event.repeat) return;
+      event.preventDefault(); // not also a press of the button the dialog focuses
+      setOpen(true);
     };
     wrapper.addEventListener('keydown', onKey);
     return () => wrapper.removeEventListener('keydown', onKey);
