@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { axeContext, seriousViolations } from './a11y.js';
-import { describeInBrowser, newPage, WAIT } from './browser.js';
+import { describeInBrowser, newPage, screenshot, WAIT } from './browser.js';
 import { restCanvas, useBrowserFixture } from './fixture.js';
 
 const W = 200;
@@ -105,6 +105,7 @@ describeInBrowser('mask editor', () => {
     await page.keyboard.press('Control+Shift+z');
     expect(await overlayAt(page, 100, 60)).toBeGreaterThan(0);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'mask-editor');
 
     await editor.getByRole('button', { name: 'Save mask' }).click();
     await editor.waitFor({ state: 'detached' });
@@ -121,6 +122,7 @@ describeInBrowser('mask editor', () => {
     expect(px(10, 60)).toEqual([0, 0, 0, 255]);
     expect(px(100, 100)).toEqual([0, 0, 0, 255]);
     await node.locator(`.mask-tint[data-mask="${maskUrl}"]`).waitFor();
+    await screenshot(page, 'mask-node');
 
     // A viewer's page shows the overlay and opens the editor read-only, with the saved mask loaded.
     const viewer = await newPage(await f.newContext());
@@ -206,6 +208,7 @@ describeInBrowser('mask editor', () => {
     for (let i = 1; i <= 6; i++) await touch('touchMove', [{ x: p0.x + ((p1.x - p0.x) * i) / 6, y: p0.y }]);
     await touch('touchEnd', []);
     await expect.poll(() => overlayAt(page, 150, 60), { timeout: 30_000 }).toBeGreaterThan(0);
+    await screenshot(page, 'mask-editor-phone');
     expect(await editor.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(false);
     expect(errors).toEqual([]);
   }, WAIT * 6);
