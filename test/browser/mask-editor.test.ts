@@ -1,7 +1,7 @@
 // The mask node and its full-size editor in the page (issue 36 point 1; web/src/components/mask-{node,editor}.tsx):
 // a mouse stroke painted over the node's input image, undone and redone, saved as a PNG of the image's size (white
 // where painted, black elsewhere, read back with sharp) into data.mask; a viewer's page shows the overlay and opens
-// the editor read-only; B/E, Ctrl+Z, Escape asking before it drops unsaved paint, a cleared mask saved as none. On a
+// the editor read-only; B/E, Ctrl+Z, Enter on the node and its context menu, Escape asking before it drops unsaved paint, a cleared mask saved as none. On a
 // phone in the dark theme: a stored mask of another size is loaded scaled (and said), two fingers pinch-zoom without
 // painting, one finger paints. Axe finds nothing serious with the editor open in either theme.
 import type { Locator, Page } from 'playwright-core';
@@ -148,8 +148,11 @@ describeInBrowser('mask editor', () => {
     await page.getByRole('dialog', { name: 'Paint mask' }).waitFor({ state: 'detached' });
     expect((await restCanvas(page, projectId))!.nodes.find((n) => n.id === 'm')!.data.mask).toBe(maskUrl);
 
-    // Cleared and saved: no mask, and the node says an edit needs one.
-    const again = await openEditor(page, 'Paint mask');
+    // From the node's context menu; cleared and saved: no mask, and the node says an edit needs one.
+    await node.locator('.canvas-node-title').click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Mask node' }).getByRole('menuitem', { name: 'Paint mask…' }).click();
+    const again = page.getByRole('dialog', { name: 'Paint mask' });
+    await page.locator('canvas.mask-overlay').waitFor();
     await expect.poll(() => overlayAt(page, 100, 60), { timeout: 30_000 }).toBeGreaterThan(0);
     await again.getByRole('button', { name: 'Clear' }).click();
     await again.getByRole('button', { name: 'Save mask' }).click();

@@ -3,11 +3,12 @@
 // Enter on the focused node) opens the full-size editor (./mask-editor.tsx), read-only for a viewer. Saving uploads
 // the mask as a PNG through the same upload route as images and sets `data.mask` to its address in one live change;
 // a mask with nothing painted is saved as none (`data.mask` removed).
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
 import { uploadImage } from '../api/upload';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf, portOf } from '../canvas/kinds';
+import { useOpenNodeEditor } from '../canvas/node-open';
 import type { CanvasNode } from '../canvas/model';
 import { MaskEditor } from './mask-editor';
 import { NodeFrame } from './node-frame';
@@ -33,6 +34,7 @@ export function MaskNode({ id, type, data }: NodeProps<CanvasNode>) {
   const [savedEmpty, setSavedEmpty] = useState(false);
   const body = useRef<HTMLDivElement>(null);
   const canOpen = input.image !== undefined;
+  useOpenNodeEditor(id, canOpen, useCallback(() => setOpen(true), [])); // the node's context menu: Paint mask…
 
   // Enter on the focused node (xyflow's wrapper, which has the focus) opens the editor.
   useEffect(() => {
