@@ -73,7 +73,17 @@ interface Loaded {
   note?: string;
 }
 
-/** Decodes an image at an address (the page's own images: no CORS taint). */
+/** The pixel size of an image at an address (an <img>: no need for the store to allow reading its pixels). */
+function sizeOf(url: string): Promise<{ width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight });
+    img.onerror = () => reject(new Error('it could not be read'));
+    img.src = url;
+  });
+}
+
+/** Decodes a mask at an address (fetched: a store on another site must allow this page to read it). */
 async function bitmapOf(url: string): Promise<ImageBitmap> {
   const res = await fetch(url, { credentials: 'same-origin' });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -81,11 +91,16 @@ async function bitmapOf(url: string): Promise<ImageBitmap> {
 }
 
 async function load(image: string, mask: string | undefined): Promise<Loaded> {
-  const picture = await bitmapOf(image);
-  const { width, height } = picture;
-  picture.close();
+  const { width, height } = await sizeOf(image);
+  if (!width || !height) throw new Error('it has no size');
   if (!mask) return { width, height, mask: new Mask(width, height) };
-  const stored = await bitmapOf(mask);
+  let stored: ImageBitmap;
+  try {
+    stored = await bitmapOf(mask);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : 'unknown error';
+    return { width, height, mask: new Mask(width, height), note: `The saved mask could not be read here (${why}): painting starts from an empty mask, and saving replaces it.` };
+  }
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
@@ -141,7 +156,7 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
         setLoaded(result);
         setSize(Math.max(4, Math.round(Math.min(result.width, result.height) / 16)));
       },
-      (error: unknown) => live && setLoadError(`The image could not be loaded (${error instanceof Error ? error.message : 'unknown error'}).`),
+      (error: unknown) => live && setLoadError(`The image could not be loaded: ${error instanceof Error ? error.message : 'unknown error'}.`),
     );
     return () => {
       live = false;
