@@ -7,6 +7,7 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
+import type { HttpClient } from '../helpers/http-client.js';
 import { axeContext, seriousViolations } from './a11y.js';
 import { describeInBrowser, newPage, screenshot, WAIT } from './browser.js';
 import { restCanvas, useBrowserFixture } from './fixture.js';
@@ -17,7 +18,7 @@ const H = 120;
 describeInBrowser('mask editor', () => {
   const f = useBrowserFixture();
 
-  async function uploadPng(client: { request: (path: string, init: RequestInit) => Promise<{ json: any }> }, png: Buffer, name: string) {
+  async function uploadPng(client: HttpClient, png: Buffer, name: string) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), name);
     return (await client.request('/api/upload', { method: 'POST', body: form })).json.url as string;

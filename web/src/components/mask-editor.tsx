@@ -209,6 +209,13 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
     return () => el.removeEventListener('wheel', onWheel);
   }, [loaded]);
 
+  // Space let go while the window had no focus never comes as a keyup: a blur ends the pan mode.
+  useEffect(() => {
+    const off = () => setPanKey(false);
+    window.addEventListener('blur', off);
+    return () => window.removeEventListener('blur', off);
+  }, []);
+
   const afterChange = () => {
     setChanged(true);
     setHistory({ undo: undo.canUndo, redo: undo.canRedo });
