@@ -85,8 +85,10 @@ export function paintDab(mask: Mask, at: Point, diameter: number, brush: Pick<Br
   if (!box) return null;
   const { pixels, width } = mask;
   for (let y = box.y; y < box.y + box.height; y++) {
+    const dy = y + 0.5 - at.y;
     for (let x = box.x; x < box.x + box.width; x++) {
-      const cover = dabCover(Math.hypot(x + 0.5 - at.x, y + 0.5 - at.y), radius, brush.hardness);
+      const dx = x + 0.5 - at.x;
+      const cover = dabCover(Math.sqrt(dx * dx + dy * dy), radius, brush.hardness);
       if (cover <= 0) continue;
       const i = y * width + x;
       const value = Math.round(cover * 255);
@@ -149,26 +151,50 @@ export function feather(mask: Mask, radius: number): Rect | null {
   // Box radius of each of three passes so their sum spreads about as far as `r`.
   const box = Math.max(1, Math.round(r / 1.7));
   for (let pass = 0; pass < 3; pass++) {
-    boxBlur(a, b, width, height, box, 1, width); // rows
+    blurRows(a, b, width, height, box);
     [a, b] = [b, a];
-    boxBlur(a, b, height, width, box, width, 1); // columns
+    blurColumns(a, b, width, height, box);
     [a, b] = [b, a];
   }
   for (let i = 0; i < a.length; i++) mask.pixels[i] = Math.round(a[i]);
   return whole(mask);
 }
 
-/** A box blur of `lines` lines of `length` values (a value's neighbours `stride` apart, lines `lineStride` apart), edges clamped. */
-function boxBlur(src: Float32Array, dst: Float32Array, length: number, lines: number, r: number, stride: number, lineStride: number): void {
-  const span = 2 * r + 1;
-  for (let line = 0; line < lines; line++) {
-    const base = line * lineStride;
-    const at = (i: number) => src[base + Math.min(length - 1, Math.max(0, i)) * stride];
+/** A box blur of each row (radius `r`, edges clamped). */
+function blurRows(src: Float32Array, dst: Float32Array, width: number, height: number, r: number): void {
+  const scale = 1 / (2 * r + 1);
+  const last = width - 1;
+  for (let y = 0; y < height; y++) {
+    const base = y * width;
+    const first = src[base];
+    const end = src[base + last];
     let sum = 0;
-    for (let i = -r; i <= r; i++) sum += at(i);
-    for (let i = 0; i < length; i++) {
-      dst[base + i * stride] = sum / span;
-      sum += at(i + r + 1) - at(i - r);
+    for (let i = -r; i <= r; i++) sum += src[base + Math.min(last, Math.max(0, i))];
+    for (let x = 0; x < width; x++) {
+      dst[base + x] = sum * scale;
+      const add = x + r + 1;
+      const drop = x - r;
+      sum += (add <= last ? src[base + add] : end) - (drop >= 0 ? src[base + drop] : first);
+    }
+  }
+}
+
+/** A box blur of each column (radius `r`, edges clamped), row by row with a running sum per column (cache-friendly). */
+function blurColumns(src: Float32Array, dst: Float32Array, width: number, height: number, r: number): void {
+  const scale = 1 / (2 * r + 1);
+  const last = height - 1;
+  const sums = new Float64Array(width);
+  for (let i = -r; i <= r; i++) {
+    const row = Math.min(last, Math.max(0, i)) * width;
+    for (let x = 0; x < width; x++) sums[x] += src[row + x];
+  }
+  for (let y = 0; y < height; y++) {
+    const out = y * width;
+    const add = Math.min(last, y + r + 1) * width;
+    const drop = Math.max(0, y - r) * width;
+    for (let x = 0; x < width; x++) {
+      dst[out + x] = sums[x] * scale;
+      sums[x] += src[add + x] - src[drop + x];
     }
   }
 }
