@@ -15,7 +15,8 @@ export function modelRoleProblem(models: ModelCatalogue, node: { id: string; typ
   if (!wanted || id === undefined) return undefined; // the service's default runs as the default (SPEC's behaviour)
   const who = `node ${JSON.stringify(node.id)} (${node.type}) needs a model that does ${wanted.role} (GET /api/models)`;
   const entry = models.find(id);
-  if (!entry) return `model ${JSON.stringify(id)} is not offered by this deployment: ${who}`;
+  // A generation node keeps what it always did (a model this deployment does not run fails in its job, as SPEC's).
+  if (!entry) return wanted.role === 'generate' ? undefined : `model ${JSON.stringify(id)} is not offered by this deployment: ${who}`;
   if (entry.does.includes(wanted.role)) return undefined;
   return wanted.role === 'inpaint' ? `model ${JSON.stringify(id)} cannot take a mask: ${who}` : `model ${JSON.stringify(id)} does not ${wanted.role}: ${who}`;
 }
