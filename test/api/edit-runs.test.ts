@@ -85,7 +85,7 @@ beforeAll(async () => {
   await upload('broken', (await maskPng(W, H, [24, 16, 40, 32])).subarray(0, 70)); // a PNG cut short
   await upload('huge', await maskPng(250, 250, [0, 0, 10, 10])); // over INPUT_IMAGE_MAX_PIXELS
   projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Edits' })).json.id as string;
-  const masks = ['mask', 'small', 'empty', 'broken'];
+  const masks = ['mask', 'small', 'empty', 'broken', 'huge'];
   const nodes = [
     node('u', 'upload', { image: url.image }),
     ...masks.map((m) => node(`m-${m}`, 'mask', { mask: url[m] })),
@@ -168,6 +168,10 @@ describe('edit nodes', () => {
     expect(run.status).toBe('failed');
     expect(jobOf(run, 'e-broken')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^Invalid image/) });
     expect(await generationsOf('e-broken')).toEqual([]);
+    // A mask over INPUT_IMAGE_MAX_PIXELS is refused as an input, before it is decoded.
+    const huge = await runNode('e-huge');
+    expect(jobOf(huge, 'e-huge')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^Invalid image: 250×250 is more than the 40000-pixel limit \(images\[1\]: /) });
+    expect(await generationsOf('e-huge')).toEqual([]);
     const next = await ada.client.post('/api/generations', { projectId, nodeId: 'e-mask' });
     expect(next.status, next.text).toBe(202);
     expect(await untilJob(ada.client, next.json.id as string)).toMatchObject({ status: 'succeeded' });
