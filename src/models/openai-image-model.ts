@@ -39,9 +39,10 @@ export class OpenAIImageModel implements ImageModel {
   async generate(req: GenerateRequest): Promise<GenerateResult> {
     const partials = this.options.partialImages ?? 0;
     if (partials > 0) return this.generateStreamed(req, partials);
+    const mask = await maskPart(req); // a mask that cannot be read fails the call here, before anything is sent
     let response: ImagesResponse;
     try {
-      response = await this.client.images.edit({ model: this.id, image: await files(req), prompt: req.prompt, ...(await maskPart(req)) }, { signal: req.signal });
+      response = await this.client.images.edit({ model: this.id, image: await files(req), prompt: req.prompt, ...mask }, { signal: req.signal });
     } catch (err) {
       if (err instanceof SyntaxError || isRefusal(err)) req.onAnswered?.(); // the model was reached
       throw this.toModelError(err, req.signal);
@@ -57,9 +58,10 @@ export class OpenAIImageModel implements ImageModel {
       if (!answered) req.onAnswered?.(); // the stream opened: the model took the call, whatever comes of it
       answered = true;
     };
+    const mask = await maskPart(req);
     try {
       const events = await this.client.images.edit(
-        { model: this.id, image: await files(req), prompt: req.prompt, ...(await maskPart(req)), stream: true, partial_images: partials },
+        { model: this.id, image: await files(req), prompt: req.prompt, ...mask, stream: true, partial_images: partials },
         { signal: req.signal },
       );
       answer();

@@ -104,6 +104,10 @@ describe('OpenAI gpt-image-1 with a mask', () => {
     // A mask of another size than the image (the caller fits it; the API refuses one that is not).
     const small = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer();
     await expect(model.generate(edit('x', { mask: png(small) }))).rejects.toThrow('Image model answered HTTP 400: Invalid mask image format - mask size does not match image size');
+    // A mask that is no image fails the call with a reason before anything is sent.
+    const before = openai.requests.length;
+    await expect(model.generate(edit('x', { mask: png(Buffer.from('not a png')) }))).rejects.toThrow(/^the mask could not be read \(/);
+    expect(openai.requests).toHaveLength(before);
   });
 });
 
