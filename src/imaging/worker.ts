@@ -13,6 +13,9 @@ import { decodeProblem } from './input-image-check.js';
 import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
 import { runKindSteps, type StepsAnswer } from './steps.js';
+import { prepareEdit, type EditPrepareAnswer, type EditPrepareTask } from './edit-prepare.js';
+import { inpaint as classicalInpaint, type InpaintMethod } from '../models/classical-inpaint.js';
+import { inpainterId } from '../models/inpainter.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */
 const NICENESS = 10;
@@ -126,4 +129,32 @@ export interface StepsTask {
 export async function steps(task: StepsTask): Promise<StepsAnswer> {
   const answer = await runKindSteps(task.type, task.data, bytes(task.image), task.maxPixels);
   return answer;
+}
+
+export type { EditPrepareTask } from './edit-prepare.js';
+
+/** An edit's image and mask made ready for its model: the mask fitted, or the image extended to outpaint (./edit-prepare.ts). */
+export function editPrepare(task: EditPrepareTask): Promise<EditPrepareAnswer> {
+  return prepareEdit(task, bytes);
+}
+
+export interface InpaintTask {
+  images: Array<{ data: Uint8Array; mimeType: string }>;
+  mask?: { data: Uint8Array; mimeType: string };
+  method: InpaintMethod;
+  maxPixels: number;
+}
+
+/** Classical inpainting of the first image inside the mask (./inpaint.ts: opencv.js Telea or Navier–Stokes). */
+export async function inpaint(task: InpaintTask): Promise<GenerateAnswer> {
+  const [first] = task.images;
+  const model = inpainterId(task.method);
+  if (!first) return { ok: false, kind: 'input', index: 0, message: `${model} needs an image` };
+  if (!task.mask) return { ok: false, kind: 'failed', message: `${model} needs a mask: run it from an edit node` };
+  try {
+    const made = await classicalInpaint(bytes(first.data), bytes(task.mask.data), task.method, task.maxPixels);
+    return { ok: true, data: made.png, mimeType: 'image/png', text: `Filled ${made.filled} pixels from their surroundings (${model}, classical inpainting)`, model };
+  } catch (err) {
+    return { ok: false, kind: 'failed', message: `${model} could not fill the mask: ${err instanceof Error ? err.message : 'it failed'}` };
+  }
 }
