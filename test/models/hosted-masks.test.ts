@@ -57,12 +57,12 @@ beforeEach(() => {
 
 describe('the catalogue', () => {
   it('lists the hosted mask models as inpainting ones: every model that does inpaint takes a mask, and no other', () => {
-    const inpaint = IMAGE_MODELS.filter((id) => rolesOf(MODEL_INFO[id]).includes('inpaint'));
+    const inpaint = IMAGE_MODELS.filter((id) => rolesOf(MODEL_INFO[id] as ModelInfo).includes('inpaint'));
     expect(inpaint.filter((id) => !MODEL_INFO[id].offline)).toEqual(['gpt-image-1', 'fal-ai/flux-pro/v1/fill', 'black-forest-labs/flux-fill-pro', 'comfyui-inpaint']);
     for (const id of IMAGE_MODELS) expect((MODEL_INFO[id] as ModelInfo).takesMask === true, id).toBe(inpaint.includes(id));
     // gpt-image-1 still generates (one model, one API call, with or without a mask); the fill models only inpaint.
     expect(rolesOf(MODEL_INFO['gpt-image-1'])).toEqual(['generate', 'inpaint']);
-    for (const id of ['fal-ai/flux-pro/v1/fill', 'black-forest-labs/flux-fill-pro', 'comfyui-inpaint'] as const) expect(rolesOf(MODEL_INFO[id]), id).toEqual(['inpaint']);
+    for (const id of ['fal-ai/flux-pro/v1/fill', 'black-forest-labs/flux-fill-pro', 'comfyui-inpaint'] as const) expect(rolesOf(MODEL_INFO[id] as ModelInfo), id).toEqual(['inpaint']);
   });
 });
 
