@@ -112,6 +112,8 @@ describe('GET /api/models', () => {
         // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
         { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
         { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
+        // The offline classical inpainters (h/edit): they inpaint a mask, with no prompt.
+        ...['inpaint-telea', 'inpaint-ns'].map((id) => ({ id, provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true })),
       ],
     });
   });
@@ -123,6 +125,8 @@ describe('GET /api/models', () => {
       'local',
       'esrgan-slim-2x',
       'esrgan-slim-4x',
+      'inpaint-telea',
+      'inpaint-ns',
       'gemini-2.5-flash-image',
       'gemini-3-pro-image-preview',
       'gemini-2.5-flash-image-preview',
@@ -164,7 +168,7 @@ describe('GET /api/models', () => {
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
     const { client } = await geminiDefault.user('ada@example.com');
     const { json } = await client.get('/api/models');
-    expect(ids(json)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
+    expect(ids(json)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'inpaint-ns', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
     expect(json.models.find((m: { default: boolean }) => m.default).id).toBe('gemini-2.5-flash-image');
   });
 });
