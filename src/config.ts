@@ -583,7 +583,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       problems.push((err as Error).message);
     }
   } else if (e.COMFYUI_INPAINT_WORKFLOW) problems.push('COMFYUI_INPAINT_WORKFLOW is set without COMFYUI_URL (the ComfyUI server that runs it)');
-  if (e.IMAGE_MODEL === 'comfyui' && !e.COMFYUI_URL) problems.push('IMAGE_MODEL=comfyui needs COMFYUI_URL');
+  if ((e.IMAGE_MODEL === 'comfyui' || e.IMAGE_MODEL === 'comfyui-inpaint') && !e.COMFYUI_URL) problems.push(`IMAGE_MODEL=${e.IMAGE_MODEL} needs COMFYUI_URL`);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const optional = optionalServicesLine((name) => e[name as keyof typeof e] !== undefined);
