@@ -4,7 +4,11 @@
 // stored or queued. The model is the node's as graph.ts resolves it: `data.model`, else its kind's default (a
 // node of a kind with none that names none runs the service's default, as SPEC's generations always have).
 import { kindOf } from '../kinds/index.js';
+import type { ModelRole } from '../kinds/kind.js';
 import type { ModelRegistry } from '../models/registry.js';
+
+/** What a model without the role cannot do, as the refusal says it. */
+const CANNOT: Record<ModelRole, string> = { generate: 'generate images', inpaint: 'take a mask', upscale: 'upscale', 'remove-background': 'remove backgrounds' };
 
 export type ModelCatalogue = Pick<ModelRegistry, 'find'>;
 
@@ -15,7 +19,8 @@ export function modelRoleProblem(models: ModelCatalogue, node: { id: string; typ
   if (!wanted || id === undefined) return undefined; // the service's default runs as the default (SPEC's behaviour)
   const who = `node ${JSON.stringify(node.id)} (${node.type}) needs a model that does ${wanted.role} (GET /api/models)`;
   const entry = models.find(id);
-  if (!entry) return `model ${JSON.stringify(id)} is not offered by this deployment: ${who}`;
+  // A generation node keeps what it always did (a model this deployment does not run fails in its job, as SPEC's).
+  if (!entry) return wanted.role === 'generate' ? undefined : `model ${JSON.stringify(id)} is not offered by this deployment: ${who}`;
   if (entry.does.includes(wanted.role)) return undefined;
-  return wanted.role === 'inpaint' ? `model ${JSON.stringify(id)} cannot take a mask: ${who}` : `model ${JSON.stringify(id)} does not ${wanted.role}: ${who}`;
+  return `model ${JSON.stringify(id)} cannot ${CANNOT[wanted.role]}: ${who}`;
 }

@@ -112,8 +112,9 @@ describe('GET /api/models', () => {
         // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
         { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
         { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
-        // The offline classical inpainters (h/edit): they inpaint a mask, with no prompt.
-        ...['inpaint-telea', 'inpaint-ns'].map((id) => ({ id, provider: 'offline', label: expect.stringContaining('not AI'), maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true })),
+        // Classical inpainting (edit nodes offer it): it takes a mask and no prompt, and is labelled as not AI.
+        { id: 'inpaint-telea', provider: 'offline', label: 'Fill from surroundings (offline, classical inpainting — not AI: good for small areas; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true },
+        { id: 'inpaint-ns', provider: 'offline', label: 'Fill from surroundings, Navier–Stokes (offline, classical inpainting — not AI: good for small areas; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true },
       ],
     });
   });

@@ -32,8 +32,8 @@ describe('model registry', () => {
       expect.objectContaining({ id: 'local', provider: 'offline', maxInputs: 4, default: true }),
       expect.objectContaining({ id: 'esrgan-slim-2x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
       expect.objectContaining({ id: 'esrgan-slim-4x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
-      expect.objectContaining({ id: 'inpaint-telea', provider: 'offline', offline: true, does: ['inpaint'], takesMask: true }),
-      expect.objectContaining({ id: 'inpaint-ns', provider: 'offline', offline: true, does: ['inpaint'], takesMask: true }),
+      expect.objectContaining({ id: 'inpaint-telea', provider: 'offline', maxInputs: 1, offline: true, default: false, does: ['inpaint'], takesMask: true, takesPrompt: false }),
+      expect.objectContaining({ id: 'inpaint-ns', provider: 'offline', maxInputs: 1, offline: true, default: false, does: ['inpaint'], takesMask: true, takesPrompt: false }),
     ]);
     expect(registry.find('gpt-image-1')).toBeUndefined();
   });

@@ -38,7 +38,7 @@ describe('jobCostUsd', () => {
   });
 
   it('is 0 for the offline models, ComfyUI (self-hosted) and the image-steps kinds', () => {
-    for (const model of ['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'comfyui']) expect(jobCostUsd(gen(model), 'gemini-2.5-flash-image'), model).toBe(0);
+    for (const model of ['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'comfyui']) expect(jobCostUsd(gen(model), 'gemini-2.5-flash-image'), model).toBe(0);
     expect(jobCostUsd({ taskKind: 'image-steps', model: null }, 'gemini-2.5-flash-image')).toBe(0);
   });
 
