@@ -348,6 +348,7 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
       baseUrl: access.baseUrl,
       timeoutMs: cfg.timeoutMs,
       workflow: cfg.comfyui?.workflow,
+      inpaintWorkflow: cfg.comfyui?.inpaintWorkflow,
       partialImages: cfg.openaiPartialImages,
       maxOutputBytes: cfg.outputMaxBytes,
       outputFetcher,

@@ -180,6 +180,9 @@ export const MODEL_INFO = {
     progress: 'previews', // its partial images, when OPENAI_PARTIAL_IMAGES is not 0
     offline: false,
     price: { per1kTokensUsd: 0.04, tokensPerImage: GPT_IMAGE_1_TOKENS_PER_IMAGE, source: `https://platform.openai.com/docs/pricing ${READ}` },
+    // One model, one API call (POST /images/edits) with or without a mask: an edit node's mask goes as its `mask` part.
+    does: ['generate', 'inpaint'],
+    takesMask: true,
   },
   // fal's queue API (docs/research/model-providers.md): image-edit endpoints, ids as fal names them. Prices are fal's
   // per image; Qwen's is per megapixel, so it has none.
@@ -214,6 +217,19 @@ export const MODEL_INFO = {
     offline: false,
     takesSeed: true,
   },
+  // FLUX.1 Fill [pro]: inpaints inside a mask (`mask_url`, white edits), nothing else. fal prices it per megapixel
+  // ($0.05 per MP), so no figure per image, like Qwen's.
+  'fal-ai/flux-pro/v1/fill': {
+    id: 'fal-ai/flux-pro/v1/fill',
+    provider: 'fal',
+    label: 'FLUX.1 Fill [pro] on fal (inpaints a mask)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: false,
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
+  },
   // Replicate's predictions API: image editors by their owner/name. Prices are Replicate's per output image; Qwen's
   // is not stated per image, so it has none.
   'google/nano-banana': {
@@ -246,6 +262,22 @@ export const MODEL_INFO = {
     offline: false,
     takesSeed: true,
   },
+  // FLUX.1 Fill [pro] on Replicate: inpaints inside a mask (`mask`, white edits), nothing else. $0.05 per output image
+  // on its model page (read 2026-11; the stored copy of the page we could read states it through a mirror, so the
+  // figure is the less certain of the two).
+  'black-forest-labs/flux-fill-pro': {
+    id: 'black-forest-labs/flux-fill-pro',
+    provider: 'replicate',
+    label: 'FLUX.1 Fill [pro] on Replicate (inpaints a mask)',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.05,
+    offline: false,
+    price: { perImageUsd: 0.05, source: `https://replicate.com/black-forest-labs/flux-fill-pro ${READ}` },
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
+  },
   // The operator's own ComfyUI server (COMFYUI_URL) running a workflow (COMFYUI_WORKFLOW, or the shipped
   // Qwen-Image-Edit one); it takes as many images as the workflow has placeholders for (the registry says so).
   comfyui: {
@@ -257,6 +289,20 @@ export const MODEL_INFO = {
     offline: false,
     price: { perImageUsd: 0, source: 'self-hosted' },
     takesSeed: true, // the workflow's {{seed}} placeholder (the shipped one's KSampler)
+  },
+  // The same server running an inpainting workflow (COMFYUI_INPAINT_WORKFLOW, or the shipped one): its `{{mask}}`
+  // placeholder names the uploaded mask (white edits), read by a LoadImageMask.
+  'comfyui-inpaint': {
+    id: 'comfyui-inpaint',
+    provider: 'comfyui',
+    label: 'ComfyUI inpainting workflow on your server',
+    maxInputs: 1,
+    progress: 'steps',
+    offline: false,
+    price: { perImageUsd: 0, source: 'self-hosted' },
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
   },
 } as const satisfies Record<string, ModelInfo>;
 

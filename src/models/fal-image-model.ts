@@ -21,17 +21,24 @@ export interface FalOptions {
   outputFetcher?: OutputFetcher;
 }
 
-export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit'] as const;
+export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', 'fal-ai/flux-pro/v1/fill'] as const;
 export type FalEndpoint = (typeof FAL_ENDPOINTS)[number];
 
 const QUEUE_HOST = 'https://queue.fal.run';
 const DEFAULT_POLL_MS = 500;
 
 
-/** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
+/**
+ * Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one; FLUX.1 Fill one image
+ * and its mask (`mask_url`, white edits, the image's size), which only it is sent.
+ */
 function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
   const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true, ...(req.seed !== undefined ? { seed: req.seed } : {}) };
   if (endpoint === 'fal-ai/nano-banana/edit') return { ...common, image_urls: req.images.map(dataUri) };
+  if (endpoint === 'fal-ai/flux-pro/v1/fill') {
+    if (!req.mask) throw new ModelFailedError(`${endpoint} inpaints a mask, and was given none`);
+    return { ...common, image_url: dataUri(req.images[0]), mask_url: dataUri(req.mask) };
+  }
   return { ...common, image_url: dataUri(req.images[0]) };
 }
 

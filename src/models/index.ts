@@ -33,6 +33,8 @@ export interface ModelConfig {
   offline?: Partial<OfflineLimits>;
   /** The ComfyUI workflow (`comfyui`, whose server is `baseUrl`). */
   workflow?: Workflow;
+  /** The ComfyUI inpainting workflow (`comfyui-inpaint`: COMFYUI_INPAINT_WORKFLOW or the shipped one). */
+  inpaintWorkflow?: Workflow;
   /** The largest output image (MODEL_OUTPUT_MAX_BYTES), read or fetched. */
   maxOutputBytes?: number;
   /** How a hosted model's output given as a URL is fetched: the service's SSRF guard (./driver-support.ts). */
@@ -59,6 +61,11 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
     if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');
     const { ComfyUIImageModel } = await import('./comfyui-image-model.js');
     return new ComfyUIImageModel({ baseUrl: cfg.baseUrl, workflow: cfg.workflow, maxOutputBytes: cfg.maxOutputBytes });
+  }
+  if (cfg.model === 'comfyui-inpaint') {
+    if (!cfg.baseUrl || !cfg.inpaintWorkflow) throw new ModelConfigError('The ComfyUI inpainting model needs COMFYUI_URL and an inpainting workflow');
+    const { ComfyUIImageModel } = await import('./comfyui-image-model.js');
+    return new ComfyUIImageModel({ id: 'comfyui-inpaint', baseUrl: cfg.baseUrl, workflow: cfg.inpaintWorkflow, maxOutputBytes: cfg.maxOutputBytes });
   }
   if (!cfg.apiKey) throw new ModelConfigError(`Image model ${cfg.model} needs an API key`);
   const { apiKey, baseUrl, timeoutMs, maxOutputBytes, outputFetcher } = cfg;

@@ -6,7 +6,7 @@ import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
 
-export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
+export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit', 'black-forest-labs/flux-fill-pro'] as const;
 export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
 
 export interface ReplicateOptions {
@@ -33,6 +33,11 @@ function inputFor(model: ReplicateModel, req: GenerateRequest): Record<string, u
   if (model === 'google/nano-banana') return { prompt: req.prompt, image_input: req.images.map(dataUri), output_format: 'png' };
   const seed = req.seed !== undefined ? { seed: req.seed } : {};
   if (model === 'black-forest-labs/flux-kontext-pro') return { prompt: req.prompt, input_image: dataUri(req.images[0]), output_format: 'png', ...seed };
+  if (model === 'black-forest-labs/flux-fill-pro') {
+    // FLUX.1 Fill: the image and its mask (`mask`, white edits, the image's size); only it is sent one.
+    if (!req.mask) throw new ModelFailedError(`${model} inpaints a mask, and was given none`);
+    return { prompt: req.prompt, image: dataUri(req.images[0]), mask: dataUri(req.mask), output_format: 'png', ...seed };
+  }
   return { prompt: req.prompt, image: dataUri(req.images[0]), output_format: 'png', ...seed };
 }
 

@@ -135,10 +135,13 @@ describe('GET /api/models', () => {
       'fal-ai/nano-banana/edit',
       'fal-ai/flux-pro/kontext',
       'fal-ai/qwen-image-edit',
+      'fal-ai/flux-pro/v1/fill',
       'google/nano-banana',
       'black-forest-labs/flux-kontext-pro',
       'qwen/qwen-image-edit',
+      'black-forest-labs/flux-fill-pro',
       'comfyui',
+      'comfyui-inpaint',
     ]);
     const byId = (id: string) => json.models.find((m: { id: string }) => m.id === id);
     // The shipped workflow takes one image.
@@ -150,8 +153,13 @@ describe('GET /api/models', () => {
     // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image but per 1,000 tokens, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
     expect(byId('gpt-image-1')).toEqual({
       id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000,
-      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate'], takesMask: false,
+      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate', 'inpaint'], takesMask: true,
     });
+    // The models that take a mask do inpaint (edit nodes offer them); the fill models and ComfyUI's inpainting workflow do nothing else.
+    expect(byId('fal-ai/flux-pro/v1/fill')).toMatchObject({ provider: 'fal', maxInputs: 1, takesSeed: true, does: ['inpaint'], takesMask: true });
+    expect(byId('fal-ai/flux-pro/v1/fill')).not.toHaveProperty('price'); // fal prices it per megapixel
+    expect(byId('black-forest-labs/flux-fill-pro')).toMatchObject({ provider: 'replicate', maxInputs: 1, costPerImageUsd: 0.05, takesSeed: true, does: ['inpaint'], takesMask: true });
+    expect(byId('comfyui-inpaint')).toMatchObject({ provider: 'comfyui', maxInputs: 1, takesSeed: true, does: ['inpaint'], takesMask: true, price: { perImageUsd: 0, source: 'self-hosted' } });
     // Published prices with their sources; the Qwen editors publish none per image; ComfyUI runs on your own server.
     expect(byId('google/nano-banana').price).toEqual({ perImageUsd: 0.039, source: 'https://replicate.com/google/nano-banana (read 2026-11)' });
     expect(byId('fal-ai/qwen-image-edit')).not.toHaveProperty('price');

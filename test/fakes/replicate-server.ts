@@ -3,6 +3,7 @@
 // `{ input }`, `Authorization: Bearer <token>`), `GET /v1/predictions/{id}` reads it, `POST …/cancel` cancels it.
 // Each prediction plays the script the test queued: the states successive reads see (with their logs), then how it
 // ends. A script may hold it `processing` until released. Outputs are data URIs, or a URL on this server.
+// `black-forest-labs/flux-fill-pro` is refused 422 without its `image` and `prompt` (its `mask` is the input's own).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Arrivals, ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
@@ -38,6 +39,9 @@ export interface FakeReplicate {
   canceled(): Promise<ReplicatePrediction>;
   close(): Promise<void>;
 }
+
+/** The input fields a model refuses to run without. */
+const REQUIRED: Record<string, string[]> = { 'black-forest-labs/flux-fill-pro': ['prompt', 'image'] };
 
 export async function startFakeReplicate(opts: { token?: string; files?: OutputFiles; host?: string } = {}): Promise<FakeReplicate> {
   const scripts = new ReplyQueue<ReplicateScript>({});
@@ -109,6 +113,8 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
         return sendJson(res, script.createStatus, { title: 'Too many requests', detail: 'Request was throttled.', status: script.createStatus });
       }
       const parsed = JSON.parse(body.toString('utf8')) as { input?: Record<string, unknown> };
+      const missing = (REQUIRED[create[1]] ?? []).find((field) => typeof parsed.input?.[field] !== 'string');
+      if (missing) return sendJson(res, 422, { title: 'Input validation failed', detail: `- input: ${missing} is required`, status: 422 });
       const p: ReplicatePrediction = { id: randomUUID().replace(/-/g, '').slice(0, 26), model: create[1], token, input: parsed.input ?? {}, reads: 0, canceled: false };
       predictions.push(p);
       byId.set(p.id, { p, script });
