@@ -6,6 +6,7 @@
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
+import { FAL_STEP_ENDPOINTS, falStepInput, isFalStepEndpoint } from './hosted-steps.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -21,7 +22,7 @@ export interface FalOptions {
   outputFetcher?: OutputFetcher;
 }
 
-export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit'] as const;
+export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', ...FAL_STEP_ENDPOINTS] as const;
 export type FalEndpoint = (typeof FAL_ENDPOINTS)[number];
 
 const QUEUE_HOST = 'https://queue.fal.run';
@@ -30,6 +31,7 @@ const DEFAULT_POLL_MS = 500;
 
 /** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
 function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
+  if (isFalStepEndpoint(endpoint)) return falStepInput(endpoint, req); // an upscaler or background remover
   const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true, ...(req.seed !== undefined ? { seed: req.seed } : {}) };
   if (endpoint === 'fal-ai/nano-banana/edit') return { ...common, image_urls: req.images.map(dataUri) };
   return { ...common, image_url: dataUri(req.images[0]) };
@@ -93,8 +95,9 @@ export class FalImageModel implements ImageModel {
    * http on FAL_BASE_URL's own origin); undefined when there is none.
    */
   private async readImage(data: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
-    const images = (data as { images?: unknown }).images;
-    const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
+    const { images, image } = data as { images?: unknown; image?: unknown };
+    // The editors answer a list of images; the upscalers and background removers one `image`.
+    const first = (Array.isArray(images) ? images[0] : image) as { url?: unknown; content_type?: unknown } | undefined;
     if (typeof first?.url !== 'string') return undefined;
     const mimeType = typeof first.content_type === 'string' ? first.content_type : undefined;
     const { baseUrl, maxOutputBytes, outputFetcher } = this.options;
