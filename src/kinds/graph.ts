@@ -541,9 +541,10 @@ export function keysOf(graph: Graph): ReadonlyMap<string, NodeKeys> {
       keys.set(id, { ...keys.get(id)!, model, params });
       continue;
     }
-    // A kind that runs a model, with none chosen and no default for its role (remove-background): nothing to run.
+    // A kind that runs a model of a role other than `generate` (whose default is the deployment's), with none chosen
+    // and no default for its role (remove-background): nothing to run.
     const roleOfModel = kind.task.models?.role;
-    if (model === null && roleOfModel) {
+    if (model === null && roleOfModel && roleOfModel !== 'generate') {
       const what = `has no model: ${noModelReason(roleOfModel)}`;
       blocked({ who, what }, true, `${who} ${what}`);
       keys.set(id, { ...keys.get(id)!, model, params });

@@ -34,6 +34,8 @@ export interface FakeReplicate {
   baseUrl: string;
   predictions: ReplicatePrediction[];
   refusedCreates: number;
+  /** Reads of a model's page (GET /v1/models/{owner}/{name}: its latest version). */
+  modelReads: number;
   script(next: ReplicateScript): void;
   release(): void;
   held(): Promise<ReplicatePrediction>;
@@ -48,6 +50,7 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
   const files = new Map<string, Buffer>();
   let released = false;
   let refusedCreates = 0;
+  let modelReads = 0;
   const held = new Arrivals<ReplicatePrediction>();
   const canceled = new Arrivals<ReplicatePrediction>();
   /** Each model's version id, made up on its first GET. */
@@ -111,6 +114,7 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
     if (opts.token && token !== opts.token) return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
     // A model's page (the SDK's models.get): its latest version, for a community model run by version.
     const model = /^\/v1\/models\/([^/]+\/[^/]+)$/.exec(path);
+    if (req.method === 'GET' && model) modelReads++;
     if (req.method === 'GET' && model) return sendJson(res, 200, { owner: model[1].split('/')[0], name: model[1].split('/')[1], visibility: 'public', is_official: false, run_count: 1, url: `https://replicate.com/${model[1]}`, latest_version: { id: versionOf(model[1]), created_at: new Date(0).toISOString(), cog_version: '0.9.0', openapi_schema: {} } });
     const byVersion = req.method === 'POST' && path === '/v1/predictions';
     const create = byVersion ? ([path, ''] as const) : /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
@@ -149,6 +153,9 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
     predictions,
     get refusedCreates() {
       return refusedCreates;
+    },
+    get modelReads() {
+      return modelReads;
     },
     script: scripts.reply,
     release: () => {
