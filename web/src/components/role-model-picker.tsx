@@ -9,7 +9,7 @@ import type { ImageModelInfo } from '../api/client';
 import { ROLE_KEYS, ROLE_NOUNS } from '../../../src/kinds/model-roles.js';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf } from '../canvas/kinds';
-import { chosenModel } from '../canvas/model-choice';
+import { chosenModel, withRole } from '../canvas/model-choice';
 import { formatUsd, useModels } from '../hooks/use-models';
 
 function optionText(model: ImageModelInfo): string {
@@ -32,7 +32,8 @@ export function RoleModelPicker({ nodeId, type, model }: { nodeId: string; type:
   const role = kindOf(type)?.task?.models?.role;
   const defaultId = kindOf(type)?.task?.models?.default;
   if (!role) return null;
-  const models = catalogue.state === 'loaded' ? catalogue.models.filter((m) => m.does.includes(role)) : [];
+  const offered = withRole(catalogue, role);
+  const models = offered.state === 'loaded' ? offered.models : [];
   const chosenId = chosenModel(model);
   const used = models.find((m) => m.id === (chosenId ?? defaultId));
   const listed = chosenId === undefined || models.some((m) => m.id === chosenId);
