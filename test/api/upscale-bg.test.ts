@@ -181,8 +181,8 @@ describe('upscale and remove-background nodes', () => {
     expect(r.status).toBe('failed');
     expect(r.jobs[0]).toMatchObject({ status: 'failed', imageUrl: null });
     const job = (await ada.client.get(`/api/generations/${r.jobs[0].jobId}`)).json as { error: { status: number; error: string } };
-    expect(job.error.status).toBeLessThan(500);
-    expect(job.error.error).toMatch(/image/i);
+    expect(job.error).toMatchObject({ status: 400, error: 'Invalid image: the image is truncated' });
+    expect(r.jobs[0].reason).toMatch(/^Invalid image: the image is truncated/);
     expect(await count('SELECT count(*)::int AS n FROM generations')).toBe(generations);
   });
 });
