@@ -110,6 +110,10 @@ describe('upscale and remove-background nodes', () => {
       repBg: { type: 'remove-background', data: { model: 'bria/remove-background' } },
     });
 
+    // The hosted upscalers take inputs whose 2× result stays within INPUT_IMAGE_MAX_PIXELS (40 million by default).
+    const models = (await ada.client.get('/api/models')).json.models as { id: string; maxInputPixels?: number }[];
+    expect(models.find((m) => m.id === 'fal-ai/clarity-upscaler')?.maxInputPixels).toBe(10_000_000);
+    expect(models.find((m) => m.id === 'bria/remove-background')?.maxInputPixels).toBe(40_000_000);
     const estimate = await ada.client.post(`/api/projects/${projectId}/runs/estimate`, { mode: 'all' });
     expect(estimate.json).toMatchObject({ totalUsd: 0.164, unpriced: 0 });
 
@@ -149,11 +153,11 @@ describe('upscale and remove-background nodes', () => {
     expect(await sharp(await bytesOf(ran.falUp.imageUrl!)).metadata()).toMatchObject({ width: 40, height: 40 });
     expect(await sharp(await bytesOf(ran.repBg.imageUrl!)).metadata()).toMatchObject({ width: 20, height: 20, hasAlpha: true });
     const costs = { falUp: 0.126, falBg: 0.018, repUp: 0.002, repBg: 0.018 };
-    const models = { falUp: 'fal-ai/clarity-upscaler', falBg: 'fal-ai/bria/background/remove', repUp: 'nightmareai/real-esrgan', repBg: 'bria/remove-background' };
+    const modelOf = { falUp: 'fal-ai/clarity-upscaler', falBg: 'fal-ai/bria/background/remove', repUp: 'nightmareai/real-esrgan', repBg: 'bria/remove-background' };
     for (const id of Object.keys(costs) as (keyof typeof costs)[]) {
       expect(ran[id]).toMatchObject({ status: 'succeeded', costUsd: costs[id] });
       const g = await generationOf(ran[id].jobId);
-      expect(g?.model.startsWith(models[id]), `${id}: ${g?.model}`).toBe(true);
+      expect(g?.model.startsWith(modelOf[id]), `${id}: ${g?.model}`).toBe(true);
       expect(g?.cost, id).toMatchObject({ amount: costs[id], currency: 'USD' });
     }
     expect((await ada.client.get(`/api/projects/${projectId}/spend`)).json).toMatchObject({ totalUsd: 0.164 });

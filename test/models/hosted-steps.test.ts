@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createImageModel } from '../../src/models/index.js';
-import { ModelFailedError } from '../../src/models/image-model.js';
+import { ModelFailedError, ModelInputError } from '../../src/models/image-model.js';
 import { createSafeFetcher } from '../../src/net/safe-fetch.js';
 import { type FakeFal, startFakeFal } from '../fakes/fal-server.js';
 import { type FakeReplicate, startFakeReplicate } from '../fakes/replicate-server.js';
@@ -67,6 +67,23 @@ describe('hosted upscalers and background removers', () => {
     expect(cut.image?.data.equals(answer)).toBe(true);
     expect(replicate.predictions[2]).toMatchObject({ model: 'bria/remove-background', input: { image: uri() } });
     expect(replicate.predictions[2].version).toBeUndefined();
+  });
+
+  it('a hosted upscaler refuses, before any call, an input whose 2× result would pass the result limit (INPUT_IMAGE_MAX_PIXELS)', async () => {
+    // 16 × 12 = 192 pixels: a 2× result of 768. With a limit of 700 the input may have at most 175 pixels.
+    const clarity = await createImageModel({ model: 'fal-ai/clarity-upscaler', apiKey: KEY, baseUrl: fal.baseUrl, timeoutMs: 10_000, maxResultPixels: 700 });
+    const err = await clarity.generate(request([png(input)], '')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelInputError);
+    expect((err as Error).message).toBe('the image is 16 × 12 pixels (192); this upscaler takes images of at most 175 pixels');
+    expect(fal.requests).toHaveLength(0);
+    // Within it, the call is made; a background remover is not held to it (its result is its input's size).
+    const roomy = await createImageModel({ model: 'fal-ai/clarity-upscaler', apiKey: KEY, baseUrl: fal.baseUrl, timeoutMs: 10_000, maxResultPixels: 768 });
+    fal.script({ result: { kind: 'image', image: answer } });
+    await roomy.generate(request([png(input)], ''));
+    const bria = await createImageModel({ model: 'fal-ai/bria/background/remove', apiKey: KEY, baseUrl: fal.baseUrl, timeoutMs: 10_000, maxResultPixels: 100 });
+    fal.script({ result: { kind: 'image', image: answer } });
+    await bria.generate(request([png(input)], ''));
+    expect(fal.requests.map((r) => r.endpoint)).toEqual(['fal-ai/clarity-upscaler', 'fal-ai/bria/background/remove']);
   });
 
   it('Replicate: a version that cannot be read (a refused token) fails the call with the reason, and is asked again next time', async () => {

@@ -1,10 +1,9 @@
 // A node whose kind runs a model of a role (src/kinds/model-roles.ts, graph.ts): a remove-background node with no
 // model (its role has no default: no offline one ships) is blocked naming the keys that add one, and so is
 // everything downstream; with a model, or an upscale node with none (its default, ESRGAN), or a generation with none
-// (the deployment's default), it runs. The editor's catalogue for a node keeps only the models of its role.
+// (the deployment's default), it runs.
 import { describe, expect, it } from 'vitest';
 import { graphOf, keysOf, marksOf, type CanvasLike } from '../../src/kinds/graph.js';
-import { withRole, type ModelCatalogue } from '../../web/src/canvas/model-choice.js';
 
 type Data = Record<string, unknown>;
 const node = (id: string, type: string, data: Data = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { type, ...data } });
@@ -30,15 +29,5 @@ describe('a node of a model role with no model', () => {
       expect(keys.get(id)?.problem, id).toBeUndefined();
       expect(keys.get(id)?.key, id).toMatch(/^[0-9a-f]{64}$/);
     }
-  });
-
-  it('keeps only the models of a role in a node’s catalogue', () => {
-    const model = (id: string, does: ('generate' | 'upscale' | 'remove-background')[]) => ({ id, does }) as unknown as Extract<ModelCatalogue, { state: 'loaded' }>['models'][number];
-    const catalogue: ModelCatalogue = { state: 'loaded', models: [model('local', ['generate']), model('esrgan-slim-2x', ['generate', 'upscale']), model('bria', ['remove-background'])] };
-    const ids = (c: ModelCatalogue) => (c.state === 'loaded' ? c.models.map((m) => m.id) : c.state);
-    expect(ids(withRole(catalogue, 'generate'))).toEqual(['local', 'esrgan-slim-2x']);
-    expect(ids(withRole(catalogue, 'upscale'))).toEqual(['esrgan-slim-2x']);
-    expect(ids(withRole(catalogue, 'remove-background'))).toEqual(['bria']);
-    expect(ids(withRole({ state: 'loading' }, 'upscale'))).toBe('loading');
   });
 });
