@@ -170,6 +170,10 @@ describe('upscale and remove-background nodes', () => {
     const refused = await ada.client.post(`/api/projects/${projectId}/runs`, { mode: 'node', nodeIds: ['bg'] });
     expect(refused.status, refused.text).toBe(400);
     expect(refused.json.error).toMatch(/has no model: choose a background-removal model \(none is configured unless FAL_KEY or REPLICATE_API_TOKEN is set\)/);
+    // Started as a node's generation (POST /api/generations with the node), the same: 400, not the default model.
+    const started = await ada.client.post('/api/generations', { projectId, nodeId: 'bg' });
+    expect(started.status, started.text).toBe(400);
+    expect(started.json.error).toBe('No model: node "bg" (remove-background) has no model: choose a background-removal model (none is configured unless FAL_KEY or REPLICATE_API_TOKEN is set)');
     expect(await count('SELECT count(*)::int AS n FROM generation_jobs')).toBe(jobs);
   });
 
