@@ -233,7 +233,7 @@ export const MODEL_INFO = {
     offline: false,
     takesPrompt: false,
     does: ['upscale'],
-    price: { perImageUsd: 0.126, source: `https://fal.ai/models/fal-ai/clarity-upscaler ${READ}: $0.03 per megapixel, taken at a 1024² input made 2048²` },
+    price: { perImageUsd: 0.126, source: `https://fal.ai/models/fal-ai/clarity-upscaler ${READ}` },
   },
   'fal-ai/bria/background/remove': {
     id: 'fal-ai/bria/background/remove',
@@ -258,7 +258,7 @@ export const MODEL_INFO = {
     offline: false,
     takesPrompt: false,
     does: ['upscale'],
-    price: { perImageUsd: 0.002, source: `https://replicate.com/nightmareai/real-esrgan ${READ}: about $0.002 a run (billed by GPU time)` },
+    price: { perImageUsd: 0.002, source: `https://replicate.com/nightmareai/real-esrgan ${READ}` },
   },
   'bria/remove-background': {
     id: 'bria/remove-background',
