@@ -352,6 +352,7 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
       partialImages: cfg.openaiPartialImages,
       maxOutputBytes: cfg.outputMaxBytes,
       outputFetcher,
+      maxResultPixels: config.limits.inputImagePixels,
     });
   };
   const registry = createModelRegistry(cfg, build, config.limits.imagesPerGeneration, config.limits.inputImagePixels);

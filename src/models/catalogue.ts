@@ -278,6 +278,58 @@ export const MODEL_INFO = {
     does: ['inpaint'],
     takesMask: true,
   },
+  // Hosted upscalers and background removers (src/models/hosted-steps.ts: each one's input): one image in, no prompt,
+  // no seed; they do only their own role, so only upscale / remove-background nodes offer them.
+  'fal-ai/clarity-upscaler': {
+    id: 'fal-ai/clarity-upscaler',
+    provider: 'fal',
+    label: 'Upscale 2× with Clarity on fal (the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    // fal's price is $0.03 per megapixel: a 1024² input made 2048² (4.19 MP) costs $0.126, the figure a run counts.
+    costPerImageUsd: 0.126,
+    offline: false,
+    takesPrompt: false,
+    does: ['upscale'],
+    price: { perImageUsd: 0.126, source: `https://fal.ai/models/fal-ai/clarity-upscaler ${READ}` },
+  },
+  'fal-ai/bria/background/remove': {
+    id: 'fal-ai/bria/background/remove',
+    provider: 'fal',
+    label: 'Remove background with Bria RMBG 2.0 on fal',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.018,
+    offline: false,
+    takesPrompt: false,
+    does: ['remove-background'],
+    price: { perImageUsd: 0.018, source: `https://fal.ai/models/fal-ai/bria/background/remove ${READ}` },
+  },
+  'nightmareai/real-esrgan': {
+    id: 'nightmareai/real-esrgan',
+    provider: 'replicate',
+    label: 'Upscale 2× with Real-ESRGAN on Replicate (the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    // Replicate bills it by GPU time; its page gives about $0.002 a run.
+    costPerImageUsd: 0.002,
+    offline: false,
+    takesPrompt: false,
+    does: ['upscale'],
+    price: { perImageUsd: 0.002, source: `https://replicate.com/nightmareai/real-esrgan ${READ}` },
+  },
+  'bria/remove-background': {
+    id: 'bria/remove-background',
+    provider: 'replicate',
+    label: 'Remove background with Bria RMBG 2.0 on Replicate',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.018,
+    offline: false,
+    takesPrompt: false,
+    does: ['remove-background'],
+    price: { perImageUsd: 0.018, source: `https://replicate.com/bria/remove-background ${READ}` },
+  },
   // The operator's own ComfyUI server (COMFYUI_URL) running a workflow (COMFYUI_WORKFLOW, or the shipped
   // Qwen-Image-Edit one); it takes as many images as the workflow has placeholders for (the registry says so).
   comfyui: {

@@ -6,6 +6,7 @@ import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upsc
 import { inpaintMethodOf } from './inpainter.js';
 import type { OutputFetcher } from './driver-support.js';
 import type { FalEndpoint } from './fal-image-model.js';
+import { HOSTED_UPSCALERS, withUpscaleLimit } from './hosted-steps.js';
 import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
 
@@ -39,6 +40,14 @@ export interface ModelConfig {
   maxOutputBytes?: number;
   /** How a hosted model's output given as a URL is fetched: the service's SSRF guard (./driver-support.ts). */
   outputFetcher?: OutputFetcher;
+  /** INPUT_IMAGE_MAX_PIXELS: a hosted upscaler refuses an input whose result would be larger (./hosted-steps.ts). */
+  maxResultPixels?: number;
+}
+
+/** A hosted upscaler held to the result limit (./hosted-steps.ts); any other model as it is. */
+function limitUpscale(model: ImageModel, cfg: ModelConfig): ImageModel {
+  if (cfg.maxResultPixels === undefined || !HOSTED_UPSCALERS.has(cfg.model)) return model;
+  return withUpscaleLimit(model, cfg.maxResultPixels);
 }
 
 export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
@@ -71,11 +80,11 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   const { apiKey, baseUrl, timeoutMs, maxOutputBytes, outputFetcher } = cfg;
   if (MODEL_INFO[cfg.model].provider === 'replicate') {
     const { ReplicateImageModel } = await import('./replicate-image-model.js');
-    return new ReplicateImageModel({ model: cfg.model as ReplicateModel, apiKey, baseUrl, maxOutputBytes, outputFetcher });
+    return limitUpscale(new ReplicateImageModel({ model: cfg.model as ReplicateModel, apiKey, baseUrl, maxOutputBytes, outputFetcher }), cfg);
   }
   if (MODEL_INFO[cfg.model].provider === 'fal') {
     const { FalImageModel } = await import('./fal-image-model.js');
-    return new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl, maxOutputBytes, outputFetcher });
+    return limitUpscale(new FalImageModel({ endpoint: cfg.model as FalEndpoint, apiKey, baseUrl, maxOutputBytes, outputFetcher }), cfg);
   }
   if (cfg.model === 'gpt-image-1') {
     const { OpenAIImageModel } = await import('./openai-image-model.js');

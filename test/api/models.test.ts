@@ -119,6 +119,7 @@ describe('GET /api/models', () => {
     });
   });
 
+  const byIdOf = (json: { models: { id: string }[] }, id: string) => json.models.find((m) => m.id === id);
   it("adds each provider's models when its key is set, with their limits and published prices", async () => {
     const { client } = await several.user('ada@example.com');
     const { json } = await client.get('/api/models');
@@ -140,9 +141,16 @@ describe('GET /api/models', () => {
       'black-forest-labs/flux-kontext-pro',
       'qwen/qwen-image-edit',
       'black-forest-labs/flux-fill-pro',
+      'fal-ai/clarity-upscaler',
+      'fal-ai/bria/background/remove',
+      'nightmareai/real-esrgan',
+      'bria/remove-background',
       'comfyui',
       'comfyui-inpaint',
     ]);
+    // The hosted upscalers and background removers do only their role, with no prompt.
+    expect(byIdOf(json, 'nightmareai/real-esrgan')).toMatchObject({ provider: 'replicate', maxInputs: 1, takesPrompt: false, takesSeed: false, does: ['upscale'], costPerImageUsd: 0.002 });
+    expect(byIdOf(json, 'fal-ai/bria/background/remove')).toMatchObject({ provider: 'fal', maxInputs: 1, takesPrompt: false, does: ['remove-background'], costPerImageUsd: 0.018 });
     const byId = (id: string) => json.models.find((m: { id: string }) => m.id === id);
     // The shipped workflow takes one image.
     expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });

@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
 import type { OutputFiles } from './output-files.js';
 
+/** Endpoints whose result is one `image` rather than `images` (fal's upscalers and background removers). */
+const SINGLE_IMAGE_ENDPOINTS: ReadonlySet<string> = new Set(['fal-ai/clarity-upscaler', 'fal-ai/bria/background/remove']);
+
 export type FalStatusStep = { status: 'IN_QUEUE'; position: number } | { status: 'IN_PROGRESS'; logs?: string[] };
 
 export type FalResult =
@@ -129,6 +132,8 @@ export async function startFakeFal(opts: { key?: string; files?: OutputFiles; ho
       if (result.kind === 'no-image') return sendJson(res, 200, { images: [], description: result.description ?? '' });
       const asUrl = result.asUrl?.startsWith('/') ? `${server.origin}${result.asUrl}` : result.asUrl;
       const url = asUrl ?? `data:image/png;base64,${(result.image ?? TINY_PNG).toString('base64')}`;
+      // The upscalers and background removers answer one `image`, as fal's own do; the editors a list.
+      if (SINGLE_IMAGE_ENDPOINTS.has(request.recorded.endpoint)) return sendJson(res, 200, { image: { url, content_type: 'image/png', width: 1, height: 1 } });
       return sendJson(res, 200, { images: [{ url, content_type: 'image/png', width: 1, height: 1 }], description: result.description ?? '' });
     }
     return sendJson(res, 405, { detail: `Method not allowed (${req.method} ${url.pathname})` });
