@@ -9,7 +9,7 @@ import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './net/trusted-proxies.js';
 import { databaseUrlProblem, storageConnectionProblem } from './config-urls.js';
 import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
-import { loadWorkflow, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
+import { INPAINT, loadWorkflow, SHIPPED_INPAINT_WORKFLOW, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
 
 const MB = 1024 * 1024;
 
@@ -148,6 +148,7 @@ const envSchema = z.object({
   REPLICATE_BASE_URL: text.pipe(z.url().optional()),
   COMFYUI_URL: text.pipe(z.url().optional()),
   COMFYUI_WORKFLOW: text,
+  COMFYUI_INPAINT_WORKFLOW: text,
   IMAGE_MODEL_TIMEOUT_MS: int(120_000, 1),
   IMAGE_MODEL_MAX_CONCURRENT: int(4, 1),
   MODEL_OUTPUT_MAX_BYTES: int(64 * MB, 1024),
@@ -354,7 +355,7 @@ export interface Config {
     /** Each hosted provider's own key and base URL (GEMINI_API_KEY, OPENAI_BASE_URL, …): its models are offered with it. */
     providers: Record<Exclude<Provider, 'offline' | 'comfyui'>, { apiKey?: string; baseUrl?: string }>;
     /** The operator's ComfyUI server (COMFYUI_URL) and its checked workflow (COMFYUI_WORKFLOW or the shipped one). */
-    comfyui?: { url: string; workflow: Workflow; images: number };
+    comfyui?: { url: string; workflow: Workflow; images: number; inpaintWorkflow?: Workflow };
     timeoutMs: number;
     maxConcurrent: number;
     /**
@@ -577,7 +578,15 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       problems.push((err as Error).message);
     }
   } else if (e.COMFYUI_WORKFLOW) problems.push('COMFYUI_WORKFLOW is set without COMFYUI_URL (the ComfyUI server that runs it)');
-  if (e.IMAGE_MODEL === 'comfyui' && !e.COMFYUI_URL) problems.push('IMAGE_MODEL=comfyui needs COMFYUI_URL');
+  let comfyuiInpaint: CheckedWorkflow | undefined; // the `comfyui-inpaint` model's, with its {{mask}} placeholder
+  if (e.COMFYUI_URL) {
+    try {
+      comfyuiInpaint = loadWorkflow(e.COMFYUI_INPAINT_WORKFLOW ?? SHIPPED_INPAINT_WORKFLOW, INPAINT);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  } else if (e.COMFYUI_INPAINT_WORKFLOW) problems.push('COMFYUI_INPAINT_WORKFLOW is set without COMFYUI_URL (the ComfyUI server that runs it)');
+  if ((e.IMAGE_MODEL === 'comfyui' || e.IMAGE_MODEL === 'comfyui-inpaint') && !e.COMFYUI_URL) problems.push(`IMAGE_MODEL=${e.IMAGE_MODEL} needs COMFYUI_URL`);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const optional = optionalServicesLine((name) => e[name as keyof typeof e] !== undefined);
@@ -668,7 +677,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
         fal: { apiKey: e.FAL_KEY, baseUrl: e.FAL_BASE_URL },
         replicate: { apiKey: e.REPLICATE_API_TOKEN, baseUrl: e.REPLICATE_BASE_URL },
       },
-      ...(e.COMFYUI_URL && comfyui ? { comfyui: { url: e.COMFYUI_URL, workflow: comfyui.workflow, images: comfyui.images } } : {}),
+      ...(e.COMFYUI_URL && comfyui ? { comfyui: { url: e.COMFYUI_URL, workflow: comfyui.workflow, images: comfyui.images, inpaintWorkflow: comfyuiInpaint?.workflow } } : {}),
       timeoutMs: e.IMAGE_MODEL_TIMEOUT_MS,
       maxConcurrent: e.IMAGE_MODEL_MAX_CONCURRENT,
       outputMaxBytes: e.MODEL_OUTPUT_MAX_BYTES,

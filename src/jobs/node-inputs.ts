@@ -10,6 +10,7 @@ import type { GenerationNode } from '../db/repositories/index.js';
 import { invalidRequest, nodeNotFound } from '../errors.js';
 import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
 import { kindOf, portOf } from '../kinds/index.js';
+import { noModelReason } from '../kinds/model-roles.js';
 
 export interface NodeJobInput {
   images: string[];
@@ -19,6 +20,8 @@ export interface NodeJobInput {
   model?: string;
   /** The task the job runs (./task.ts); `generation` when absent. */
   taskKind?: string;
+  /** The node's kind (its model's role is checked against it: ./model-roles.ts). */
+  nodeType?: string;
 }
 
 type Rec = Record<string, unknown>;
@@ -41,7 +44,7 @@ export async function nodeJobInput(
   if (!node) throw nodeNotFound(nodeId);
   const kind = kindOf(node.type);
   if (kind?.task?.kind === IMAGE_STEPS_TASK) return stepsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
-  if (kind?.task && kind.type !== 'generation') return portsJobInput(canvas?.edges ?? [], nodes, node, nodeId);
+  if (kind?.task && kind.type !== 'generation') return portsJobInput(canvas?.edges ?? [], nodes, node, nodeId, run.model);
   if (!kind || kind.type !== 'generation') throw invalidRequest(`Invalid nodeId: node ${JSON.stringify(nodeId)} is a ${JSON.stringify(String(node.type))} node, which does not run`);
   const data = isRec(node.data) ? node.data : {};
   const images: string[] = [];
@@ -64,7 +67,7 @@ export async function nodeJobInput(
   if (images.length === 0) throw invalidRequest(`No images provided: node ${JSON.stringify(nodeId)} has no input image (connect a node with an image to it)`);
   const model = str(data.model);
   if (!prompt.trim() && (run.needsPrompt?.(run.model ?? model) ?? true)) throw invalidRequest(`No prompt provided: node ${JSON.stringify(nodeId)} has no prompt`);
-  return { images, prompt, ...(model ? { model } : {}) };
+  return { images, prompt, ...(model ? { model } : {}), nodeType: kind.type };
 }
 
 /**
@@ -92,7 +95,7 @@ function stepsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec
  * a kind that runs no model records its own type). 400 naming the node and port when an input it needs is not
  * connected or has no image yet.
  */
-function portsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec>, node: Rec, nodeId: string): NodeJobInput {
+function portsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec>, node: Rec, nodeId: string, asked?: string): NodeJobInput {
   const kind = kindOf(node.type)!;
   const data = isRec(node.data) ? node.data : {};
   const what = `node ${JSON.stringify(nodeId)} (${kind.type})`;
@@ -126,7 +129,10 @@ function portsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec
   }
   const prompt = [str(data.prompt), ...texts].filter((p): p is string => p !== undefined && p.trim().length > 0).join('\n');
   const model = str(data.model) ?? kind.task?.models?.default ?? (kind.task?.models ? undefined : kind.type);
-  return { images, inputPorts, prompt, ...(model ? { model } : {}), taskKind: kind.task!.kind };
+  // A role with no default (remove-background) and no model named: nothing to run it with (not the deployment's default).
+  const role = kind.task?.models?.role;
+  if (!model && !asked && role && role !== 'generate') throw invalidRequest(`No model: ${what} has no model: ${noModelReason(role)}`);
+  return { images, inputPorts, prompt, ...(model ? { model } : {}), taskKind: kind.task!.kind, nodeType: kind.type };
 }
 
 /**

@@ -15,6 +15,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { edgeProblem, kindOf, portOf } from './index.js';
 import type { NodeKind, Port, PortValue, SourceValue } from './kind.js';
+import { noModelReason } from './model-roles.js';
 import { RESULTS_MAX } from './steps-run-data.js';
 
 /** The `data` keys that are a run's state, written by the service (never part of a key; a copy leaves them behind). */
@@ -536,6 +537,15 @@ export function keysOf(graph: Graph): ReadonlyMap<string, NodeKeys> {
     );
     if (required) {
       const what = `has no input ${required.value} (connect a node with ${required.value === 'image' ? 'an image' : `a ${required.value}`} to its ${required.name} input)`;
+      blocked({ who, what }, true, `${who} ${what}`);
+      keys.set(id, { ...keys.get(id)!, model, params });
+      continue;
+    }
+    // A kind that runs a model of a role other than `generate` (whose default is the deployment's), with none chosen
+    // and no default for its role (remove-background): nothing to run.
+    const roleOfModel = kind.task.models?.role;
+    if (model === null && roleOfModel && roleOfModel !== 'generate') {
+      const what = `has no model: ${noModelReason(roleOfModel)}`;
       blocked({ who, what }, true, `${who} ${what}`);
       keys.set(id, { ...keys.get(id)!, model, params });
       continue;

@@ -116,6 +116,32 @@ export const MODEL_INFO = {
     does: ['generate', 'upscale'],
     price: OFFLINE_PRICE,
   },
+  // Offline classical inpainting (src/models/classical-inpaint.ts: OpenCV through opencv.js), run in the image workers; the
+  // image and the mask of an edit node, the prompt is not used.
+  'inpaint-telea': {
+    id: 'inpaint-telea',
+    provider: 'offline',
+    label: 'Fill from surroundings (offline, classical inpainting — not AI: good for small areas; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+    takesPrompt: false,
+    does: ['inpaint'],
+    takesMask: true,
+    price: OFFLINE_PRICE,
+  },
+  'inpaint-ns': {
+    id: 'inpaint-ns',
+    provider: 'offline',
+    label: 'Fill from surroundings, Navier–Stokes (offline, classical inpainting — not AI: good for small areas; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+    takesPrompt: false,
+    does: ['inpaint'],
+    takesMask: true,
+    price: OFFLINE_PRICE,
+  },
   'gemini-2.5-flash-image': {
     id: 'gemini-2.5-flash-image',
     provider: 'gemini',
@@ -154,6 +180,9 @@ export const MODEL_INFO = {
     progress: 'previews', // its partial images, when OPENAI_PARTIAL_IMAGES is not 0
     offline: false,
     price: { per1kTokensUsd: 0.04, tokensPerImage: GPT_IMAGE_1_TOKENS_PER_IMAGE, source: `https://platform.openai.com/docs/pricing ${READ}` },
+    // One model, one API call (POST /images/edits) with or without a mask: an edit node's mask goes as its `mask` part.
+    does: ['generate', 'inpaint'],
+    takesMask: true,
   },
   // fal's queue API (docs/research/model-providers.md): image-edit endpoints, ids as fal names them. Prices are fal's
   // per image; Qwen's is per megapixel, so it has none.
@@ -188,6 +217,19 @@ export const MODEL_INFO = {
     offline: false,
     takesSeed: true,
   },
+  // FLUX.1 Fill [pro]: inpaints inside a mask (`mask_url`, white edits), nothing else. fal prices it per megapixel
+  // ($0.05 per MP), so no figure per image, like Qwen's.
+  'fal-ai/flux-pro/v1/fill': {
+    id: 'fal-ai/flux-pro/v1/fill',
+    provider: 'fal',
+    label: 'FLUX.1 Fill [pro] on fal (inpaints a mask)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: false,
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
+  },
   // Replicate's predictions API: image editors by their owner/name. Prices are Replicate's per output image; Qwen's
   // is not stated per image, so it has none.
   'google/nano-banana': {
@@ -220,6 +262,74 @@ export const MODEL_INFO = {
     offline: false,
     takesSeed: true,
   },
+  // FLUX.1 Fill [pro] on Replicate: inpaints inside a mask (`mask`, white edits), nothing else. $0.05 per output image
+  // on its model page (read 2026-11; the stored copy of the page we could read states it through a mirror, so the
+  // figure is the less certain of the two).
+  'black-forest-labs/flux-fill-pro': {
+    id: 'black-forest-labs/flux-fill-pro',
+    provider: 'replicate',
+    label: 'FLUX.1 Fill [pro] on Replicate (inpaints a mask)',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.05,
+    offline: false,
+    price: { perImageUsd: 0.05, source: `https://replicate.com/black-forest-labs/flux-fill-pro ${READ}` },
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
+  },
+  // Hosted upscalers and background removers (src/models/hosted-steps.ts: each one's input): one image in, no prompt,
+  // no seed; they do only their own role, so only upscale / remove-background nodes offer them.
+  'fal-ai/clarity-upscaler': {
+    id: 'fal-ai/clarity-upscaler',
+    provider: 'fal',
+    label: 'Upscale 2× with Clarity on fal (the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    // fal's price is $0.03 per megapixel: a 1024² input made 2048² (4.19 MP) costs $0.126, the figure a run counts.
+    costPerImageUsd: 0.126,
+    offline: false,
+    takesPrompt: false,
+    does: ['upscale'],
+    price: { perImageUsd: 0.126, source: `https://fal.ai/models/fal-ai/clarity-upscaler ${READ}` },
+  },
+  'fal-ai/bria/background/remove': {
+    id: 'fal-ai/bria/background/remove',
+    provider: 'fal',
+    label: 'Remove background with Bria RMBG 2.0 on fal',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.018,
+    offline: false,
+    takesPrompt: false,
+    does: ['remove-background'],
+    price: { perImageUsd: 0.018, source: `https://fal.ai/models/fal-ai/bria/background/remove ${READ}` },
+  },
+  'nightmareai/real-esrgan': {
+    id: 'nightmareai/real-esrgan',
+    provider: 'replicate',
+    label: 'Upscale 2× with Real-ESRGAN on Replicate (the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    // Replicate bills it by GPU time; its page gives about $0.002 a run.
+    costPerImageUsd: 0.002,
+    offline: false,
+    takesPrompt: false,
+    does: ['upscale'],
+    price: { perImageUsd: 0.002, source: `https://replicate.com/nightmareai/real-esrgan ${READ}` },
+  },
+  'bria/remove-background': {
+    id: 'bria/remove-background',
+    provider: 'replicate',
+    label: 'Remove background with Bria RMBG 2.0 on Replicate',
+    maxInputs: 1,
+    progress: 'none',
+    costPerImageUsd: 0.018,
+    offline: false,
+    takesPrompt: false,
+    does: ['remove-background'],
+    price: { perImageUsd: 0.018, source: `https://replicate.com/bria/remove-background ${READ}` },
+  },
   // The operator's own ComfyUI server (COMFYUI_URL) running a workflow (COMFYUI_WORKFLOW, or the shipped
   // Qwen-Image-Edit one); it takes as many images as the workflow has placeholders for (the registry says so).
   comfyui: {
@@ -231,6 +341,20 @@ export const MODEL_INFO = {
     offline: false,
     price: { perImageUsd: 0, source: 'self-hosted' },
     takesSeed: true, // the workflow's {{seed}} placeholder (the shipped one's KSampler)
+  },
+  // The same server running an inpainting workflow (COMFYUI_INPAINT_WORKFLOW, or the shipped one): its `{{mask}}`
+  // placeholder names the uploaded mask (white edits), read by a LoadImageMask.
+  'comfyui-inpaint': {
+    id: 'comfyui-inpaint',
+    provider: 'comfyui',
+    label: 'ComfyUI inpainting workflow on your server',
+    maxInputs: 1,
+    progress: 'steps',
+    offline: false,
+    price: { perImageUsd: 0, source: 'self-hosted' },
+    takesSeed: true,
+    does: ['inpaint'],
+    takesMask: true,
   },
 } as const satisfies Record<string, ModelInfo>;
 

@@ -4,12 +4,15 @@
 // client id, whose WebSocket (`/ws?clientId=`) tells the sampling steps and when it is done or failed; the first
 // output image is read from the history (`GET /history/{id}`) and fetched (`GET /view`). An aborted call interrupts
 // the prompt and takes it out of the queue. A server that drops the socket mid-job fails the call with a reason.
+// As `comfyui-inpaint` (an inpainting workflow) an edit's mask is uploaded too, and named in the `{{mask}}` placeholder.
 import { randomInt, randomUUID } from 'node:crypto';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError } from './image-model.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, extensionFor, isAbortError, networkReason, readBoundedBody, shortReason } from './driver-support.js';
 import { fillWorkflow, type Workflow } from './comfyui-workflow.js';
 
 export interface ComfyUIOptions {
+  /** `comfyui-inpaint`: the workflow inpaints (has `{{mask}}`), and the request's mask is uploaded for it. Default `comfyui`. */
+  id?: 'comfyui' | 'comfyui-inpaint';
   /** The server, e.g. http://gpu-box:8188 (no trailing slash needed). */
   baseUrl: string;
   workflow: Workflow;
@@ -24,10 +27,11 @@ interface Socket {
 }
 
 export class ComfyUIImageModel implements ImageModel {
-  readonly id = 'comfyui';
+  readonly id: 'comfyui' | 'comfyui-inpaint';
   private readonly base: string;
 
   constructor(private readonly options: ComfyUIOptions) {
+    this.id = options.id ?? 'comfyui';
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
@@ -40,9 +44,13 @@ export class ComfyUIImageModel implements ImageModel {
     let socket: Socket | undefined;
     try {
       const names = [];
+      const inpaints = this.id === 'comfyui-inpaint';
+      if (inpaints && !req.mask) throw new ModelFailedError('the ComfyUI inpainting workflow inpaints a mask, and was given none');
       for (const [i, image] of req.images.entries()) names.push(await this.upload(image.data, image.mimeType, i, signal));
+      // Only an inpainting workflow is sent the mask (white edits; its LoadImageMask reads a colour channel).
+      const mask = inpaints && req.mask ? { mask: await this.upload(req.mask.data, req.mask.mimeType, 'mask', signal) } : {};
       socket = await this.connect(clientId, promptId, req);
-      const prompt = fillWorkflow(this.options.workflow, { prompt: req.prompt, seed: req.seed ?? randomInt(0, 2 ** 47), images: names });
+      const prompt = fillWorkflow(this.options.workflow, { prompt: req.prompt, seed: req.seed ?? randomInt(0, 2 ** 47), images: names, ...mask });
       queued = true;
       await this.queue(prompt, clientId, promptId, signal);
       await socket.done();
@@ -56,9 +64,9 @@ export class ComfyUIImageModel implements ImageModel {
     }
   }
 
-  private async upload(data: Buffer, mimeType: string, index: number, signal: AbortSignal): Promise<string> {
+  private async upload(data: Buffer, mimeType: string, index: number | 'mask', signal: AbortSignal): Promise<string> {
     const form = new FormData();
-    form.append('image', new Blob([new Uint8Array(data)], { type: mimeType }), `image-canvas-${randomUUID()}-${index + 1}.${extensionFor(mimeType)}`);
+    form.append('image', new Blob([new Uint8Array(data)], { type: mimeType }), `image-canvas-${randomUUID()}-${index === 'mask' ? index : index + 1}.${extensionFor(mimeType)}`);
     form.append('type', 'input');
     form.append('overwrite', 'true');
     const answer = (await this.json(await fetch(`${this.base}/upload/image`, { method: 'POST', body: form, signal }), 'upload')) as { name?: unknown; subfolder?: unknown };

@@ -6,6 +6,7 @@
 import { ApiError, createFalClient, ValidationError, type FalClient, type QueueStatus } from '@fal-ai/client';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
+import { FAL_STEP_ENDPOINTS, falStepInput, isFalStepEndpoint } from './hosted-steps.js';
 
 export interface FalOptions {
   /** The fal endpoint, e.g. `fal-ai/nano-banana/edit`: also our model id. */
@@ -21,17 +22,25 @@ export interface FalOptions {
   outputFetcher?: OutputFetcher;
 }
 
-export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit'] as const;
+export const FAL_ENDPOINTS = ['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', 'fal-ai/flux-pro/v1/fill', ...FAL_STEP_ENDPOINTS] as const;
 export type FalEndpoint = (typeof FAL_ENDPOINTS)[number];
 
 const QUEUE_HOST = 'https://queue.fal.run';
 const DEFAULT_POLL_MS = 500;
 
 
-/** Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one. */
+/**
+ * Each endpoint's input: nano-banana takes a list of images, the Kontext and Qwen editors one; FLUX.1 Fill one image
+ * and its mask (`mask_url`, white edits, the image's size), which only it is sent.
+ */
 function inputFor(endpoint: FalEndpoint, req: GenerateRequest): Record<string, unknown> {
+  if (isFalStepEndpoint(endpoint)) return falStepInput(endpoint, req); // an upscaler or background remover
   const common = { prompt: req.prompt, num_images: 1, output_format: 'png', sync_mode: true, ...(req.seed !== undefined ? { seed: req.seed } : {}) };
   if (endpoint === 'fal-ai/nano-banana/edit') return { ...common, image_urls: req.images.map(dataUri) };
+  if (endpoint === 'fal-ai/flux-pro/v1/fill') {
+    if (!req.mask) throw new ModelFailedError(`${endpoint} inpaints a mask, and was given none`);
+    return { ...common, image_url: dataUri(req.images[0]), mask_url: dataUri(req.mask) };
+  }
   return { ...common, image_url: dataUri(req.images[0]) };
 }
 
@@ -93,8 +102,9 @@ export class FalImageModel implements ImageModel {
    * http on FAL_BASE_URL's own origin); undefined when there is none.
    */
   private async readImage(data: unknown, signal: AbortSignal): Promise<ModelImage | undefined> {
-    const images = (data as { images?: unknown }).images;
-    const first = Array.isArray(images) ? (images[0] as { url?: unknown; content_type?: unknown } | undefined) : undefined;
+    const { images, image } = data as { images?: unknown; image?: unknown };
+    // The editors answer a list of images; the upscalers and background removers one `image`.
+    const first = (Array.isArray(images) ? images[0] : image) as { url?: unknown; content_type?: unknown } | undefined;
     if (typeof first?.url !== 'string') return undefined;
     const mimeType = typeof first.content_type === 'string' ? first.content_type : undefined;
     const { baseUrl, maxOutputBytes, outputFetcher } = this.options;

@@ -1,10 +1,12 @@
 // gpt-image-1 through the openai SDK (REST `POST /images/edits`, multipart with `image[]` parts). With partial
 // images asked for (OPENAI_PARTIAL_IMAGES, default 2), the edit is streamed: each `image_edit.partial_image` event is
-// reported as progress with its image (a preview), and `image_edit.completed` carries the final image.
+// reported as progress with its image (a preview), and `image_edit.completed` carries the final image. An edit's mask
+// (GenerateRequest.mask: white edits) goes as the `mask` part in OpenAI's form: a PNG transparent where it edits.
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
 import type { ImageEditStreamEvent, ImagesResponse } from 'openai/resources/images';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { decodeBase64, extensionFor, isAbortError, networkReason, parseRetryAfter, shortReason } from './driver-support.js';
+import { openAIMask } from './openai-mask.js';
 
 export interface OpenAIOptions {
   apiKey: string;
@@ -37,9 +39,10 @@ export class OpenAIImageModel implements ImageModel {
   async generate(req: GenerateRequest): Promise<GenerateResult> {
     const partials = this.options.partialImages ?? 0;
     if (partials > 0) return this.generateStreamed(req, partials);
+    const mask = await maskPart(req); // a mask that cannot be read fails the call here, before anything is sent
     let response: ImagesResponse;
     try {
-      response = await this.client.images.edit({ model: this.id, image: await files(req), prompt: req.prompt }, { signal: req.signal });
+      response = await this.client.images.edit({ model: this.id, image: await files(req), prompt: req.prompt, ...mask }, { signal: req.signal });
     } catch (err) {
       if (err instanceof SyntaxError || isRefusal(err)) req.onAnswered?.(); // the model was reached
       throw this.toModelError(err, req.signal);
@@ -55,9 +58,10 @@ export class OpenAIImageModel implements ImageModel {
       if (!answered) req.onAnswered?.(); // the stream opened: the model took the call, whatever comes of it
       answered = true;
     };
+    const mask = await maskPart(req);
     try {
       const events = await this.client.images.edit(
-        { model: this.id, image: await files(req), prompt: req.prompt, stream: true, partial_images: partials },
+        { model: this.id, image: await files(req), prompt: req.prompt, ...mask, stream: true, partial_images: partials },
         { signal: req.signal },
       );
       answer();
@@ -110,6 +114,12 @@ export class OpenAIImageModel implements ImageModel {
 /** The request's images as the files of the multipart body (`image[]`). */
 function files(req: GenerateRequest) {
   return Promise.all(req.images.map((img, i) => toFile(img.data, `image-${i + 1}.${extensionFor(img.mimeType)}`, { type: img.mimeType })));
+}
+
+/** The edit's mask as the `mask` part: transparent where the request's mask is white (nothing without a mask). */
+async function maskPart(req: GenerateRequest) {
+  if (!req.mask) return {};
+  return { mask: await toFile(await openAIMask(req.mask.data), 'mask.png', { type: 'image/png' }) };
 }
 
 function readResponse(response: ImagesResponse): Omit<GenerateResult, 'model'> {

@@ -6,6 +6,7 @@
 import type { ModelRole } from '../kinds/kind.js';
 import { IMAGE_MODELS, MODEL_INFO, rolesOf, type ImageModelName, type ModelInfo, type Provider } from './catalogue.js';
 import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upscaler.js';
+import { HOSTED_UPSCALERS, hostedUpscaleMaxInputPixels } from './hosted-steps.js';
 import type { ImageModel } from './image-model.js';
 import { withFallback, withTimeoutAndLimit } from './wrappers.js';
 
@@ -84,7 +85,8 @@ export function createModelRegistry(
   const takes = (m: ImageModelName) => (m === 'comfyui' && settings.comfyui ? settings.comfyui.images : MODEL_INFO[m].maxInputs);
   const progress = (m: ImageModelName) => (m === 'gpt-image-1' && !settings.openaiPartialImages ? 'none' : MODEL_INFO[m].progress);
   const pixels = (m: ImageModelName) => {
-    const own = upscaleFactorOf(m) ? (settings.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS) : undefined;
+    const hosted = HOSTED_UPSCALERS.has(m) && maxPixels !== undefined ? hostedUpscaleMaxInputPixels(maxPixels) : undefined; // its result within the limit
+    const own = upscaleFactorOf(m) ? (settings.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS) : hosted;
     const limits = [own, maxPixels].filter((n): n is number => n !== undefined);
     return limits.length > 0 ? { maxInputPixels: Math.min(...limits) } : {};
   };

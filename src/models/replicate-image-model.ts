@@ -5,8 +5,9 @@
 import Replicate, { parseProgressFromLogs, type Prediction } from 'replicate';
 import { type GenerateRequest, type GenerateResult, type ImageModel, type ModelImage, ModelFailedError, ModelQuotaError } from './image-model.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, dataUri, defaultOutputFetcher, isAbortError, networkReason, pause, readOutputImage, shortReason, type OutputFetcher } from './driver-support.js';
+import { isReplicateStepModel, REPLICATE_COMMUNITY_MODELS, REPLICATE_STEP_MODELS, replicateStepInput } from './hosted-steps.js';
 
-export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit'] as const;
+export const REPLICATE_MODELS = ['google/nano-banana', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit', 'black-forest-labs/flux-fill-pro', ...REPLICATE_STEP_MODELS] as const;
 export type ReplicateModel = (typeof REPLICATE_MODELS)[number];
 
 export interface ReplicateOptions {
@@ -30,9 +31,15 @@ const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
  * editors take a `seed`; Nano Banana (Gemini) has none in its input, which Replicate checks, so none is sent to it.
  */
 function inputFor(model: ReplicateModel, req: GenerateRequest): Record<string, unknown> {
+  if (isReplicateStepModel(model)) return replicateStepInput(model, req); // an upscaler or background remover
   if (model === 'google/nano-banana') return { prompt: req.prompt, image_input: req.images.map(dataUri), output_format: 'png' };
   const seed = req.seed !== undefined ? { seed: req.seed } : {};
   if (model === 'black-forest-labs/flux-kontext-pro') return { prompt: req.prompt, input_image: dataUri(req.images[0]), output_format: 'png', ...seed };
+  if (model === 'black-forest-labs/flux-fill-pro') {
+    // FLUX.1 Fill: the image and its mask (`mask`, white edits, the image's size); only it is sent one.
+    if (!req.mask) throw new ModelFailedError(`${model} inpaints a mask, and was given none`);
+    return { prompt: req.prompt, image: dataUri(req.images[0]), mask: dataUri(req.mask), output_format: 'png', ...seed };
+  }
   return { prompt: req.prompt, image: dataUri(req.images[0]), output_format: 'png', ...seed };
 }
 
@@ -40,6 +47,7 @@ export class ReplicateImageModel implements ImageModel {
   readonly id: ReplicateModel;
   private readonly client: Replicate;
   private readonly base: string;
+  private version: Promise<string> | undefined;
 
   constructor(private readonly options: ReplicateOptions) {
     this.id = options.model;
@@ -51,7 +59,10 @@ export class ReplicateImageModel implements ImageModel {
     const { signal } = req;
     let prediction: Prediction | undefined;
     try {
-      prediction = await this.client.predictions.create({ model: this.id, input: inputFor(this.id, req), signal });
+      const input = inputFor(this.id, req);
+      // A community model runs by its version (hosted-steps.ts); an official one by its name.
+      const by = REPLICATE_COMMUNITY_MODELS.has(this.id) ? { version: await this.latestVersion(signal) } : { model: this.id };
+      prediction = await this.client.predictions.create({ ...by, input, signal });
       let lastStep = -1;
       while (!ENDED.has(prediction.status)) {
         await pause(this.options.pollMs ?? DEFAULT_POLL_MS, signal);
@@ -74,6 +85,20 @@ export class ReplicateImageModel implements ImageModel {
       if (id && signal.aborted && !ENDED.has(prediction!.status)) this.client.predictions.cancel(id).catch(() => undefined); // no longer wanted
       throw this.toModelError(err, signal);
     }
+  }
+
+  /** A community model's latest version id (asked once per model; asked again after a failure). */
+  private latestVersion(signal: AbortSignal): Promise<string> {
+    if (!this.version) {
+      const [owner, name] = this.id.split('/');
+      this.version = this.client.models.get(owner, name, { signal }).then((m) => {
+        const id = m.latest_version?.id;
+        if (!id) throw new ModelFailedError(`Replicate lists no version of ${this.id}`);
+        return id;
+      });
+      this.version.catch(() => (this.version = undefined));
+    }
+    return this.version;
   }
 
   /** The first image of the output (a URL or data URI, alone or in a list); undefined when there is none. */

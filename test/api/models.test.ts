@@ -112,10 +112,14 @@ describe('GET /api/models', () => {
         // The upscalers use no prompt, and take inputs up to UPSCALE_MAX_INPUT_PIXELS (512 × 512 by default).
         { id: 'esrgan-slim-2x', provider: 'offline', label: 'Upscale 2× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
         { id: 'esrgan-slim-4x', provider: 'offline', label: 'Upscale 4× with ESRGAN (offline machine learning; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 262_144, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['generate', 'upscale'], takesMask: false },
+        // Classical inpainting (edit nodes offer it): it takes a mask and no prompt, and is labelled as not AI.
+        { id: 'inpaint-telea', provider: 'offline', label: 'Fill from surroundings (offline, classical inpainting — not AI: good for small areas; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true },
+        { id: 'inpaint-ns', provider: 'offline', label: 'Fill from surroundings, Navier–Stokes (offline, classical inpainting — not AI: good for small areas; the prompt is not used)', maxInputs: 1, progress: 'none', offline: true, default: false, takesPrompt: false, maxInputPixels: 40_000_000, price: { perImageUsd: 0, source: 'offline: runs on this service' }, takesSeed: false, does: ['inpaint'], takesMask: true },
       ],
     });
   });
 
+  const byIdOf = (json: { models: { id: string }[] }, id: string) => json.models.find((m) => m.id === id);
   it("adds each provider's models when its key is set, with their limits and published prices", async () => {
     const { client } = await several.user('ada@example.com');
     const { json } = await client.get('/api/models');
@@ -123,6 +127,8 @@ describe('GET /api/models', () => {
       'local',
       'esrgan-slim-2x',
       'esrgan-slim-4x',
+      'inpaint-telea',
+      'inpaint-ns',
       'gemini-2.5-flash-image',
       'gemini-3-pro-image-preview',
       'gemini-2.5-flash-image-preview',
@@ -130,11 +136,21 @@ describe('GET /api/models', () => {
       'fal-ai/nano-banana/edit',
       'fal-ai/flux-pro/kontext',
       'fal-ai/qwen-image-edit',
+      'fal-ai/flux-pro/v1/fill',
       'google/nano-banana',
       'black-forest-labs/flux-kontext-pro',
       'qwen/qwen-image-edit',
+      'black-forest-labs/flux-fill-pro',
+      'fal-ai/clarity-upscaler',
+      'fal-ai/bria/background/remove',
+      'nightmareai/real-esrgan',
+      'bria/remove-background',
       'comfyui',
+      'comfyui-inpaint',
     ]);
+    // The hosted upscalers and background removers do only their role, with no prompt.
+    expect(byIdOf(json, 'nightmareai/real-esrgan')).toMatchObject({ provider: 'replicate', maxInputs: 1, takesPrompt: false, takesSeed: false, does: ['upscale'], costPerImageUsd: 0.002 });
+    expect(byIdOf(json, 'fal-ai/bria/background/remove')).toMatchObject({ provider: 'fal', maxInputs: 1, takesPrompt: false, does: ['remove-background'], costPerImageUsd: 0.018 });
     const byId = (id: string) => json.models.find((m: { id: string }) => m.id === id);
     // The shipped workflow takes one image.
     expect(byId('comfyui')).toMatchObject({ id: 'comfyui', provider: 'comfyui', progress: 'steps', maxInputs: 1, offline: false });
@@ -145,8 +161,13 @@ describe('GET /api/models', () => {
     // The service's own cap (GENERATION_MAX_IMAGES=8) lowers a model's; gpt-image-1 publishes no price per image but per 1,000 tokens, and streams partial images (OPENAI_PARTIAL_IMAGES, default 2).
     expect(byId('gpt-image-1')).toEqual({
       id: 'gpt-image-1', provider: 'openai', label: 'OpenAI GPT Image 1', maxInputs: 8, progress: 'previews', offline: false, default: false, takesPrompt: true, maxInputPixels: 40_000_000,
-      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate'], takesMask: false,
+      price: { per1kTokensUsd: 0.04, tokensPerImage: 1056, source: 'https://platform.openai.com/docs/pricing (read 2026-11)' }, takesSeed: false, does: ['generate', 'inpaint'], takesMask: true,
     });
+    // The models that take a mask do inpaint (edit nodes offer them); the fill models and ComfyUI's inpainting workflow do nothing else.
+    expect(byId('fal-ai/flux-pro/v1/fill')).toMatchObject({ provider: 'fal', maxInputs: 1, takesSeed: true, does: ['inpaint'], takesMask: true });
+    expect(byId('fal-ai/flux-pro/v1/fill')).not.toHaveProperty('price'); // fal prices it per megapixel
+    expect(byId('black-forest-labs/flux-fill-pro')).toMatchObject({ provider: 'replicate', maxInputs: 1, costPerImageUsd: 0.05, takesSeed: true, does: ['inpaint'], takesMask: true });
+    expect(byId('comfyui-inpaint')).toMatchObject({ provider: 'comfyui', maxInputs: 1, takesSeed: true, does: ['inpaint'], takesMask: true, price: { perImageUsd: 0, source: 'self-hosted' } });
     // Published prices with their sources; the Qwen editors publish none per image; ComfyUI runs on your own server.
     expect(byId('google/nano-banana').price).toEqual({ perImageUsd: 0.039, source: 'https://replicate.com/google/nano-banana (read 2026-11)' });
     expect(byId('fal-ai/qwen-image-edit')).not.toHaveProperty('price');
@@ -156,7 +177,7 @@ describe('GET /api/models', () => {
   it("gives IMAGE_MODEL_API_KEY to the default model's provider, and names the default", async () => {
     const { client } = await geminiDefault.user('ada@example.com');
     const { json } = await client.get('/api/models');
-    expect(ids(json)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
+    expect(ids(json)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'inpaint-ns', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview']);
     expect(json.models.find((m: { default: boolean }) => m.default).id).toBe('gemini-2.5-flash-image');
   });
 });

@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
+import { axeContext, seriousViolations } from './a11y.js';
 import { describeInBrowser, newPage, WAIT } from './browser.js';
 import { restCanvas, saved, useBrowserFixture } from './fixture.js';
 
@@ -81,6 +82,50 @@ describeInBrowser('image-steps nodes', () => {
     expect(data[1]).toBe(data[0]);
     expect(data[2]).toBe(data[0]);
     expect(await node.getByRole('alert').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('offers an upscale node only the upscalers, runs it to a 2× result; a remove-background node with none configured says which keys add one', async () => {
+    const ada = await f.app.user('upscale@example.com');
+    const projectId = (await ada.client.post('/api/user/project', { userId: ada.id, name: 'Upscale' })).json.id as string;
+    const png = await sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 40, g: 160, b: 90 } } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'green.png');
+    const image = (await ada.client.request('/api/upload', { method: 'POST', body: form })).json.url as string;
+    const nodes = [
+      { id: 'in', type: 'upload', position: { x: 0, y: 0 }, data: { type: 'upload', image } },
+      { id: 'up', type: 'upscale', position: { x: 400, y: 0 }, data: { type: 'upscale' } },
+      { id: 'bg', type: 'remove-background', position: { x: 800, y: 0 }, data: { type: 'remove-background' } },
+    ];
+    const edges = [
+      { id: 'e1', source: 'in', target: 'up' },
+      { id: 'e2', source: 'in', target: 'bg' },
+    ];
+    expect((await ada.client.post('/api/user/project/canvas', { projectId, nodes, edges })).status).toBe(200);
+
+    const { page, errors } = await newPage(await f.newContext(axeContext({ reducedMotion: 'reduce' })));
+    await f.signIn(page.context(), 'upscale@example.com');
+    await page.goto(`${f.app.baseUrl}/projects/${projectId}`);
+    const up = page.locator('.react-flow__node[data-id="up"]');
+    const select = up.getByRole('combobox', { name: 'Model' });
+    await expect.poll(() => select.locator('option').allTextContents(), { timeout: WAIT }).toEqual([
+      expect.stringMatching(/^Default: Upscale 2× with ESRGAN/),
+      expect.stringMatching(/^Upscale 2× with ESRGAN .* · offline$/),
+      expect.stringMatching(/^Upscale 4× with ESRGAN .* · offline$/),
+    ]); // not the offline image engine, which does not upscale
+    const bg = page.locator('.react-flow__node[data-id="bg"]');
+    await bg.getByRole('status').filter({ hasText: 'No background-removal model is configured: set FAL_KEY or REPLICATE_API_TOKEN' }).waitFor();
+    expect(await bg.getByRole('combobox', { name: 'Model' }).isDisabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await up.getByRole('img', { name: 'Input' }).waitFor();
+    await up.getByRole('button', { name: /^Run( ·|$)/ }).click();
+    const result = up.getByRole('img', { name: 'Result' });
+    await result.waitFor({ timeout: WAIT });
+    const src = (await result.getAttribute('src'))!;
+    const cookie = await ada.client.jar.getCookieString(f.app.baseUrl);
+    const res = await fetch(new URL(new URL(src, f.app.baseUrl).pathname, f.app.baseUrl), { headers: { cookie } });
+    expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ width: 48, height: 32 });
     expect(errors).toEqual([]);
   });
 });

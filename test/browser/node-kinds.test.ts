@@ -72,7 +72,7 @@ describeInBrowser('node kinds from the registry', () => {
     // A generation node has a handle per input port: images (its default) and a text input for its prompt.
     const g = node(page, 'g');
     expect(await g.locator('.react-flow__handle.target').evaluateAll((els) => els.map((el) => el.getAttribute('data-handleid')))).toEqual(['images', 'prompt']);
-    const output = node(page, textId).getByRole('button', { name: 'Output of Text 1: connect to a generation node' });
+    const output = node(page, textId).getByRole('button', { name: 'Output of Text 1: connect to a generation or edit node' });
 
     // Text into images: refused, with the reason beside the pointer and then in the status line; nothing stored.
     const hint = page.getByTestId('connect-hint');

@@ -2,7 +2,8 @@
 // `POST /prompt` (an API-format workflow for a client id), the WebSocket `/ws?clientId=` that tells that client its
 // prompt's progress and end, `GET /history/{id}`, `GET /view`, `POST /interrupt` and `POST /queue`. Each prompt plays
 // the script the test queued: its sampling steps, then success, a failure in a node, a dropped socket, or a hold
-// until released.
+// until released. As ComfyUI's validation does, a LoadImage or LoadImageMask naming a file that was not uploaded is
+// refused (400 with the node's error), so an inpainting workflow runs only with its mask uploaded.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -97,6 +98,14 @@ export async function startFakeComfyUI(opts: { files?: OutputFiles } = {}): Prom
     }
     if (req.method === 'POST' && url.pathname === '/prompt') {
       const parsed = JSON.parse(body.toString('utf8')) as { prompt: ComfyPrompt['prompt']; client_id: string; prompt_id?: string };
+      const missing = Object.entries(parsed.prompt).find(([, node]) => /^LoadImage(Mask)?$/.test(node.class_type) && !uploads.some((u) => u.name === node.inputs.image));
+      if (missing) {
+        const [nodeId, node] = missing;
+        return sendJson(res, 400, {
+          error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '', extra_info: {} },
+          node_errors: { [nodeId]: { errors: [{ type: 'custom_validation_failed', message: 'Custom validation failed for node', details: `image - Invalid image file: ${String(node.inputs.image)}`, extra_info: {} }], dependent_outputs: [], class_type: node.class_type } },
+        });
+      }
       const script = scripts.next();
       if (script.refuse) {
         return sendJson(res, 400, {

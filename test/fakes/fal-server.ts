@@ -3,10 +3,14 @@
 // answers IN_QUEUE (with queue_position) / IN_PROGRESS / COMPLETED (with logs), `GET …/requests/{id}` the result,
 // `PUT …/requests/{id}/cancel` cancels. Each request plays the script the test queued: the statuses its reads
 // see in turn (the last one repeats), then its result. A script may hold the request IN_PROGRESS until released.
+// FLUX.1 Fill (`fal-ai/flux-pro/v1/fill`) is refused 422 without its `image_url`, `mask_url` and `prompt`, as fal does.
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Arrivals, ReplyQueue, sendJson, startLoopbackServer, TINY_PNG } from './fake-server.js';
 import type { OutputFiles } from './output-files.js';
+
+/** Endpoints whose result is one `image` rather than `images` (fal's upscalers and background removers). */
+const SINGLE_IMAGE_ENDPOINTS: ReadonlySet<string> = new Set(['fal-ai/clarity-upscaler', 'fal-ai/bria/background/remove']);
 
 export type FalStatusStep = { status: 'IN_QUEUE'; position: number } | { status: 'IN_PROGRESS'; logs?: string[] };
 
@@ -58,6 +62,9 @@ interface Live {
   reads: number;
 }
 
+/** The input fields an endpoint refuses to run without. */
+const REQUIRED: Record<string, string[]> = { 'fal-ai/flux-pro/v1/fill': ['prompt', 'image_url', 'mask_url'] };
+
 export async function startFakeFal(opts: { key?: string; files?: OutputFiles; host?: string } = {}): Promise<FakeFal> {
   const scripts = new ReplyQueue<FalScript>({});
   const requests: FalRecordedRequest[] = [];
@@ -83,8 +90,11 @@ export async function startFakeFal(opts: { key?: string; files?: OutputFiles; ho
         refusedSubmits++;
         return sendJson(res, script.submitStatus, script.submitStatus === 422 ? { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'missing' }] } : { detail: 'Rate limit exceeded' });
       }
+      const input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      const missing = (REQUIRED[endpoint] ?? []).find((field) => typeof input[field] !== 'string');
+      if (missing) return sendJson(res, 422, { detail: [{ loc: ['body', missing], msg: 'field required', type: 'missing' }] });
       const requestId = randomUUID();
-      const recorded: FalRecordedRequest = { endpoint, requestId, key, input: JSON.parse(body.toString('utf8')) as Record<string, unknown>, statusReads: [], canceled: false };
+      const recorded: FalRecordedRequest = { endpoint, requestId, key, input, statusReads: [], canceled: false };
       requests.push(recorded);
       live.set(requestId, { recorded, script, reads: 0 });
       const base = `${server.origin}/${parts.slice(0, 2).join('/')}/requests/${requestId}`;
@@ -122,6 +132,8 @@ export async function startFakeFal(opts: { key?: string; files?: OutputFiles; ho
       if (result.kind === 'no-image') return sendJson(res, 200, { images: [], description: result.description ?? '' });
       const asUrl = result.asUrl?.startsWith('/') ? `${server.origin}${result.asUrl}` : result.asUrl;
       const url = asUrl ?? `data:image/png;base64,${(result.image ?? TINY_PNG).toString('base64')}`;
+      // The upscalers and background removers answer one `image`, as fal's own do; the editors a list.
+      if (SINGLE_IMAGE_ENDPOINTS.has(request.recorded.endpoint)) return sendJson(res, 200, { image: { url, content_type: 'image/png', width: 1, height: 1 } });
       return sendJson(res, 200, { images: [{ url, content_type: 'image/png', width: 1, height: 1 }], description: result.description ?? '' });
     }
     return sendJson(res, 405, { detail: `Method not allowed (${req.method} ${url.pathname})` });

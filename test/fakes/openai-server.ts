@@ -1,7 +1,9 @@
 // A loopback stand-in for the OpenAI Images API (`POST /v1/images/edits`, multipart/form-data with `image[]`
 // parts, bearer auth), as the openai SDK calls it. Records every request; answers what the test queued. A request
 // with `stream=true` is answered as the API streams: server-sent events `image_edit.partial_image` (one per
-// partial image asked for, `partial_images`) and then `image_edit.completed`.
+// partial image asked for, `partial_images`) and then `image_edit.completed`. A `mask` part is checked as the API
+// checks it (a PNG with an alpha channel, the size of the first image; else 400) and recorded apart from the images.
+import sharp from 'sharp';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
 
@@ -35,6 +37,8 @@ export interface OpenAIRecordedRequest {
   prompt?: string;
   /** Files in the order sent, with the form field name each came in (the SDK uses `image[]` for a list). */
   images: { field: string; name: string; mimeType: string; data: Buffer }[];
+  /** The `mask` part, when one came (its transparent pixels mark where to edit). */
+  mask?: { name: string; mimeType: string; data: Buffer };
   fields: Record<string, string>;
   /** Requests already in flight when this one arrived (this one excluded). */
   inFlightAtArrival: number;
@@ -73,6 +77,8 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     if (opts.apiKey && apiKey !== opts.apiKey) {
       return sendError(res, 401, `Incorrect API key provided: ${apiKey}.`, 'invalid_request_error', 'invalid_api_key');
     }
+    const maskProblem = recorded.mask ? await checkMask(recorded.mask.data, recorded.images[0]?.data) : undefined;
+    if (maskProblem) return sendError(res, 400, maskProblem, 'invalid_request_error', 'invalid_image_file');
     const next = replies.next();
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (recorded.fields.stream === 'true' && (next.kind === 'image' || next.kind === 'text' || next.kind === 'malformed')) {
@@ -92,14 +98,25 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
   };
 }
 
-async function readForm(form: FormData): Promise<Pick<OpenAIRecordedRequest, 'model' | 'prompt' | 'images' | 'fields'>> {
+async function readForm(form: FormData): Promise<Pick<OpenAIRecordedRequest, 'model' | 'prompt' | 'images' | 'mask' | 'fields'>> {
   const images: OpenAIRecordedRequest['images'] = [];
   const fields: Record<string, string> = {};
+  let mask: OpenAIRecordedRequest['mask'];
   for (const [field, value] of form.entries()) {
     if (typeof value === 'string') fields[field] = value;
+    else if (field === 'mask') mask = { name: value.name, mimeType: value.type, data: Buffer.from(await value.arrayBuffer()) };
     else images.push({ field, name: value.name, mimeType: value.type, data: Buffer.from(await value.arrayBuffer()) });
   }
-  return { model: fields.model, prompt: fields.prompt, images, fields };
+  return { model: fields.model, prompt: fields.prompt, images, ...(mask ? { mask } : {}), fields };
+}
+
+/** What the API says of a mask it cannot use: not a PNG, no alpha channel, or not the first image's size. */
+async function checkMask(mask: Buffer, image: Buffer | undefined): Promise<string | undefined> {
+  const [m, i] = await Promise.all([sharp(mask).metadata().catch(() => undefined), image ? sharp(image).metadata().catch(() => undefined) : undefined]);
+  if (m?.format !== 'png') return 'Invalid mask image format - mask must be a PNG file';
+  if (!m.hasAlpha) return "Invalid input image - format must be in ['RGBA', 'LA'], got RGB.";
+  if (i && (i.width !== m.width || i.height !== m.height)) return 'Invalid mask image format - mask size does not match image size';
+  return undefined;
 }
 
 function answer(res: ServerResponse, reply: OpenAIReply): void {

@@ -3,7 +3,8 @@
 // `{ input }`, `Authorization: Bearer <token>`), `GET /v1/predictions/{id}` reads it, `POST …/cancel` cancels it.
 // Each prediction plays the script the test queued: the states successive reads see (with their logs), then how it
 // ends. A script may hold it `processing` until released. Outputs are data URIs, or a URL on this server.
-import { randomUUID } from 'node:crypto';
+// `black-forest-labs/flux-fill-pro` is refused 422 without its `image` and `prompt` (its `mask` is the input's own).
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Arrivals, ReplyQueue, sendJson, sendRaw, startLoopbackServer, TINY_PNG } from './fake-server.js';
 import type { OutputFiles } from './output-files.js';
@@ -21,6 +22,8 @@ export interface ReplicateScript {
 export interface ReplicatePrediction {
   id: string;
   model: string;
+  /** The version it was created with (a community model, POST /v1/predictions); absent: by the model's name. */
+  version?: string;
   token?: string;
   input: Record<string, unknown>;
   reads: number;
@@ -32,12 +35,17 @@ export interface FakeReplicate {
   baseUrl: string;
   predictions: ReplicatePrediction[];
   refusedCreates: number;
+  /** Reads of a model's page (GET /v1/models/{owner}/{name}: its latest version). */
+  modelReads: number;
   script(next: ReplicateScript): void;
   release(): void;
   held(): Promise<ReplicatePrediction>;
   canceled(): Promise<ReplicatePrediction>;
   close(): Promise<void>;
 }
+
+/** The input fields a model refuses to run without. */
+const REQUIRED: Record<string, string[]> = { 'black-forest-labs/flux-fill-pro': ['prompt', 'image'] };
 
 export async function startFakeReplicate(opts: { token?: string; files?: OutputFiles; host?: string } = {}): Promise<FakeReplicate> {
   const scripts = new ReplyQueue<ReplicateScript>({});
@@ -46,8 +54,15 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
   const files = new Map<string, Buffer>();
   let released = false;
   let refusedCreates = 0;
+  let modelReads = 0;
   const held = new Arrivals<ReplicatePrediction>();
   const canceled = new Arrivals<ReplicatePrediction>();
+  /** Each model's version id, made up on its first GET. */
+  const versions = new Map<string, string>();
+  const versionOf = (name: string): string => {
+    if (!versions.has(name)) versions.set(name, createHash('sha256').update(name).digest('hex'));
+    return versions.get(name)!;
+  };
 
   const json = (p: ReplicatePrediction, status: string, extra: Record<string, unknown> = {}) => ({
     id: p.id,
@@ -101,15 +116,25 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (opts.token && token !== opts.token) return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
-    const create = /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
+    // A model's page (the SDK's models.get): its latest version, for a community model run by version.
+    const model = /^\/v1\/models\/([^/]+\/[^/]+)$/.exec(path);
+    if (req.method === 'GET' && model) modelReads++;
+    if (req.method === 'GET' && model) return sendJson(res, 200, { owner: model[1].split('/')[0], name: model[1].split('/')[1], visibility: 'public', is_official: false, run_count: 1, url: `https://replicate.com/${model[1]}`, latest_version: { id: versionOf(model[1]), created_at: new Date(0).toISOString(), cog_version: '0.9.0', openapi_schema: {} } });
+    const byVersion = req.method === 'POST' && path === '/v1/predictions';
+    const create = byVersion ? ([path, ''] as const) : /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
     if (req.method === 'POST' && create) {
       const script = scripts.next();
       if (script.createStatus) {
         refusedCreates++;
         return sendJson(res, script.createStatus, { title: 'Too many requests', detail: 'Request was throttled.', status: script.createStatus });
       }
-      const parsed = JSON.parse(body.toString('utf8')) as { input?: Record<string, unknown> };
-      const p: ReplicatePrediction = { id: randomUUID().replace(/-/g, '').slice(0, 26), model: create[1], token, input: parsed.input ?? {}, reads: 0, canceled: false };
+      const parsed = JSON.parse(body.toString('utf8')) as { input?: Record<string, unknown>; version?: string };
+      const version = byVersion ? parsed.version : undefined;
+      const modelName = byVersion ? ([...versions].find(([, v]) => v === version)?.[0] ?? 'unknown/unknown') : create[1];
+      if (byVersion && modelName === 'unknown/unknown') return sendJson(res, 422, { title: 'Invalid version or not permitted', detail: `The specified version does not exist (or perhaps you don't have permission to use it?)`, status: 422 });
+      const missing = (REQUIRED[modelName] ?? []).find((field) => typeof parsed.input?.[field] !== 'string');
+      if (missing) return sendJson(res, 422, { title: 'Input validation failed', detail: `- input: ${missing} is required`, status: 422 });
+      const p: ReplicatePrediction = { id: randomUUID().replace(/-/g, '').slice(0, 26), model: modelName, ...(version ? { version } : {}), token, input: parsed.input ?? {}, reads: 0, canceled: false };
       predictions.push(p);
       byId.set(p.id, { p, script });
       return sendJson(res, 201, json(p, 'starting'));
@@ -134,6 +159,9 @@ export async function startFakeReplicate(opts: { token?: string; files?: OutputF
     predictions,
     get refusedCreates() {
       return refusedCreates;
+    },
+    get modelReads() {
+      return modelReads;
     },
     script: scripts.reply,
     release: () => {

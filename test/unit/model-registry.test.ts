@@ -32,6 +32,8 @@ describe('model registry', () => {
       expect.objectContaining({ id: 'local', provider: 'offline', maxInputs: 4, default: true }),
       expect.objectContaining({ id: 'esrgan-slim-2x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
       expect.objectContaining({ id: 'esrgan-slim-4x', provider: 'offline', maxInputs: 1, offline: true, default: false }),
+      expect.objectContaining({ id: 'inpaint-telea', provider: 'offline', maxInputs: 1, offline: true, default: false, does: ['inpaint'], takesMask: true, takesPrompt: false }),
+      expect.objectContaining({ id: 'inpaint-ns', provider: 'offline', maxInputs: 1, offline: true, default: false, does: ['inpaint'], takesMask: true, takesPrompt: false }),
     ]);
     expect(registry.find('gpt-image-1')).toBeUndefined();
   });
@@ -61,7 +63,7 @@ describe('model registry', () => {
       build,
       16,
     );
-    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
+    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'inpaint-ns', 'gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-2.5-flash-image-preview', 'gpt-image-1']);
     expect(registry.list().filter((m) => m.default).map((m) => m.id)).toEqual(['gemini-2.5-flash-image']);
     await registry.get('gemini-3-pro-image-preview');
     await registry.get('gpt-image-1');
@@ -77,7 +79,7 @@ describe('model registry', () => {
     expect(await registry.get('flux-9')).toBeUndefined();
     expect(await registry.get('gemini-2.5-flash-image')).toBeUndefined();
     expect(await registry.get()).toBeNull();
-    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x']);
+    expect(registry.list().map((m) => m.id)).toEqual(['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'inpaint-ns']);
   });
 
   it('tries the fallback for the default only (named or not); another model named explicitly runs alone; each model is built once', async () => {

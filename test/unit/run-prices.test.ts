@@ -20,7 +20,7 @@ describe('the catalogue carries prices', () => {
 
   it("says which models take a seed: fal's, Replicate's Kontext and Qwen, ComfyUI; not Gemini, OpenAI, Nano Banana on Replicate nor the offline engine", () => {
     const seeded = IMAGE_MODELS.filter((id) => (MODEL_INFO[id] as ModelInfo).takesSeed === true);
-    expect(seeded).toEqual(['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit', 'comfyui']);
+    expect(seeded).toEqual(['fal-ai/nano-banana/edit', 'fal-ai/flux-pro/kontext', 'fal-ai/qwen-image-edit', 'fal-ai/flux-pro/v1/fill', 'black-forest-labs/flux-kontext-pro', 'qwen/qwen-image-edit', 'black-forest-labs/flux-fill-pro', 'comfyui', 'comfyui-inpaint']);
   });
 });
 
@@ -38,7 +38,7 @@ describe('jobCostUsd', () => {
   });
 
   it('is 0 for the offline models, ComfyUI (self-hosted) and the image-steps kinds', () => {
-    for (const model of ['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'comfyui']) expect(jobCostUsd(gen(model), 'gemini-2.5-flash-image'), model).toBe(0);
+    for (const model of ['local', 'esrgan-slim-2x', 'esrgan-slim-4x', 'inpaint-telea', 'comfyui']) expect(jobCostUsd(gen(model), 'gemini-2.5-flash-image'), model).toBe(0);
     expect(jobCostUsd({ taskKind: 'image-steps', model: null }, 'gemini-2.5-flash-image')).toBe(0);
   });
 

@@ -37,3 +37,8 @@ export function modelStatus(model: unknown, catalogue: ModelCatalogue, inputs: n
     chosenId !== undefined && found && inputs > found.maxInputs ? `Too many input images: ${found.label} accepts at most ${found.maxInputs} (this node has ${inputs})` : undefined;
   return { chosenId, model: found, unavailable: false, blocked };
 }
+
+/** The catalogue as a node whose kind runs models of `role` sees it: only the models whose `does` has the role. */
+export function withRole(catalogue: ModelCatalogue, role: ImageModelInfo['does'][number]): ModelCatalogue {
+  return catalogue.state === 'loaded' ? { state: 'loaded', models: catalogue.models.filter((m) => m.does.includes(role)) } : catalogue;
+}

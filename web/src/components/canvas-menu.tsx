@@ -92,6 +92,7 @@ export function CanvasMenu({ menu, nodes, commands, placement, toFlow, addImages
             { label: 'Align and distribute…', onSelect: () => openMenu({ kind: 'arrange', ids, at: { ...menu.at } }) },
           ]
         : []),
+      ...(ids.length === 1 ? (uiOf(node?.type).menu?.(menu.nodeId) ?? []) : []),
       ...(image ? [{ label: 'Open image', onSelect: () => void window.open(image, '_blank', 'noopener') }] : []),
       { label: ids.length > 1 ? `Delete ${ids.length} nodes` : 'Delete', shortcut: 'Del', onSelect: () => commands.remove(ids) },
     ];

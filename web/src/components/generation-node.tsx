@@ -24,7 +24,7 @@ import { useNodeNameList } from '../canvas/names';
 import { documentJob, runOutcome, type RunOutcome } from '../canvas/job';
 import { portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { modelStatus } from '../canvas/model-choice';
+import { modelStatus, withRole } from '../canvas/model-choice';
 import { promptPresets } from '../canvas/prompt-presets';
 import { usePaymentsEnabled } from '../hooks/use-client-config';
 import { useImageSizes } from '../hooks/use-image-sizes';
@@ -63,7 +63,7 @@ export function GenerationNode({ id, type, data }: NodeProps<CanvasNode>) {
   const joined = textConnections.map((c, i) => ({ edgeId: c.edgeId, name: textNames[i] ?? 'a text', text: texts.find((t) => t.id === c.source)?.data.text }));
   // What a run sends (canvas/model.ts `inputImages`): the image of each node connected in.
   const inputCount = sources.filter((s) => s.data.image).length;
-  const catalogue = useModels();
+  const catalogue = withRole(useModels(), 'generate'); // not the models that only upscale or remove backgrounds
   const status = modelStatus(data.model, catalogue, inputCount);
   // The model's own rules, before any run (canvas/input-limits.ts): its prompt (none for an upscaler) and its inputs' size.
   const sizes = useImageSizes(connections.map((c) => sources.find((s) => s.id === c.source)?.data.image));

@@ -20,6 +20,7 @@ import { UploadNode } from '../components/upload-node';
 import { UpscaleNode } from '../components/upscale-node';
 import { UNKNOWN_UI, type KindUi } from './ui';
 import { randomSeed } from '../canvas/marks';
+import { openNodeEditor } from '../canvas/node-open';
 import './kinds.css';
 
 export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
@@ -30,7 +31,7 @@ export const KIND_UI: Readonly<Record<NodeType, KindUi>> = {
   crop: { component: CropNode, noun: 'crop', data: { x: 0, y: 0, width: 512, height: 512 } },
   resize: { component: ResizeNode, noun: 'resize', data: { width: 512, fit: 'contain' } },
   adjust: { component: AdjustNode, noun: 'adjust' },
-  mask: { component: MaskNode, noun: 'mask' },
+  mask: { component: MaskNode, noun: 'mask', menu: (nodeId) => [{ label: 'Paint mask…', onSelect: () => openNodeEditor(nodeId) }] },
   edit: { component: EditNode, noun: 'edit', data: { mode: 'inpaint' } },
   compose: { component: ComposeNode, noun: 'compose' },
   upscale: { component: UpscaleNode, noun: 'upscale' },

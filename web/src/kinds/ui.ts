@@ -17,6 +17,8 @@ export interface KindUi {
    * choosing files (an image node per file, "Add images here…"), `none` not from the menus.
    */
   add?: 'node' | 'files' | 'none';
+  /** Items of its own on a node's context menu (one node chosen): e.g. the mask node's "Paint mask…". */
+  menu?: (nodeId: string) => Array<{ label: string; onSelect: () => void }>;
 }
 
 /** What a node of a type no kind has is: drawn as an unknown node, whose content says so. */
