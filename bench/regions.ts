@@ -341,17 +341,30 @@ export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
       const follow = async (projectId: string) => {
         const tl = await load.followRun(t.baseUrl, bHeaders, projectId, { mode: 'all' }, RUN_CAP_MS);
         if (tl.status !== 'succeeded' || tl.view.jobs.some((j) => j.cached)) throw new Error(`B's small run: ${describeFailure(tl)}${tl.view.jobs.some((j) => j.cached) ? ', cached' : ''}`);
-        return tl.endedMs;
+        return tl;
       };
-      const bRow = async (ids: string[]) => {
+      /** B's job rows: created → started (waiting for a job slot) and started → finished (the task, image worker included). */
+      const parts = { alone: { wait: [] as number[], task: [] as number[] }, beside: { wait: [] as number[], task: [] as number[] } };
+      const bRow = async (ids: string[], into: { wait: number[]; task: number[] }) => {
         await follow(ids[0]); // warm-up
         const ms: number[] = [];
-        for (const id of ids.slice(1)) ms.push(await follow(id));
+        for (const id of ids.slice(1)) {
+          const tl = await follow(id);
+          ms.push(tl.endedMs);
+          const { rows } = await t.pool.query<{ wait: number; task: number }>(
+            'SELECT EXTRACT(EPOCH FROM (started_at - created_at)) * 1000 AS wait, EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000 AS task FROM generation_jobs WHERE id = ANY($1)',
+            [tl.view.jobs.map((j) => j.jobId)],
+          );
+          for (const r of rows) {
+            into.wait.push(Number(r.wait));
+            into.task.push(Number(r.task));
+          }
+        }
         return ms;
       };
 
       const aloneMem = measurePeakMemory();
-      const alone = await bRow(aloneProjects);
+      const alone = await bRow(aloneProjects, parts.alone);
       const aloneStats = aloneMem.stop();
 
       // A keeps one heavy run going (a new project each time: a new key) until B's row ends.
@@ -383,7 +396,7 @@ export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
       let besideStats: PeakMemory;
       try {
         await started;
-        beside = await bRow(besideProjects);
+        beside = await bRow(besideProjects, parts.beside);
       } finally {
         besideStats = besideMem.stop();
         stopping = true;
@@ -399,6 +412,8 @@ export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
         `Fairness: A's heavy job: ${heavyWhat}; A ran ${aRuns.length} (${[...byStatus].map(([s, n]) => `${n} ${s}`).join(', ')}${reasons.length ? `; reasons: ${reasons.join(' | ').slice(0, 300)}` : ''}), ` +
           `each request → end p50 ${f1(pct(aRuns.map((r) => r.ms), 0.5))} ms. B's p50 ${f1(pct(beside, 0.5))} ms beside it vs ${f1(pct(alone, 0.5))} ms alone ` +
           `(ratio ${(pct(beside, 0.5) / pct(alone, 0.5)).toFixed(2)}), p90 ${f1(pct(beside, 0.9))} vs ${f1(pct(alone, 0.9))} ms (ratio ${(pct(beside, 0.9) / pct(alone, 0.9)).toFixed(2)}). ` +
+          `B's job rows, p50 (p90) beside A vs alone: created → started ${f1(pct(parts.beside.wait, 0.5))} (${f1(pct(parts.beside.wait, 0.9))}) vs ${f1(pct(parts.alone.wait, 0.5))} (${f1(pct(parts.alone.wait, 0.9))}) ms, ` +
+          `started → finished (the task, its image worker's turn included) ${f1(pct(parts.beside.task, 0.5))} (${f1(pct(parts.beside.task, 0.9))}) vs ${f1(pct(parts.alone.task, 0.5))} (${f1(pct(parts.alone.task, 0.9))}) ms. ` +
           `Limits: IMAGE_WORKERS ${t.config.model.imageWorkers} (one user holds at most IMAGE_WORKERS − 1), JOBS_CONCURRENCY ${t.config.jobs.concurrency}, JOBS_RUNNING_PER_USER ${t.config.jobs.runningPerUser}.`,
       );
     }
