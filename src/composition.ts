@@ -46,6 +46,7 @@ import { presentTemplateCanvasJson, presentTemplateParts, presentTemplateSummary
 import { createGenerationJobs, type GenerationJobs } from './jobs/runner.js';
 import { createGenerationTask } from './jobs/tasks/generation.js';
 import { createImageStepsTask } from './jobs/tasks/image-steps.js';
+import { createComposeTask } from './jobs/tasks/compose.js';
 import { createNodeRunState } from './jobs/node-state.js';
 import type { Task } from './jobs/task.js';
 import { createJobEvents } from './jobs/job-events.js';
@@ -269,6 +270,16 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
         store,
         outputMaxBytes: config.model.outputMaxBytes,
         runSteps: imageWorkers.runSteps,
+        generations,
+        transactions,
+        limits: { promptChars: config.limits.promptChars },
+      }),
+      createComposeTask({
+        canvases: live,
+        inputs: { store, fetcher, maxBytes: config.limits.inputImageBytes, maxPixels: config.limits.inputImagePixels, maxTotalPixels: config.limits.inputImagePixels },
+        store,
+        outputMaxBytes: config.model.outputMaxBytes,
+        compose: imageWorkers.compose,
         generations,
         transactions,
         limits: { promptChars: config.limits.promptChars },

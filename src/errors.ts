@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   // 413, 415, 416, 429, 431
   'body_too_large',
   'canvas_too_large',
+  'psd_too_large',
   'file_too_large',
   'unsupported_content_type',
   'range_not_satisfiable',
@@ -148,6 +149,8 @@ export const forbidden = () => new AppError('forbidden', 'Forbidden');
 export const projectNotFound = () => new AppError('project_not_found', 'Project not found');
 export const canvasConflict = (version: number) => new AppError('canvas_conflict', 'Canvas was changed elsewhere', { extra: { version } });
 export const canvasTooLarge = () => new AppError('canvas_too_large', 'Canvas too large');
+/** A compose node's PSD would pass PSD_MAX_BYTES (or its pixels INPUT_IMAGE_MAX_PIXELS): `problem` names the size. */
+export const psdTooLarge = (problem: string) => new AppError('psd_too_large', 'PSD too large', { details: problem });
 /** A node's data: URL image that cannot be stored (docs/api.md "Canvas"); `details` says why. */
 export const invalidNodeImage = (nodeId: string, reason: string) => new AppError('invalid_node_image', `Invalid image in node ${shown(nodeId)}`, { details: reason });
 

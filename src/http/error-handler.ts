@@ -93,6 +93,7 @@ export function statusOf(code: ErrorCode): number {
       return 412;
     case 'body_too_large':
     case 'canvas_too_large':
+    case 'psd_too_large':
     case 'file_too_large':
       return 413;
     case 'unsupported_content_type':

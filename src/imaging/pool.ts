@@ -21,6 +21,7 @@ import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from '../fair-slots.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, StepsTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
 import type { StepsAnswer } from './steps.js';
+import type { ComposeAnswer, ComposeTask, PsdAnswer, PsdTask } from './compose.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
 import type { ThumbnailPlan } from './thumbnail.js';
 
@@ -47,6 +48,10 @@ export interface ImageWorkers {
    * the task deadline; cancelling ends its process. A failed or cancelled process answers `failed`.
    */
   runSteps: (task: StepsTask, opts?: { owner?: string; signal?: AbortSignal }) => Promise<StepsAnswer>;
+  /** A compose node's layers blended (./compose.ts), within the task deadline; cancelling ends its process. */
+  compose: (task: ComposeTask, opts?: { owner?: string; signal?: AbortSignal }) => Promise<ComposeAnswer>;
+  /** A compose node's result as a layered PSD (./compose.ts), within the task deadline. */
+  psd: (task: PsdTask, opts?: { owner?: string; signal?: AbortSignal }) => Promise<PsdAnswer>;
   /** Tasks running on the workers, and tasks waiting their turn. */
   load: () => { active: number; waiting: number };
   /** Ends every worker process; work still queued or running fails. */
@@ -133,6 +138,17 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     }
   };
 
+  /** A task within the deadline whose failed or cancelled process answers `failed` (never throws). */
+  const bounded = async <T>(name: string, task: object, opts: { owner?: string; signal?: AbortSignal }): Promise<T | { ok: false; kind: 'failed'; message: string }> => {
+    try {
+      return await run<T>(name, task, { ...opts, deadlineMs: taskTimeoutMs });
+    } catch (err) {
+      if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: `the ${name} task was cancelled or ran past its deadline` };
+      log.warn({ err, task: name }, 'an image worker task failed');
+      return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
+    }
+  };
+
   /** A model whose every call is one task of the workers (`task` names the worker's export). */
   const workerModel = (id: string, task: string, input: (req: GenerateRequest) => object): ImageModel => ({
     id,
@@ -189,6 +205,16 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
         log.warn({ err, task: 'steps' }, 'an image worker task failed');
         return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
       }
+    },
+
+    compose: async (task, opts = {}) => {
+      const answer = await bounded<ComposeAnswer>('compose', task, opts);
+      return answer.ok ? { ...answer, png: bytes(answer.png) } : answer;
+    },
+
+    psd: async (task, opts = {}) => {
+      const answer = await bounded<PsdAnswer>('psd', task, opts);
+      return answer.ok ? { ...answer, psd: bytes(answer.psd) } : answer;
     },
 
     load: () => turns.stats,

@@ -13,6 +13,7 @@ import { decodeProblem } from './input-image-check.js';
 import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
 import { runKindSteps, type StepsAnswer } from './steps.js';
+import { composeLayers, composePsd, type ComposeAnswer, type ComposeTask, type PsdAnswer, type PsdTask } from './compose.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */
 const NICENESS = 10;
@@ -126,4 +127,14 @@ export interface StepsTask {
 export async function steps(task: StepsTask): Promise<StepsAnswer> {
   const answer = await runKindSteps(task.type, task.data, bytes(task.image), task.maxPixels);
   return answer;
+}
+
+/** A compose node's layers blended into one PNG (./compose.ts). */
+export function compose(task: ComposeTask): Promise<ComposeAnswer> {
+  return composeLayers({ ...task, images: task.images.map(bytes), masks: task.masks.map(bytes) });
+}
+
+/** A compose node's result as a layered PSD (./compose.ts). */
+export function psd(task: PsdTask): Promise<PsdAnswer> {
+  return composePsd({ ...task, images: task.images.map(bytes), masks: task.masks.map(bytes), composite: bytes(task.composite) });
 }

@@ -68,6 +68,7 @@ const ANSWERS: [AppError, ErrorCode, number, Record<string, unknown>][] = [
   [errors.canvasConflict(7), 'canvas_conflict', 409, { error: 'Canvas was changed elsewhere', version: 7 }],
   [errors.bodyTooLarge(), 'body_too_large', 413, { error: 'Request body too large' }],
   [errors.canvasTooLarge(), 'canvas_too_large', 413, { error: 'Canvas too large' }],
+  [errors.psdTooLarge('it would be 9 bytes'), 'psd_too_large', 413, { error: 'PSD too large', details: 'it would be 9 bytes' }],
   [errors.fileTooLarge(), 'file_too_large', 413, { error: 'File too large' }],
   [errors.unsupportedContentType(), 'unsupported_content_type', 415, { error: 'Unsupported content type' }],
   [errors.tooManyRequests(12.2), 'too_many_requests', 429, { error: 'Too many requests' }],

@@ -5,22 +5,22 @@
 // loads its inputs (src/services/image-inputs.ts: our store, data: URLs, SSRF-guarded http(s)). The image workers
 // run the kind's plan on it (src/imaging/steps.ts); the PNG is stored with its provenance (a classical edit: model
 // output only when its input was, src/imaging/provenance.ts editSourceType) and recorded as a
-// generation (its lineage: the input, the job, the node) in the transaction in which the job succeeds (ctx.commit),
+// generation (its lineage: the input, the job, the node) in the transaction in which the job succeeds (ctx.commit;
+// ./record-result.ts, shared with the compose task),
 // so the runner shows it in the node like a generation's result. No model is called and nothing is charged: the
 // lineage's model is the node's kind, its cost 0.
-import { createHash, randomBytes } from 'node:crypto';
 import type { LiveDocuments } from '../../collab/live-documents.js';
 import type { Transactions } from '../../db/index.js';
 import type { GenerationsRepository } from '../../db/repositories/index.js';
-import { nodeNotFound, nodeSettingsUnusable, storageUnavailable, unusableImage } from '../../errors.js';
+import { nodeNotFound, nodeSettingsUnusable, unusableImage } from '../../errors.js';
 import type { ImageWorkers } from '../../imaging/pool.js';
-import { safeFileName, uniquePrefix } from '../../imaging/object-names.js';
-import { editSourceType, withProvenance } from '../../imaging/provenance.js';
+import { editSourceType } from '../../imaging/provenance.js';
 import { IMAGE_STEPS_TASK } from '../../kinds/image-steps.js';
 import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
 import { resolveInputs, type InputDeps } from '../../services/image-inputs.js';
-import { ObjectTooLargeError, type ObjectStore } from '../../storage/index.js';
+import type { ObjectStore } from '../../storage/index.js';
 import type { Task } from '../task.js';
+import { recordResult, stopped } from './record-result.js';
 
 export interface ImageStepsTaskDeps {
   /** The canvas as it is now: the node's type and data. */
@@ -37,13 +37,8 @@ export interface ImageStepsTaskDeps {
   limits: KindLimits;
 }
 
-const PNG = 'image/png';
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-/** A canceled job: the runner records it as canceled (this error is never shown). */
-const stopped = () => new Error('the job was canceled');
 
 export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
   const { store } = deps;
@@ -70,12 +65,6 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
     return { type: kind.type, data: checked.data };
   }
 
-  const put = async (name: string, data: Buffer, contentType: string, maxBytes: number, nodeId: string) =>
-    store.put(name, data, { contentType, maxBytes }).catch((err: unknown): never => {
-      if (err instanceof ObjectTooLargeError) throw nodeSettingsUnusable(`the result is larger than the ${maxBytes} bytes stored`, nodeId);
-      throw storageUnavailable('the result image could not be stored');
-    });
-
   return {
     kind: IMAGE_STEPS_TASK,
     async run({ job, user, signal, commit }) {
@@ -95,59 +84,11 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
         if (answer.kind === 'input') throw unusableImage(answer.message, { index: 0, url: job.images[0] });
         throw new Error(`the image steps failed: ${answer.message}`); // internal
       }
-      const stamp = Date.now();
-      const generationId = `gen-${stamp}-${randomBytes(6).toString('hex')}`;
-      const png = withProvenance(Buffer.from(answer.png), { generationId, model: type, sourceType: editSourceType(input.data) });
-      const written: string[] = [];
-      try {
-        const output = await put(`generated-${stamp}-${randomBytes(6).toString('hex')}.png`, png, PNG, deps.outputMaxBytes, nodeId);
-        written.push(output.name);
-        // The record keeps URLs only: a data-URL input is stored as an object first (as a generation's).
-        let inputUrl = input.url;
-        if (!inputUrl) {
-          const stored = await put(`${uniquePrefix()}-${safeFileName('input', input.mimeType)}`, input.data, input.mimeType, deps.inputs.maxBytes, nodeId);
-          written.push(stored.name);
-          inputUrl = stored.url;
-        }
-        const queuedMs = Math.max(0, Math.round((job.startedAt ?? new Date()).getTime() - job.createdAt.getTime()));
-        const committed = await deps.transactions.transaction(async (tx) => {
-          if (!(await commit(tx, { imageUrl: output.url, generationId, model: type }))) return false;
-          const parentIds = await deps.generations.parentsOf([inputUrl], { userId: user.id, projectId }, tx);
-          await deps.generations.insert({
-            id: generationId,
-            userId: user.id,
-            userEmail: user.email,
-            prompt: '',
-            inputImages: [inputUrl],
-            outputImageUrl: output.url,
-            model: type,
-            createdAt: new Date(stamp),
-            jobId: job.id,
-            projectId,
-            nodeId,
-            canvasVersion,
-            modelVersion: `${type}@${kindOf(type)!.version}`,
-            inputs: [{ url: inputUrl, sha256: sha256(input.data), bytes: input.data.length }],
-            outputSha256: sha256(png),
-            outputBytes: png.length,
-            queuedMs,
-            modelMs: 0,
-            totalMs: Math.round(performance.now() - started) + queuedMs,
-            cost: { amount: 0, currency: 'USD', basis: 'list price' },
-            parentIds,
-            promptInMetadata: false,
-            cacheKey: job.cacheKey,
-            seed: job.seed,
-          }, tx);
-          return true;
-        });
-        if (!committed) throw stopped();
-        return { output: { imageUrl: output.url, generationId, model: type } };
-      } catch (err) {
-        // Nothing half-done stays behind: objects written for this job go too.
-        await Promise.all(written.map((name) => store.delete(name).catch(() => {})));
-        throw err;
-      }
+      return recordResult(
+        { store, outputMaxBytes: deps.outputMaxBytes, inputMaxBytes: deps.inputs.maxBytes, generations: deps.generations, transactions: deps.transactions },
+        { job, user, commit },
+        { type, png: answer.png, sourceType: editSourceType(input.data), inputs: [input], started, canvasVersion },
+      );
     },
   };
 }
