@@ -74,8 +74,8 @@ export interface PeakMemory {
   reset: boolean;
 }
 
-/** Starts measuring; `stop()` answers the peaks since. */
-export function measurePeakMemory(): { stop(): PeakMemory } {
+/** Starts measuring; `stop()` answers the peaks since. `exclude`: worker processes not to count (another instance's). */
+export function measurePeakMemory(exclude: ReadonlySet<number> = new Set()): { stop(): PeakMemory } {
   if (process.platform !== 'linux') {
     const serviceStartBytes = process.memoryUsage.rss();
     return { stop: () => ({ serviceBytes: process.resourceUsage().maxRSS * 1024, serviceStartBytes, workerBytes: 0, workersSumBytes: 0, workers: 0, reset: false }) };
@@ -83,10 +83,11 @@ export function measurePeakMemory(): { stop(): PeakMemory } {
   const serviceStartBytes = process.memoryUsage.rss();
   let reset = resetHighWater('self');
   // Workers running now are reset; one started later has its whole life's peak, all of it within the stretch.
-  for (const pid of imageWorkerPids()) if (!resetHighWater(pid)) reset = false;
+  const workers = () => imageWorkerPids().filter((pid) => !exclude.has(pid));
+  for (const pid of workers()) if (!resetHighWater(pid)) reset = false;
   const peaks = new Map<number, number>();
   const sample = () => {
-    for (const pid of imageWorkerPids()) {
+    for (const pid of workers()) {
       const hwm = highWater(pid);
       if (hwm !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, hwm));
     }

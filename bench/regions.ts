@@ -24,7 +24,7 @@ import { SESSION_COOKIE } from '../test/helpers/live-client.js';
 import type { HttpClient } from '../test/helpers/http-client.js';
 import type { ApiContext } from './api.js';
 import type { LoadClient, RunTimeline } from './load.js';
-import { measurePeakMemory, type PeakMemory } from './peak-memory.js';
+import { imageWorkerPids, measurePeakMemory as measureAll, type PeakMemory } from './peak-memory.js';
 import type { RoundTripJob, RoundTripTimes } from './regions-client.js';
 import { picture, projectWith, uploadPicture } from './run-canvases.js';
 import { runEnded, type RunViewLike } from './run-view.js';
@@ -73,6 +73,7 @@ function table(header: string[], rows: string[][]): string {
 const HEADER = ['case', 'n', 'p50 ms', 'p90 ms', 'max ms', 'workers peak MB', 'service peak MB', 'ratio'];
 /** A table row: the times, the peaks (one worker's largest, and all workers' peaks added, / the service's). */
 function row(name: string, ms: number[], mem: PeakMemory | undefined, ratio: string): string[] {
+  if (mem && !mem.reset) notReset = true;
   const workers = !mem ? '' : mem.workers === 0 ? 'none ran' : `${mb(mem.workerBytes)}${mem.workers > 1 ? ` (${mem.workers}: Σ ${mb(mem.workersSumBytes)})` : ''}`;
   const service = mem ? `${mb(mem.serviceBytes)} (+${mb(Math.max(0, mem.serviceBytes - mem.serviceStartBytes))})` : '';
   return [name, String(ms.length), f1(pct(ms, 0.5)), f1(pct(ms, 0.9)), f1(Math.max(...ms)), workers, service, ratio];
@@ -223,7 +224,14 @@ function roundTripsInChild(job: RoundTripJob): Promise<RoundTripTimes[]> {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** Image workers that are not this section's instance's (the main bench instance's, started before it). */
+let othersWorkers: ReadonlySet<number> = new Set();
+const measurePeakMemory = () => measureAll(othersWorkers);
+/** Whether some peak could not be reset at its case's start (then it is the process's whole life's). */
+let notReset = false;
+
 export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
+  othersWorkers = new Set(imageWorkerPids());
   const out: string[][] = [];
   const lines: string[] = [];
   const missing: string[] = [];
@@ -427,6 +435,7 @@ export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
         ...lines,
       );
     }
+    if (notReset) notes.push('Region editing: some peaks could not be reset at their case\'s start (/proc/<pid>/clear_refs refused): those are since their process started.');
     if (missing.length > 0) notes.push(...missing.map((m) => `Region editing: MISSING in this build — ${m}`));
   }
 };
