@@ -19,6 +19,9 @@ import { countedStore } from './storage/counted.js';
 import { createImageModel, type ImageModel, type ImageModelName } from './models/index.js';
 import { createModelRegistry, type ModelAccess, type ModelRegistry } from './models/registry.js';
 import { upscaleFactorOf } from './models/esrgan-upscaler.js';
+import { inpaintMethodOf } from './models/inpainter.js';
+import { createEditTask } from './jobs/tasks/edit.js';
+import { EDIT_DEFAULT_MODEL } from './kinds/edit.js';
 import { withTimeoutAndLimit } from './models/wrappers.js';
 import { createSafeFetcher, publicInternet, type Network, type SafeFetcher } from './net/safe-fetch.js';
 import { createPayments } from './payments/index.js';
@@ -284,6 +287,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
         transactions,
         limits: { promptChars: config.limits.promptChars },
       }),
+      createEditTask({ generation: services.generation, canvases: live, prepareEdit: imageWorkers.prepareEdit, maxPixels: config.limits.inputImagePixels, limits: { promptChars: config.limits.promptChars }, defaultModel: EDIT_DEFAULT_MODEL }),
       ...tasks,
     ],
     access,
@@ -293,6 +297,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     runningPerUser: config.jobs.runningPerUser,
     inFlightPerUser: config.model.inFlightPerUser,
     defaultModel: models.defaultId,
+    models,
     toPreview: imageWorkers.toPreview,
     log,
     metrics,
@@ -310,6 +315,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
     budget: services.budget,
     defaultModel: models.defaultId,
     maxJobs: config.jobs.runMaxJobs,
+    models,
     log,
   }));
   return {
@@ -345,6 +351,8 @@ function buildModels(config: Config, imageWorkers: ImageWorkers, outputFetcher: 
     if (model === 'local') return imageWorkers.offlineModel(cfg.offline);
     const scale = upscaleFactorOf(model);
     if (scale) return imageWorkers.upscaler(scale, { maxInputPixels: cfg.upscaleMaxInputPixels });
+    const inpaint = inpaintMethodOf(model);
+    if (inpaint) return imageWorkers.inpainter(inpaint, config.limits.inputImagePixels);
     return createImageModel({
       model,
       apiKey: access.apiKey,

@@ -19,7 +19,10 @@ import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from '../fair-slots.js';
-import type { DecodeTask, GenerateAnswer, GenerateTask, StepsTask, SvgTask, ThumbnailTask, UpscaleTask } from './worker.js';
+import type { DecodeTask, GenerateAnswer, GenerateTask, StepsTask, SvgTask, ThumbnailTask, UpscaleTask, InpaintTask } from './worker.js';
+import type { EditPrepareAnswer, EditPrepareTask } from './edit-prepare.js';
+import type { InpaintMethod } from '../models/classical-inpaint.js';
+import { inpainterId } from '../models/inpainter.js';
 import type { StepsAnswer } from './steps.js';
 import type { ComposeAnswer, ComposeTask, PsdAnswer, PsdTask } from './compose.js';
 import { upscalerId, type UpscaleFactor, type UpscaleLimits } from '../models/esrgan-upscaler.js';
@@ -33,6 +36,10 @@ export interface ImageWorkers {
   offlineModel: (limits: Partial<OfflineLimits>) => ImageModel;
   /** ESRGAN super-resolution by `scale` (esrgan-slim-2x / -4x), run in the workers; cancelling ends its process. */
   upscaler: (scale: UpscaleFactor, limits: UpscaleLimits) => ImageModel;
+  /** Classical inpainting (`inpaint-telea` / `inpaint-ns`, ./inpaint.ts) of a request's image inside its mask, run in the workers. */
+  inpainter: (method: InpaintMethod, maxPixels: number) => ImageModel;
+  /** An edit's image and mask made ready for its model (./edit-prepare.ts), within the task deadline; cancelling ends its process. */
+  prepareEdit: (task: EditPrepareTask, opts?: { owner?: string; signal?: AbortSignal }) => Promise<EditPrepareAnswer | { ok: false; kind: 'failed'; message: string }>;
   /** Decodes an input image to the end: the problem (worded to follow `Invalid image: `), or undefined. */
   decodeProblem: (data: Buffer, mimeType: string, maxPixels: number, owner?: string) => Promise<string | undefined>;
   /** Draws an SVG at its declared size, up to `maxPixels`; a PNG over `maxBytes` is not sent back. */
@@ -172,6 +179,20 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     offlineModel: (limits) => workerModel('local', 'generate', (req) => ({ images: images(req), prompt: req.prompt, limits }) satisfies GenerateTask),
 
     upscaler: (scale, limits) => workerModel(upscalerId(scale), 'upscale', (req) => ({ images: images(req), scale, limits }) satisfies UpscaleTask),
+
+    inpainter: (method, maxPixels) =>
+      workerModel(inpainterId(method), 'inpaint', (req) => ({ images: images(req), ...(req.mask ? { mask: { data: req.mask.data, mimeType: req.mask.mimeType } } : {}), method, maxPixels }) satisfies InpaintTask),
+
+    prepareEdit: async (task, opts = {}) => {
+      try {
+        const answer = await run<EditPrepareAnswer>('editPrepare', task, { ...opts, deadlineMs: taskTimeoutMs });
+        return answer.ok ? { ...answer, image: bytes(answer.image), mask: bytes(answer.mask) } : answer;
+      } catch (err) {
+        if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: 'preparing the edit was cancelled or ran past its deadline' };
+        log.warn({ err, task: 'editPrepare' }, 'an image worker task failed');
+        return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
+      }
+    },
 
     decodeProblem: (data, mimeType, maxPixels, owner) => {
       const task: DecodeTask = { data, mimeType, maxPixels };

@@ -14,6 +14,9 @@ import { renderSvg, type SvgRender } from './svg.js';
 import { drawThumbnail, type ThumbnailPlan } from './thumbnail.js';
 import { runKindSteps, type StepsAnswer } from './steps.js';
 import { composeLayers, composePsd, type ComposeAnswer, type ComposeTask, type PsdAnswer, type PsdTask } from './compose.js';
+import { prepareEdit, type EditPrepareAnswer, type EditPrepareTask } from './edit-prepare.js';
+import { inpaint as classicalInpaint, type InpaintMethod } from '../models/classical-inpaint.js';
+import { inpainterId } from '../models/inpainter.js';
 
 /** How much nicer than the service this process runs (Unix niceness, 0–19). */
 const NICENESS = 10;
@@ -137,4 +140,32 @@ export function compose(task: ComposeTask): Promise<ComposeAnswer> {
 /** A compose node's result as a layered PSD (./compose.ts). */
 export function psd(task: PsdTask): Promise<PsdAnswer> {
   return composePsd({ ...task, images: task.images.map(bytes), masks: task.masks.map(bytes), composite: bytes(task.composite) });
+}
+
+export type { EditPrepareTask } from './edit-prepare.js';
+
+/** An edit's image and mask made ready for its model: the mask fitted, or the image extended to outpaint (./edit-prepare.ts). */
+export function editPrepare(task: EditPrepareTask): Promise<EditPrepareAnswer> {
+  return prepareEdit(task, bytes);
+}
+
+export interface InpaintTask {
+  images: Array<{ data: Uint8Array; mimeType: string }>;
+  mask?: { data: Uint8Array; mimeType: string };
+  method: InpaintMethod;
+  maxPixels: number;
+}
+
+/** Classical inpainting of the first image inside the mask (./inpaint.ts: opencv.js Telea or Navier–Stokes). */
+export async function inpaint(task: InpaintTask): Promise<GenerateAnswer> {
+  const [first] = task.images;
+  const model = inpainterId(task.method);
+  if (!first) return { ok: false, kind: 'input', index: 0, message: `${model} needs an image` };
+  if (!task.mask) return { ok: false, kind: 'failed', message: `${model} needs a mask: run it from an edit node` };
+  try {
+    const made = await classicalInpaint(bytes(first.data), bytes(task.mask.data), task.method, task.maxPixels);
+    return { ok: true, data: made.png, mimeType: 'image/png', text: `Filled ${made.filled} pixels from their surroundings (${model}, classical inpainting)`, model };
+  } catch (err) {
+    return { ok: false, kind: 'failed', message: `${model} could not fill the mask: ${err instanceof Error ? err.message : 'it failed'}` };
+  }
 }

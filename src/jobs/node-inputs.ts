@@ -19,6 +19,8 @@ export interface NodeJobInput {
   model?: string;
   /** The task the job runs (./task.ts); `generation` when absent. */
   taskKind?: string;
+  /** The node's kind (its model's role is checked against it: ./model-roles.ts). */
+  nodeType?: string;
 }
 
 type Rec = Record<string, unknown>;
@@ -64,7 +66,7 @@ export async function nodeJobInput(
   if (images.length === 0) throw invalidRequest(`No images provided: node ${JSON.stringify(nodeId)} has no input image (connect a node with an image to it)`);
   const model = str(data.model);
   if (!prompt.trim() && (run.needsPrompt?.(run.model ?? model) ?? true)) throw invalidRequest(`No prompt provided: node ${JSON.stringify(nodeId)} has no prompt`);
-  return { images, prompt, ...(model ? { model } : {}) };
+  return { images, prompt, ...(model ? { model } : {}), nodeType: kind.type };
 }
 
 /**
@@ -126,7 +128,7 @@ function portsJobInput(edges: readonly unknown[], nodes: ReadonlyMap<string, Rec
   }
   const prompt = [str(data.prompt), ...texts].filter((p): p is string => p !== undefined && p.trim().length > 0).join('\n');
   const model = str(data.model) ?? kind.task?.models?.default ?? (kind.task?.models ? undefined : kind.type);
-  return { images, inputPorts, prompt, ...(model ? { model } : {}), taskKind: kind.task!.kind };
+  return { images, inputPorts, prompt, ...(model ? { model } : {}), taskKind: kind.task!.kind, nodeType: kind.type };
 }
 
 /**

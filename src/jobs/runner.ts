@@ -21,9 +21,10 @@ import type { GenerationJobRow, GenerationJobStatus, GenerationRow, JobProgress 
 import type { ModelProgress } from '../models/index.js';
 import type { LiveDocuments } from '../collab/live-documents.js';
 import type { Metrics } from '../metrics.js';
-import { isAppError, jobFinished, jobNotFound, nodeBusy, nodeNotFound, tooManyGenerations, unauthorized } from '../errors.js';
+import { invalidRequest, isAppError, jobFinished, jobNotFound, nodeBusy, nodeNotFound, tooManyGenerations, unauthorized } from '../errors.js';
 import { decodeCursor, pageOf, type GenerateResponse } from '../services/generation.js';
 import { nodeJobInput } from './node-inputs.js';
+import { modelRoleProblem, type ModelCatalogue } from './model-roles.js';
 import { CANCELED, INTERRUPTED, type NodeRunState, type RunOutcome } from './node-state.js';
 import type { JobEvents } from './job-events.js';
 import { createJobQueue, type DeliveredJob, type JobQueue, type JobQueueOptions, type QueuedJob } from './queue.js';
@@ -169,6 +170,8 @@ export interface GenerationJobsDeps {
   inFlightPerUser: number;
   /** The model a job that names none runs: recorded in the job when it is queued. */
   defaultModel: string;
+  /** The models this deployment runs: a node whose model does not do its kind's role is refused (./model-roles.ts). */
+  models?: ModelCatalogue;
   /** The stream of job events (./job-events.ts). */
   events: JobEvents;
   /** How often running jobs' heartbeats are renewed and lapsed ones looked for (JOBS_HEARTBEAT_MS). */
@@ -680,7 +683,9 @@ export function createGenerationJobs(deps: GenerationJobsDeps): GenerationJobs {
       const node = { projectId, nodeId };
       if (deps.access) await deps.access.require({ userId }, projectId, 'generate'); // who may, before the canvas is read
       if (!deps.canvases) throw nodeNotFound(nodeId);
-      const input = await nodeJobInput(deps.canvases, node, { model, needsPrompt });
+      const { nodeType, ...input } = await nodeJobInput(deps.canvases, node, { model, needsPrompt });
+      const problem = deps.models && nodeType ? modelRoleProblem(deps.models, { id: nodeId, type: nodeType }, input.taskKind === undefined || input.taskKind === GENERATION_TASK ? (model ?? input.model) : input.model) : undefined;
+      if (problem) throw invalidRequest(problem);
       // The model and the prompt's metadata are a generation's; another task's job keeps what its node gives.
       const asked = (input.taskKind ?? GENERATION_TASK) === GENERATION_TASK ? { ...(model !== undefined ? { model } : {}), ...(promptInMetadata !== undefined ? { promptInMetadata } : {}) } : {};
       return (await create(userId, { ...input, ...node, ...asked })).view;

@@ -116,6 +116,32 @@ export const MODEL_INFO = {
     does: ['generate', 'upscale'],
     price: OFFLINE_PRICE,
   },
+  // Offline classical inpainting (src/models/classical-inpaint.ts: OpenCV through opencv.js), run in the image workers; the
+  // image and the mask of an edit node, the prompt is not used.
+  'inpaint-telea': {
+    id: 'inpaint-telea',
+    provider: 'offline',
+    label: 'Fill from surroundings (offline, classical inpainting — not AI: good for small areas; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+    takesPrompt: false,
+    does: ['inpaint'],
+    takesMask: true,
+    price: OFFLINE_PRICE,
+  },
+  'inpaint-ns': {
+    id: 'inpaint-ns',
+    provider: 'offline',
+    label: 'Fill from surroundings, Navier–Stokes (offline, classical inpainting — not AI: good for small areas; the prompt is not used)',
+    maxInputs: 1,
+    progress: 'none',
+    offline: true,
+    takesPrompt: false,
+    does: ['inpaint'],
+    takesMask: true,
+    price: OFFLINE_PRICE,
+  },
   'gemini-2.5-flash-image': {
     id: 'gemini-2.5-flash-image',
     provider: 'gemini',

@@ -3,6 +3,7 @@ import { type ImageModel, ModelConfigError } from './image-model.js';
 import { isImageModelName, MODEL_INFO, type ImageModelName } from './catalogue.js';
 import type { Workflow } from './comfyui-workflow.js';
 import { DEFAULT_UPSCALE_MAX_INPUT_PIXELS, upscaleFactorOf } from './esrgan-upscaler.js';
+import { inpaintMethodOf } from './inpainter.js';
 import type { OutputFetcher } from './driver-support.js';
 import type { FalEndpoint } from './fal-image-model.js';
 import type { ReplicateModel } from './replicate-image-model.js';
@@ -13,6 +14,8 @@ export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, type 
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
 
 export { DEFAULT_UPSCALE_MAX_INPUT_PIXELS };
+/** The most pixels classical inpainting takes when no limit is given (INPUT_IMAGE_MAX_PIXELS's default). */
+const DEFAULT_INPAINT_MAX_PIXELS = 40_000_000;
 
 export interface ModelConfig {
   model: ImageModelName;
@@ -22,6 +25,8 @@ export interface ModelConfig {
   timeoutMs: number;
   /** ESRGAN super-resolution: the most input pixels (UPSCALE_MAX_INPUT_PIXELS). */
   upscaleMaxInputPixels?: number;
+  /** Classical inpainting: the most pixels of its image (INPUT_IMAGE_MAX_PIXELS). */
+  inpaintMaxPixels?: number;
   /** OpenAI: partial images streamed as previews before the final one (0–3; default 0, one plain request). */
   partialImages?: number;
   /** What a prompt may ask of the offline engine (`local`); defaults for what is left out. */
@@ -44,6 +49,11 @@ export async function createImageModel(cfg: ModelConfig): Promise<ImageModel> {
   if (scale) {
     const { EsrganUpscaler } = await import('./esrgan-upscaler.js');
     return new EsrganUpscaler(scale, { maxInputPixels: cfg.upscaleMaxInputPixels ?? DEFAULT_UPSCALE_MAX_INPUT_PIXELS });
+  }
+  const inpaint = inpaintMethodOf(cfg.model);
+  if (inpaint) {
+    const { ClassicalInpainter } = await import('./inpainter.js');
+    return new ClassicalInpainter(inpaint, cfg.inpaintMaxPixels ?? DEFAULT_INPAINT_MAX_PIXELS);
   }
   if (cfg.model === 'comfyui') {
     if (!cfg.baseUrl || !cfg.workflow) throw new ModelConfigError('The ComfyUI model needs COMFYUI_URL and a workflow');

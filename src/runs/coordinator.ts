@@ -20,6 +20,7 @@ import { graphOf, keysOf, planRun, type CanvasLike, type JobInput, type Plan, ty
 import { IMAGE_STEPS_TASK } from '../kinds/image-steps.js';
 import { kindOf } from '../kinds/index.js';
 import type { GenerationJobs, HandedJob, NewJob } from '../jobs/runner.js';
+import { modelRoleProblem, type ModelCatalogue } from '../jobs/model-roles.js';
 import type { Estimate, PricedStep } from './prices.js';
 import type { NodeRunWrite, RunDocument } from './run-state.js';
 import { DONE_OK, FINAL, nodeRunOf, presentRun, stepNow, type RunView, type StepNow } from './run-view.js';
@@ -62,6 +63,8 @@ export interface RunsDeps {
   defaultModel: string;
   /** RUN_MAX_JOBS. */
   maxJobs: number;
+  /** The models this deployment runs: a run of a node whose model does not do its kind's role is refused (../jobs/model-roles.ts). */
+  models?: ModelCatalogue;
   log: { warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -332,6 +335,11 @@ export function createRuns(deps: RunsDeps): Runs {
         planned = plan(canvas, request);
       }
       const { keys, plan: p } = planned;
+      const models = deps.models;
+      for (const step of models ? p.steps : []) {
+        const problem = modelRoleProblem(models!, { id: step.nodeId, type: step.type }, step.model);
+        if (problem) throw invalidRun(problem, [step.nodeId]);
+      }
       const estimate = await estimateFor(projectId, p.steps);
       await deps.budget.check(userId, estimate.totalUsd);
       const runId = `run_${randomUUID()}`;

@@ -9,7 +9,7 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import type { Transactions, Tx } from '../db/index.js';
 import type { GenerationFilters, GenerationNode, GenerationsRepository, UsersRepository } from '../db/repositories/index.js';
 import type { GenerationRow } from '../db/schema.js';
-import { AppError, promptNotUnderstood, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, modelRefusedImage, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, upgradeRequired, budgetUsedUp } from '../errors.js';
+import { AppError, invalidRequest, promptNotUnderstood, generationFailed, imageModelBusy, imageModelFailed, invalidCursor, modelKeyMissing, modelRefusedImage, storageUnavailable, noImageGenerated, tooManyImagesFor, unauthorized, unknownModel, upgradeRequired, budgetUsedUp } from '../errors.js';
 import { toPng } from '../imaging/convert.js';
 import { generationResult, type Metrics } from '../metrics.js';
 import { ModelFailedError, ModelInputError, ModelPromptError, ModelQuotaError, type GenerateResult, type ImageModel, type ModelImage, type ModelProgress } from '../models/index.js';
@@ -60,6 +60,18 @@ export interface GenerateInput {
    * generation fails as canceled. So a job ends either succeeded with its generation recorded, or canceled with none.
    */
   commit?: (tx: Tx, made: { generationId: string; imageUrl: string; model: string; text?: string }) => Promise<boolean>;
+  /**
+   * An edit (src/jobs/tasks/edit.ts): its mask's URL, read and checked as the images are and recorded among the
+   * generation's inputs after them (its lineage); and `prepare`, which turns the inputs read into the model's images
+   * and its mask (GenerateRequest.mask: fitted to the image, not empty; an outpaint's extended image) before any model
+   * call — it throws an AppError to refuse (nothing is stored, no model is called).
+   */
+  edit?: EditInput;
+}
+
+export interface EditInput {
+  mask?: string;
+  prepare(inputs: { images: ResolvedInput[]; mask?: ResolvedInput }): Promise<{ images: ModelImage[]; mask: ModelImage }>;
 }
 
 export interface GenerationService {
@@ -193,9 +205,9 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
    * Calls the model chain with the inputs (an input the model refuses is named by its place).
    * `answered()` runs once a model has answered the call, whatever the answer (the quota keeps that call's slot).
    */
-  async function callModel(model: ImageModel, inputs: ResolvedInput[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void, seed?: number): Promise<GenerateResult> {
+  async function callModel(model: ImageModel, inputs: ModelImage[], prompt: string, owner: string, answered: () => void, signal?: AbortSignal, onProgress?: (p: ModelProgress) => void, seed?: number, mask?: ModelImage): Promise<GenerateResult> {
     try {
-      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}), ...(seed !== undefined ? { seed } : {}) });
+      const result = await model.generate({ images: inputs, prompt, signal: signal ?? new AbortController().signal, onAnswered: answered, owner, ...(onProgress ? { onProgress } : {}), ...(seed !== undefined ? { seed } : {}), ...(mask ? { mask } : {}) });
       answered(); // a result is an answer, from whichever model of the chain (the offline engine included)
       if (result.model && result.model !== model.id) deps.metrics?.modelError(model.id); // the fallback answered
       return result;
@@ -288,6 +300,8 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
     // behaviour (the default model gets what the service's own limits allow).
     const entry = input.model !== undefined ? deps.models.find(input.model) : undefined;
     if (entry && input.images.length > entry.maxInputs) throw tooManyImagesFor(entry.label, entry.maxInputs);
+    // An edit's mask reaches only a model that takes one (a run and a node's job refuse others first, naming the node).
+    if (input.edit && deps.models.find(input.model ?? deps.models.defaultId)?.takesMask !== true) throw invalidRequest(`model ${JSON.stringify(input.model ?? deps.models.defaultId)} cannot take a mask (GET /api/models: the models that do inpaint)`);
     return model;
   }
 
@@ -305,15 +319,18 @@ export function createGenerationService(deps: GenerationDeps): GenerationService
   async function generateRunning(
     model: ImageModel,
     user: { id: string; email: string },
-    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress, seed, run: runKey }: GenerateInput,
+    { images, prompt, signal, lineage, promptInMetadata, commit, onProgress, seed, run: runKey, edit }: GenerateInput,
     run: Omit<Made, 'modelMs' | 'queuedMs' | 'promptInMetadata'>,
   ): Promise<GenerateResponse> {
-    const inputs = await resolveInputs(images, deps, user.id); // a refused input gives the slot back: no model was called
+    // An edit's mask is read and checked as an input (and recorded as one, after the images).
+    const inputs = await resolveInputs(edit?.mask !== undefined ? [...images, edit.mask] : images, deps, user.id); // a refused input gives the slot back: no model was called
     let answered = false;
     try {
       if (signal?.aborted) throw canceled();
+      const request = edit ? await edit.prepare({ images: inputs.slice(0, images.length), ...(edit.mask !== undefined ? { mask: inputs[images.length] } : {}) }) : { images: inputs, mask: undefined };
+      if (signal?.aborted) throw canceled();
       const modelStarted = performance.now();
-      const result = await callModel(model, inputs, prompt, user.id, () => (answered = true), signal, onProgress, seed ?? runKey?.seed ?? undefined);
+      const result = await callModel(model, request.images, prompt, user.id, () => (answered = true), signal, onProgress, seed ?? runKey?.seed ?? undefined, request.mask);
       const modelMs = Math.round(performance.now() - modelStarted);
       if (signal?.aborted) throw canceled(); // the model answered anyway: its result is discarded
       if (!result.image) throw noImageGenerated(result.text ?? '');
