@@ -4,6 +4,7 @@
 // read every SAMPLE_MS (a worker that ends during the stretch — idle, cancelled, past its deadline — keeps the peak it
 // had at its last sample). Elsewhere, or when a reset is refused, the peak is the process's whole life's (`reset` false).
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 const SAMPLE_MS = 50;
 
@@ -50,6 +51,16 @@ function highWater(pid: number | 'self'): number | undefined {
   }
 }
 
+/** A process's CPU time (user + system), in ms; undefined when it has ended. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
 function resetHighWater(pid: number | 'self'): boolean {
   try {
     fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -72,13 +83,16 @@ export interface PeakMemory {
   workers: number;
   /** Whether every peak was reset at the start (else some are since their process started). */
   reset: boolean;
+  /** Each image worker's CPU time over the stretch (ms, largest first), and the stretch's wall time (ms). */
+  workerCpuMs: number[];
+  wallMs: number;
 }
 
 /** Starts measuring; `stop()` answers the peaks since. `exclude`: worker processes not to count (another instance's). */
 export function measurePeakMemory(exclude: ReadonlySet<number> = new Set()): { stop(): PeakMemory } {
   if (process.platform !== 'linux') {
     const serviceStartBytes = process.memoryUsage.rss();
-    return { stop: () => ({ serviceBytes: process.resourceUsage().maxRSS * 1024, serviceStartBytes, workerBytes: 0, workersSumBytes: 0, workers: 0, reset: false }) };
+    return { stop: () => ({ serviceBytes: process.resourceUsage().maxRSS * 1024, serviceStartBytes, workerBytes: 0, workersSumBytes: 0, workers: 0, reset: false, workerCpuMs: [], wallMs: 0 }) };
   }
   const serviceStartBytes = process.memoryUsage.rss();
   let reset = resetHighWater('self');
@@ -86,10 +100,19 @@ export function measurePeakMemory(exclude: ReadonlySet<number> = new Set()): { s
   const workers = () => imageWorkerPids().filter((pid) => !exclude.has(pid));
   for (const pid of workers()) if (!resetHighWater(pid)) reset = false;
   const peaks = new Map<number, number>();
+  const cpu = new Map<number, { first: number; last: number }>();
+  const startedAt = performance.now();
+  // A worker alive now starts from its CPU time now; one started later from 0.
+  for (const pid of workers()) {
+    const ms = cpuMs(pid);
+    if (ms !== undefined) cpu.set(pid, { first: ms, last: ms });
+  }
   const sample = () => {
     for (const pid of workers()) {
       const hwm = highWater(pid);
       if (hwm !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, hwm));
+      const ms = cpuMs(pid);
+      if (ms !== undefined) cpu.set(pid, { first: cpu.get(pid)?.first ?? 0, last: ms });
     }
   };
   sample();
@@ -106,6 +129,8 @@ export function measurePeakMemory(exclude: ReadonlySet<number> = new Set()): { s
         workersSumBytes: values.reduce((a, b) => a + b, 0),
         workers: values.length,
         reset,
+        workerCpuMs: [...cpu.values()].map((c) => c.last - c.first).sort((a, b) => b - a),
+        wallMs: performance.now() - startedAt,
       };
     },
   };

@@ -422,6 +422,8 @@ export const regionsSection: Section<ApiContext> = async ({ load, notes }) => {
           `(ratio ${(pct(beside, 0.5) / pct(alone, 0.5)).toFixed(2)}), p90 ${f1(pct(beside, 0.9))} vs ${f1(pct(alone, 0.9))} ms (ratio ${(pct(beside, 0.9) / pct(alone, 0.9)).toFixed(2)}). ` +
           `B's job rows, p50 (p90) beside A vs alone: created → started ${f1(pct(parts.beside.wait, 0.5))} (${f1(pct(parts.beside.wait, 0.9))}) vs ${f1(pct(parts.alone.wait, 0.5))} (${f1(pct(parts.alone.wait, 0.9))}) ms, ` +
           `started → finished (the task, its image worker's turn included) ${f1(pct(parts.beside.task, 0.5))} (${f1(pct(parts.beside.task, 0.9))}) vs ${f1(pct(parts.alone.task, 0.5))} (${f1(pct(parts.alone.task, 0.9))}) ms. ` +
+          `The image workers' CPU over B's row beside A, each worker's CPU time ÷ the row's ${f1(besideStats.wallMs / 1000)} s: ${besideStats.workerCpuMs.map((c) => (c / besideStats.wallMs).toFixed(2)).join(' + ') || 'none'} cores ` +
+          `(alone: ${aloneStats.workerCpuMs.map((c) => (c / aloneStats.wallMs).toFixed(2)).join(' + ') || 'none'}). ` +
           `Limits: IMAGE_WORKERS ${t.config.model.imageWorkers} (one user holds at most IMAGE_WORKERS − 1), JOBS_CONCURRENCY ${t.config.jobs.concurrency}, JOBS_RUNNING_PER_USER ${t.config.jobs.runningPerUser}.`,
       );
     }
