@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { authSection, canvasSection, type ApiContext } from './api.js';
 import { generationSection } from './generation.js';
+import { regionsSection } from './regions.js';
 import { runsSection } from './runs.js';
 import { starvationSection } from './starvation.js';
 import { storageSection } from './storage.js';
@@ -21,6 +22,7 @@ const allSections: Array<[string, Section<ApiContext>]> = [
   ['generation', generationSection],
   ['starvation', starvationSection],
   ['runs', runsSection],
+  ['regions', regionsSection],
 ];
 // BENCH_SECTIONS=uploads,canvas runs only those sections (names as above, comma-separated).
 const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim()).filter(Boolean);
