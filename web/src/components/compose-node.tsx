@@ -14,6 +14,7 @@ import { IMAGE_SIDE_MAX } from '../../../src/kinds/image-steps.js';
 import { useEditor } from '../canvas/editor-context';
 import { kindOf, portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
+import { DraftNumberInput, type ParsedNumber } from './draft-number';
 import { NodeFrame } from './node-frame';
 import { isWebUrl } from './node-image';
 import { NumberField, StepsRun } from './step-fields';
@@ -313,7 +314,15 @@ function LayerRow({
 }) {
   const base = useId();
   const label = `Layer ${index + 1}`;
-  const num = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
+  // A layer's place: whole pixels within the offsets a layer may have; its scale within its bounds.
+  const place = (text: string): ParsedNumber => {
+    const n = text.trim() === '' ? Number.NaN : Number(text);
+    return Number.isInteger(n) && Math.abs(n) <= LAYER_OFFSET_MAX ? { value: n } : null;
+  };
+  const scale = (text: string): ParsedNumber => {
+    const n = text.trim() === '' ? Number.NaN : Number(text);
+    return Number.isFinite(n) && n >= LAYER_SCALE_MIN && n <= LAYER_SCALE_MAX ? { value: n } : null;
+  };
   return (
     <li className={`compose-layer-row${selected ? ' selected' : ''}`} onFocusCapture={onSelect}>
       <fieldset>
@@ -339,15 +348,15 @@ function LayerRow({
         <label className="small" htmlFor={`${base}-x`}>
           X
         </label>
-        <input id={`${base}-x`} className="input nodrag" type="number" step={1} value={layer.x} readOnly={readOnly} onChange={(e) => Number.isInteger(num(e.target.value)) && write({ x: num(e.target.value) })} />
+        <DraftNumberInput id={`${base}-x`} step={1} stored={layer.x} readOnly={readOnly} parse={place} onValue={(x) => x !== undefined && write({ x })} />
         <label className="small" htmlFor={`${base}-y`}>
           Y
         </label>
-        <input id={`${base}-y`} className="input nodrag" type="number" step={1} value={layer.y} readOnly={readOnly} onChange={(e) => Number.isInteger(num(e.target.value)) && write({ y: num(e.target.value) })} />
+        <DraftNumberInput id={`${base}-y`} step={1} stored={layer.y} readOnly={readOnly} parse={place} onValue={(y) => y !== undefined && write({ y })} />
         <label className="small" htmlFor={`${base}-scale`}>
           Scale
         </label>
-        <input id={`${base}-scale`} className="input nodrag" type="number" step={0.05} min={LAYER_SCALE_MIN} max={LAYER_SCALE_MAX} value={layer.scale} readOnly={readOnly} onChange={(e) => Number.isFinite(num(e.target.value)) && write({ scale: num(e.target.value) })} />
+        <DraftNumberInput id={`${base}-scale`} step={0.05} min={LAYER_SCALE_MIN} max={LAYER_SCALE_MAX} stored={layer.scale} readOnly={readOnly} parse={scale} onValue={(v) => v !== undefined && write({ scale: v })} />
         <label className="small" htmlFor={`${base}-opacity`}>
           Opacity
         </label>

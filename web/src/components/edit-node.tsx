@@ -6,13 +6,14 @@
 // error and result as an image-steps node shows them (StepsRun). The mask's state is said under the mode: an inpaint
 // with no mask connected cannot run (the run refuses it; the node's mark says so too).
 import { useNodeConnections, useNodesData, type NodeProps } from '@xyflow/react';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { EDIT_DEFAULT_MODEL, OUTPAINT_SIDE_MAX, edit, type OutpaintSides } from '../../../src/kinds/edit.js';
 import { useEditor } from '../canvas/editor-context';
 import { portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
 import { modelStatus, type ModelCatalogue } from '../canvas/model-choice';
 import { needsPrompt } from '../canvas/input-limits';
+import { DraftNumberInput } from './draft-number';
 import { useNodeNameList } from '../canvas/names';
 import { useModels } from '../hooks/use-models';
 import { CountField } from './count-field';
@@ -50,28 +51,19 @@ const sidesOf = (v: unknown): OutpaintSides => {
 /** One side of the outpaint: a whole number of pixels, 0–OUTPAINT_SIDE_MAX; written only when valid. */
 function SideField({ side, label, sides, onChange, readOnly }: { side: keyof OutpaintSides; label: string; sides: OutpaintSides; onChange: (s: OutpaintSides) => void; readOnly: boolean }) {
   const id = useId();
-  const shown = String(sides[side]);
-  const [draft, setDraft] = useState(shown);
-  useEffect(() => setDraft(shown), [shown]);
-  const valid = (v: string) => /^\d+$/.test(v.trim()) && Number(v) <= OUTPAINT_SIDE_MAX;
   return (
     <label className="step-field" htmlFor={id}>
       <span className="small">{label}</span>
-      <input
+      <DraftNumberInput
         id={id}
-        className="input nodrag"
-        type="number"
         inputMode="numeric"
         min={0}
         max={OUTPAINT_SIDE_MAX}
         step={1}
-        value={draft}
+        stored={sides[side]}
         readOnly={readOnly}
-        aria-invalid={!valid(draft)}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          if (valid(e.target.value) && Number(e.target.value) !== sides[side]) onChange({ ...sides, [side]: Number(e.target.value) });
-        }}
+        parse={(text) => (/^\d+$/.test(text.trim()) && Number(text) <= OUTPAINT_SIDE_MAX ? { value: Number(text) } : null)}
+        onValue={(value) => value !== undefined && onChange({ ...sides, [side]: value })}
       />
     </label>
   );

@@ -2,13 +2,14 @@
 // data: a value is written when its kind's rule takes it (src/kinds/, the same rule the service holds live edits
 // to), so a half-typed or out-of-range number stays in the box, marked invalid, and is never sent. Also the node's
 // input, Run and its job, the result (its `data.image`) and its error, as a generation node shows them (StepsRun).
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { dataRulesOf } from '../../../src/kinds/index.js';
 import { useNodeConnections, useNodesData } from '@xyflow/react';
 import { useEditor, useNodeActivity } from '../canvas/editor-context';
 import { documentJob, runOutcome } from '../canvas/job';
 import { kindOf, portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
+import { DraftNumberInput } from './draft-number';
 import { JobStatus } from './job-status';
 import { isWebUrl, NodeImage } from './node-image';
 
@@ -29,30 +30,22 @@ export function NumberField({ nodeId, type, field, label, data, step = 1, min, m
   const { setFields, readOnly } = useEditor();
   const id = useId();
   const stored = data[field];
-  const shown = typeof stored === 'number' ? String(stored) : '';
-  const [draft, setDraft] = useState(shown);
-  useEffect(() => setDraft(shown), [shown]); // another editor's change (or undo) shows here
-  const value = draft.trim() === '' ? undefined : Number(draft);
-  const valid = takes(type, field, value);
   return (
     <label className="step-field" htmlFor={id}>
       <span className="small">{label}</span>
-      <input
+      <DraftNumberInput
         id={id}
-        className="input nodrag"
-        type="number"
         inputMode="decimal"
         step={step}
         min={min}
         max={max}
-        value={draft}
+        stored={typeof stored === 'number' ? stored : undefined}
         readOnly={readOnly}
-        aria-invalid={!valid}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          const next = e.target.value.trim() === '' ? undefined : Number(e.target.value);
-          if (takes(type, field, next) && next !== stored) setFields(nodeId, { [field]: next });
+        parse={(text) => {
+          const value = text.trim() === '' ? undefined : Number(text);
+          return takes(type, field, value) ? { value } : null;
         }}
+        onValue={(value) => setFields(nodeId, { [field]: value })}
       />
     </label>
   );
