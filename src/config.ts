@@ -8,8 +8,11 @@ import type { SocketLimits } from './collab/socket-limits.js';
 import { DEFAULT_SYSTEM_DIR } from './db/embedded-postgres-location.js';
 import { parseTrustedProxies, type TrustedProxies } from './net/trusted-proxies.js';
 import { databaseUrlProblem, storageConnectionProblem } from './config-urls.js';
-import { IMAGE_MODELS, MODEL_INFO, type ImageModelName, type Provider } from './models/index.js';
+import { IMAGE_MODELS, MODEL_INFO, rolesOf, type ImageModelName, type ModelInfo, type Provider } from './models/index.js';
 import { INPAINT, loadWorkflow, SHIPPED_INPAINT_WORKFLOW, SHIPPED_WORKFLOW, type CheckedWorkflow, type Workflow } from './models/comfyui-workflow.js';
+
+/** The models a generation that names none may run (IMAGE_MODEL, IMAGE_MODEL_FALLBACK): those that generate. */
+const GENERATING_MODELS = IMAGE_MODELS.filter((m) => rolesOf(MODEL_INFO[m] as ModelInfo).includes('generate')) as [ImageModelName, ...ImageModelName[]];
 
 const MB = 1024 * 1024;
 
@@ -132,8 +135,10 @@ const envSchema = z.object({
   OBJECT_SWEEP_INTERVAL_MINUTES: int(60, 0),
   OBJECT_SWEEP_BATCH: int(200, 1),
 
-  IMAGE_MODEL: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
-  IMAGE_MODEL_FALLBACK: text.pipe(z.enum(IMAGE_MODELS, { error: `IMAGE_MODEL_FALLBACK must be one of ${IMAGE_MODELS.join(', ')}` }).optional()),
+  // The default (and its fallback) is what a generation that names no model runs: a model that generates, never one
+  // that only inpaints, upscales or removes backgrounds (GET /api/models `does`).
+  IMAGE_MODEL: text.pipe(z.enum(GENERATING_MODELS, { error: `IMAGE_MODEL must be one of ${GENERATING_MODELS.join(', ')} (the models that generate)` }).optional()),
+  IMAGE_MODEL_FALLBACK: text.pipe(z.enum(GENERATING_MODELS, { error: `IMAGE_MODEL_FALLBACK must be one of ${GENERATING_MODELS.join(', ')} (the models that generate)` }).optional()),
   IMAGE_MODEL_API_KEY: text,
   IMAGE_MODEL_BASE_URL: text.pipe(z.url().optional()),
   GEMINI_API_KEY: text,
@@ -586,7 +591,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       problems.push((err as Error).message);
     }
   } else if (e.COMFYUI_INPAINT_WORKFLOW) problems.push('COMFYUI_INPAINT_WORKFLOW is set without COMFYUI_URL (the ComfyUI server that runs it)');
-  if ((e.IMAGE_MODEL === 'comfyui' || e.IMAGE_MODEL === 'comfyui-inpaint') && !e.COMFYUI_URL) problems.push(`IMAGE_MODEL=${e.IMAGE_MODEL} needs COMFYUI_URL`);
+  if (e.IMAGE_MODEL === 'comfyui' && !e.COMFYUI_URL) problems.push(`IMAGE_MODEL=${e.IMAGE_MODEL} needs COMFYUI_URL`);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const optional = optionalServicesLine((name) => e[name as keyof typeof e] !== undefined);

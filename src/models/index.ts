@@ -11,7 +11,7 @@ import type { ReplicateModel } from './replicate-image-model.js';
 import type { OfflineLimits } from './local-image-model.js';
 
 export * from './image-model.js';
-export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, type ImageModelName, type ModelInfo, type ProgressKind, type Provider } from './catalogue.js';
+export { IMAGE_MODELS, isImageModelName, MODEL_INFO, modelInfo, PROVIDERS, rolesOf, type ImageModelName, type ModelInfo, type ProgressKind, type Provider } from './catalogue.js';
 export { withFallback, withTimeoutAndLimit, type TimeoutAndLimit } from './wrappers.js';
 
 export { DEFAULT_UPSCALE_MAX_INPUT_PIXELS };

@@ -203,7 +203,10 @@ describe('ComfyUI inpainting workflow', () => {
     expect(problems({ COMFYUI_URL: 'http://127.0.0.1:8188', COMFYUI_INPAINT_WORKFLOW: noMask })).toContain(`COMFYUI_INPAINT_WORKFLOW: ${noMask} has no {{mask}} placeholder`);
     expect(problems({ COMFYUI_URL: 'http://127.0.0.1:8188', COMFYUI_WORKFLOW: withMask })).toContain(`COMFYUI_WORKFLOW: ${withMask} has a {{mask}} placeholder: an inpainting workflow goes in COMFYUI_INPAINT_WORKFLOW`);
     expect(problems({ COMFYUI_INPAINT_WORKFLOW: withMask })).toContain('COMFYUI_INPAINT_WORKFLOW is set without COMFYUI_URL');
-    expect(problems({ IMAGE_MODEL: 'comfyui-inpaint' })).toContain('IMAGE_MODEL=comfyui-inpaint needs COMFYUI_URL');
+    // A model that only inpaints is never the default a generation that names none runs.
+    expect(problems({ IMAGE_MODEL: 'comfyui-inpaint', COMFYUI_URL: 'http://127.0.0.1:8188' })).toContain('IMAGE_MODEL must be one of');
+    expect(problems({ IMAGE_MODEL: 'inpaint-telea' })).toContain('(the models that generate)');
+    expect(problems({ IMAGE_MODEL_FALLBACK: 'fal-ai/bria/background/remove' })).toContain('IMAGE_MODEL_FALLBACK must be one of');
     expect(loadConfig({ COMFYUI_URL: 'http://127.0.0.1:8188', COMFYUI_INPAINT_WORKFLOW: withMask }).config.model.comfyui?.inpaintWorkflow).toEqual(checkWorkflow(JSON.parse(JSON.stringify({ '1': { class_type: 'LoadImage', inputs: { image: '{{image}}' } }, '2': { class_type: 'T', inputs: { text: '{{prompt}}' } }, '3': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } } })), 'w', INPAINT).workflow);
   });
 });
