@@ -68,6 +68,8 @@ describeInBrowser('edit node', () => {
     expect([info.width, info.height]).toEqual([32, 32]);
     const centre = [...data.subarray((16 * 32 + 16) * 3, (16 * 32 + 16) * 3 + 3)];
     expect(centre[1]).toBeGreaterThan(centre[0]); // green again, not red
+    // Its result is a variant, as a generation node's are (issue 36 point 5): the strip under it lists it.
+    await node.getByRole('checkbox', { name: 'Compare variant 1' }).waitFor({ timeout: WAIT });
     expect(await node.getByRole('alert').count()).toBe(0);
     expect(errors).toEqual([]);
   });

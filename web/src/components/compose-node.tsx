@@ -262,7 +262,7 @@ export function ComposeNode({ id, type, data }: NodeProps<CanvasNode>) {
           />
         ))}
       </ol>
-      <StepsRun nodeId={id} type={type} data={data} />
+      <StepsRun nodeId={id} type={type} data={data} variants />
       {image && projectId && (
         <a className="button compose-psd" href={`/api/projects/${encodeURIComponent(projectId)}/nodes/${encodeURIComponent(id)}/psd`} download>
           Download PSD

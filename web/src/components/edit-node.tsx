@@ -119,7 +119,7 @@ export function EditNode({ id, type, data }: NodeProps<CanvasNode>) {
         <SeedField nodeId={id} seed={data.seed} />
         <CountField nodeId={id} count={data.count} />
       </div>
-      <StepsRun nodeId={id} type={type} data={data} />
+      <StepsRun nodeId={id} type={type} data={data} variants />
     </NodeFrame>
   );
 }

@@ -12,6 +12,7 @@ import type { CanvasNode } from '../canvas/model';
 import { DraftNumberInput } from './draft-number';
 import { JobStatus } from './job-status';
 import { isWebUrl, NodeImage } from './node-image';
+import { VariantStrip } from './variant-strip';
 
 /** These kinds' rules take no limit from the configuration. */
 const RULE_LIMITS = { promptChars: 1 };
@@ -51,6 +52,12 @@ export function NumberField({ nodeId, type, field, label, data, step = 1, min, m
   );
 }
 
+/** Of `fields`, those the kind has (a variant's prompt and seed are written only to a kind that has them). */
+const ownFields = (type: string, fields: Record<string, unknown>): Record<string, unknown> => {
+  const rules = dataRulesOf(type, RULE_LIMITS);
+  return Object.fromEntries(Object.entries(fields).filter(([key]) => rules?.[key] !== undefined));
+};
+
 /** An on/off field; off is stored as absent. */
 export function CheckField({ nodeId, field, label, data }: Omit<FieldProps, 'type'>) {
   const { setFields, readOnly } = useEditor();
@@ -81,12 +88,13 @@ export function ChoiceField({ nodeId, field, label, data, choices }: Omit<FieldP
 }
 
 /**
- * How an image-steps node runs: its input (the image of the node wired into its image input, shown small) — its Run ▶
+ * How an image-steps node runs (and the other kinds that run on one image: edit, compose, upscale, remove
+ * background, which also show their `variants` as a generation node does): its input (the image of the node wired into its image input, shown small) — its Run ▶
  * is the node frame's (run-button.tsx: a graph run of the node) —, the job as everyone sees it with Cancel, how the
  * last run ended (Canceled, or the error), and the result.
  */
-export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string; data: CanvasNode['data'] }) {
-  const { cancelGeneration, readOnly } = useEditor();
+export function StepsRun({ nodeId, type, data, variants = false }: { nodeId: string; type: string; data: CanvasNode['data']; variants?: boolean }) {
+  const { cancelGeneration, readOnly, projectId, setFields, newImageNode } = useEditor();
   const activity = useNodeActivity(nodeId);
   const into = useNodeConnections({ handleType: 'target' });
   const inputPort = portOf(kindOf(type)?.inputs ?? [], undefined);
@@ -133,6 +141,17 @@ export function StepsRun({ nodeId, type, data }: { nodeId: string; type: string;
         <div className={`result${running ? ' previous' : ''}`}>
           <NodeImage src={image} alt="Result" />
         </div>
+      )}
+      {variants && projectId && (
+        <VariantStrip
+          projectId={projectId}
+          nodeId={nodeId}
+          current={image}
+          results={data.results}
+          // "Use this": the variant's image, key and seed (and prompt, for a kind that has one) become the node's.
+          onUse={readOnly ? undefined : (chosen, prompt, made) => setFields(nodeId, ownFields(type, { image: chosen, prompt: prompt || undefined, ...made }))}
+          onNewImageNode={newImageNode && ((chosen) => newImageNode(chosen, nodeId))}
+        />
       )}
     </>
   );

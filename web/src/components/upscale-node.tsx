@@ -12,7 +12,7 @@ export function UpscaleNode({ id, type, data }: NodeProps<CanvasNode>) {
   return (
     <NodeFrame nodeId={id} type={type}>
       <RoleModelPicker nodeId={id} type={type} model={data.model} />
-      <StepsRun nodeId={id} type={type} data={data} />
+      <StepsRun nodeId={id} type={type} data={data} variants />
     </NodeFrame>
   );
 }
