@@ -23,5 +23,8 @@ export default defineConfig({
     assetsDir: 'assets',
     target: 'es2022',
     sourcemap: false,
+    // The person finder's files (web/src/canvas/person-mask.ts) stay files: it fetches them by address, and the
+    // client's CSP allows no data: fetches.
+    assetsInlineLimit: (file: string) => (file.includes('@mediapipe') ? false : undefined),
   },
 });

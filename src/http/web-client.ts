@@ -51,15 +51,17 @@ function formTargets(config: Pick<Config, 'auth' | 'baseUrl'>): string[] {
 }
 
 /**
- * The client's policy. Scripts and styles only from our own files (no inline code); images also from object
- * storage (any https: origin, as Azure/S3/CDN hosts vary) and data:/blob: (local previews); API calls to us
+ * The client's policy. Scripts and styles only from our own files (no inline code, no eval; WebAssembly may
+ * compile); images also from object storage (any https: origin, as Azure/S3/CDN hosts vary) and data:/blob: (local previews); API calls to us
  * and, when configured, the analytics host; forms posted to us (and on to the identity provider, formTargets).
  */
 function contentSecurityPolicy(opts: { imageOrigins: string[]; analyticsHost?: string; formTargets: string[]; inlineStyles?: boolean }): string {
   const analytics = opts.analyticsHost ? [new URL(opts.analyticsHost).origin] : [];
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    // 'wasm-unsafe-eval': WebAssembly of our own files may compile (the mask editor's offline person finder); it
+    // lets no string run as JavaScript.
+    "script-src 'self' 'wasm-unsafe-eval'",
     `style-src 'self'${opts.inlineStyles ? " 'unsafe-inline'" : ''}`,
     ["img-src 'self' data: blob: https:", ...opts.imageOrigins].join(' '),
     "font-src 'self'",

@@ -22,7 +22,7 @@ describe('the web client over HTTP', () => {
       expect(res.text).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
       const csp = res.headers.get('content-security-policy')!;
       expect(csp).toContain("default-src 'self'");
-      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
       expect(csp).toContain("style-src 'self';");
       expect(csp).toContain(`img-src 'self' data: blob: https: ${t.baseUrl}`);
       expect(csp).toContain("connect-src 'self' https://eu.example.com;");
@@ -66,7 +66,7 @@ describe('the web client over HTTP', () => {
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
-      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self';");
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self' 'wasm-unsafe-eval';");
       expect(res.text, path).toContain('<div id="root"></div>');
       const fallback = /<noscript>([\s\S]*)<\/noscript>/.exec(res.text)?.[1] ?? '';
       expect(fallback, path).toContain('Page not found');

@@ -6,7 +6,9 @@
 // finger paints, two fingers pan and pinch-zoom (a stroke a second finger joins is taken back). The mask itself is
 // one byte per image pixel (canvas/mask-paint.ts, where all the pixel work is); Save hands a PNG of it (opaque grey,
 // white edits) to the node, or null when nothing is painted. Escape or Close asks first when there are unsaved
-// changes. Read-only (a viewer): the image and mask, zoom and pan, nothing else.
+// changes. Read-only (a viewer): the image and mask, zoom and pan, nothing else. Select person (P) and Select
+// background replace the mask with the people MediaPipe's selfie segmentation finds in the image (or all but them),
+// offline in the page, one undo step (canvas/person-mask.ts, loaded only when first asked for).
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import {
@@ -139,6 +141,8 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
   const [asking, setAsking] = useState(false);
   const [panKey, setPanKey] = useState(false);
   const [cursor, setCursor] = useState<Point | null>(null);
+  const [finding, setFinding] = useState<'person' | 'background' | null>(null);
+  const [found, setFound] = useState<{ text: string; error?: boolean } | null>(null);
 
   const stage = useRef<HTMLDivElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
@@ -236,6 +240,36 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
     if (!rect) return;
     redraw(rect);
     afterChange();
+  };
+
+  /** Replaces the mask with the people found in the image (or, for the background, all but them): one undo step. */
+  const selectPerson = async (what: 'person' | 'background') => {
+    if (!loaded || readOnly || finding) return;
+    setFinding(what);
+    setFound(null);
+    try {
+      const [{ findPerson }, bitmap] = await Promise.all([import('../canvas/person-mask'), bitmapOf(image)]);
+      let result;
+      try {
+        result = await findPerson(bitmap, loaded.width, loaded.height);
+      } finally {
+        bitmap.close();
+      }
+      if (result.count === 0) {
+        setFound({ text: 'No person found: the mask is unchanged. (The person finder finds people only.)' });
+        return;
+      }
+      wholeChange((mask) => {
+        mask.pixels.set(result.pixels);
+        return what === 'background' ? invert(mask) : whole(mask);
+      });
+      const share = Math.round((100 * result.count) / result.pixels.length);
+      setFound({ text: what === 'person' ? `Person selected (${share}% of the image).` : `Background selected (${100 - share}% of the image).` });
+    } catch (error) {
+      setFound({ text: `The person could not be found: ${error instanceof Error ? error.message : 'unknown error'}.`, error: true });
+    } finally {
+      setFinding(null);
+    }
   };
 
   const pointOf = (event: ReactPointerEvent) => {
@@ -355,6 +389,7 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
     else if (mod) handled = false;
     else if (key === 'b' && !readOnly) setMode('paint');
     else if (key === 'e' && !readOnly) setMode('erase');
+    else if (key === 'p' && !readOnly) void selectPerson('person');
     else if (key === '+' || key === '=') zoomBy(ZOOM_STEP);
     else if (key === '-' || key === '_') zoomBy(1 / ZOOM_STEP);
     else if (key === '0') fit();
@@ -429,6 +464,17 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
                 Clear
               </button>
             </div>
+            <div className="mask-tool-group" role="group" aria-label="Automatic mask" aria-describedby={`${titleId}-auto`}>
+              <button type="button" className="button small" onClick={() => void selectPerson('person')} disabled={!loaded} aria-disabled={finding !== null} title="Select person (P)" aria-keyshortcuts="P">
+                Select person
+              </button>
+              <button type="button" className="button small" onClick={() => void selectPerson('background')} disabled={!loaded} aria-disabled={finding !== null}>
+                Select background
+              </button>
+              <span className="muted small" id={`${titleId}-auto`}>
+                Offline, MediaPipe selfie segmentation: finds people only
+              </span>
+            </div>
             <div className="mask-tool-group" role="group" aria-label="History">
               <button type="button" className="button small" onClick={() => step(true)} disabled={!history.undo} title="Undo (Ctrl+Z)" aria-keyshortcuts="Control+Z Meta+Z">
                 Undo
@@ -462,6 +508,16 @@ export function MaskEditor({ image, mask: maskUrl, readOnly, onSave, onClose }: 
         {loadError && (
           <p className="error small" role="alert">
             {loadError}
+          </p>
+        )}
+        {finding && (
+          <p className="small mask-note" role="status">
+            {finding === 'person' ? 'Finding the person…' : 'Finding the background…'}
+          </p>
+        )}
+        {found && (
+          <p className={found.error ? 'error small' : 'small mask-note'} role={found.error ? 'alert' : 'status'}>
+            {found.text}
           </p>
         )}
         {saveError && (
