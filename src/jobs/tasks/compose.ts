@@ -9,16 +9,17 @@
 import type { LiveDocuments } from '../../collab/live-documents.js';
 import type { Transactions } from '../../db/index.js';
 import type { GenerationsRepository } from '../../db/repositories/index.js';
-import { AppError, isAppError, nodeNotFound, nodeSettingsUnusable, unusableImage } from '../../errors.js';
+import { AppError, isAppError, nodeSettingsUnusable, unusableImage } from '../../errors.js';
 import type { ImageWorkers } from '../../imaging/pool.js';
 import { editSourceType, TRAINED_ALGORITHMIC_MEDIA } from '../../imaging/provenance.js';
 import { layerAt, layerName } from '../../imaging/compose-plan.js';
 import { COMPOSE_TASK, type Layer } from '../../kinds/compose.js';
-import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
+import type { KindLimits } from '../../kinds/index.js';
 import { resolveInputs, type InputDeps, type ResolvedInput } from '../../services/image-inputs.js';
 import type { ObjectStore } from '../../storage/index.js';
 import { imagesByPort } from '../node-inputs.js';
 import type { Task } from '../task.js';
+import { checkedData, jobNode } from './node-data.js';
 import { recordResult, stopped } from './record-result.js';
 
 export interface ComposeTaskDeps {
@@ -40,7 +41,6 @@ const COMPOSITE = 'http://cv.iptc.org/newscodes/digitalsourcetype/composite';
 const COMPOSITE_WITH_MODEL = 'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ComposeData {
   layers?: Layer[];
@@ -57,20 +57,8 @@ export async function composeDataOf(
   deps: { canvases: Pick<LiveDocuments, 'read'>; limits: KindLimits },
   job: { projectId: string; nodeId: string; params: Rec | null },
 ): Promise<ComposeData> {
-  let data: unknown = job.params;
-  if (!data) {
-    const canvas = await deps.canvases.read(job.projectId);
-    const node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === job.nodeId);
-    if (!node) throw nodeNotFound(job.nodeId);
-    if (kindOf(node.type)?.task?.kind !== COMPOSE_TASK) throw nodeSettingsUnusable(`the node is now a ${JSON.stringify(String(node.type))} node, which does not compose`, job.nodeId);
-    data = node.data;
-  }
-  const checked = kindData(deps.limits).get('compose')!.schema.safeParse({ ...(isRec(data) ? data : {}), type: 'compose' });
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw nodeSettingsUnusable(`data.${issue.path.join('.')}: ${issue.message}`, job.nodeId);
-  }
-  const d = checked.data as Rec;
+  const node = await jobNode(deps.canvases, job, COMPOSE_TASK, { kind: COMPOSE_TASK, does: 'compose' });
+  const d = checkedData(deps.limits, 'compose', { ...node.data, type: 'compose' }, job.nodeId);
   return { layers: d.layers as Layer[] | undefined, width: d.width as number | undefined, height: d.height as number | undefined, background: d.background as string | undefined };
 }
 

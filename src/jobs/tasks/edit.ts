@@ -8,13 +8,14 @@
 // lineage (its inputs: the image and the mask), the cost, the seed and a run's variants are the generation's. Each
 // failure is a failed job with its reason; nothing is stored.
 import type { LiveDocuments } from '../../collab/live-documents.js';
-import { nodeNotFound, nodeSettingsUnusable, unusableImage } from '../../errors.js';
+import { nodeSettingsUnusable, unusableImage } from '../../errors.js';
 import type { ImageWorkers } from '../../imaging/pool.js';
 import { EDIT_TASK, type EditMode, type OutpaintSides } from '../../kinds/edit.js';
-import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
+import type { KindLimits } from '../../kinds/index.js';
 import type { GenerateResponse, GenerationService } from '../../services/generation.js';
 import { imagesByPort } from '../node-inputs.js';
 import type { Task } from '../task.js';
+import { checkedData, jobNode } from './node-data.js';
 
 export interface EditTaskDeps {
   generation: Pick<GenerationService, 'generate'>;
@@ -30,26 +31,13 @@ export interface EditTaskDeps {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function createEditTask(deps: EditTaskDeps): Task<GenerateResponse> {
   /** The node's data, checked by the edit kind: as a run's job was planned with (its `params`), else the canvas's now. */
   async function dataOf(projectId: string, nodeId: string, params: Rec | null): Promise<{ mode: EditMode; outpaint?: OutpaintSides }> {
-    let data: Rec;
-    if (params) data = params;
-    else {
-      const canvas = await deps.canvases.read(projectId);
-      const node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === nodeId);
-      if (!node) throw nodeNotFound(nodeId);
-      if (kindOf(node.type)?.task?.kind !== EDIT_TASK) throw nodeSettingsUnusable(`the node is now a ${JSON.stringify(String(node.type))} node, which does not edit`, nodeId);
-      data = isRec(node.data) ? node.data : {};
-    }
-    const checked = kindData(deps.limits).get('edit')!.schema.safeParse({ mode: 'inpaint', ...data, type: 'edit' });
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw nodeSettingsUnusable(`data.${issue.path.join('.')}: ${issue.message}`, nodeId);
-    }
-    const out = checked.data as { mode?: EditMode; outpaint?: OutpaintSides };
+    const node = await jobNode(deps.canvases, { projectId, nodeId, params }, EDIT_TASK, { kind: EDIT_TASK, does: 'edit' });
+    const checked = checkedData(deps.limits, 'edit', { mode: 'inpaint', ...node.data, type: 'edit' }, nodeId);
+    const out = checked as { mode?: EditMode; outpaint?: OutpaintSides };
     return { mode: out.mode ?? 'inpaint', ...(out.outpaint ? { outpaint: out.outpaint } : {}) };
   }
 

@@ -12,14 +12,15 @@
 import type { LiveDocuments } from '../../collab/live-documents.js';
 import type { Transactions } from '../../db/index.js';
 import type { GenerationsRepository } from '../../db/repositories/index.js';
-import { nodeNotFound, nodeSettingsUnusable, unusableImage } from '../../errors.js';
+import { nodeSettingsUnusable, unusableImage } from '../../errors.js';
 import type { ImageWorkers } from '../../imaging/pool.js';
 import { editSourceType } from '../../imaging/provenance.js';
 import { IMAGE_STEPS_TASK } from '../../kinds/image-steps.js';
-import { kindData, kindOf, type KindLimits } from '../../kinds/index.js';
+import type { KindLimits } from '../../kinds/index.js';
 import { resolveInputs, type InputDeps } from '../../services/image-inputs.js';
 import type { ObjectStore } from '../../storage/index.js';
 import type { Task } from '../task.js';
+import { checkedData, jobNode } from './node-data.js';
 import { recordResult, stopped } from './record-result.js';
 
 export interface ImageStepsTaskDeps {
@@ -37,33 +38,8 @@ export interface ImageStepsTaskDeps {
   limits: KindLimits;
 }
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
   const { store } = deps;
-
-  /**
-   * The node's type and data, checked by its kind: as a run's job was planned with (its `params`, its kind its
-   * `model`), else as the canvas has them now.
-   */
-  async function nodeOf(projectId: string, nodeId: string, planned: { type: string | null; params: Rec | null }): Promise<{ type: string; data: Rec }> {
-    let node: Rec | undefined;
-    if (planned.params && planned.type !== null) node = { type: planned.type, data: { ...planned.params, type: planned.type } };
-    else {
-      const canvas = await deps.canvases.read(projectId);
-      node = (canvas?.nodes ?? []).find((n): n is Rec => isRec(n) && n.id === nodeId);
-    }
-    if (!node) throw nodeNotFound(nodeId);
-    const kind = kindOf(node.type);
-    if (kind?.task?.kind !== IMAGE_STEPS_TASK) throw nodeSettingsUnusable(`the node is now a ${JSON.stringify(String(node.type))} node, which does not edit an image`, nodeId);
-    const checked = kindData(deps.limits).get(kind.type)!.schema.safeParse(isRec(node.data) ? node.data : {});
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw nodeSettingsUnusable(`data.${issue.path.join('.')}: ${issue.message}`, nodeId);
-    }
-    return { type: kind.type, data: checked.data };
-  }
 
   return {
     kind: IMAGE_STEPS_TASK,
@@ -71,7 +47,11 @@ export function createImageStepsTask(deps: ImageStepsTaskDeps): Task {
       const started = performance.now();
       const { projectId, nodeId } = job;
       if (projectId === null || nodeId === null || job.images.length !== 1) throw new Error('an image-steps job without its node or its one input');
-      const { type, data } = await nodeOf(projectId, nodeId, { type: job.model, params: job.params });
+      // The node's type and data, checked by its kind: as the run planned them (its `params`, its kind the job's
+      // `model`), else as the canvas has them now.
+      const node = await jobNode(deps.canvases, { projectId, nodeId, params: job.params }, job.model, { kind: IMAGE_STEPS_TASK, does: 'edit an image' });
+      const type = node.type;
+      const data = checkedData(deps.limits, type, job.params && job.model !== null ? { ...node.data, type } : node.data, nodeId);
       const canvasVersion = await deps.generations.canvasVersion(projectId);
       // The input as a generation reads it (our store, data: URLs, SSRF-guarded http(s); its header checked);
       // the image workers decode it anyway, so it is not decoded twice.
