@@ -145,12 +145,20 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     }
   };
 
-  /** A task within the deadline whose failed or cancelled process answers `failed` (never throws). */
-  const bounded = async <T>(name: string, task: object, opts: { owner?: string; signal?: AbortSignal }): Promise<T | { ok: false; kind: 'failed'; message: string }> => {
+  /**
+   * A task within the deadline whose failed or cancelled process answers `failed` (never throws); `cancelled` is what
+   * a cancelled or overdue one says.
+   */
+  const bounded = async <T>(
+    name: string,
+    task: object,
+    opts: { owner?: string; signal?: AbortSignal },
+    cancelled = `the ${name} task was cancelled or ran past its deadline`,
+  ): Promise<T | { ok: false; kind: 'failed'; message: string }> => {
     try {
       return await run<T>(name, task, { ...opts, deadlineMs: taskTimeoutMs });
     } catch (err) {
-      if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: `the ${name} task was cancelled or ran past its deadline` };
+      if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: cancelled };
       log.warn({ err, task: name }, 'an image worker task failed');
       return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
     }
@@ -184,14 +192,8 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       workerModel(inpainterId(method), 'inpaint', (req) => ({ images: images(req), ...(req.mask ? { mask: { data: req.mask.data, mimeType: req.mask.mimeType } } : {}), method, maxPixels }) satisfies InpaintTask),
 
     prepareEdit: async (task, opts = {}) => {
-      try {
-        const answer = await run<EditPrepareAnswer>('editPrepare', task, { ...opts, deadlineMs: taskTimeoutMs });
-        return answer.ok ? { ...answer, image: bytes(answer.image), mask: bytes(answer.mask) } : answer;
-      } catch (err) {
-        if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: 'preparing the edit was cancelled or ran past its deadline' };
-        log.warn({ err, task: 'editPrepare' }, 'an image worker task failed');
-        return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
-      }
+      const answer = await bounded<EditPrepareAnswer>('editPrepare', task, opts, 'preparing the edit was cancelled or ran past its deadline');
+      return answer.ok ? { ...answer, image: bytes(answer.image), mask: bytes(answer.mask) } : answer;
     },
 
     decodeProblem: (data, mimeType, maxPixels, owner) => {
@@ -218,14 +220,8 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
     },
 
     runSteps: async (task, opts = {}) => {
-      try {
-        const answer = await run<StepsAnswer>('steps', task, { ...opts, deadlineMs: taskTimeoutMs });
-        return answer.ok ? { ...answer, png: bytes(answer.png) } : answer;
-      } catch (err) {
-        if (isAbort(err) || opts.signal?.aborted) return { ok: false, kind: 'failed', message: 'the image steps were cancelled or ran past their deadline' };
-        log.warn({ err, task: 'steps' }, 'an image worker task failed');
-        return { ok: false, kind: 'failed', message: 'the image worker stopped unexpectedly' };
-      }
+      const answer = await bounded<StepsAnswer>('steps', task, opts, 'the image steps were cancelled or ran past their deadline');
+      return answer.ok ? { ...answer, png: bytes(answer.png) } : answer;
     },
 
     compose: async (task, opts = {}) => {
