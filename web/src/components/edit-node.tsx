@@ -11,7 +11,7 @@ import { EDIT_DEFAULT_MODEL, OUTPAINT_SIDE_MAX, edit, type OutpaintSides } from 
 import { useEditor } from '../canvas/editor-context';
 import { portOf } from '../canvas/kinds';
 import type { CanvasNode } from '../canvas/model';
-import { modelStatus, type ModelCatalogue } from '../canvas/model-choice';
+import { modelStatus, withRole, type ModelCatalogue } from '../canvas/model-choice';
 import { needsPrompt } from '../canvas/input-limits';
 import { DraftNumberInput } from './draft-number';
 import { useNodeNameList } from '../canvas/names';
@@ -38,8 +38,9 @@ const portName = (handle: string | null | undefined) => portOf(edit.inputs, hand
 
 /** The catalogue as an edit node offers it: only the models that do inpaint, the kind's default marked as the default. */
 export function inpaintCatalogue(catalogue: ModelCatalogue): ModelCatalogue {
-  if (catalogue.state !== 'loaded') return catalogue;
-  return { state: 'loaded', models: catalogue.models.filter((m) => m.does.includes('inpaint')).map((m) => ({ ...m, default: m.id === EDIT_DEFAULT_MODEL })) };
+  const offered = withRole(catalogue, 'inpaint');
+  if (offered.state !== 'loaded') return offered;
+  return { state: 'loaded', models: offered.models.map((m) => ({ ...m, default: m.id === EDIT_DEFAULT_MODEL })) };
 }
 
 const sidesOf = (v: unknown): OutpaintSides => {
