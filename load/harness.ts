@@ -209,7 +209,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
     const clientCores = (clientCpu() - start.client) / wallS;
     const machineBusy = (machineCpu().busy - start.machine.busy) / wallS;
     const serverElu = performance.eventLoopUtilization(start.elu).utilization;
-    const rss = process.memoryUsage.rss();
+    const { rss, heapUsed } = process.memoryUsage();
     const serverStalls = stopStalls();
     const pgDone = stopPg();
     const profileDone = stopProfile?.();
@@ -227,6 +227,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
           machineBusy,
           serverRssMiB: rss / 2 ** 20,
           serverRssPeakMiB: Math.max(rssPeak, rss) / 2 ** 20,
+          serverHeapMiB: heapUsed / 2 ** 20,
           serverStalls,
           pgBusyAvg: pg.busyAvg,
           pgActiveAvg: pg.activeAvg,

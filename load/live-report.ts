@@ -10,6 +10,8 @@ export interface LiveMeasured {
   pass: boolean;
   /** Failed while other work competed for the cores, and was run again (the rerun counts instead). */
   rerun?: boolean;
+  /** The service's memory while the step's documents were open, less before they opened, per open document (its sockets included). */
+  perDocument?: { rssKiB: number; heapKiB: number };
   /** LOAD_RUNS: the graph runs started during the step (absent: none). */
   runs?: RunsDuringStep;
   /** LOAD_RUNS: the step without runs measured before the same step with them (it does not decide the verdict). */
@@ -45,6 +47,7 @@ export function liveResourcesTable(measured: LiveMeasured[]): string {
     'server thread busy',
     'service CPU',
     'service RSS MiB (end / peak)',
+    'per open document KiB (RSS / heap)',
     'service writes/s',
     'PostgreSQL CPU',
     'WAL MiB/s',
@@ -67,6 +70,7 @@ export function liveResourcesTable(measured: LiveMeasured[]): string {
     `${(x.serverElu * 100).toFixed(0)} %`,
     cores(x.serverCpu),
     `${x.serverRssMiB.toFixed(0)} / ${x.serverRssPeakMiB.toFixed(0)}`,
+    measured[i].perDocument ? `${measured[i].perDocument!.rssKiB.toFixed(0)} / ${measured[i].perDocument!.heapKiB.toFixed(0)}` : '–',
     Number.isFinite(x.serverWritesPerS) ? x.serverWritesPerS.toFixed(0) : '–',
     cores(x.postgresCpu),
     `${x.walMiBPerS.toFixed(2)}${x.checkpoints ? ` (${x.checkpoints} checkpoint${x.checkpoints > 1 ? 's' : ''})` : ''}`,

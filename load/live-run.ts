@@ -32,7 +32,7 @@
 // COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
 // round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100),
 // LOAD_RUNS (1: each step is measured twice, first as it is, then with a 50-node graph run started every
-// LOAD_RUN_EVERY_SECONDS, default 10, on a project of its own: p99 edit-to-peer with and without runs, live-runs.ts).
+// LOAD_RUN_EVERY_SECONDS, default 10, on a project of its own: p99 edit-to-peer with and without runs, live-runs.ts), LOAD_STEP_REPEATS (each step measured this many times in a row, default 1), LOAD_GO_ON (1: go on after a step misses the goal, so the table has every step; no bisecting).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { inspect } from 'node:util';
@@ -63,6 +63,10 @@ if (!['0', '1', 'only'].includes(costSetting)) throw new Error(`LOAD_LIVE_COST m
 const settings = {
   seconds: Math.round(envNumber('LOAD_SECONDS', 60, 1)),
   steps: envSteps([50, 100, 250, 500, 1000, 1500, 2000]),
+  /** LOAD_STEP_REPEATS: each step measured this many times in a row (default 1). */
+  repeats: Math.round(envNumber('LOAD_STEP_REPEATS', 1, 1)),
+  /** LOAD_GO_ON=1: every step is measured even after one missed the goal (a table of all of them); no bisecting then. */
+  goOn: process.env.LOAD_GO_ON === '1',
   warmupSeconds: Math.round(envNumber('LOAD_WARMUP_SECONDS', 10, 0)),
   refine: Math.round(envNumber('LOAD_REFINE', 2, 0)),
   capMs: envNumber('LOAD_MAX_MINUTES', 30, 1) * 60_000,
@@ -628,6 +632,9 @@ export async function main(): Promise<number> {
           editor: settings.editor,
         };
         const redisBefore = await instances?.counters();
+        // Memory per open document: the service's memory while the step's documents are open, less before they opened.
+        collectGarbage();
+        const before = process.memoryUsage();
         const { result, resources, profile, runs } = await runStep(load!, watch, request, within, withRuns ? ticker : undefined);
         if (instances && redisBefore) {
           // Redis's own counters over the whole step (connecting, editing, leaving), per edit made.
@@ -643,7 +650,10 @@ export async function main(): Promise<number> {
         }
         const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits &&
           (!runs || runsHeld(runs)); // LOAD_RUNS: and its runs started, none failed
-        const m: LiveMeasured = { result, resources, pass, ...(runs ? { runs } : {}) };
+        const perDocument = result.rooms
+          ? { rssKiB: (resources.serverRssMiB * 2 ** 20 - before.rss) / result.rooms / 1024, heapKiB: (resources.serverHeapMiB * 2 ** 20 - before.heapUsed) / result.rooms / 1024 }
+          : undefined;
+        const m: LiveMeasured = { result, resources, pass, ...(perDocument ? { perDocument } : {}), ...(runs ? { runs } : {}) };
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(
           `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
@@ -705,19 +715,21 @@ export async function main(): Promise<number> {
 
       let lastPass: number | undefined;
       let firstFail: number | undefined;
-      for (const count of settings.steps) {
-        if (!budgetLeft(count)) {
-          notes.push(`Stopped before the ${count}-editor step: it would not finish within the ${settings.capMs / 60_000}-minute cap.`);
-          break;
-        }
-        const m = await counted(count);
-        if (m.pass) lastPass = count;
-        else {
-          firstFail = count;
-          break;
+      steps: for (const count of settings.steps) {
+        for (let repeat = 0; repeat < settings.repeats; repeat++) {
+          if (!budgetLeft(count)) {
+            notes.push(`Stopped before the ${count}-editor step: it would not finish within the ${settings.capMs / 60_000}-minute cap.`);
+            break steps;
+          }
+          const m = await counted(count);
+          if (m.pass) lastPass = Math.max(lastPass ?? 0, count);
+          else {
+            firstFail = Math.min(firstFail ?? Infinity, count);
+            if (!settings.goOn) break steps;
+          }
         }
       }
-      for (let k = 0; k < settings.refine && lastPass !== undefined && firstFail !== undefined; k++) {
+      for (let k = 0; k < settings.refine && !settings.goOn && lastPass !== undefined && firstFail !== undefined; k++) {
         const mid = Math.round((lastPass + firstFail) / 2 / 5) * 5;
         if (mid <= lastPass || mid >= firstFail) break;
         if (!budgetLeft(mid)) {

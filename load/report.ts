@@ -20,6 +20,8 @@ export interface StepResources {
   /** The service's resident memory (this process: the service runs in the orchestrator) when the window ended, and its peak. */
   serverRssMiB: number;
   serverRssPeakMiB: number;
+  /** The service's V8 heap in use when the window ended (garbage not yet collected included). */
+  serverHeapMiB: number;
   /** The service's event-loop delay and GC pauses over the window. */
   serverStalls: Stalls;
   /** PostgreSQL's view (postgres.ts): the service's connections in a statement or a transaction, on average. */
