@@ -6,6 +6,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import * as Y from 'yjs';
 import { applyCanvas, renderCanvas } from '../src/collab/canvas-doc.js';
+import { mergeParts, partsOf } from '../src/collab/stored-document.js';
 import { createCanvasesRepository, createCollabRepository, type CollabRepository } from '../src/db/repositories/index.js';
 import * as schema from '../src/db/schema.js';
 import type { TestApp } from '../test/helpers/test-app.js';
@@ -240,7 +241,7 @@ export const canvasSection: Section<ApiContext> = async ({ t, load, notes }, row
 
   // Reads: the baseline reads what a read of a document that is not in memory reads (the canvases row, then the
   // stored document), compacted first as it is after an editing session.
-  for (const p of projects) await collab.compact(p.projectId, t.config.collab.restorePointMs);
+  for (const p of projects) await collab.compact(p.projectId, { merge: async (stored) => mergeParts(partsOf(stored), { measure: false }).state, restorePointMs: t.config.collab.restorePointMs });
   for (const shape of [CANVAS_SERIAL, CANVAS_PARALLEL]) {
     const mine = projects.slice(0, shape.concurrency);
     const dbRead = toRow(

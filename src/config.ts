@@ -225,6 +225,7 @@ const envSchema = z.object({
   COLLAB_COMPACT_SPREAD_MS: z.coerce.number().int().min(0).optional(),
   COLLAB_COMPACT_LOG_RATIO: z.coerce.number().min(0).max(100).default(0.1),
   COLLAB_AUTH_TIMEOUT_MS: int(10_000, 100),
+  COLLAB_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   COLLAB_FRAMES_PER_SECOND: int(300, 1),
   COLLAB_MAX_BUFFERED_BYTES: z.coerce.number().int().min(64 * 1024).optional(),
   COLLAB_SYNC_BYTES_PER_SECOND: int(4 * MB, 1024),
@@ -461,6 +462,8 @@ export interface Config {
     storeMaxDebounceMs: number;
     storeSpreadMs: number;
     compactLogRatio: number;
+    /** Worker threads for whole-document work on stored live documents (src/collab/document-workers.ts); 0: the service's own thread. */
+    workers: number;
     authTimeoutMs: number;
     /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
     socket: SocketLimits;
@@ -741,6 +744,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       storeMaxDebounceMs: compactMaxMs,
       storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
       compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
+      workers: e.COLLAB_WORKERS,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
       socket: {
         framesPerSecond: e.COLLAB_FRAMES_PER_SECOND,

@@ -17,6 +17,12 @@ export type UploadResult = 'ok' | 'unsupported_type' | 'too_large' | 'invalid_im
 /** How a compaction of a live document that came due ended: `skipped` while people edit and its log was small. */
 export type CompactionResult = 'merged' | 'skipped' | 'failed';
 
+/**
+ * Whole-document work on a live document's stored bytes (src/collab/document-workers.ts): `merge` (a compaction, a
+ * load, a catch-up), `render` (a read of a document not open here, a version's preview or restore).
+ */
+export type DocumentTask = 'merge' | 'render';
+
 /** The live canvas as it is right now, read at each scrape. */
 export interface LiveGauges {
   /** Documents held in memory by this instance. */
@@ -51,6 +57,17 @@ export interface Metrics {
    * reason (src/collab/protocol.ts REFUSED_CHANGE, `invalid-<field>`, `missing-<field>`, …), a bounded set.
    */
   refusedChange(reason: string): void;
+  /**
+   * A document task ran (`worker`: in a live documents' worker thread; `thread`: on the service's own, COLLAB_WORKERS=0)
+   * and ended so, after this long (waiting for a thread included).
+   */
+  documentTask(task: DocumentTask, where: 'worker' | 'thread', result: 'ok' | 'failed', seconds: number): void;
+  /**
+   * A live document's whole canvas was rendered on the service's thread to measure its bytes for CANVAS_MAX_BYTES
+   * (src/collab/update-check.ts): a document's first checked change, unless it was measured when loaded, and a
+   * change that may pass the limit.
+   */
+  canvasMeasured(): void;
   /** Where the live canvas's gauges are read from (once the live documents exist). */
   watchLive(read: () => LiveGauges): void;
   /** A job whose run was lost (its instance stopped) was queued again for another attempt; `code` says why. */

@@ -12,6 +12,8 @@
 // - validation.ts: a change's content against the canvas rules and limits (./update-check.ts);
 // - compaction.ts: the log merged into a snapshot, with restore points, when hocuspocus stores a document;
 //
+// whole-document work on stored bytes (merges, measures, renders) in the document workers (./document-workers.ts);
+//
 // and, with COLLAB_REDIS_URL, hocuspocus's Redis extension, which relays changes and awareness between instances (the
 // instance that received a change from its client stores it). Refusals are one line of our log, never hocuspocus's
 // console (./refusals.ts); close codes and stateless messages are ./protocol.ts's.
@@ -24,6 +26,7 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import type { CollabRepository } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import type { CanvasContent } from './canvas-doc.js';
+import { createDocumentWorkers, type DocumentTaskStats } from './document-workers.js';
 import { authentication, type AccessChange, type SocketContext } from './extensions/authentication.js';
 import { compaction } from './extensions/compaction.js';
 import { limits as frameLimits } from './extensions/limits.js';
@@ -68,6 +71,11 @@ export interface LiveLimits {
    * merges. The last person leaving and shutdown always compact. 0: every due compaction runs (default 0.1).
    */
   compactLogRatio?: number;
+  /**
+   * COLLAB_WORKERS: worker threads for whole-document work on stored bytes (./document-workers.ts), at most; 0 runs it
+   * on the service's thread (default 1).
+   */
+  workers?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
   /** What one socket may ask of the service: frame rate, send buffer, whole-document answers, presence, anonymous sockets (./socket-limits.ts). */
@@ -95,8 +103,8 @@ export interface LiveDeps {
    * back, they are told again and every open document catches up from the database.
    */
   relay?: LiveRelay;
-  /** Where compactions and refused changes are counted (metrics on). */
-  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange'>>;
+  /** Where compactions, refused changes, document tasks and whole-canvas measures are counted (metrics on). */
+  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange' | 'documentTask' | 'canvasMeasured'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
 }
@@ -112,6 +120,8 @@ export interface LiveDocuments {
   open(projectId: string): Promise<OpenDocument>;
   /** The document's content: from memory when it is open here, otherwise from the database; null when it has none. */
   read(projectId: string): Promise<CanvasContent | null>;
+  /** The canvas a stored state (a version's) renders to, rendered in the document workers. */
+  renderState(state: Uint8Array): Promise<CanvasContent>;
   /**
    * Brings the project's document, if it is open here, up to `version` (the canvas version just read from the
    * database) when changes made elsewhere are missing from it: another instance that shares no Redis with this one
@@ -146,6 +156,8 @@ export interface LiveDocuments {
   close(): Promise<void>;
   /** Open documents (tests, metrics). */
   openCount(): number;
+  /** Whole-document tasks run so far, and where (tests). */
+  documentTasks(): DocumentTaskStats;
   /** This instance's live canvas right now (metrics). */
   gauges(): LiveGauges;
 }
@@ -178,8 +190,10 @@ export function createLiveDocuments({
   clientAddress = (req) => req.socket.remoteAddress ?? '',
 }: LiveDeps): LiveDocuments {
   const signIn = authentication({ accessOf, sessions, tokens, origin, authTimeoutMs: limits.authTimeoutMs ?? 10_000 });
+  const workers = createDocumentWorkers({ workers: limits.workers ?? 1, log, metrics });
   const compactions = compaction({
     collab,
+    merge: async (stored) => (await workers.merge(stored, { measure: false })).state,
     settled: (projectId) => stored.settled(projectId),
     restorePointMs: limits.restorePointMs,
     storeDebounceMs: limits.storeDebounceMs,
@@ -188,7 +202,16 @@ export function createLiveDocuments({
     metrics,
     log,
   });
-  const stored = persistence({ collab, heldBytes: limits.heldBytes, relayed: () => relayed && (relay?.up() ?? true), log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
+  const checks = validation({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars }, metrics);
+  const stored = persistence({
+    collab,
+    workers,
+    measured: checks.seed,
+    heldBytes: limits.heldBytes,
+    relayed: () => relayed && (relay?.up() ?? true),
+    log,
+    onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes),
+  });
   const quiet = quietRefusals(log);
   // In hocuspocus's order (by priority): Redis first; then a frame goes through its limits, presence, whether it can be
   // stored, then its content.
@@ -203,7 +226,7 @@ export function createLiveDocuments({
       quiet(frameLimits({ updatesPerSecond: limits.updatesPerSecond })),
       quiet(presence<SocketContext>()),
       quiet(stored),
-      quiet(validation({ nodes: limits.nodes, edges: limits.edges, bytes: limits.canvasBytes, promptChars: limits.promptChars }, metrics)),
+      quiet(checks),
       compactions,
       ...(relay ? [relayNotice(relay)] : []),
     ],
@@ -232,6 +255,7 @@ export function createLiveDocuments({
   return {
     open: (projectId) => stored.open(projectId),
     read: (projectId) => stored.read(projectId),
+    renderState: (state) => workers.render({ snapshot: state, updates: [] }),
     catchUp: (projectId, version) => stored.catchUp(projectId, version),
     settled: (projectId) => stored.settled(projectId),
     seq: (projectId) => stored.seq(projectId),
@@ -258,8 +282,10 @@ export function createLiveDocuments({
       await compactions.finish(hocuspocus.documents.keys());
       hocuspocus.flushPendingStores();
       sockets.close();
+      await workers.close();
     },
     openCount: () => hocuspocus.documents.size,
+    documentTasks: () => workers.stats(),
     gauges: () => ({ openDocuments: hocuspocus.documents.size, connections: hocuspocus.getConnectionsCount(), unsavedBytes: stored.heldBytes(), saving: stored.saving() }),
   };
 }

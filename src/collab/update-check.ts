@@ -21,10 +21,12 @@
 //
 // Bytes. CANVAS_MAX_BYTES is measured as REST measures a canvas: the UTF-8 JSON of the rendered nodes plus that of
 // the rendered edges (so the live document holds what a REST save could). The exact measure renders the whole
-// document, so it is taken when a document is first checked and then only when needed: between two, every applied
-// update (from any origin) adds an upper bound of the JSON it can add (each value's JSON and its key), and only when
-// that bound would pass the limit is the document measured again — at most once per REMEASURE_MS unless the bound
-// grew by `slack` since (a refusal costs nothing then). An update that adds no content (deletions) always passes.
+// document, so it is taken when a document is first checked — unless it came with the document: one loaded from
+// the database is measured in the document workers, off the service's thread (`seed`) — and then only when needed:
+// between two, every applied update (from any origin) adds an upper bound of the JSON it can add (each value's JSON
+// and its key), and only when that bound would pass the limit is the document measured again — at most once per
+// REMEASURE_MS unless the bound grew by `slack` since (a refusal costs nothing then). An update that adds no content
+// (deletions) always passes.
 import * as Y from 'yjs';
 import { canvasRules, isId, KEY_MAX_CHARS, type CanvasRuleLimits, type FieldRule, type FieldRules } from './canvas-rules.js';
 import { ORDER_KEY, renderCanvas } from './canvas-doc.js';
@@ -49,6 +51,12 @@ export interface UpdateCheck {
   check(decoded: Decoded, doc: Y.Doc): UpdateRefusal | null;
   /** The document's bytes as last measured and the upper bound held now (tests, benchmarks); undefined before the first check. */
   bytesOf(doc: Y.Doc): { measured: number; bound: number } | undefined;
+  /**
+   * The bytes of a document measured elsewhere (`measure` of the same content, in the document workers when it was
+   * loaded): its first check then renders nothing. Call right after the content measured was applied; a document
+   * already checked keeps its own.
+   */
+  seed(doc: Y.Doc, bytes: number): void;
 }
 
 type Decoded = ReturnType<typeof Y.decodeUpdate>;
@@ -363,14 +371,20 @@ interface ByteState {
   measuredAt: number;
 }
 
-/** The REST measure of a document: UTF-8 JSON of its rendered nodes and of its rendered edges. */
-function measure(doc: Y.Doc): number {
+/**
+ * The REST measure of a document: UTF-8 JSON of its rendered nodes and of its rendered edges. It renders the whole
+ * document (./stored-document.ts takes it in the document workers when a document is loaded).
+ */
+export function measure(doc: Y.Doc): number {
   const { nodes, edges } = renderCanvas(doc);
   return utf8(JSON.stringify(nodes)) + utf8(JSON.stringify(edges));
 }
 
-/** `now`: the clock of REMEASURE_MS (performance.now by default). */
-export function createUpdateCheck(limits: UpdateLimits, now: () => number = () => performance.now()): UpdateCheck {
+/**
+ * `now`: the clock of REMEASURE_MS (performance.now by default); `measured`: told each time a whole document is
+ * rendered here to measure it (metrics).
+ */
+export function createUpdateCheck(limits: UpdateLimits, now: () => number = () => performance.now(), measured?: () => void): UpdateCheck {
   const rules = canvasRules(limits);
   const states = new WeakMap<Y.Doc, ByteState>();
   const slack = Math.max(64 * 1024, Math.floor(limits.bytes / 32));
@@ -545,23 +559,27 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
     return null;
   }
 
-  function stateOf(doc: Y.Doc): ByteState {
-    let state = states.get(doc);
-    if (state) return state;
-    const measured = measure(doc);
-    const created: ByteState = { measured, bound: measured, measuredAt: now() };
-    states.set(doc, created);
-    state = created;
+  const measureHere = (doc: Y.Doc) => {
+    measured?.();
+    return measure(doc);
+  };
+
+  /** Starts counting a document's bytes from `bytes`, its measure now. */
+  function track(doc: Y.Doc, bytes: number): ByteState {
+    const state: ByteState = { measured: bytes, bound: bytes, measuredAt: now() };
+    states.set(doc, state);
     // Every update applied from now on (a peer's, the service's, another instance's) raises the bound.
     doc.on('update', (update: Uint8Array) => {
       try {
-        created.bound += examine(Y.decodeUpdate(update), doc, false).growth;
+        state.bound += examine(Y.decodeUpdate(update), doc, false).growth;
       } catch {
-        created.bound = Infinity; // unreadable (never seen): measure again before anything grows
+        state.bound = Infinity; // unreadable (never seen): measure again before anything grows
       }
     });
     return state;
   }
+
+  const stateOf = (doc: Y.Doc): ByteState => states.get(doc) ?? track(doc, measureHere(doc));
 
   return {
     check(decoded, doc) {
@@ -578,7 +596,7 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
       if (state.bound + growth <= limits.bytes) return null;
       const at = now();
       if (state.bound - state.measured >= slack || at - state.measuredAt >= REMEASURE_MS) {
-        state.measured = state.bound = measure(doc);
+        state.measured = state.bound = measureHere(doc);
         state.measuredAt = at;
       }
       return state.bound + growth > limits.bytes ? refusal(REFUSED_CHANGE.canvasTooLarge.reason, REFUSED_CHANGE.canvasTooLarge.code) : null;
@@ -586,6 +604,9 @@ export function createUpdateCheck(limits: UpdateLimits, now: () => number = () =
     bytesOf(doc) {
       const state = states.get(doc);
       return state && { measured: state.measured, bound: state.bound };
+    },
+    seed(doc, bytes) {
+      if (!states.has(doc)) track(doc, bytes);
     },
   };
 }

@@ -35,6 +35,9 @@ function createMetrics(): Metrics & {
   const uploadBytes = new Counter({ name: 'image_canvas_upload_bytes_total', help: 'Bytes stored by successful uploads', registers: [registry] });
   const compactions = new Counter({ name: 'image_canvas_live_compactions_total', help: 'Compactions of live documents that came due, by result (skipped: people were editing and the log was small)', labelNames: ['result'], registers: [registry] });
   const compactionSeconds = new Histogram({ name: 'image_canvas_live_compaction_duration_seconds', help: 'Duration of live-document compactions that ran', buckets: SECONDS, registers: [registry] });
+  const documentTasks = new Counter({ name: 'image_canvas_live_document_tasks_total', help: "Whole-document work on live documents' stored bytes, by task (merge, render), where it ran (worker: a worker thread; thread: the service's own) and result", labelNames: ['task', 'where', 'result'], registers: [registry] });
+  const documentTaskSeconds = new Histogram({ name: 'image_canvas_live_document_task_duration_seconds', help: 'Duration of live-document tasks, waiting for a worker thread included, by task', labelNames: ['task'], buckets: SECONDS, registers: [registry] });
+  const canvasMeasures = new Counter({ name: 'image_canvas_live_canvas_measures_total', help: "Whole live canvases rendered on the service's thread to measure their bytes against CANVAS_MAX_BYTES", registers: [registry] });
   const refusedChanges = new Counter({ name: 'image_canvas_live_refused_changes_total', help: 'Live changes refused for their content before being applied (not stored or broadcast), by close reason', labelNames: ['reason'], registers: [registry] });
   let live: (() => LiveGauges) | undefined;
   let redis: { up: Gauge; outages: Counter } | undefined;
@@ -104,6 +107,11 @@ function createMetrics(): Metrics & {
       compactions.inc({ result });
       if (result !== 'skipped') compactionSeconds.observe(seconds);
     },
+    documentTask(task, where, result, seconds) {
+      documentTasks.inc({ task, where, result });
+      documentTaskSeconds.observe({ task }, seconds);
+    },
+    canvasMeasured: () => canvasMeasures.inc(),
     refusedChange: (reason) => refusedChanges.inc({ reason }),
     watchLive(read) {
       live = read;

@@ -10,15 +10,15 @@
 // of them when there is one), so a user's long jobs always leave a worker for everyone else, owners with work
 // waiting take turns, and the last free worker goes only to a user who has rested (not one running long tasks back
 // to back), so several such users together still leave a worker for short work. The first process starts on first use and one stays ready; the others end when idle.
-import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
 import { type GenerateRequest, type GenerateResult, type ImageModel, ModelFailedError, ModelInputError, ModelPromptError } from '../models/image-model.js';
 import type { OfflineLimits } from '../models/local-image-model.js';
 import type { SvgRender } from './svg.js';
 import { asBuffer as bytes } from './convert.js';
 import { FairSlots } from '../fair-slots.js';
+import { workerExecArgv } from '../worker-argv.js';
 import type { DecodeTask, GenerateAnswer, GenerateTask, StepsTask, SvgTask, ThumbnailTask, UpscaleTask, InpaintTask } from './worker.js';
 import type { EditPrepareAnswer, EditPrepareTask } from './edit-prepare.js';
 import type { InpaintMethod } from '../models/classical-inpaint.js';
@@ -80,17 +80,6 @@ export interface ImageWorkersOptions {
 
 const WORKER = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
-/**
- * Node options for a worker: the service's own (memory flags and the like), plus the TypeScript loader when this
- * module runs from source (tsx resolves our `.js` import specifiers to the `.ts` files).
- */
-function workerExecArgv(): string[] {
-  const own = process.execArgv.filter((arg) => !arg.startsWith('--inspect'));
-  if (extname(WORKER.pathname) !== '.ts' || own.some((arg) => arg.includes('tsx'))) return own;
-  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...own, '--import', loader];
-}
-
 const isAbort = (err: unknown) => err instanceof Error && err.name === 'AbortError';
 
 export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutMs = 60_000 }: ImageWorkersOptions): ImageWorkers {
@@ -107,7 +96,7 @@ export function createImageWorkers({ workers, log, idleMs = 60_000, taskTimeoutM
       minThreads: 1,
       maxThreads: Math.max(1, workers),
       idleTimeout: idleMs,
-      execArgv: workerExecArgv(),
+      execArgv: workerExecArgv(WORKER),
       env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     });
     // A worker that dies between tasks (killed from outside, out of memory) is replaced; the pool reports it here

@@ -39,7 +39,8 @@ export interface VersionsDeps {
   versions: VersionsRepository;
   access: Pick<ProjectAccess, 'require'>;
   canvases: Pick<CanvasesRepository, 'current'>;
-  live: Pick<LiveDocuments, 'open' | 'tell'>;
+  /** `renderState`: a version's canvas, rendered off the service's thread (src/collab/document-workers.ts). */
+  live: Pick<LiveDocuments, 'open' | 'tell' | 'renderState'>;
   /** How many versions a list shows at most. */
   maxListed: number;
   /** VERSIONS_MAX_NAMED: named versions a project may have (a restore's own version counts). */
@@ -50,17 +51,6 @@ export interface VersionsDeps {
 export const VERSIONS_LISTED = 100;
 /** How much of a version's name the name of the version kept before restoring it repeats. */
 const LABEL_CHARS = 150;
-
-/** The canvas a stored Yjs state renders to. */
-function renderState(state: Uint8Array): CanvasContent {
-  const doc = new Y.Doc();
-  try {
-    Y.applyUpdate(doc, state);
-    return renderCanvas(doc);
-  } finally {
-    doc.destroy();
-  }
-}
 
 type Node = { id?: unknown; data?: { isGenerating?: unknown } };
 const dataOf = (node: unknown) => (node as Node).data;
@@ -122,7 +112,7 @@ export function createVersionsService({ versions, access, canvases, live, maxLis
     async get(userId, projectId, versionId) {
       await readable(userId, projectId);
       const version = await versionOf(projectId, versionId);
-      const canvas = renderState(version.state);
+      const canvas = await live.renderState(version.state);
       keepGenerationState(canvas, { nodes: [], edges: [] }); // a preview is a still picture: nothing generating
       return { version: listed(version), canvas };
     },
@@ -130,7 +120,7 @@ export function createVersionsService({ versions, access, canvases, live, maxLis
     async restore(userId, projectId, versionId, by = '') {
       await writable(userId, projectId);
       const version = await versionOf(projectId, versionId);
-      const restored = renderState(version.state);
+      const restored = await live.renderState(version.state);
       const document = await live.open(projectId);
       try {
         // Kept first: when it cannot be stored, nothing is restored.

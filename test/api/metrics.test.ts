@@ -7,23 +7,13 @@ import { ModelFailedError, ModelQuotaError, type ImageModel } from '../../src/mo
 import { addToCanvas } from '../../src/collab/canvas-doc.js';
 import type { HttpClient } from '../helpers/http-client.js';
 import { connectLive } from '../helpers/live-client.js';
+import { sample } from '../helpers/metrics-text.js';
 import { dbMode, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const png = () => sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
 type User = { client: HttpClient; id: string; email: string };
-
-/** The value of one sample: `name` with (at least) these labels; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const found = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
 
 async function upload(user: User, bytes: Buffer, name = 'in.png') {
   const form = new FormData();
@@ -141,6 +131,9 @@ describe('metrics on', () => {
       expect(sample(text, 'image_canvas_live_saving')).toBe(1);
       expect(text).toContain('# TYPE image_canvas_live_compactions_total counter');
       expect(text).toContain('# TYPE image_canvas_live_compaction_duration_seconds histogram');
+      expect(text).toContain('# TYPE image_canvas_live_document_tasks_total counter');
+      expect(text).toContain('# TYPE image_canvas_live_document_task_duration_seconds histogram');
+      expect(text).toContain('# TYPE image_canvas_live_canvas_measures_total counter');
     } finally {
       editor.close();
     }

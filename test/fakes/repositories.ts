@@ -7,12 +7,12 @@
 // The repository contract (test/contract/repositories/) holds them to the real repositories' behaviour: extend it
 // with any behaviour a fake gains.
 import { randomUUID } from 'node:crypto';
-import * as Y from 'yjs';
 import type { Transactions, Tx } from '../../src/db/index.js';
 import {
   CanvasIdTakenError,
   type CanvasesRepository,
   type CollabRepository,
+  type CompactOptions,
   DEFAULT_HEARTBEAT_LAPSE_MS,
   type GenerationJobsRepository,
   type GenerationsRepository,
@@ -305,6 +305,20 @@ export function createFakeRepositories({ heartbeatLapseMs = DEFAULT_HEARTBEAT_LA
     return record;
   };
 
+  /** Compactions of each project, one after another (the repository's advisory lock). */
+  const compacting = new Map<string, Promise<unknown>>();
+  const compactOnce = async (projectId: string, { merge, restorePointMs }: CompactOptions) => {
+    const record = state.collab.get(projectId);
+    if (!record || record.updates.length === 0) return 0;
+    // What was read is merged and deleted, not what was appended while the merge ran.
+    const read = record.updates.slice();
+    record.snapshot = (await merge({ snapshot: record.snapshot, updates: read })).slice();
+    record.updates = record.updates.slice(read.length);
+    const newest = record.restorePoints.at(-1);
+    if (!newest || newest.at <= Date.now() - restorePointMs) record.restorePoints.push({ at: Date.now(), state: record.snapshot });
+    return read.length;
+  };
+
   const collab: CollabRepository = {
     async append(changes) {
       // One statement: a change of a project that does not exist fails all of them.
@@ -340,24 +354,10 @@ export function createFakeRepositories({ heartbeatLapseMs = DEFAULT_HEARTBEAT_LA
       documentOf(projectId).snapshot = documentState.slice();
       return true;
     },
-    async compact(projectId, restorePointMs) {
-      const record = state.collab.get(projectId);
-      if (!record || record.updates.length === 0) return 0;
-      const doc = new Y.Doc();
-      try {
-        Y.transact(doc, () => {
-          if (record.snapshot) Y.applyUpdate(doc, record.snapshot);
-          for (const update of record.updates) Y.applyUpdate(doc, update);
-        });
-        const merged = record.updates.length;
-        record.snapshot = Y.encodeStateAsUpdate(doc);
-        record.updates = [];
-        const newest = record.restorePoints.at(-1);
-        if (!newest || newest.at <= Date.now() - restorePointMs) record.restorePoints.push({ at: Date.now(), state: record.snapshot });
-        return merged;
-      } finally {
-        doc.destroy();
-      }
+    compact(projectId, options) {
+      const compacted = (compacting.get(projectId) ?? Promise.resolve()).catch(() => undefined).then(() => compactOnce(projectId, options));
+      compacting.set(projectId, compacted);
+      return compacted;
     },
   };
 

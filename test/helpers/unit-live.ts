@@ -1,6 +1,8 @@
 // The live documents (src/collab/live-documents.ts) of a test that uses the services without the app: the real
 // module over the given collab repository (in memory, or PostgreSQL), roles from the given sharing repository,
-// never mounted (no socket: the session verifier knows nobody). Close it after each test.
+// never mounted (no socket: the session verifier knows nobody). Close it after each test. Whole-document work runs
+// on the test's thread (COLLAB_WORKERS=0) unless `limits.workers` says otherwise: these tests wait for a compaction
+// by turns of the event loop.
 import { createProjectAccess } from '../../src/auth/project-access.js';
 import { createLiveDocuments, type LiveDeps, type LiveDocuments, type LiveLimits } from '../../src/collab/live-documents.js';
 import type { CollabRepository, SharingRepository } from '../../src/db/repositories/index.js';
@@ -27,6 +29,7 @@ export function createUnitLiveDocuments(
       storeDebounceMs: 2_000,
       storeMaxDebounceMs: 10_000,
       storeSpreadMs: 5_000,
+      workers: 0,
       ...limits,
     },
     log: { warn: () => undefined, error: () => undefined },

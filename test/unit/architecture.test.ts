@@ -52,7 +52,7 @@ const areaOf = (file: string) => {
 };
 
 /** Small modules of src/ that import nothing of ours: anything may import them. */
-const LEAVES = ['errors.ts', 'ids.ts', 'html.ts', 'fair-slots.ts', 'metrics.ts', 'data-dir.ts', 'net-utils.ts', 'assets/', 'config-urls.ts', 'log-limiter.ts'];
+const LEAVES = ['errors.ts', 'ids.ts', 'html.ts', 'fair-slots.ts', 'metrics.ts', 'data-dir.ts', 'net-utils.ts', 'assets/', 'config-urls.ts', 'log-limiter.ts', 'worker-argv.ts'];
 
 /**
  * Files the web client shares with the server (besides src/kinds/): they may import one another, and only
@@ -76,6 +76,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'net-utils.ts': [],
   'config-urls.ts': [],
   'log-limiter.ts': [],
+  'worker-argv.ts': [],
   'metrics.ts': ['errors.ts'],
   'assets/': [],
   // Node kinds: pure modules shared with the web client; they build on the canvas document's rules and nothing

@@ -143,6 +143,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ COLLAB_COMPACT_LOG_RATIO: 'lots' })).toThrow(/COLLAB_COMPACT_LOG_RATIO/);
   });
 
+  it('merges and renders stored live documents in one worker thread, unless COLLAB_WORKERS says otherwise (0: the service\'s thread)', () => {
+    expect(loadConfig({}).config.collab.workers).toBe(1);
+    expect(loadConfig({ COLLAB_WORKERS: '0' }).config.collab.workers).toBe(0);
+    expect(loadConfig({ COLLAB_WORKERS: '3' }).config.collab.workers).toBe(3);
+    for (const bad of ['-1', '1.5', 'two', '65']) expect(() => loadConfig({ COLLAB_WORKERS: bad }), bad).toThrow(/COLLAB_WORKERS/);
+  });
+
   it('takes canvas bodies with inline images up to CANVAS_MAX_BODY_BYTES (32 MB, never below CANVAS_MAX_BYTES) and rasterizes SVGs up to SVG_MAX_PIXELS', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.limits).toMatchObject({ canvasBytes: 16 * MB, canvasBodyBytes: 32 * MB, svgPixels: 4096 * 4096 });

@@ -28,8 +28,8 @@ async function setUp(spreadMs: number, limits: Partial<LiveLimits> = {}, metrics
   const projectId = (await repos.projects.insert({ userId: owner, name: 'P' }))!.id;
   const merged: number[] = [];
   const compact = repos.collab.compact.bind(repos.collab);
-  repos.collab.compact = async (id, restorePointMs) => {
-    const n = await compact(id, restorePointMs);
+  repos.collab.compact = async (id, options) => {
+    const n = await compact(id, options);
     if (n > 0) merged.push(n);
     return n;
   };
@@ -85,6 +85,19 @@ describe('compacting a document while it is edited', () => {
     live = undefined;
     expect((await log()).updates).toHaveLength(0);
     expect(merged).toEqual([1]);
+  });
+
+  it('closing the service compacts what is open in the worker threads (COLLAB_WORKERS=1), and only then ends them', async () => {
+    const { projectId, merged, log } = await setUp(3_600_000, { workers: 1 });
+    const document = await live!.open(projectId);
+    await document.change(addNode);
+    await live!.settled(projectId);
+    const closing = live!;
+    live = undefined;
+    await closing.close();
+    expect(merged).toEqual([1]);
+    expect((await log()).updates).toHaveLength(0);
+    expect(closing.documentTasks().merge).toEqual({ worker: 1, thread: 0, failed: 0 });
   });
 });
 

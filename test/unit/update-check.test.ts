@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { addToCanvas, applyCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
-import { createUpdateCheck, type UpdateLimits } from '../../src/collab/update-check.js';
+import { createUpdateCheck, measure, type UpdateLimits } from '../../src/collab/update-check.js';
 import { peerOf, withCanvas } from '../helpers/yjs-docs.js';
 
 type Json = Record<string, unknown>;
@@ -322,5 +322,43 @@ describe('the live document update check, by node kind (src/kinds/)', () => {
     expect(judge((d) => addToCanvas(d, { nodes: [text('t2'), node('g2')], edges: [wire('n', 't2', 'g2')] }))).toBe('ports-do-not-fit');
     // An edge whose end is not a node (yet) is not judged, as before.
     expect(judge((d) => addToCanvas(d, { edges: [wire('n', 'gone', 'a', { sourceHandle: 'whatever' })] }))).toBeNull();
+  });
+
+  it('takes a seeded measure (made where the document was loaded) instead of rendering the document at its first check', () => {
+    const limits = { ...LIMITS, bytes: 4096 };
+    const grow = (base: Y.Doc, id: string) => Y.decodeUpdate(updateOf(base, (d) => addToCanvas(d, { nodes: [node(id)] })));
+    let renders = 0;
+    const check = createUpdateCheck(limits, undefined, () => renders++);
+
+    const seeded = withCanvas({ nodes: [node('a'), node('b')], edges: [] });
+    check.seed(seeded, measure(seeded));
+    expect(check.bytesOf(seeded)).toEqual({ measured: measure(seeded), bound: measure(seeded) });
+    expect(check.check(grow(seeded, 'c'), seeded)).toBeNull();
+    expect(renders).toBe(0);
+    // Changes applied after the seed raise its bound, as after a measure.
+    addToCanvas(seeded, { nodes: [node('d', { note: 'x'.repeat(500) })] });
+    expect(check.bytesOf(seeded)!.bound).toBeGreaterThan(check.bytesOf(seeded)!.measured + 500);
+    // A document already checked keeps its own numbers.
+    check.seed(seeded, 1);
+    expect(check.bytesOf(seeded)!.measured).toBe(measure(withCanvas({ nodes: [node('a'), node('b')], edges: [] })));
+
+    // Without a seed, the first change that adds content renders the document once.
+    const unseeded = withCanvas({ nodes: [node('a'), node('b')], edges: [] });
+    expect(check.check(grow(unseeded, 'c'), unseeded)).toBeNull();
+    expect(renders).toBe(1);
+    expect(check.bytesOf(unseeded)!.measured).toBe(measure(unseeded));
+
+    // A seed counts as a measure taken then: near the limit a change is refused until the document may be measured
+    // again (REMEASURE_MS), which then finds the room.
+    let clock = 0;
+    const timed = createUpdateCheck(limits, () => clock, () => renders++);
+    const near = withCanvas({ nodes: [node('a')], edges: [] });
+    timed.seed(near, 4090);
+    expect(timed.check(grow(near, 'c'), near)?.reason).toBe('canvas-too-large');
+    expect(renders).toBe(1);
+    clock += 2_000;
+    expect(timed.check(grow(near, 'c'), near)).toBeNull();
+    expect(renders).toBe(2);
+    expect(timed.bytesOf(near)!.measured).toBe(measure(near));
   });
 });

@@ -2,7 +2,8 @@
 // document (`onStoreDocument`: debounced while editing, at most `storeMaxDebounceMs` apart, and at once when the last
 // connection leaves), its log of changes is merged into a snapshot, with a restore point at most every
 // `restorePointMs` of editing (CollabRepository.compact). Changes themselves are stored as they come
-// (./persistence.ts); a compaction only makes the document cheaper to load.
+// (./persistence.ts); a compaction only makes the document cheaper to load. The merge runs in the live documents'
+// worker threads (../document-workers.ts), so a compaction holds the service's thread only to move bytes.
 //
 // - While people edit, a compaction runs only once the log holds `compactLogRatio` of the document's bytes, or a
 //   restore point is due (`compactionDue`): it costs the whole document, so on a large canvas it would otherwise cost
@@ -12,7 +13,7 @@
 // - A few run at once (`turns`): each holds a database connection for its transaction.
 // - On shutdown every open document is compacted once (`finish`).
 import type { Document, Extension, onStoreDocumentPayload } from '@hocuspocus/server';
-import type { CollabRepository } from '../../db/repositories/index.js';
+import type { CollabRepository, MergeStored } from '../../db/repositories/index.js';
 import type { Metrics } from '../../metrics.js';
 import { arrivedHere } from './persistence.js';
 
@@ -25,6 +26,8 @@ const editorOf = (origin: unknown): string | undefined => {
 
 export interface CompactionDeps {
   collab: Pick<CollabRepository, 'compact'>;
+  /** How a compaction merges what it read (../document-workers.ts). */
+  merge: MergeStored;
   /** Resolves when every change of the document queued so far is stored (./persistence.ts). */
   settled: (documentName: string) => Promise<void>;
   /** At most one automatic restore point per this many milliseconds of editing. */
@@ -93,7 +96,7 @@ export interface Compaction extends Extension {
   finish(documentNames: Iterable<string>): Promise<void>;
 }
 
-export function compaction({ collab, settled, restorePointMs, storeDebounceMs, storeSpreadMs, compactLogRatio, metrics, log }: CompactionDeps): Compaction {
+export function compaction({ collab, merge, settled, restorePointMs, storeDebounceMs, storeSpreadMs, compactLogRatio, metrics, log }: CompactionDeps): Compaction {
   let closed = false;
   /** After finish: nothing touches the database any more. */
   let finished = false;
@@ -106,11 +109,12 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
   const sizes = new Map<string, StoredSize>();
   /** Who last changed each open document here (a person's connection): the author of its next restore point. */
   const lastEditor = new Map<string, string>();
+  const compact = (documentName: string) => collab.compact(documentName, { merge, restorePointMs, author: lastEditor.get(documentName) });
 
   async function compactNow(documentName: string): Promise<void> {
     const size = sizes.get(documentName);
     const merging = size?.log ?? 0;
-    const compaction = settled(documentName).then(() => compactionTurns.run(() => collab.compact(documentName, restorePointMs, lastEditor.get(documentName))));
+    const compaction = settled(documentName).then(() => compactionTurns.run(() => compact(documentName)));
     compactions.add(compaction);
     const started = performance.now();
     try {
@@ -208,7 +212,7 @@ export function compaction({ collab, settled, restorePointMs, storeDebounceMs, s
 
     async finish(documentNames) {
       finished = true;
-      await Promise.allSettled([...compactions, ...[...documentNames].map((name) => collab.compact(name, restorePointMs, lastEditor.get(name)))]);
+      await Promise.allSettled([...compactions, ...[...documentNames].map((name) => compact(name))]);
     },
   };
 }

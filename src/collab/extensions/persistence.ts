@@ -11,12 +11,16 @@
 //   in meanwhile.
 // - The service as a participant: `open(projectId)` gives a direct connection whose changes are stored before
 //   `change()` resolves (REST saves, generation state, restores); `read` and `catchUp` read the database.
+// - Whole-document work on what is read from the database (merging a snapshot and its log, measuring the canvas for
+//   the content check, rendering a document that is not open here) runs in the document workers
+//   (../document-workers.ts); the service's thread only applies the one merged state to the open document.
 //
 // Compaction of what is stored is ./compaction.ts's.
 import type { Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { CollabRepository } from '../../db/repositories/index.js';
 import { applyCanvas, dropUnsafeImage, renderCanvas, type CanvasContent } from '../canvas-doc.js';
+import type { DocumentWorkers } from '../document-workers.js';
 import { frameUpdate, type GatedSocket } from '../frames.js';
 import { CLOSE, refusal, statelessText } from '../protocol.js';
 import { createUpdateQueue, type UpdateQueue } from '../update-queue.js';
@@ -31,6 +35,13 @@ export function arrivedHere(origin: unknown): boolean {
 
 export interface PersistenceDeps {
   collab: CollabRepository;
+  /** Where stored documents are merged and rendered. */
+  workers: Pick<DocumentWorkers, 'merge' | 'render'>;
+  /**
+   * A document was loaded from a merged state whose canvas measures `bytes` (../update-check.ts `measure`), called
+   * right after it was applied: its first content check need not render it (UpdateCheck.seed).
+   */
+  measured?: (document: Y.Doc, bytes: number) => void;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
   /**
@@ -71,7 +82,7 @@ export interface Persistence extends Extension {
   close(ms: number): Promise<void>;
 }
 
-export function persistence({ collab, heldBytes, relayed, log, onLoaded }: PersistenceDeps): Persistence {
+export function persistence({ collab, workers, measured, heldBytes, relayed, log, onLoaded }: PersistenceDeps): Persistence {
   /** The server, once it configured this extension (a few microtasks after it was built; no document is open before). */
   let instance: Hocuspocus | undefined;
   let configured!: (instance: Hocuspocus) => void;
@@ -122,8 +133,13 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
       if (attempt < 3) return loadInto(projectId, document, attempt + 1);
       throw new Error('live document: the legacy canvas could not be moved');
     }
-    const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
-    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
+    if (stored.snapshot || stored.updates.length > 0) {
+      const merged = await workers.merge(stored, { measure: true });
+      // The measure is the document's content only if nothing else reached it meanwhile (another instance's changes).
+      const alone = document.store.clients.size === 0;
+      Y.applyUpdate(document, merged.state, FROM_DATABASE);
+      if (alone && merged.bytes !== undefined) measured?.(document, merged.bytes);
+    }
     held.set(projectId, stored.version);
     onLoaded?.(projectId, { snapshotBytes: stored.snapshot?.byteLength ?? 0, logBytes: stored.updates.reduce((n, u) => n + u.byteLength, 0) });
   }
@@ -131,9 +147,8 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
   /** Applies to an open document what the database holds of it. */
   async function applyStored(projectId: string, document: Document) {
     const stored = await collab.load(projectId);
-    const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates];
     // Only what the document lacks is applied (and broadcast to its editors here); it is already stored.
-    if (parts.length > 0) Y.applyUpdate(document, Y.mergeUpdates(parts), FROM_DATABASE);
+    if (stored.snapshot || stored.updates.length > 0) Y.applyUpdate(document, (await workers.merge(stored, { measure: false })).state, FROM_DATABASE);
     held.set(projectId, Math.max(stored.version, held.get(projectId) ?? 0));
   }
 
@@ -216,13 +231,7 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
         return { nodes: stored.legacy.nodes, edges: stored.legacy.edges };
       }
       if (!stored.snapshot && stored.updates.length === 0) return null;
-      const doc = new Y.Doc();
-      try {
-        Y.applyUpdate(doc, Y.mergeUpdates([...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates]));
-        return renderCanvas(doc);
-      } finally {
-        doc.destroy();
-      }
+      return workers.render(stored);
     },
 
     async catchUp(projectId, version) {

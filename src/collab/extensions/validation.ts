@@ -13,13 +13,19 @@ import * as Y from 'yjs';
 import type { Metrics } from '../../metrics.js';
 import { frameUpdate } from '../frames.js';
 import { CLOSE, refusal } from '../protocol.js';
-import { createUpdateCheck, type UpdateLimits } from '../update-check.js';
+import { createUpdateCheck, type UpdateCheck, type UpdateLimits } from '../update-check.js';
 import { cutOff } from './limits.js';
 
-/** `metrics`: where refused changes are counted, by reason (metrics on). */
-export function validation(limits: UpdateLimits, metrics?: Partial<Pick<Metrics, 'refusedChange'>>): Extension {
-  const updateCheck = createUpdateCheck(limits);
+export interface Validation extends Extension {
+  /** A document loaded with its canvas measured elsewhere (./persistence.ts `measured`): see UpdateCheck.seed. */
+  seed: UpdateCheck['seed'];
+}
+
+/** `metrics`: where refused changes and whole-canvas measures are counted (metrics on). */
+export function validation(limits: UpdateLimits, metrics?: Partial<Pick<Metrics, 'refusedChange' | 'canvasMeasured'>>): Validation {
+  const updateCheck = createUpdateCheck(limits, undefined, () => metrics?.canvasMeasured?.());
   return {
+    seed: (doc, bytes) => updateCheck.seed(doc, bytes),
     extensionName: 'validation',
     priority: 80,
     async beforeHandleMessage({ update: frame, connection, document }: beforeHandleMessagePayload) {

@@ -3,9 +3,9 @@
 // statement for many projects); each appended change — an update, or a REST save that changed nothing — adds one
 // to the project's canvas `version` in the same statement, creating the canvases row on the first change.
 // Compaction is a pure function of the database's content, serialised per project by an advisory lock, so any
-// instance may run it at any time: it merges the rows it read and deletes exactly those.
+// instance may run it at any time: it merges the rows it read and deletes exactly those. The merge itself is the
+// caller's (`CompactOptions.merge`: the live documents run it in their worker threads, src/collab/document-workers.ts).
 import { DrizzleQueryError, sql } from 'drizzle-orm';
-import * as Y from 'yjs';
 import type { Db } from '../index.js';
 
 /** One change to append: a Yjs update, or null for a change that is only a version step (a REST save of equal content). */
@@ -26,6 +26,21 @@ export interface StoredDocument {
   version: number;
 }
 
+/**
+ * A document's stored parts (its snapshot, then its updates in the order stored) merged into one state that holds
+ * them all: a fresh, garbage-collected Yjs document's (Y.mergeUpdates would keep deleted content).
+ */
+export type MergeStored = (stored: { snapshot: Uint8Array | null; updates: readonly Uint8Array[] }) => Promise<Uint8Array>;
+
+export interface CompactOptions {
+  /** Makes the new snapshot of what was read; when it fails, nothing changes. */
+  merge: MergeStored;
+  /** A restore point is taken when the newest one is older than this. */
+  restorePointMs: number;
+  /** Who last changed the document, when known: the restore point's author. */
+  author?: string | null;
+}
+
 export interface CollabRepository {
   /** Stores the changes (in one statement); the version of each project after them. */
   append(changes: readonly CollabAppend[]): Promise<Map<string, number>>;
@@ -36,11 +51,10 @@ export interface CollabRepository {
    */
   migrateLegacy(projectId: string, state: Uint8Array): Promise<boolean>;
   /**
-   * Merges the project's updates into its snapshot and deletes them; takes a restore point (kind `auto`) of the
-   * result when the newest one is older than `restorePointMs`, by `author` (who last changed it, when known). The
-   * number of rows merged.
+   * Merges the project's updates into its snapshot (`merge`) and deletes them; takes a restore point (kind `auto`) of
+   * the result when the newest one is older than `restorePointMs`, by `author`. The number of rows merged.
    */
-  compact(projectId: string, restorePointMs: number, author?: string | null): Promise<number>;
+  compact(projectId: string, options: CompactOptions): Promise<number>;
 }
 
 /** The lock that serialises compactions of one project (any instance). */
@@ -100,34 +114,25 @@ RETURNING project_id`);
       return result.rows.length === 1;
     },
 
-    async compact(projectId, restorePointMs, author = null) {
+    async compact(projectId, { merge, restorePointMs, author = null }) {
       return db.transaction(async (tx) => {
         await tx.execute(projectLock(projectId));
         const snapshot = await tx.execute<{ state: Buffer }>(sql`SELECT state FROM collab_snapshots WHERE project_id = ${projectId}`);
         const rows = await tx.execute<{ id: string; update: Buffer }>(sql`SELECT id, update FROM collab_updates WHERE project_id = ${projectId} ORDER BY id`);
         if (rows.rows.length === 0) return 0;
-        // A fresh document (garbage-collected) rather than Y.mergeUpdates, which would keep deleted content.
-        const doc = new Y.Doc();
-        try {
-          Y.transact(doc, () => {
-            const first = snapshot.rows[0];
-            if (first) Y.applyUpdate(doc, bytes(first.state));
-            for (const row of rows.rows) Y.applyUpdate(doc, bytes(row.update));
-          });
-          const state = buffer(Y.encodeStateAsUpdate(doc));
-          await tx.execute(sql`
+        const first = snapshot.rows[0];
+        const ids = rows.rows.map((r) => r.id);
+        const state = buffer(await merge({ snapshot: first ? bytes(first.state) : null, updates: rows.rows.map((r) => bytes(r.update)) }));
+        await tx.execute(sql`
 INSERT INTO collab_snapshots (project_id, state) VALUES (${projectId}, ${state})
 ON CONFLICT (project_id) DO UPDATE SET state = excluded.state, updated_at = now()`);
-          await tx.execute(sql`DELETE FROM collab_updates WHERE id = ANY(${sql.param(rows.rows.map((r) => r.id))}::bigint[])`);
-          await tx.execute(sql`
+        await tx.execute(sql`DELETE FROM collab_updates WHERE id = ANY(${sql.param(ids)}::bigint[])`);
+        await tx.execute(sql`
 INSERT INTO collab_versions (project_id, kind, state, created_by)
 SELECT ${projectId}, 'auto', ${state}, (SELECT id FROM users WHERE id = ${author})
 WHERE NOT EXISTS (SELECT 1 FROM collab_versions v WHERE v.project_id = ${projectId} AND v.kind = 'auto'
   AND v.created_at > now() - make_interval(secs => ${restorePointMs / 1000}))`);
-          return rows.rows.length;
-        } finally {
-          doc.destroy();
-        }
+        return ids.length;
       });
     },
   };

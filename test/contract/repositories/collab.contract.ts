@@ -3,7 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import type { MergeStored } from '../../../src/db/repositories/index.js';
+import { mergeParts, partsOf } from '../../../src/collab/stored-document.js';
 import { failureOf, newProject, newUser, type RepositoriesUnderTest } from './harness.js';
+
+/** The live documents' merge (src/collab/stored-document.ts), on this thread. */
+const merge: MergeStored = async (stored) => mergeParts(partsOf(stored), { measure: false }).state;
+const every = { merge, restorePointMs: 60_000 };
 
 /** Successive updates of one document, each setting `key` of its map `m`. */
 function updates(...keys: string[]): Uint8Array[] {
@@ -64,12 +70,12 @@ export function collabContract(repos: RepositoriesUnderTest) {
       const r = repos();
       const project = await newProject(r, (await newUser(r)).id);
       await r.collab.append(updates('x', 'y').map((update) => ({ projectId: project.id, update })));
-      expect(await r.collab.compact(project.id, 60_000)).toBe(2);
+      expect(await r.collab.compact(project.id, every)).toBe(2);
       const compacted = await r.collab.load(project.id);
       expect(compacted).toMatchObject({ updates: [], version: 2 });
       expect(compacted.snapshot).not.toBeNull();
       expect(contentOf(compacted)).toEqual({ x: 'X', y: 'Y' });
-      expect(await r.collab.compact(project.id, 60_000)).toBe(0);
+      expect(await r.collab.compact(project.id, every)).toBe(0);
 
       const doc = new Y.Doc();
       Y.applyUpdate(doc, compacted.snapshot!);
@@ -78,8 +84,37 @@ export function collabContract(repos: RepositoriesUnderTest) {
       doc.getMap('m').set('z', 'Z');
       doc.destroy();
       await r.collab.append([{ projectId: project.id, update: later[0] }]);
-      expect(await r.collab.compact(project.id, 60_000)).toBe(1);
+      expect(await r.collab.compact(project.id, every)).toBe(1);
       expect(contentOf(await r.collab.load(project.id))).toEqual({ x: 'X', y: 'Y', z: 'Z' });
+    });
+
+    it('a compaction whose merge fails changes nothing', async () => {
+      const r = repos();
+      const project = await newProject(r, (await newUser(r)).id);
+      await r.collab.append(updates('x', 'y').map((update) => ({ projectId: project.id, update })));
+      const before = await r.collab.load(project.id);
+      const failing: MergeStored = async () => {
+        throw new Error('the merge failed');
+      };
+      expect(await failureOf(r.collab.compact(project.id, { merge: failing, restorePointMs: 0 }))).toMatchObject({ message: 'the merge failed' });
+      expect(await r.collab.load(project.id)).toEqual(before);
+      expect(await r.collab.compact(project.id, every)).toBe(2);
+    });
+
+    it('a compaction deletes exactly the rows it read: a change stored while it merges stays in the log', async () => {
+      const r = repos();
+      const project = await newProject(r, (await newUser(r)).id);
+      const [u1, u2, u3] = updates('x', 'y', 'z');
+      await r.collab.append([u1, u2].map((update) => ({ projectId: project.id, update })));
+      const meanwhile: MergeStored = async (stored) => {
+        await r.collab.append([{ projectId: project.id, update: u3 }]);
+        return merge(stored);
+      };
+      expect(await r.collab.compact(project.id, { merge: meanwhile, restorePointMs: 60_000 })).toBe(2);
+      const after = await r.collab.load(project.id);
+      expect(after.updates.map((u) => [...u])).toEqual([[...u3]]);
+      expect(contentOf(after)).toEqual({ x: 'X', y: 'Y', z: 'Z' });
+      expect(after.version).toBe(3);
     });
 
     it('moves no legacy canvas when the project has none', async () => {
