@@ -187,6 +187,7 @@ export async function compose(runtime: Runtime, { log, metrics, imageModel, task
   const objectSweep = createObjectSweep({
     deletions: createObjectDeletionsRepository(database.db),
     store,
+    live,
     graceHours: config.storage.deleteGraceHours,
     batch: config.storage.sweepBatch,
     log,

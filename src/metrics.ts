@@ -19,9 +19,10 @@ export type CompactionResult = 'merged' | 'skipped' | 'failed';
 
 /**
  * Whole-document work on a live document's stored bytes (src/collab/document-workers.ts): `merge` (a compaction, a
- * load, a catch-up), `render` (a read of a document not open here, a version's preview or restore).
+ * load, a catch-up), `render` (a read of a document not open here, a version's preview or restore), `json` (a
+ * deleted project's documents and versions searched for its objects).
  */
-export type DocumentTask = 'merge' | 'render';
+export type DocumentTask = 'merge' | 'render' | 'json';
 
 /** The live canvas as it is right now, read at each scrape. */
 export interface LiveGauges {

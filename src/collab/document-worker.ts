@@ -3,14 +3,15 @@
 // not copied. A task that throws (a corrupt row) fails alone; the thread goes on.
 import { Tinypool, kTransferable, kValue } from 'tinypool';
 import type { CanvasContent } from './canvas-doc.js';
-import { mergeParts, renderParts, unpackParts, type MergedState, type PackedParts } from './stored-document.js';
+import { jsonOfParts, mergeParts, renderParts, unpackParts, type MergedState, type PackedParts } from './stored-document.js';
 
 export interface MergeTask {
   parts: PackedParts;
   measure: boolean;
 }
 
-export interface RenderTask {
+/** A render or a json task. */
+export interface PartsTask {
   parts: PackedParts;
 }
 
@@ -25,6 +26,10 @@ export function merge({ parts, measure }: MergeTask): unknown {
   return Tinypool.move({ [kTransferable]: [state.buffer], [kValue]: answer });
 }
 
-export function render({ parts }: RenderTask): CanvasContent {
+export function render({ parts }: PartsTask): CanvasContent {
   return renderParts(unpackParts(parts));
+}
+
+export function json({ parts }: PartsTask): { nodes: unknown; edges: unknown } {
+  return jsonOfParts(unpackParts(parts));
 }

@@ -1,6 +1,6 @@
 // The live documents' worker threads (tinypool, worker_threads): whole-document Yjs work on stored bytes — merging a
 // snapshot and its log for a compaction or a load, measuring what was loaded, rendering a document that is not open
-// (./stored-document.ts) — runs here rather than on the thread that serves every socket. At 2,000 editors such work
+// or a version, reading a deleted project's documents for its objects (./stored-document.ts) — runs here rather than on the thread that serves every socket. At 2,000 editors such work
 // (compactions coming due together, 1,000 documents loaded and first checked in one second) held that thread for
 // 100–600 ms at a time (issue 37).
 //
@@ -18,8 +18,8 @@ import Tinypool from 'tinypool';
 import type { DocumentTask, Metrics } from '../metrics.js';
 import { workerExecArgv } from '../worker-argv.js';
 import type { CanvasContent } from './canvas-doc.js';
-import type { MergeTask, RenderTask } from './document-worker.js';
-import { mergeParts, packParts, partsOf, renderParts, type MergedState, type StoredParts } from './stored-document.js';
+import type { MergeTask, PartsTask } from './document-worker.js';
+import { jsonOfParts, mergeParts, packParts, partsOf, renderParts, type MergedState, type StoredParts } from './stored-document.js';
 
 /** Tasks run, by where they ran, and tasks failed. */
 export type DocumentTaskStats = Record<DocumentTask, { worker: number; thread: number; failed: number }>;
@@ -32,6 +32,8 @@ export interface DocumentWorkers {
   merge(stored: StoredParts, options: { measure: boolean }): Promise<MergedState>;
   /** The canvas the stored document renders to. */
   render(stored: StoredParts): Promise<CanvasContent>;
+  /** The stored document's `nodes` and `edges` as Yjs gives them, not rendered (./stored-document.ts jsonOfParts). */
+  json(stored: StoredParts): Promise<{ nodes: unknown; edges: unknown }>;
   stats(): DocumentTaskStats;
   /** Ends the threads; a later task fails. */
   close(): Promise<void>;
@@ -51,7 +53,8 @@ const WORKER = new URL(`./document-worker${extname(fileURLToPath(import.meta.url
 export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }: DocumentWorkersOptions): DocumentWorkers {
   let pool: Tinypool | undefined;
   let closed = false;
-  const stats: DocumentTaskStats = { merge: { worker: 0, thread: 0, failed: 0 }, render: { worker: 0, thread: 0, failed: 0 } };
+  const none = () => ({ worker: 0, thread: 0, failed: 0 });
+  const stats: DocumentTaskStats = { merge: none(), render: none(), json: none() };
   const where = workers > 0 ? 'worker' : 'thread';
 
   const started = (): Tinypool => {
@@ -72,7 +75,7 @@ export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }
   };
 
   /** Runs `task` in a worker with the parts moved there, or `here` on this thread; counts it either way. */
-  async function run<T>(task: DocumentTask, parts: Uint8Array[], here: (parts: Uint8Array[]) => T, fields: Omit<MergeTask, 'parts'> | Omit<RenderTask, 'parts'>): Promise<T> {
+  async function run<T>(task: DocumentTask, parts: Uint8Array[], here: (parts: Uint8Array[]) => T, fields: Omit<MergeTask, 'parts'> | Omit<PartsTask, 'parts'>): Promise<T> {
     const begun = performance.now();
     try {
       let result: T;
@@ -96,6 +99,7 @@ export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }
   return {
     merge: (stored, { measure }) => run('merge', partsOf(stored), (parts) => mergeParts(parts, { measure }), { measure }),
     render: (stored) => run('render', partsOf(stored), renderParts, {}),
+    json: (stored) => run('json', partsOf(stored), jsonOfParts, {}),
     stats: () => structuredClone(stats),
     async close() {
       closed = true;

@@ -123,6 +123,11 @@ export interface LiveDocuments {
   /** The canvas a stored state (a version's) renders to, rendered in the document workers. */
   renderState(state: Uint8Array): Promise<CanvasContent>;
   /**
+   * The `nodes` and `edges` of stored states applied in order, as Yjs gives them (not rendered), read in the document
+   * workers: a deleted project's object sweep.
+   */
+  documentJson(states: readonly Uint8Array[]): Promise<{ nodes: unknown; edges: unknown }>;
+  /**
    * Brings the project's document, if it is open here, up to `version` (the canvas version just read from the
    * database) when changes made elsewhere are missing from it: another instance that shares no Redis with this one
    * wrote them. True when it did (read the version again). Call when nothing of the project is being stored here.
@@ -256,6 +261,7 @@ export function createLiveDocuments({
     open: (projectId) => stored.open(projectId),
     read: (projectId) => stored.read(projectId),
     renderState: (state) => workers.render({ snapshot: state, updates: [] }),
+    documentJson: (states) => workers.json({ snapshot: null, updates: states }),
     catchUp: (projectId, version) => stored.catchUp(projectId, version),
     settled: (projectId) => stored.settled(projectId),
     seq: (projectId) => stored.seq(projectId),

@@ -81,6 +81,19 @@ export function mergeParts(parts: readonly Uint8Array[], { measure: measured }: 
   }
 }
 
+/**
+ * The document's `nodes` and `edges` as Yjs gives them (toJSON: every value, nested types included, nothing left out
+ * as rendering would): what a deleted project's object sweep searches (src/services/object-sweep.ts).
+ */
+export function jsonOfParts(parts: readonly Uint8Array[]): { nodes: unknown; edges: unknown } {
+  const doc = documentOf(parts);
+  try {
+    return { nodes: doc.getMap('nodes').toJSON(), edges: doc.getMap('edges').toJSON() };
+  } finally {
+    doc.destroy();
+  }
+}
+
 /** The canvas the parts render to (../canvas-doc.ts renderCanvas). */
 export function renderParts(parts: readonly Uint8Array[]): CanvasContent {
   const doc = documentOf(parts);

@@ -13,7 +13,7 @@
 // The one window left: a URL pasted from somewhere outside the database (a browser's clipboard, a tab still open)
 // between a pass's search and its delete, after the grace period has passed: the grace period is there for that.
 // Objects that were never on a deleted project's canvas (an upload never placed) are never deleted.
-import * as Y from 'yjs';
+import type { LiveDocuments } from '../collab/live-documents.js';
 import type { ObjectDeletionsRepository } from '../db/repositories/object-deletions.js';
 import { storeFailure, type ObjectStore } from '../storage/index.js';
 
@@ -38,6 +38,8 @@ export interface ObjectSweep {
 export interface ObjectSweepDeps {
   deletions: ObjectDeletionsRepository;
   store: Pick<ObjectStore, 'nameFromUrl' | 'delete'>;
+  /** Reads a document's states (src/collab/live-documents.ts, in its worker threads). */
+  live: Pick<LiveDocuments, 'documentJson'>;
   graceHours: number;
   batch: number;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
@@ -54,19 +56,8 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
   }
 }
 
-/** The document's whole content as JSON (every root type the canvas uses, nested types included). */
-function documentJson(states: Buffer[]): unknown {
-  const doc = new Y.Doc();
-  try {
-    for (const state of states) Y.applyUpdate(doc, state);
-    return { nodes: doc.getMap('nodes').toJSON(), edges: doc.getMap('edges').toJSON() };
-  } finally {
-    doc.destroy();
-  }
-}
-
 export function createObjectSweep(deps: ObjectSweepDeps): ObjectSweep {
-  const { deletions, store, log } = deps;
+  const { deletions, store, live, log } = deps;
   const now = deps.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
 
@@ -81,8 +72,10 @@ export function createObjectSweep(deps: ObjectSweepDeps): ObjectSweep {
     async projectDeleting(projectId) {
       const held = await deletions.holdings(projectId);
       const names = new Set<string>();
-      namesIn(stringsOf(documentJson(held.documentStates)), names);
-      for (const state of held.versionStates) namesIn(stringsOf(documentJson([state])), names);
+      // Each document's whole content as JSON (every root type the canvas uses, nested types included), read off the
+      // service's thread: a project may hold many restore points of a large canvas.
+      namesIn(stringsOf(await live.documentJson(held.documentStates)), names);
+      for (const state of held.versionStates) namesIn(stringsOf(await live.documentJson([state])), names);
       for (const text of held.texts) namesIn(text.match(URL_LIKE) ?? [], names);
       await deletions.queue([...names], new Date(now() + deps.graceHours * 3_600_000), projectId);
       if (names.size > 0) log.info({ projectId, objects: names.size, graceHours: deps.graceHours }, 'object sweep: a deleted project\'s objects are queued');

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { addToCanvas, applyCanvas, canvasMaps, renderCanvas } from '../../src/collab/canvas-doc.js';
 import { createDocumentWorkers, type DocumentWorkers } from '../../src/collab/document-workers.js';
-import { mergeParts, packParts, partsOf, renderParts, unpackParts, type StoredParts } from '../../src/collab/stored-document.js';
+import { jsonOfParts, mergeParts, packParts, partsOf, renderParts, unpackParts, type StoredParts } from '../../src/collab/stored-document.js';
 import { measure } from '../../src/collab/update-check.js';
 
 const node = (id: string, prompt = 'p') => ({ id, type: 'generation', position: { x: 1, y: 2 }, data: { type: 'generation', prompt } });
@@ -70,6 +70,13 @@ describe('merging and rendering a stored document', () => {
     expect(renderParts(partsOf(stored))).toEqual(renderCanvas(doc));
     expect(renderParts(partsOf({ snapshot: null, updates: [] }))).toEqual({ nodes: [], edges: [] });
   });
+
+  it("gives the document's maps as Yjs does, not rendered (what a deleted project's object sweep searches)", () => {
+    const { stored, doc } = storedDocument();
+    const json = jsonOfParts(partsOf(stored));
+    expect(json).toEqual({ nodes: doc.getMap('nodes').toJSON(), edges: doc.getMap('edges').toJSON() });
+    expect(Object.keys(json.nodes as object).sort()).toEqual(['a', 'b', 'd']);
+  });
 });
 
 describe('the document workers', () => {
@@ -85,10 +92,12 @@ describe('the document workers', () => {
     expect(inThread.bytes).toBe(measure(doc));
     expect(await workers.render(stored)).toEqual(renderCanvas(doc));
     expect(await here.render(stored)).toEqual(renderCanvas(doc));
+    expect(await workers.json(stored)).toEqual(await here.json(stored));
     expect(partsOf(stored).map((p) => p.byteLength)).toEqual(sizes);
 
-    expect(workers.stats()).toEqual({ merge: { worker: 1, thread: 0, failed: 0 }, render: { worker: 1, thread: 0, failed: 0 } });
-    expect(here.stats()).toEqual({ merge: { worker: 0, thread: 1, failed: 0 }, render: { worker: 0, thread: 1, failed: 0 } });
+    const once = (where: 'worker' | 'thread') => ({ worker: where === 'worker' ? 1 : 0, thread: where === 'thread' ? 1 : 0, failed: 0 });
+    expect(workers.stats()).toEqual({ merge: once('worker'), render: once('worker'), json: once('worker') });
+    expect(here.stats()).toEqual({ merge: once('thread'), render: once('thread'), json: once('thread') });
     await here.close();
   });
 
@@ -100,7 +109,7 @@ describe('the document workers', () => {
     await expect(workers.merge(corrupt, { measure: true })).rejects.toThrow();
     await expect(workers.render(corrupt)).rejects.toThrow();
     expect(await workers.render(stored)).toEqual(renderCanvas(doc));
-    expect(workers.stats()).toEqual({ merge: { worker: 0, thread: 0, failed: 1 }, render: { worker: 1, thread: 0, failed: 1 } });
+    expect(workers.stats()).toEqual({ merge: { worker: 0, thread: 0, failed: 1 }, render: { worker: 1, thread: 0, failed: 1 }, json: { worker: 0, thread: 0, failed: 0 } });
     expect(tasks).toEqual(['merge:worker:failed', 'render:worker:failed', 'render:worker:ok']);
   });
 
