@@ -12,11 +12,11 @@
 // - validation.ts: a change's content against the canvas rules and limits (./update-check.ts);
 // - compaction.ts: the log merged into a snapshot, with restore points, when hocuspocus stores a document;
 //
-// whole-document work on stored bytes (merges, measures, renders) in the document workers (./document-workers.ts);
-//
 // and, with COLLAB_REDIS_URL, hocuspocus's Redis extension, which relays changes and awareness between instances (the
 // instance that received a change from its client stores it). Refusals are one line of our log, never hocuspocus's
-// console (./refusals.ts); close codes and stateless messages are ./protocol.ts's.
+// console (./refusals.ts); close codes and stateless messages are ./protocol.ts's. Whole-document work on stored bytes
+// (merging a snapshot and its log, measuring and rendering a stored document) runs in the document workers
+// (./document-workers.ts), which this module starts and, after the last compactions, ends.
 import type { IncomingMessage, Server } from 'node:http';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import type { OpenConnection } from '../auth/access-sweep.js';
