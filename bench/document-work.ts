@@ -95,6 +95,11 @@ async function series(name: string, runs: number, op: () => unknown): Promise<st
 const limits = { nodes: 10_000, edges: 20_000, bytes: 64 * 1024 * 1024, promptChars: 10_000 };
 const workers = createDocumentWorkers({ workers: 1, log: { warn: () => undefined } });
 const rows: string[] = [];
+// What the worker thread itself adds to the process (started, a small task done, idle).
+const rssBefore = process.memoryUsage().rss;
+await workers.render({ snapshot: null, updates: [] });
+await new Promise((resolve) => setTimeout(resolve, 500));
+const threadRss = process.memoryUsage().rss - rssBefore;
 try {
   for (const n of [200, 5_000]) {
     const doc = stored(n);
@@ -133,3 +138,4 @@ console.log(`Live documents' whole-document work, per operation: median (max) of
 console.log('| operation | service thread CPU | longest block of the service thread | wall | process CPU (all threads) |');
 console.log('|---|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
+console.log(`\nResident memory the started worker thread added (idle, after a small task): ${(threadRss / 2 ** 20).toFixed(0)} MB.`);

@@ -75,7 +75,7 @@ export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }
   };
 
   /** Runs `task` in a worker with the parts moved there, or `here` on this thread; counts it either way. */
-  async function run<T>(task: DocumentTask, parts: Uint8Array[], here: (parts: Uint8Array[]) => T, fields: Omit<MergeTask, 'parts'> | Omit<PartsTask, 'parts'>): Promise<T> {
+  async function run<T>(task: DocumentTask, parts: Uint8Array[], here: (parts: Uint8Array[]) => T, fields: Partial<Omit<MergeTask, 'parts'>> = {}): Promise<T> {
     const begun = performance.now();
     try {
       let result: T;
@@ -84,7 +84,8 @@ export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }
         result = here(parts);
       } else {
         const packed = packParts(parts);
-        result = (await started().run({ ...fields, parts: packed }, { name: task, transferList: [packed.buffer] })) as T;
+        const message: MergeTask | PartsTask = { ...fields, parts: packed };
+        result = (await started().run(message, { name: task, transferList: [packed.buffer] })) as T;
       }
       stats[task][where]++;
       metrics?.documentTask?.(task, where, 'ok', (performance.now() - begun) / 1000);
@@ -98,8 +99,8 @@ export function createDocumentWorkers({ workers, log, metrics, idleMs = 60_000 }
 
   return {
     merge: (stored, { measure }) => run('merge', partsOf(stored), (parts) => mergeParts(parts, { measure }), { measure }),
-    render: (stored) => run('render', partsOf(stored), renderParts, {}),
-    json: (stored) => run('json', partsOf(stored), jsonOfParts, {}),
+    render: (stored) => run('render', partsOf(stored), renderParts),
+    json: (stored) => run('json', partsOf(stored), jsonOfParts),
     stats: () => structuredClone(stats),
     async close() {
       closed = true;
