@@ -219,6 +219,7 @@ const envSchema = z.object({
   COLLAB_MAX_MESSAGE_BYTES: int(4 * MB, 1024),
   COLLAB_UPDATES_PER_SECOND: int(60, 1),
   COLLAB_MAX_UNSAVED_BYTES: int(64 * MB, 1024),
+  COLLAB_STORE_INTERVAL_MS: z.coerce.number().int().min(0).max(1000, 'COLLAB_STORE_INTERVAL_MS must be at most 1000 (an edit is acknowledged only once stored)').default(10),
   COLLAB_RESTORE_POINT_MINUTES: int(5, 0),
   COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
   COLLAB_COMPACT_MAX_MS: int(60_000, 0),
@@ -456,6 +457,8 @@ export interface Config {
     messageBytes: number;
     updatesPerSecond: number;
     heldBytes: number;
+    /** COLLAB_STORE_INTERVAL_MS: a statement storing live changes starts at least this long after the previous one. */
+    storeIntervalMs: number;
     restorePointMs: number;
     storeDebounceMs: number;
     storeMaxDebounceMs: number;
@@ -736,6 +739,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       messageBytes: e.COLLAB_MAX_MESSAGE_BYTES,
       updatesPerSecond: e.COLLAB_UPDATES_PER_SECOND,
       heldBytes: e.COLLAB_MAX_UNSAVED_BYTES,
+      storeIntervalMs: e.COLLAB_STORE_INTERVAL_MS,
       restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
       storeMaxDebounceMs: compactMaxMs,

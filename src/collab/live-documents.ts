@@ -51,6 +51,11 @@ export interface LiveLimits {
   promptChars: number;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
+  /**
+   * A statement storing changes starts at least this long (ms) after the previous one started: fewer, larger
+   * statements under load, each change acknowledged at most this much later (0: as soon as the previous one ended).
+   */
+  storeIntervalMs?: number;
   /** At most one automatic restore point per this many milliseconds of editing. */
   restorePointMs: number;
   /** Compaction after this long without changes, and at least this often while editing. */
@@ -188,7 +193,7 @@ export function createLiveDocuments({
     metrics,
     log,
   });
-  const stored = persistence({ collab, heldBytes: limits.heldBytes, relayed: () => relayed && (relay?.up() ?? true), log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
+  const stored = persistence({ collab, heldBytes: limits.heldBytes, storeIntervalMs: limits.storeIntervalMs, relayed: () => relayed && (relay?.up() ?? true), log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
   const quiet = quietRefusals(log);
   // In hocuspocus's order (by priority): Redis first; then a frame goes through its limits, presence, whether it can be
   // stored, then its content.

@@ -33,6 +33,8 @@ export interface PersistenceDeps {
   collab: CollabRepository;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
+  /** A statement of changes starts at least this long after the previous one (../update-queue.ts `intervalMs`). */
+  storeIntervalMs?: number;
   /**
    * Whether instances relay changes to each other now (Redis, its link up): then a document never needs to catch up
    * from the database.
@@ -71,7 +73,7 @@ export interface Persistence extends Extension {
   close(ms: number): Promise<void>;
 }
 
-export function persistence({ collab, heldBytes, relayed, log, onLoaded }: PersistenceDeps): Persistence {
+export function persistence({ collab, heldBytes, storeIntervalMs = 0, relayed, log, onLoaded }: PersistenceDeps): Persistence {
   /** The server, once it configured this extension (a few microtasks after it was built; no document is open before). */
   let instance: Hocuspocus | undefined;
   let configured!: (instance: Hocuspocus) => void;
@@ -80,6 +82,7 @@ export function persistence({ collab, heldBytes, relayed, log, onLoaded }: Persi
   const queue: UpdateQueue = createUpdateQueue({
     store: (changes) => collab.append(changes),
     maxHeldBytes: heldBytes,
+    intervalMs: storeIntervalMs,
     log,
     onSaving(ok) {
       saving = ok;
