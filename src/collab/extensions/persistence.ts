@@ -149,7 +149,7 @@ export function persistence({ collab, heldBytes, storeIntervalMs = 0, relayed, l
       if (from?.source === 'connection' && from.connection) {
         // The held acknowledgement: hocuspocus sends it after this listener returns, the socket sends it once stored.
         const socket = from.connection.webSocket as Partial<GatedSocket>;
-        socket.hold?.(from.connection.messageAddress ?? document.name, stored);
+        socket.hold?.(from.connection.messageAddress ?? document.name, stored, update);
         stored.catch(() => {}); // the gate handles a failure
       } else if (capture) {
         capture.push(stored);
