@@ -231,7 +231,7 @@ const envSchema = z.object({
   COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),
   COLLAB_MAX_ANONYMOUS_FRAME_BYTES: int(16 * 1024, 256),
   COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: int(20, 1),
-  LIVE_MAX_OPEN_DOCUMENTS: int(2_000, 0),
+  LIVE_MAX_OPEN_DOCUMENTS: int(1_500, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),

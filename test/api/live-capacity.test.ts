@@ -8,7 +8,7 @@ import * as Y from 'yjs';
 import { addToCanvas } from '../../src/collab/canvas-doc.js';
 import { CLOSE } from '../../src/collab/protocol.js';
 import type { HttpClient } from '../helpers/http-client.js';
-import { connectLive, type LiveClient } from '../helpers/live-client.js';
+import { connectLive, type LiveClient, type LiveOptions } from '../helpers/live-client.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -26,8 +26,8 @@ const logs = captureLogs();
 const open: LiveClient[] = [];
 const node = (id: string) => ({ id, type: 'generation', position: { x: 0, y: 0 }, data: { type: 'generation', prompt: id } });
 const project = async (name: string) => (await ada.client.post('/api/user/project', { userId: ada.id, name })).json.id as string;
-const live = async (projectId: string, { as = ada, doc }: { as?: Who; doc?: Y.Doc } = {}) => {
-  const c = await connectLive({ baseUrl: t.baseUrl, as: as.client, projectId, doc });
+const live = async (projectId: string, { as = ada, doc, url }: { as?: Who; doc?: Y.Doc; url?: LiveOptions['url'] } = {}) => {
+  const c = await connectLive({ baseUrl: t.baseUrl, as: as.client, projectId, doc, url });
   open.push(c);
   return c;
 };
@@ -86,6 +86,11 @@ describe('at LIVE_MAX_OPEN_DOCUMENTS', () => {
     // Someone with no role on a project is told so, not that the service is busy.
     const eves = await project('Not shared');
     expect(await (await live(eves, { as: eve })).event('authentication')).toBe('authenticationFailed:permission-denied');
+    // On the old URL (documents side by side on one socket) the document alone is refused: answered, so its socket
+    // was not closed (on a project's URL it is closed before any answer).
+    const shared = await live(await project('Old URL'), { url: 'shared' });
+    expect(await shared.event('authentication')).toBe(`authenticationFailed:${CLOSE.tooManyDocuments.reason}`);
+    expect(await openDocuments()).toBe(2);
 
     // A document already open takes more connections.
     const againA = await live(a);

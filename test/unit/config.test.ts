@@ -143,8 +143,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ COLLAB_COMPACT_LOG_RATIO: 'lots' })).toThrow(/COLLAB_COMPACT_LOG_RATIO/);
   });
 
-  it('holds at most 2,000 live documents an instance by default; LIVE_MAX_OPEN_DOCUMENTS sets it, 0 for no limit', () => {
-    expect(loadConfig({}).config.collab.maxOpenDocuments).toBe(2_000);
+  it('holds at most 1,500 live documents an instance by default; LIVE_MAX_OPEN_DOCUMENTS sets it, 0 for no limit', () => {
+    expect(loadConfig({}).config.collab.maxOpenDocuments).toBe(1_500);
     expect(loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: '500' }).config.collab.maxOpenDocuments).toBe(500);
     expect(loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: '0' }).config.collab.maxOpenDocuments).toBe(0);
     for (const bad of ['-1', '1.5', 'many']) expect(() => loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: bad }), bad).toThrow(/LIVE_MAX_OPEN_DOCUMENTS/);

@@ -1,16 +1,16 @@
-// How many live documents one instance holds in memory (LIVE_MAX_OPEN_DOCUMENTS; docs/deploy.md "Live canvas"), as a
-// hocuspocus extension: each open document is a whole Yjs document on the main heap (with its editors' sockets,
-// 1–3 MB measured by the load tool), so past the limit a person's connection to a document not open here is refused
-// (`too-many-documents`, ../protocol.ts) instead of loading it, and the instance runs out of nothing. Documents
-// already open (or being loaded) take new connections as before; so does every document once others unloaded (the
-// last editor gone, ./compaction.ts compacts it and hocuspocus unloads it).
+// How many live documents one instance holds in memory (LIVE_MAX_OPEN_DOCUMENTS; docs/deploy.md "Live documents in
+// memory"), as a hocuspocus extension. Each open document is a whole Yjs document on the main heap, with its editors'
+// sockets: past the limit, a person's connection to a document not open here is refused (`too-many-documents`,
+// ../protocol.ts) rather than loaded, so that the instance turns people away instead of running out of memory.
+// Documents already open (or being loaded) take new connections as before, and room comes back as documents nobody
+// is connected to are compacted and unloaded (./compaction.ts, hocuspocus's unloading).
 //
 // - The check runs in `onAuthenticate`, after ./authentication.ts let the person in: before hocuspocus answers the
 //   document or creates it, so nothing of it is loaded or stored, and someone with no role on the project is told
 //   so (not that the service is busy). Between this check and hocuspocus counting the document as loading there is
 //   no I/O: only connections whose authentications end in the same instant can each take the last place, so the
 //   limit is exceeded by at most those few.
-// - On `/api/collab/<projectId>` (the web client, the load tool) the socket serves this document alone: it is closed
+// - On `/api/collab/<projectId>` (the web client) the socket serves this document alone: it is closed
 //   (4503) before anything is answered on it, so the provider connects again by itself with its growing backoff
 //   (1 s, 2 s, … 30 s: a refused provider whose socket had answered would come back every second). On COLLAB_PATH
 //   (older clients, documents side by side on one socket) the document alone is refused, with the same reason.
