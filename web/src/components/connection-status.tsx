@@ -1,9 +1,10 @@
 // The live canvas's connection, in the header: Connected (with Saved / Saving… while the service has not yet
 // acknowledged this tab's changes as stored), Offline — changes kept (Offline with none waiting), Reconnecting…,
 // Not saving — changes kept (the service says it cannot store changes right now: they still reach everyone, and
-// nothing is lost), or Server busy — retrying… (it had no room to open one more canvas; the tab tries again by itself). Announced
-// politely to screen readers; `data-state` and `data-saved` are for tests and styles. While the server's link to its
-// other servers is down (the `relay` message), a notice says that collaborators there may not see changes yet.
+// nothing is lost), or Server busy — retrying… (it had no room to open one more canvas; the tab tries again by
+// itself). Announced politely to screen readers; `data-state` and `data-saved` are for tests and styles. While the
+// server's link to its other servers is down (the `relay` message), a notice says that collaborators there may not
+// see changes yet.
 import { connectionStatus, type ConnectionStatus as Status } from '../canvas/connection';
 import type { LiveSession } from '../canvas/live-session';
 import { useStore } from '../hooks/use-live-session';
