@@ -232,6 +232,7 @@ const envSchema = z.object({
   COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),
   COLLAB_MAX_ANONYMOUS_FRAME_BYTES: int(16 * 1024, 256),
   COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: int(20, 1),
+  LIVE_MAX_OPEN_DOCUMENTS: int(1_500, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -465,6 +466,11 @@ export interface Config {
     storeSpreadMs: number;
     compactLogRatio: number;
     authTimeoutMs: number;
+    /**
+     * Live documents this instance holds in memory before it refuses people's connections to another one
+     * (LIVE_MAX_OPEN_DOCUMENTS; src/collab/extensions/capacity.ts); 0: no limit.
+     */
+    maxOpenDocuments: number;
     /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
     socket: SocketLimits;
   };
@@ -746,6 +752,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       storeSpreadMs: e.COLLAB_COMPACT_SPREAD_MS ?? Math.floor(compactMaxMs / 2),
       compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
+      maxOpenDocuments: e.LIVE_MAX_OPEN_DOCUMENTS,
       socket: {
         framesPerSecond: e.COLLAB_FRAMES_PER_SECOND,
         bufferedBytes: e.COLLAB_MAX_BUFFERED_BYTES ?? Math.max(32 * MB, 2 * e.CANVAS_MAX_BYTES),

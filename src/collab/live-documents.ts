@@ -4,6 +4,8 @@
 //
 // - authentication.ts: sign-in on the upgrade (session cookie, Origin, or an API token per document), roles (a
 //   viewer's connection is read-only), revalidation and the access sweep's view of open connections;
+// - capacity.ts: past LIVE_MAX_OPEN_DOCUMENTS open here, a person's connection to another document is refused
+//   (`too-many-documents`) before anything of it is loaded;
 // - limits.ts: malformed frames and the change rate of a connection (the socket's own limits are ./socket-limits.ts,
 //   applied by ./sockets.ts before hocuspocus sees a frame);
 // - presence.ts: presence is its sender's own, and names people as the service knows them;
@@ -25,6 +27,7 @@ import type { CollabRepository } from '../db/repositories/index.js';
 import type { LiveGauges, Metrics } from '../metrics.js';
 import type { CanvasContent } from './canvas-doc.js';
 import { authentication, type AccessChange, type SocketContext } from './extensions/authentication.js';
+import { capacity } from './extensions/capacity.js';
 import { compaction } from './extensions/compaction.js';
 import { limits as frameLimits } from './extensions/limits.js';
 import { persistence, type OpenDocument } from './extensions/persistence.js';
@@ -75,6 +78,8 @@ export interface LiveLimits {
   compactLogRatio?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
+  /** Documents held in memory before people's connections to another are refused (./extensions/capacity.ts); 0 or unset: no limit. */
+  maxOpenDocuments?: number;
   /** What one socket may ask of the service: frame rate, send buffer, whole-document answers, presence, anonymous sockets (./socket-limits.ts). */
   socket?: Partial<SocketLimits>;
 }
@@ -101,7 +106,7 @@ export interface LiveDeps {
    */
   relay?: LiveRelay;
   /** Where compactions and refused changes are counted (metrics on). */
-  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange'>>;
+  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange' | 'refusedDocument'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
 }
@@ -195,8 +200,8 @@ export function createLiveDocuments({
   });
   const stored = persistence({ collab, heldBytes: limits.heldBytes, storeIntervalMs: limits.storeIntervalMs, relayed: () => relayed && (relay?.up() ?? true), log, onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes) });
   const quiet = quietRefusals(log);
-  // In hocuspocus's order (by priority): Redis first; then a frame goes through its limits, presence, whether it can be
-  // stored, then its content.
+  // In hocuspocus's order (by priority): Redis first; a document connection is let in, then counted against the open
+  // documents; then a frame goes through its limits, presence, whether it can be stored, then its content.
   const hocuspocus = new Hocuspocus<SocketContext>({
     quiet: true,
     debounce: limits.storeDebounceMs,
@@ -205,6 +210,7 @@ export function createLiveDocuments({
     extensions: [
       ...extensions,
       quiet(signIn),
+      capacity({ maxOpenDocuments: limits.maxOpenDocuments ?? 0, metrics, log }),
       quiet(frameLimits({ updatesPerSecond: limits.updatesPerSecond })),
       quiet(presence<SocketContext>()),
       quiet(stored),

@@ -36,6 +36,7 @@ function createMetrics(): Metrics & {
   const compactions = new Counter({ name: 'image_canvas_live_compactions_total', help: 'Compactions of live documents that came due, by result (skipped: people were editing and the log was small)', labelNames: ['result'], registers: [registry] });
   const compactionSeconds = new Histogram({ name: 'image_canvas_live_compaction_duration_seconds', help: 'Duration of live-document compactions that ran', buckets: SECONDS, registers: [registry] });
   const refusedChanges = new Counter({ name: 'image_canvas_live_refused_changes_total', help: 'Live changes refused for their content before being applied (not stored or broadcast), by close reason', labelNames: ['reason'], registers: [registry] });
+  const refusedDocuments = new Counter({ name: 'image_canvas_live_refused_documents_total', help: 'Connections to live documents not open on this instance refused because it held LIVE_MAX_OPEN_DOCUMENTS (nothing loaded; the client retries)', registers: [registry] });
   let live: (() => LiveGauges) | undefined;
   let redis: { up: Gauge; outages: Counter } | undefined;
   const gauge = (name: string, help: string, value: (g: LiveGauges) => number) =>
@@ -105,6 +106,7 @@ function createMetrics(): Metrics & {
       if (result !== 'skipped') compactionSeconds.observe(seconds);
     },
     refusedChange: (reason) => refusedChanges.inc({ reason }),
+    refusedDocument: () => refusedDocuments.inc(),
     watchLive(read) {
       live = read;
     },
