@@ -9,7 +9,7 @@ import type { PgWatch } from './postgres.js';
 import { startProfile } from './profile.js';
 import type { StepResources } from './report.js';
 import { machineCpu, treeCpu, writeCalls } from './resources.js';
-import { watchStalls } from './stalls.js';
+import { collectGarbage, watchStalls } from './stalls.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -209,8 +209,12 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
     const clientCores = (clientCpu() - start.client) / wallS;
     const machineBusy = (machineCpu().busy - start.machine.busy) / wallS;
     const serverElu = performance.eventLoopUtilization(start.elu).utilization;
-    const { rss, heapUsed } = process.memoryUsage();
+    const rss = process.memoryUsage.rss();
     const serverStalls = stopStalls();
+    // What the open documents hold (after the counters: the collection is outside the window): heap and buffers live
+    // after a full collection.
+    collectGarbage();
+    const { heapUsed, external } = process.memoryUsage();
     const pgDone = stopPg();
     const profileDone = stopProfile?.();
     stopped = (async () => {
@@ -227,7 +231,7 @@ export async function startWindow(watch: Watchers, clientCpu: () => number): Pro
           machineBusy,
           serverRssMiB: rss / 2 ** 20,
           serverRssPeakMiB: Math.max(rssPeak, rss) / 2 ** 20,
-          serverHeapMiB: heapUsed / 2 ** 20,
+          serverHeapMiB: (heapUsed + external) / 2 ** 20,
           serverStalls,
           pgBusyAvg: pg.busyAvg,
           pgActiveAvg: pg.activeAvg,

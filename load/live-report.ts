@@ -10,7 +10,7 @@ export interface LiveMeasured {
   pass: boolean;
   /** Failed while other work competed for the cores, and was run again (the rerun counts instead). */
   rerun?: boolean;
-  /** The service's memory while the step's documents were open, less before they opened, per open document (its sockets included). */
+  /** Per open document (its sockets included): the service's RSS growth over the step (RSS is not given back, so only a first step's counts), and its live heap and buffers after a full collection, less before the documents opened. */
   perDocument?: { rssKiB: number; heapKiB: number };
   /** LOAD_RUNS: the graph runs started during the step (absent: none). */
   runs?: RunsDuringStep;
@@ -47,7 +47,7 @@ export function liveResourcesTable(measured: LiveMeasured[]): string {
     'server thread busy',
     'service CPU',
     'service RSS MiB (end / peak)',
-    'per open document KiB (RSS / heap)',
+    'per open document KiB (RSS growth / live heap + buffers)',
     'service writes/s',
     'PostgreSQL CPU',
     'WAL MiB/s',

@@ -635,6 +635,7 @@ export async function main(): Promise<number> {
         // Memory per open document: the service's memory while the step's documents are open, less before they opened.
         collectGarbage();
         const before = process.memoryUsage();
+        const liveBefore = before.heapUsed + before.external;
         const { result, resources, profile, runs } = await runStep(load!, watch, request, within, withRuns ? ticker : undefined);
         if (instances && redisBefore) {
           // Redis's own counters over the whole step (connecting, editing, leaving), per edit made.
@@ -651,7 +652,7 @@ export async function main(): Promise<number> {
         const pass = goalP99(result) < settings.p99LimitMs && result.errors === 0 && result.lost === 0 && result.diverged === 0 && result.acked === result.edits &&
           (!runs || runsHeld(runs)); // LOAD_RUNS: and its runs started, none failed
         const perDocument = result.rooms
-          ? { rssKiB: (resources.serverRssMiB * 2 ** 20 - before.rss) / result.rooms / 1024, heapKiB: (resources.serverHeapMiB * 2 ** 20 - before.heapUsed) / result.rooms / 1024 }
+          ? { rssKiB: (resources.serverRssMiB * 2 ** 20 - before.rss) / result.rooms / 1024, heapKiB: (resources.serverHeapMiB * 2 ** 20 - liveBefore) / result.rooms / 1024 }
           : undefined;
         const m: LiveMeasured = { result, resources, pass, ...(perDocument ? { perDocument } : {}), ...(runs ? { runs } : {}) };
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);

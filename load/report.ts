@@ -20,7 +20,7 @@ export interface StepResources {
   /** The service's resident memory (this process: the service runs in the orchestrator) when the window ended, and its peak. */
   serverRssMiB: number;
   serverRssPeakMiB: number;
-  /** The service's V8 heap in use when the window ended (garbage not yet collected included). */
+  /** The service's V8 heap and buffers (external) live when the window ended, after a full collection. */
   serverHeapMiB: number;
   /** The service's event-loop delay and GC pauses over the window. */
   serverStalls: Stalls;

@@ -219,6 +219,7 @@ const envSchema = z.object({
   COLLAB_MAX_MESSAGE_BYTES: int(4 * MB, 1024),
   COLLAB_UPDATES_PER_SECOND: int(60, 1),
   COLLAB_MAX_UNSAVED_BYTES: int(64 * MB, 1024),
+  COLLAB_STORE_INTERVAL_MS: z.coerce.number().int().min(0).max(1000, 'COLLAB_STORE_INTERVAL_MS must be at most 1000 (an edit is acknowledged only once stored)').default(10),
   COLLAB_RESTORE_POINT_MINUTES: int(5, 0),
   COLLAB_COMPACT_AFTER_MS: int(5_000, 0),
   COLLAB_COMPACT_MAX_MS: int(60_000, 0),
@@ -232,6 +233,7 @@ const envSchema = z.object({
   COLLAB_MAX_PRESENCE_BYTES: int(64 * 1024, 256),
   COLLAB_MAX_ANONYMOUS_FRAME_BYTES: int(16 * 1024, 256),
   COLLAB_ANONYMOUS_SOCKETS_PER_ADDRESS: int(20, 1),
+  LIVE_MAX_OPEN_DOCUMENTS: int(1_500, 0),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres'], { error: 'RATE_LIMIT_STORE must be memory or postgres' }).default('memory'),
 
   PUBLIC_SETUP: z.enum(['local', 'production']).default('production'),
@@ -457,6 +459,8 @@ export interface Config {
     messageBytes: number;
     updatesPerSecond: number;
     heldBytes: number;
+    /** COLLAB_STORE_INTERVAL_MS: a statement storing live changes starts at least this long after the previous one. */
+    storeIntervalMs: number;
     restorePointMs: number;
     storeDebounceMs: number;
     storeMaxDebounceMs: number;
@@ -465,6 +469,11 @@ export interface Config {
     /** Worker threads for whole-document work on stored live documents (src/collab/document-workers.ts); 0: the service's own thread. */
     workers: number;
     authTimeoutMs: number;
+    /**
+     * Live documents this instance holds in memory before it refuses people's connections to another one
+     * (LIVE_MAX_OPEN_DOCUMENTS; src/collab/extensions/capacity.ts); 0: no limit.
+     */
+    maxOpenDocuments: number;
     /** What one live socket may ask of the service (src/collab/socket-limits.ts). */
     socket: SocketLimits;
   };
@@ -739,6 +748,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       messageBytes: e.COLLAB_MAX_MESSAGE_BYTES,
       updatesPerSecond: e.COLLAB_UPDATES_PER_SECOND,
       heldBytes: e.COLLAB_MAX_UNSAVED_BYTES,
+      storeIntervalMs: e.COLLAB_STORE_INTERVAL_MS,
       restorePointMs: e.COLLAB_RESTORE_POINT_MINUTES * 60_000,
       storeDebounceMs: e.COLLAB_COMPACT_AFTER_MS,
       storeMaxDebounceMs: compactMaxMs,
@@ -746,6 +756,7 @@ export function loadConfig(env: Record<string, string | undefined>, facts: Runti
       compactLogRatio: e.COLLAB_COMPACT_LOG_RATIO,
       workers: e.COLLAB_WORKERS,
       authTimeoutMs: e.COLLAB_AUTH_TIMEOUT_MS,
+      maxOpenDocuments: e.LIVE_MAX_OPEN_DOCUMENTS,
       socket: {
         framesPerSecond: e.COLLAB_FRAMES_PER_SECOND,
         bufferedBytes: e.COLLAB_MAX_BUFFERED_BYTES ?? Math.max(32 * MB, 2 * e.CANVAS_MAX_BYTES),

@@ -69,6 +69,8 @@ export interface Metrics {
    * change that may pass the limit.
    */
   canvasMeasured(): void;
+  /** A person's connection to a live document not open here, refused: the instance held LIVE_MAX_OPEN_DOCUMENTS. */
+  refusedDocument(): void;
   /** Where the live canvas's gauges are read from (once the live documents exist). */
   watchLive(read: () => LiveGauges): void;
   /** A job whose run was lost (its instance stopped) was queued again for another attempt; `code` says why. */

@@ -4,6 +4,8 @@
 //
 // - authentication.ts: sign-in on the upgrade (session cookie, Origin, or an API token per document), roles (a
 //   viewer's connection is read-only), revalidation and the access sweep's view of open connections;
+// - capacity.ts: past LIVE_MAX_OPEN_DOCUMENTS open here, a person's connection to another document is refused
+//   (`too-many-documents`) before anything of it is loaded;
 // - limits.ts: malformed frames and the change rate of a connection (the socket's own limits are ./socket-limits.ts,
 //   applied by ./sockets.ts before hocuspocus sees a frame);
 // - presence.ts: presence is its sender's own, and names people as the service knows them;
@@ -28,6 +30,7 @@ import type { LiveGauges, Metrics } from '../metrics.js';
 import type { CanvasContent } from './canvas-doc.js';
 import { createDocumentWorkers, type DocumentTaskStats } from './document-workers.js';
 import { authentication, type AccessChange, type SocketContext } from './extensions/authentication.js';
+import { capacity } from './extensions/capacity.js';
 import { compaction } from './extensions/compaction.js';
 import { limits as frameLimits } from './extensions/limits.js';
 import { persistence, type OpenDocument } from './extensions/persistence.js';
@@ -54,6 +57,11 @@ export interface LiveLimits {
   promptChars: number;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
+  /**
+   * A statement storing changes starts at least this long (ms) after the previous one started: fewer, larger
+   * statements under load, each change acknowledged at most this much later (0: as soon as the previous one ended).
+   */
+  storeIntervalMs?: number;
   /** At most one automatic restore point per this many milliseconds of editing. */
   restorePointMs: number;
   /** Compaction after this long without changes, and at least this often while editing. */
@@ -78,6 +86,8 @@ export interface LiveLimits {
   workers?: number;
   /** A socket let in without a session cookie is closed (4401) unless a document authenticated with a token within this (default 10 s). */
   authTimeoutMs?: number;
+  /** Documents held in memory before people's connections to another are refused (./extensions/capacity.ts); 0 or unset: no limit. */
+  maxOpenDocuments?: number;
   /** What one socket may ask of the service: frame rate, send buffer, whole-document answers, presence, anonymous sockets (./socket-limits.ts). */
   socket?: Partial<SocketLimits>;
 }
@@ -103,8 +113,8 @@ export interface LiveDeps {
    * back, they are told again and every open document catches up from the database.
    */
   relay?: LiveRelay;
-  /** Where compactions, refused changes, document tasks and whole-canvas measures are counted (metrics on). */
-  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange' | 'documentTask' | 'canvasMeasured'>>;
+  /** Where compactions, refused changes and documents, document tasks and whole-canvas measures are counted (metrics on). */
+  metrics?: Pick<Metrics, 'compaction'> & Partial<Pick<Metrics, 'refusedChange' | 'refusedDocument' | 'documentTask' | 'canvasMeasured'>>;
   /** The client's address of an upgrade, as the HTTP side sees it (TRUSTED_PROXIES); default: the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
 }
@@ -213,13 +223,14 @@ export function createLiveDocuments({
     workers,
     measured: checks.seed,
     heldBytes: limits.heldBytes,
+    storeIntervalMs: limits.storeIntervalMs,
     relayed: () => relayed && (relay?.up() ?? true),
     log,
     onLoaded: (projectId, bytes) => compactions.loaded(projectId, bytes),
   });
   const quiet = quietRefusals(log);
-  // In hocuspocus's order (by priority): Redis first; then a frame goes through its limits, presence, whether it can be
-  // stored, then its content.
+  // In hocuspocus's order (by priority): Redis first; a document connection is let in, then counted against the open
+  // documents; then a frame goes through its limits, presence, whether it can be stored, then its content.
   const hocuspocus = new Hocuspocus<SocketContext>({
     quiet: true,
     debounce: limits.storeDebounceMs,
@@ -228,6 +239,7 @@ export function createLiveDocuments({
     extensions: [
       ...extensions,
       quiet(signIn),
+      capacity({ maxOpenDocuments: limits.maxOpenDocuments ?? 0, metrics, log }),
       quiet(frameLimits({ updatesPerSecond: limits.updatesPerSecond })),
       quiet(presence<SocketContext>()),
       quiet(stored),

@@ -88,6 +88,12 @@ export const CLOSE = {
   notSaving: { code: 4503, reason: 'not-saving' },
   /** A frame the service failed to handle (not the client's fault). */
   failed: { code: 4500, reason: 'failed' },
+  /**
+   * A document not open on this instance while it holds LIVE_MAX_OPEN_DOCUMENTS (./extensions/capacity.ts): nothing of
+   * it is loaded. On `/api/collab/<projectId>` the socket closes before any answer, so the provider connects again
+   * with its backoff until there is room; on COLLAB_PATH the document alone is refused with this reason.
+   */
+  tooManyDocuments: { code: 4503, reason: 'too-many-documents' },
 } as const;
 
 export type CloseReason = (typeof CLOSE)[keyof typeof CLOSE];

@@ -70,6 +70,7 @@ export function createSockets({ hocuspocus, authentication, messageBytes, limits
       authentication.watch(ws, context);
       // Rate, frame checks, send buffer and whole-document answers of this socket (./socket-limits.ts).
       const guard = guardSocket(ws, { limits, log, gate, address });
+      context.end = ({ code, reason }) => ws.close(code, reason);
       const client = hocuspocus.handleConnection(gatedSocket(guard.socket), request, context);
       ws.on('message', (data: Buffer, isBinary) => {
         const frame = guard.admit(data, isBinary);

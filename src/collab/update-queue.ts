@@ -25,6 +25,13 @@ export interface UpdateQueueDeps {
   maxHeldBytes: number;
   /** Changes per statement, at most. */
   maxBatch?: number;
+  /**
+   * A statement starts at least this long (ms) after the previous one started, so that what comes in meanwhile goes
+   * into one statement (0: as soon as the previous one ended). Each statement costs the service a round trip and a
+   * commit whatever it holds: at thousands of edits a second, fewer, larger statements leave its thread (and
+   * PostgreSQL) time for the edits themselves, for at most this much longer before an edit is acknowledged.
+   */
+  intervalMs?: number;
   /** Pauses between retries (the last one repeats). */
   retryMs?: readonly number[];
 }
@@ -68,7 +75,7 @@ export interface UpdateQueue {
 
 const isForeignKeyViolation = (err: unknown) => (err as { code?: string }).code === '23503' || (err as { cause?: { code?: string } }).cause?.code === '23503';
 
-export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch = 1000, retryMs = [50, 200, 1000, 3000] }: UpdateQueueDeps): UpdateQueue {
+export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch = 1000, intervalMs = 0, retryMs = [50, 200, 1000, 3000] }: UpdateQueueDeps): UpdateQueue {
   let queue: Entry[] = [];
   let heldBytes = 0;
   let running = false;
@@ -76,6 +83,8 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   let stopped = false;
   let drainWaiters: Array<() => void> = [];
   let retryTimer: NodeJS.Timeout | undefined;
+  /** When the last statement started (performance.now()). */
+  let startedAt = -Infinity;
   const projects = new Map<string, ProjectState>();
 
   const project = (id: string) => {
@@ -104,7 +113,9 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   function schedule() {
     if (running || stopped || queue.length === 0 || retryTimer) return;
     running = true;
-    setImmediate(() => void flush());
+    const wait = startedAt + intervalMs - performance.now();
+    if (wait >= 1) setTimeout(() => void flush(), wait);
+    else setImmediate(() => void flush());
   }
 
   /** Stores `batch`; a deleted project's changes fail the whole statement, so then each project is tried alone. */
@@ -125,6 +136,11 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   }
 
   async function flush() {
+    startedAt = performance.now();
+    if (stopped || queue.length === 0) {
+      running = false; // stopped while this statement waited for its turn
+      return;
+    }
     const batch = queue.splice(0, maxBatch);
     try {
       await storeBatch(batch);

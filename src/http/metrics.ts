@@ -39,6 +39,7 @@ function createMetrics(): Metrics & {
   const documentTaskSeconds = new Histogram({ name: 'image_canvas_live_document_task_duration_seconds', help: 'Duration of live-document tasks, waiting for a worker thread included, by task', labelNames: ['task'], buckets: SECONDS, registers: [registry] });
   const canvasMeasures = new Counter({ name: 'image_canvas_live_canvas_measures_total', help: "Whole live canvases rendered on the service's thread to measure their bytes against CANVAS_MAX_BYTES", registers: [registry] });
   const refusedChanges = new Counter({ name: 'image_canvas_live_refused_changes_total', help: 'Live changes refused for their content before being applied (not stored or broadcast), by close reason', labelNames: ['reason'], registers: [registry] });
+  const refusedDocuments = new Counter({ name: 'image_canvas_live_refused_documents_total', help: 'Connections to live documents not open on this instance refused because it held LIVE_MAX_OPEN_DOCUMENTS (nothing loaded; the client retries)', registers: [registry] });
   let live: (() => LiveGauges) | undefined;
   let redis: { up: Gauge; outages: Counter } | undefined;
   const gauge = (name: string, help: string, value: (g: LiveGauges) => number) =>
@@ -113,6 +114,7 @@ function createMetrics(): Metrics & {
     },
     canvasMeasured: () => canvasMeasures.inc(),
     refusedChange: (reason) => refusedChanges.inc({ reason }),
+    refusedDocument: () => refusedDocuments.inc(),
     watchLive(read) {
       live = read;
     },

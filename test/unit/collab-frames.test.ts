@@ -116,6 +116,30 @@ describe('gatedSocket', () => {
     expect(ws.closed).toBeNull();
   });
 
+  it("does not send a socket its own change back: only the broadcast of that very update, to that address, in that turn", async () => {
+    const ws = fakeSocket();
+    const gate = gatedSocket(ws);
+    const mine = someUpdate('mine');
+    const theirs = someUpdate('theirs');
+    gate.hold('doc', Promise.resolve(), mine);
+    const echo = syncUpdate('doc', mine);
+    const otherAddress = syncUpdate('doc\0s2', mine); // another provider sharing the socket: it lacks the change
+    const peer = syncUpdate('doc', theirs);
+    const merged = syncUpdate('doc', Y.mergeUpdates([mine, theirs]));
+    gate.send(peer);
+    gate.send(otherAddress);
+    gate.send(merged);
+    gate.send(echo);
+    expect(ws.sent).toEqual([peer, otherAddress, merged]);
+    gate.send(echo); // once only: a second copy is not the echo of this change
+    expect(ws.sent).toEqual([peer, otherAddress, merged, echo]);
+    // A change whose broadcast did not come in the turn it was made in (merged with others) is forgotten.
+    gate.hold('doc', Promise.resolve(), mine);
+    await turn();
+    gate.send(echo);
+    expect(ws.sent).toEqual([peer, otherAddress, merged, echo, echo]);
+  });
+
   it('sends acknowledgements in the order they were made, even when a later change is stored first', async () => {
     const ws = fakeSocket();
     const gate = gatedSocket(ws);

@@ -95,6 +95,40 @@ describe('update queue', () => {
     expect(s.calls).toHaveLength(2);
   });
 
+  it('with intervalMs, a statement waits that long after the previous one started, so what comes meanwhile is stored together', async () => {
+    for (const intervalMs of [0, 40]) {
+      const s = testStore();
+      const { queue } = queueOn(s.store, { intervalMs });
+      const startedAt: number[] = [];
+      const store = s.next.bind(s);
+      const next = async () => {
+        const call = await store();
+        startedAt.push(performance.now());
+        return call;
+      };
+      const first = queue.append('p', bytes(1, 1));
+      s.stored(await next());
+      await first;
+      await turn(); // the queue is idle again
+      // One change, then, a turn of the event loop later (after its statement could have started), another.
+      const b = queue.append('p', bytes(1, 2));
+      await turn();
+      const c = queue.append('p', bytes(1, 3));
+      const second = await next();
+      if (intervalMs === 0) {
+        expect(second.batch.map((x) => x.update?.[0])).toEqual([2]); // as soon as it could: c goes in a third
+        s.stored(second);
+        s.stored(await next());
+      } else {
+        expect(second.batch.map((x) => x.update?.[0])).toEqual([2, 3]);
+        expect(startedAt[1] - startedAt[0]).toBeGreaterThanOrEqual(intervalMs - 1);
+        s.stored(second);
+      }
+      expect(await Promise.all([b, c])).toEqual([3, 3].map((v, i) => (intervalMs === 0 ? 2 + i : v)));
+      await queue.drain();
+    }
+  });
+
   it('splits what is queued into statements of at most maxBatch changes', async () => {
     const s = testStore();
     const { queue } = queueOn(s.store, { maxBatch: 4 });

@@ -150,6 +150,13 @@ describe('configuration', () => {
     for (const bad of ['-1', '1.5', 'two', '65']) expect(() => loadConfig({ COLLAB_WORKERS: bad }), bad).toThrow(/COLLAB_WORKERS/);
   });
 
+  it('holds at most 1,500 live documents an instance by default; LIVE_MAX_OPEN_DOCUMENTS sets it, 0 for no limit', () => {
+    expect(loadConfig({}).config.collab.maxOpenDocuments).toBe(1_500);
+    expect(loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: '500' }).config.collab.maxOpenDocuments).toBe(500);
+    expect(loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: '0' }).config.collab.maxOpenDocuments).toBe(0);
+    for (const bad of ['-1', '1.5', 'many']) expect(() => loadConfig({ LIVE_MAX_OPEN_DOCUMENTS: bad }), bad).toThrow(/LIVE_MAX_OPEN_DOCUMENTS/);
+  });
+
   it('takes canvas bodies with inline images up to CANVAS_MAX_BODY_BYTES (32 MB, never below CANVAS_MAX_BYTES) and rasterizes SVGs up to SVG_MAX_PIXELS', () => {
     const MB = 1024 * 1024;
     expect(loadConfig({}).config.limits).toMatchObject({ canvasBytes: 16 * MB, canvasBodyBytes: 32 * MB, svgPixels: 4096 * 4096 });

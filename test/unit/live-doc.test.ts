@@ -192,7 +192,7 @@ describe('presence', () => {
 });
 
 describe('connection status', () => {
-  const state: ConnectionState = { socket: 'connected', synced: true, loaded: true, unsynced: 0, saving: true, relayed: true, scope: 'read-write', denied: false, online: true };
+  const state: ConnectionState = { socket: 'connected', synced: true, loaded: true, unsynced: 0, saving: true, relayed: true, scope: 'read-write', denied: false, busy: false, online: true };
   it('says Connected, Offline (— changes kept), Reconnecting…, Not saving, or Connecting… before the first sync', () => {
     expect(connectionStatus(state)).toBe('connected');
     expect(connectionStatus({ ...state, unsynced: 3 })).toBe('connected'); // "Saving…" is a detail
@@ -202,6 +202,12 @@ describe('connection status', () => {
     expect(connectionStatus({ ...state, socket: 'connected', synced: false, unsynced: 1 })).toBe('offline'); // not yet in step again
     expect(connectionStatus({ ...state, saving: false, unsynced: 4 })).toBe('not-saving');
     expect(connectionStatus({ ...state, loaded: false, synced: false })).toBe('connecting');
+  });
+
+  it('says Server busy while the service has no room to open the document, before the first sync or after, unless the browser is offline', () => {
+    expect(connectionStatus({ ...state, loaded: false, synced: false, socket: 'disconnected', busy: true })).toBe('busy');
+    expect(connectionStatus({ ...state, synced: false, socket: 'connecting', unsynced: 2, busy: true })).toBe('busy');
+    expect(connectionStatus({ ...state, synced: false, socket: 'disconnected', busy: true, online: false })).toBe('offline');
   });
 });
 

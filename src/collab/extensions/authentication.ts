@@ -37,6 +37,11 @@ export interface SocketContext {
   project?: string;
   /** A document connection let in by a read-only link (the hash of its token): read-only, checked again by `revalidate`. */
   link?: string | null;
+  /**
+   * Closes the whole socket at once (set by ../sockets.ts), for a refusal its client meets by connecting again later
+   * (./capacity.ts): a provider whose socket closes before anything was answered on it connects again with its backoff.
+   */
+  end?: (close: { code: number; reason: string }) => void;
 }
 
 /** Who changed what someone may do on a project (told to them in the AccessMessage before their socket closes). */

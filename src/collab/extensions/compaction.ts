@@ -191,7 +191,9 @@ export function compaction({ collab, merge, settled, restorePointMs, storeDeboun
       if (editing && !closed && storeSpreadMs >= 1 && document.getConnectionsCount() > 0) return compactLater(documentName);
       clearTimeout(later.get(documentName));
       later.delete(documentName);
-      await compactNow(documentName);
+      // A failure (counted) is logged, not thrown: hocuspocus would print it and keep the document in memory, where
+      // nobody connected would ever store it again, though every change of it is stored already.
+      await compactNow(documentName).catch((err: unknown) => log.warn({ err, projectId: documentName }, 'live document: a compaction failed (the log stays; the next one merges it)'));
     },
 
     async afterUnloadDocument({ documentName }) {

@@ -44,6 +44,8 @@ export interface PersistenceDeps {
   measured?: (document: Y.Doc, bytes: number) => void;
   /** Update bytes waiting to be stored, at most (while PostgreSQL is slow or down); beyond it edits are refused. */
   heldBytes: number;
+  /** A statement of changes starts at least this long after the previous one (../update-queue.ts `intervalMs`). */
+  storeIntervalMs?: number;
   /**
    * Whether instances relay changes to each other now (Redis, its link up): then a document never needs to catch up
    * from the database.
@@ -82,7 +84,7 @@ export interface Persistence extends Extension {
   close(ms: number): Promise<void>;
 }
 
-export function persistence({ collab, workers, measured, heldBytes, relayed, log, onLoaded }: PersistenceDeps): Persistence {
+export function persistence({ collab, workers, measured, heldBytes, storeIntervalMs = 0, relayed, log, onLoaded }: PersistenceDeps): Persistence {
   /** The server, once it configured this extension (a few microtasks after it was built; no document is open before). */
   let instance: Hocuspocus | undefined;
   let configured!: (instance: Hocuspocus) => void;
@@ -91,6 +93,7 @@ export function persistence({ collab, workers, measured, heldBytes, relayed, log
   const queue: UpdateQueue = createUpdateQueue({
     store: (changes) => collab.append(changes),
     maxHeldBytes: heldBytes,
+    intervalMs: storeIntervalMs,
     log,
     onSaving(ok) {
       saving = ok;
@@ -161,7 +164,7 @@ export function persistence({ collab, workers, measured, heldBytes, relayed, log
       if (from?.source === 'connection' && from.connection) {
         // The held acknowledgement: hocuspocus sends it after this listener returns, the socket sends it once stored.
         const socket = from.connection.webSocket as Partial<GatedSocket>;
-        socket.hold?.(from.connection.messageAddress ?? document.name, stored);
+        socket.hold?.(from.connection.messageAddress ?? document.name, stored, update);
         stored.catch(() => {}); // the gate handles a failure
       } else if (capture) {
         capture.push(stored);

@@ -21,14 +21,21 @@ export interface ConnectionState {
   scope: 'read-write' | 'readonly' | null;
   /** The service refused the document (not shared with this user, or gone). */
   denied: boolean;
+  /**
+   * The service had no room to open the document (`too-many-documents`): the provider connects again by itself, with
+   * its backoff, until it is let in; changes made meanwhile are kept here.
+   */
+  busy: boolean;
   /** The browser says it has a network. */
   online: boolean;
 }
 
 /** What the header shows, from the connection's state. */
-export type ConnectionStatus = 'connecting' | 'connected' | 'offline' | 'reconnecting' | 'not-saving';
+export type ConnectionStatus = 'connecting' | 'connected' | 'offline' | 'reconnecting' | 'not-saving' | 'busy';
 
 export function connectionStatus(state: ConnectionState): ConnectionStatus {
+  // Without a network, being offline is what to say; otherwise the wait is the service's, until it lets us in.
+  if (state.busy && state.online) return 'busy';
   if (!state.loaded) return 'connecting';
   if (!state.saving) return 'not-saving';
   if (state.socket === 'connected' && state.synced) return 'connected';

@@ -124,6 +124,7 @@ export class LiveSession {
       relayed: true,
       scope: null,
       denied: false,
+      busy: false,
       online: navigator.onLine,
     });
     const url = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}${collabPath(projectId)}`;
@@ -149,8 +150,10 @@ export class LiveSession {
       if (this.access.get() === null && event?.reason === CLOSE.roleChanged.reason && this.connection.get().scope === 'read-write') {
         this.access.set({ type: 'access', access: 'view' });
       }
+      // No room on the service for one more canvas: not a refusal of ours, the provider tries again until let in.
+      if (event?.reason === CLOSE.tooManyDocuments.reason) patch({ busy: true });
     });
-    this.provider.on('authenticated', ({ scope }: { scope: 'read-write' | 'readonly' }) => patch({ scope, denied: false }));
+    this.provider.on('authenticated', ({ scope }: { scope: 'read-write' | 'readonly' }) => patch({ scope, denied: false, busy: false }));
     this.provider.on('authenticationFailed', () => patch({ denied: true }));
     // The service's stateless messages (src/collab/protocol.ts); anything else is not ours and is ignored.
     this.provider.on('stateless', ({ payload }: { payload: string }) => {

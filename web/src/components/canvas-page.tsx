@@ -10,6 +10,7 @@ import { useLiveSession, useStore } from '../hooks/use-live-session';
 import { useProjectAccess } from '../hooks/use-project-access';
 import { useUser, type SessionUser } from '../hooks/use-session';
 import { Link } from '../router';
+import { connectionStatus } from '../canvas/connection';
 import type { LiveSession } from '../canvas/live-session';
 import { AppHeader } from './app-header';
 import { CanvasEditor } from './canvas-editor';
@@ -25,6 +26,7 @@ import { ViewOnlyBadge } from './view-only-badge';
 
 const NOT_FOUND = 'This project does not exist, or it is not shared with you.';
 const NO_ACCESS = 'You no longer have access to this project.';
+const BUSY = 'The server is busy: the canvas opens as soon as it has room. Trying again…';
 const backToProjects = (
   <Link className="button primary" href="/projects">
     Back to projects
@@ -65,14 +67,15 @@ function LiveCanvasPage({ project, role, user }: { project: Project; role: Proje
   return session ? <LiveCanvas project={project} role={role} session={session} /> : <Loading project={project} />;
 }
 
-function Loading({ project, session }: { project: Project; session?: LiveSession }) {
+/** Until the document has synced; `busy` while the service has no room to open it (the session tries again by itself). */
+function Loading({ project, session, busy = false }: { project: Project; session?: LiveSession; busy?: boolean }) {
   return (
     <div className="editor">
       <AppHeader>
         <ProjectBreadcrumb name={project.name} />
         {session && <ConnectionStatus session={session} />}
       </AppHeader>
-      <PageStatus busy>Loading the canvas…</PageStatus>
+      <PageStatus busy>{busy ? BUSY : 'Loading the canvas…'}</PageStatus>
     </div>
   );
 }
@@ -103,7 +106,7 @@ function LiveCanvas({ project, role, session }: { project: Project; role: Projec
       </>
     );
   }
-  if (!connection.loaded) return <Loading project={project} session={session} />;
+  if (!connection.loaded) return <Loading project={project} session={session} busy={connectionStatus(connection) === 'busy'} />;
   return (
     <div className="editor">
       <AppHeader>

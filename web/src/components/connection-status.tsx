@@ -1,9 +1,10 @@
 // The live canvas's connection, in the header: Connected (with Saved / Saving… while the service has not yet
 // acknowledged this tab's changes as stored), Offline — changes kept (Offline with none waiting), Reconnecting…,
-// or Not saving — changes kept
-// (the service says it cannot store changes right now: they still reach everyone, and nothing is lost). Announced
-// politely to screen readers; `data-state` and `data-saved` are for tests and styles. While the server's link to its
-// other servers is down (the `relay` message), a notice says that collaborators there may not see changes yet.
+// Not saving — changes kept (the service says it cannot store changes right now: they still reach everyone, and
+// nothing is lost), or Server busy — retrying… (it had no room to open one more canvas; the tab tries again by
+// itself). Announced politely to screen readers; `data-state` and `data-saved` are for tests and styles. While the
+// server's link to its other servers is down (the `relay` message), a notice says that collaborators there may not
+// see changes yet.
 import { connectionStatus, type ConnectionStatus as Status } from '../canvas/connection';
 import type { LiveSession } from '../canvas/live-session';
 import { useStore } from '../hooks/use-live-session';
@@ -14,6 +15,7 @@ const TEXT: Record<Status, string> = {
   offline: 'Offline — changes kept',
   reconnecting: 'Reconnecting…',
   'not-saving': 'Not saving — changes kept',
+  busy: 'Server busy — retrying…',
 };
 
 const TITLE: Record<Status, string> = {
@@ -22,6 +24,7 @@ const TITLE: Record<Status, string> = {
   offline: 'No connection: your changes are kept in this tab and sent when it is back',
   reconnecting: 'The connection dropped; trying again',
   'not-saving': 'The server cannot save right now; your changes are kept and still reach everyone',
+  busy: 'The server has as many canvases open as it can hold; this tab tries again until there is room, and keeps your changes',
 };
 
 const RELAY_DOWN = 'Collaborators connected to other servers may not see changes until the connection between servers is back; everything is still saved';
