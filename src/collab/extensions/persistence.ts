@@ -187,6 +187,10 @@ export function persistence({ collab, workers, measured, heldBytes, storeInterva
     },
     async onLoadDocument({ documentName, document }) {
       await loadInto(documentName, document);
+      // Applying what was stored made hocuspocus queue it as a change to broadcast (in the next turn of the event
+      // loop): had the first connections joined by then, each would get the whole document again as an update, on top
+      // of its sync answer. Nobody is connected yet: sending it now sends it to no one.
+      document.flush();
     },
     async afterLoadDocument({ document }) {
       storeChanges(document);
