@@ -418,7 +418,7 @@ async function memoryClose(): Promise<FromLiveClient> {
 
 function add(m: { origin: string; editors: LiveEditorSpec[]; rooms: LiveRoomSpec[] }): void {
   origin = m.origin;
-  for (const r of m.rooms) rooms[r.index] = new LiveRoom(r.index, r.projectId, r.capacity, r.ownerCookie);
+  for (const r of m.rooms) rooms[r.index] = new LiveRoom(r.index, r.projectId, r.capacity, r.ownerCookie, new Set(r.serviceNodes));
   for (const e of m.editors) {
     editors[e.index] = { tag: String(e.index), userId: e.userId, name: e.name, cookie: e.cookie, slot: e.slot, seq: 0 };
     editorRoom[e.index] = e.room;

@@ -105,14 +105,24 @@ export class LiveRoom {
     readonly projectId: string,
     readonly capacity: number,
     readonly ownerCookie: string,
+    /** Nodes the service writes (a graph run's chain, LOAD_RUN_ROOMS): no editor edits them, no check reads their fields. */
+    private readonly serviceNodes: ReadonlySet<string> = new Set(),
   ) {}
 
-  /** Takes the nodes' starting values from a synced document; answers a problem, if any. */
+  /**
+   * Takes the nodes' starting values from a synced document; answers a problem, if any. The service's nodes count
+   * in the canvas's shape but are not the editors' to write: its run writes their `data` while the editors edit.
+   */
   init(doc: Y.Doc): string | undefined {
     if (this.nodes) return undefined;
     const nodes: NodeFields[] = [];
+    let serviceNodes = 0;
     doc.getMap('nodes').forEach((value, id) => {
       if (!(value instanceof Y.Map)) return;
+      if (this.serviceNodes.has(id)) {
+        serviceNodes++;
+        return;
+      }
       const position = value.get('position') as { x: number; y: number } | undefined;
       const data = value.get('data');
       const prompt = data instanceof Y.Map ? (data.get('prompt') as unknown) : undefined;
@@ -126,9 +136,10 @@ export class LiveRoom {
     });
     nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.nodes = nodes;
-    this.nodeCount = nodes.length;
+    this.nodeCount = nodes.length + serviceNodes;
     this.edgeCount = doc.getMap('edges').size;
-    return nodes.length === 0 ? `room ${this.index}: the document has no nodes after the first sync (was it seeded?)` : undefined;
+    if (nodes.length === 0) return `room ${this.index}: the document has no nodes after the first sync (was it seeded?)`;
+    return serviceNodes === this.serviceNodes.size ? undefined : `room ${this.index}: ${serviceNodes} of the run's ${this.serviceNodes.size} nodes are in the document after the first sync`;
   }
 
   /** The fields an editor in `slot` writes: its nodes to move, and those of them with a prompt. */
