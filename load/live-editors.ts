@@ -335,6 +335,7 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
     diverged: lost.diverged,
     restErrors,
     shapeErrors: lost.shape,
+    serviceUpdates: recorder.serviceUpdates,
     disconnectMs,
     verifyMs: performance.now() - verifyStart,
     clientCpu: (cpu.user + cpu.system) / 1000 / wallMs,

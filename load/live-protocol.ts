@@ -89,6 +89,8 @@ export interface LiveStepResult extends EditStats {
   restErrors: number;
   /** Rooms whose node or edge count changed. */
   shapeErrors: number;
+  /** Updates the service wrote (no editor of the room did) that reached the step's editors, once per editor: a graph run's writes (LOAD_RUNS). */
+  serviceUpdates: number;
   disconnectMs: number;
   verifyMs: number;
   clientCpu: number;

@@ -499,7 +499,7 @@ export async function main(): Promise<number> {
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(
           `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
-            `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}; ` +
+            `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}${result.serviceUpdates ? `, ${result.serviceUpdates} deliveries to the editors of updates the service wrote` : ''}; ` +
             `server thread ${(resources.serverElu * 100).toFixed(0)} % busy, service ${resources.serverCpu.toFixed(2)} cores / ${resources.serverWritesPerS.toFixed(0)} writes/s / RSS ${resources.serverRssMiB.toFixed(0)} MiB, PostgreSQL ${resources.postgresCpu.toFixed(2)} cores / WAL ${resources.walMiBPerS.toFixed(2)} MiB/s, ` +
             `client ${resources.clientCpu.toFixed(2)} (its thread ${(result.clientElu * 100).toFixed(0)} % busy) / other ${resources.otherCpu.toFixed(2)} cores; loop delay max service ${resources.serverStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${resources.serverStalls.gcMaxMs.toFixed(0)}) / client ${result.clientStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${result.clientStalls.gcMaxMs.toFixed(0)}); connect ${(result.connectMs / 1000).toFixed(1)} s, leave ${(result.disconnectMs / 1000).toFixed(1)} s, checks ${(result.verifyMs / 1000).toFixed(1)} s ${pass ? '✓' : '✗'}\n`,
         );
@@ -538,7 +538,7 @@ export async function main(): Promise<number> {
             process.stderr.write(`  other work used ${m.resources.otherCpu.toFixed(2)} cores during that step: running it again\n`);
             m = await step(count, settings.seconds, true, true);
           }
-          const line = `${count} editors: p99 edit-to-peer ${goalP99(baseline.result).toFixed(1)} ms without runs, ${goalP99(m.result).toFixed(1)} ms with ${CHAIN_NODES}-node runs (${runsLine(m.runs!)}).`;
+          const line = `${count} editors: p99 edit-to-peer ${goalP99(baseline.result).toFixed(1)} ms without runs, ${goalP99(m.result).toFixed(1)} ms with ${CHAIN_NODES}-node runs (${runsLine(m.runs!)}; ${m.result.serviceUpdates} deliveries to the editors of updates the service wrote).`;
           process.stderr.write(`  ${line}\n`);
           notes.push(line);
           return m;

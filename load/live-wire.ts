@@ -233,6 +233,7 @@ export class WireSession extends EditorSession {
   /** A peer's update: every edit it carries (by client id and clock) has arrived here. */
   private onPeerUpdate(update: Uint8Array, now: number): void {
     const { from, to } = Y.parseUpdateMeta(update);
+    this.peerUpdate(from.keys());
     for (const [client, start] of from) {
       const end = to.get(client) ?? start;
       for (let clock = start; clock < end; clock++) this.room.arrived(editKey(client, clock), now, this.recorder());
