@@ -233,7 +233,8 @@ export class WireSession extends EditorSession {
   /** A peer's update: every edit it carries (by client id and clock) has arrived here. */
   private onPeerUpdate(update: Uint8Array, now: number): void {
     const { from, to } = Y.parseUpdateMeta(update);
-    this.peerUpdate(from.keys());
+    // An update of nothing the room's document lacks (the canvas it synced, sent again) is no one's new write.
+    if ([...to].some(([client, end]) => end > Y.getState(this.doc.store, client))) this.peerUpdate(from.keys());
     for (const [client, start] of from) {
       const end = to.get(client) ?? start;
       for (let clock = start; clock < end; clock++) this.room.arrived(editKey(client, clock), now, this.recorder());
