@@ -238,8 +238,8 @@ export async function measureCost(t: TestApp, load: LiveClient, ctx: CostContext
     `update ${median(m.rounds.map((r) => r.updateBytes)).toFixed(0)} bytes`;
   const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}× (goal ≤ 1.5×: ${r <= 1.5 ? 'MET' : 'NOT MET'})` : '– (a median is not positive: see the negative rounds below)');
   lines.push(
-    `Cost of one edit (a room of ${settings.editors} tabs on one canvas, each editing ${settings.rate}×/s; ${settings.rounds} rounds per canvas size, each a window with edits and an adjacent window of the same length without them on the same open rooms, ` +
-      `which first alternating by round. "Edit path": the ${settings.seconds} s of edits and their drain (${(plannedPathMs / 1000).toFixed(0)} s); "with the store": that and ${settings.tailSeconds} s after it (the document's debounced store/compaction). ` +
+    `Cost of one edit (a room of ${settings.editors} tabs on one canvas, each editing ${settings.rate}×/s; ${settings.rounds} rounds per canvas size, each a pair of adjacent windows of the same length on the same open rooms, one with edits and one without ` +
+      `(with edits first in rounds 1, 3, …, without first in rounds 2, 4, …). "Edit path": the ${settings.seconds} s of edits and their drain (${(plannedPathMs / 1000).toFixed(0)} s); "with the store": that and ${settings.tailSeconds} s after it (the document's debounced store/compaction). ` +
       `Cost per edit = (CPU of the window with edits − CPU of the one without) / edits acknowledged; service = its process and its own child processes but PostgreSQL and the load clients. Median (lowest–highest) over the rounds):`,
     `- ${describe(SMALL_CANVAS_NODES, small)}`,
     `- ${describe(settings.nodes, large)}`,
