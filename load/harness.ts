@@ -59,6 +59,16 @@ export function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
+/** Runs `work(i)` for i in 0…n-1, `concurrency` at a time. */
+export async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(concurrency, n)) }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The load client's process
 

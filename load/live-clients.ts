@@ -125,6 +125,7 @@ export function mergeResults(parts: LiveStepResult[]): LiveStepResult {
     diverged: sum(parts.map((p) => p.diverged)),
     restErrors: sum(parts.map((p) => p.restErrors)),
     shapeErrors: sum(parts.map((p) => p.shapeErrors)),
+    serviceUpdates: sum(parts.map((p) => p.serviceUpdates)),
     disconnectMs: max(parts.map((p) => p.disconnectMs)),
     verifyMs: max(parts.map((p) => p.verifyMs)),
     clientCpu: sum(parts.map((p) => p.clientCpu)),

@@ -335,6 +335,7 @@ async function runStep(req: LiveStepRequest): Promise<LiveStepResult> {
     diverged: lost.diverged,
     restErrors,
     shapeErrors: lost.shape,
+    serviceUpdates: recorder.serviceUpdates,
     disconnectMs,
     verifyMs: performance.now() - verifyStart,
     clientCpu: (cpu.user + cpu.system) / 1000 / wallMs,
@@ -418,7 +419,7 @@ async function memoryClose(): Promise<FromLiveClient> {
 
 function add(m: { origin: string; editors: LiveEditorSpec[]; rooms: LiveRoomSpec[] }): void {
   origin = m.origin;
-  for (const r of m.rooms) rooms[r.index] = new LiveRoom(r.index, r.projectId, r.capacity, r.ownerCookie);
+  for (const r of m.rooms) rooms[r.index] = new LiveRoom(r.index, r.projectId, r.capacity, r.ownerCookie, new Set(r.serviceNodes));
   for (const e of m.editors) {
     editors[e.index] = { tag: String(e.index), userId: e.userId, name: e.name, cookie: e.cookie, slot: e.slot, seq: 0 };
     editorRoom[e.index] = e.room;

@@ -20,6 +20,8 @@ export interface LiveRoomSpec {
   projectId: string;
   capacity: number;
   ownerCookie: string;
+  /** LOAD_RUN_ROOMS: the ids of the graph-run chain seeded beside the room's canvas, which the service writes and no editor does. */
+  serviceNodes?: string[];
 }
 
 export interface LiveStepRequest {
@@ -87,6 +89,8 @@ export interface LiveStepResult extends EditStats {
   restErrors: number;
   /** Rooms whose node or edge count changed. */
   shapeErrors: number;
+  /** Updates the service wrote (no editor of the room did) that reached the step's editors, once per editor: a graph run's writes (LOAD_RUNS). */
+  serviceUpdates: number;
   disconnectMs: number;
   verifyMs: number;
   clientCpu: number;
@@ -133,3 +137,10 @@ export type FromLiveClient =
   | { type: 'memoryClosed' }
   | { type: 'progress'; line: string }
   | { type: 'failed'; error: string };
+
+/** IPC carries JSON, where NaN (a percentile of nothing) becomes null: back to NaN, so arithmetic and formatting hold. */
+export function numbers<T extends object>(x: T): T {
+  const out = { ...x } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(out)) if (v === null) out[k] = NaN;
+  return out as T;
+}

@@ -19,7 +19,8 @@ export interface LiveMeasured {
 }
 
 /** The editors cell: the count, and whether graph runs went on (LOAD_RUNS). */
-const editorsCell = ({ result, runs, baseline }: LiveMeasured) => `${result.editors}${runs ? ` + runs every ${runs.everySeconds} s` : baseline ? ' (no runs)' : ''}`;
+const editorsCell = ({ result, runs, baseline }: LiveMeasured) =>
+  `${result.editors}${runs ? ` + runs every ${runs.everySeconds} s${runs.rooms ? ` in ${runs.rooms} rooms` : ''}` : baseline ? ' (no runs)' : ''}`;
 
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : n.toFixed(0)) : '–');
 const cores = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
@@ -70,7 +71,7 @@ export function liveResourcesTable(measured: LiveMeasured[]): string {
     `${(x.serverElu * 100).toFixed(0)} %`,
     cores(x.serverCpu),
     `${x.serverRssMiB.toFixed(0)} / ${x.serverRssPeakMiB.toFixed(0)}`,
-    measured[i].perDocument ? `${measured[i].perDocument!.rssKiB.toFixed(0)} / ${measured[i].perDocument!.heapKiB.toFixed(0)}` : '–',
+    measured[i].perDocument ? `${measured[i].perDocument.rssKiB.toFixed(0)} / ${measured[i].perDocument.heapKiB.toFixed(0)}` : '–',
     Number.isFinite(x.serverWritesPerS) ? x.serverWritesPerS.toFixed(0) : '–',
     cores(x.postgresCpu),
     `${x.walMiBPerS.toFixed(2)}${x.checkpoints ? ` (${x.checkpoints} checkpoint${x.checkpoints > 1 ? 's' : ''})` : ''}`,

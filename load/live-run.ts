@@ -16,33 +16,35 @@
 // - Measured per step: edits/s, p50/p99 from an edit sent to its arrival at the room's other editors, the
 //   acknowledgement time, errors, lost edits (every editor's document, and after everyone left the canvas over
 //   REST, against what was acknowledged), the service's CPU and RSS, PostgreSQL's CPU and WAL/s.
-// - The cost section (LOAD_LIVE_COST, default on; `only` runs nothing else): the service CPU of one edit on a
-//   5,000-node canvas against a 10-node one, and the memory of an open document.
+// - The cost section (LOAD_LIVE_COST, default on; `only` runs nothing else; live-cost.ts): the service CPU of one
+//   edit on a 5,000-node canvas against a 10-node one — each round a window with edits against an adjacent window of
+//   the same length without them, the median and spread over the rounds — and the memory of an open document.
 //
 // Settings (environment), besides those of run.ts (LOAD_SECONDS, LOAD_WARMUP_SECONDS, LOAD_REFINE,
 // LOAD_SIGNIN_CONCURRENCY, LOAD_P99_MS, LOAD_DATABASE_POOL_SIZE, LOAD_PROFILE (LOAD_CLIENT_PROFILE=1: the load client too), LOAD_QUIET_CORES,
 // LOAD_QUIET_WAIT_SECONDS, LOAD_BUSY_RERUNS, which mean the same here): LOAD_STEPS (default
 // 50,100,250,500,1000,1500,2000), LOAD_MAX_MINUTES (default 30), LOAD_ROOM_SIZE, LOAD_CONNECT_CONCURRENCY
-// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_AWARENESS_PHASE (spread, the default, or connect: when a wire editor's awareness renewals fall, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (per round, default 15),
-// LOAD_COST_ROUNDS (default 3 per canvas size), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
+// (sockets opened at once, default 32), LOAD_CLIENTS (load client processes, default 2; rooms are spread over them), LOAD_LIVE_EDITOR (wire, the default, or provider: how an editor is simulated, live-wire.ts), LOAD_CLIENT_SCHED (batch, the default, or normal: the load clients' scheduling policy, live-clients.ts), LOAD_AWARENESS_PHASE (spread, the default, or connect: when a wire editor's awareness renewals fall, live-wire.ts), LOAD_LIVE_COST (1, 0 or only), LOAD_COST_SECONDS (the edits of a window with edits, default 15),
+// LOAD_COST_ROUNDS (pairs of windows, with and without edits, per canvas size; default 3), LOAD_COST_EDITORS (room size of the cost rounds, default 5),
 // LOAD_COST_RATE (edits per second per editor in those rounds, default 10), LOAD_COST_NODES (default 5000),
 // LOAD_INSTANCES (1, or 2: two instances sharing documents through Redis behind Debian's nginx with deploy/nginx.conf,
 // load/instances.ts, with Redis's PUBLISH calls and bytes per edit in the notes), LOAD_COLLAB_URL (project, the default:
 // each socket on /api/collab/<projectId>; shared: /api/collab, as older clients; load/live-session.ts),
-// COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (measured after each round's edits, so the document's debounced store falls in its own
-// round, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100),
-// LOAD_RUNS (1: each step is measured twice, first as it is, then with a 50-node graph run started every
-// LOAD_RUN_EVERY_SECONDS, default 10, on a project of its own: p99 edit-to-peer with and without runs, live-runs.ts), LOAD_STEP_REPEATS (each step measured this many times in a row, default 1), LOAD_GO_ON (1: go on after a step misses the goal, so the table has every step; no bisecting).
+// COLLAB_* settings in the environment are passed to the service (they show in the header). LOAD_COST_TAIL_SECONDS (each window goes on this long after its edit path, so the document's debounced store falls
+// in the window of its edits, default 10), LOAD_COST_DOCS (documents opened on one socket for the memory measurement, default 100),
+// LOAD_RUNS (1: each step is measured twice, first as it is, then with 50-node graph runs: p99 edit-to-peer with and
+// without runs, live-runs.ts), LOAD_RUN_ROOMS (with LOAD_RUNS=1: the first this many rooms, default 20, have the run
+// chain in their canvas and each of them in a step starts a run every LOAD_RUN_EVERY_SECONDS, default 10, its owner
+// asking; 0: one run every LOAD_RUN_EVERY_SECONDS on a project of its own), LOAD_STEP_REPEATS (each step measured this many times in a row, default 1), LOAD_GO_ON (1: go on after a step misses the goal, so the table has every step; no bisecting).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { inspect } from 'node:util';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { makeCanvas } from '../bench/api.js';
 import { startTestApp, type TestApp } from '../test/helpers/test-app.js';
-import { bounded, CapReached, envNumber, envSteps, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
-import type { LiveEditorSpec, LiveRoomSpec, LiveStepRequest, LiveStepResult, EditStats } from './live-protocol.js';
-import { LiveClients, type LiveClient } from './live-clients.js';
+import { bounded, CapReached, envNumber, envSteps, pool, startCap, startWindow, waitForQuiet, type Watchers, type WindowResult } from './harness.js';
+import { measureCost } from './live-cost.js';
+import { numbers, type LiveEditorSpec, type LiveRoomSpec, type LiveStepRequest, type LiveStepResult, type EditStats } from './live-protocol.js';
+import { LiveClients } from './live-clients.js';
 import { startInstances, type Instances } from './instances.js';
 import { collabUrlSetting } from './live-session.js';
 import { awarenessPhase } from './live-wire.js';
@@ -50,8 +52,8 @@ import { parseRoomSizes, RoomLayout } from './live-plan.js';
 import { liveResourcesTable, liveResultsTable, type LiveMeasured } from './live-report.js';
 import { PgWatch } from './postgres.js';
 import { loadAverage, machineInfo, parentPid, treeCpu } from './resources.js';
-import { STALL_MS, stallsLine } from './stalls.js';
-import { RunTicker, runsHeld, runsLine, type RunsDuringStep } from './live-runs.js';
+import { collectGarbage, STALL_MS, stallsLine } from './stalls.js';
+import { roomChain, RunTicker, runsHeld, runsLine, type RunsDuringStep } from './live-runs.js';
 import { CHAIN_NODES } from '../bench/run-canvases.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -95,6 +97,8 @@ const settings = {
   collabUrl: collabUrlSetting(),
   runs: onOff('LOAD_RUNS'),
   runEverySeconds: envNumber('LOAD_RUN_EVERY_SECONDS', 10, 1),
+  /** LOAD_RUN_ROOMS: the editors' rooms (the first ones) seeded with the run chain, where the runs go; 0: a project of its own. */
+  runRooms: Math.round(envNumber('LOAD_RUN_ROOMS', 20, 0)),
 };
 
 /** A setting that is 0 (the default) or 1. */
@@ -118,7 +122,6 @@ function clientSched(raw: string | undefined): 'batch' | 'normal' {
   return value;
 }
 
-const SMALL_CANVAS_NODES = 10;
 /** After the last edit: every acknowledgement and arrival within this, or they count as errors. */
 const DRAIN_MS = 15_000;
 const SETTLE_MS = 3_000;
@@ -126,18 +129,6 @@ const SETTLE_MS = 3_000;
 const SETUP_REQUEST_MS = 60_000;
 const VERIFY_CONCURRENCY = 16;
 const GOAL_EDITORS = 1_000;
-/** The cost section's idle rate is taken once the service and PostgreSQL each use less than this (cores) over 2 s… */
-const IDLE_CORES = 0.02;
-/** …waiting at most this long for it. */
-const IDLE_WAIT_MS = 120_000;
-
-
-/** IPC carries JSON, where NaN (a percentile of nothing) becomes null: back to NaN, so arithmetic and formatting hold. */
-function numbers<T extends object>(x: T): T {
-  const out = { ...x } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) if (v === null) out[k] = NaN;
-  return out as T;
-}
 
 /** The step's latency against the goal: to the other editors, or (rooms of one editor only) to the acknowledgement. */
 const goalP99 = (r: EditStats) => (r.arrivals > 0 ? r.p99Ms : r.ackP99Ms);
@@ -154,16 +145,6 @@ interface SignedIn {
 
 const editorEmail = (i: number) => `load-live-${i}@example.com`;
 
-/** Runs `work(i)` for i in 0…n-1, `concurrency` at a time. */
-async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(concurrency, n)) }, async () => {
-      while (next < n) await work(next++);
-    }),
-  );
-}
-
 class Rooms {
   readonly layout = new RoomLayout(settings.roomSizes);
   private readonly users: SignedIn[] = [];
@@ -175,6 +156,8 @@ class Rooms {
     private readonly t: TestApp,
     private readonly load: LiveClients,
     private readonly within: Within,
+    /** LOAD_RUN_ROOMS: the ticker whose runs go in the first `rooms` rooms, which are seeded with its chain. */
+    private readonly runs?: { ticker: RunTicker; rooms: number },
   ) {}
 
   private async signIn(i: number): Promise<SignedIn> {
@@ -193,6 +176,7 @@ class Rooms {
     const newRooms = this.layout.extend(count);
     await this.within(pool(count - from, settings.signInConcurrency, async (k) => void (this.users[from + k] = await this.signIn(from + k))));
     const added: LiveRoomSpec[] = new Array<LiveRoomSpec>(newRooms.length);
+    const chained: Array<{ client: SignedIn['client']; projectId: string } | undefined> = new Array(newRooms.length);
     await this.within(
       pool(newRooms.length, settings.signInConcurrency, async (k) => {
         const room = newRooms[k];
@@ -200,7 +184,10 @@ class Rooms {
         const created = await bounded(owner.client.post('/api/user/project', { userId: owner.id, name: `Live room ${room.index}` }), SETUP_REQUEST_MS, 'POST /api/user/project');
         if (created.status !== 200) throw new Error(`create project → ${created.status} ${created.text.slice(0, 200)}`);
         const projectId = created.json.id as string;
-        const { nodes, edges } = makeCanvas(owner.id, 9_000 + room.index);
+        const canvas = makeCanvas(owner.id, 9_000 + room.index);
+        const chain = this.runs && room.index < this.runs.rooms ? await roomChain(owner.client, room.index, canvas) : undefined;
+        const nodes = chain ? [...canvas.nodes, ...chain.nodes] : canvas.nodes;
+        const edges = chain ? [...canvas.edges, ...chain.edges] : canvas.edges;
         const seeded = await bounded(owner.client.post('/api/user/project/canvas', { projectId, nodes, edges, version: 0 }), SETUP_REQUEST_MS, 'POST /api/user/project/canvas (seed)');
         if (seeded.status !== 200) throw new Error(`seed canvas → ${seeded.status} ${seeded.text.slice(0, 200)}`);
         for (let slot = 1; slot < room.capacity; slot++) {
@@ -211,10 +198,13 @@ class Rooms {
           );
           if (invited.status !== 201 && invited.status !== 200) throw new Error(`invite → ${invited.status} ${invited.text.slice(0, 200)}`);
         }
-        added[k] = { index: room.index, projectId, capacity: room.capacity, ownerCookie: owner.cookie };
+        added[k] = { index: room.index, projectId, capacity: room.capacity, ownerCookie: owner.cookie, ...(chain ? { serviceNodes: chain.serviceNodes } : {}) };
+        if (chain) chained[k] = { client: owner.client, projectId };
       }),
     );
     this.specs.push(...added);
+    // In room order: a step's runs go in the first rooms its editors use.
+    chained.forEach((c, k) => c && this.runs!.ticker.addRoom({ label: `room ${newRooms[k].index}`, ...c }));
     const editors: LiveEditorSpec[] = [];
     for (let i = from; i < count; i++) {
       const { room, slot } = this.layout.place(i);
@@ -222,8 +212,9 @@ class Rooms {
     }
     this.editors = count;
     await this.within(this.load.add(this.t.baseUrl, editors, added, 60_000));
+    const withChain = chained.filter(Boolean).length;
     process.stderr.write(
-      `  ${count - from} editors signed in through OAuth and ${newRooms.length} rooms created, seeded (200 nodes) and shared in ${((performance.now() - wall) / 1000).toFixed(1)} s\n`,
+      `  ${count - from} editors signed in through OAuth and ${newRooms.length} rooms created, seeded (200 nodes${withChain ? `; ${withChain} of them also an upload and a ${CHAIN_NODES}-node run chain` : ''}) and shared in ${((performance.now() - wall) / 1000).toFixed(1)} s\n`,
     );
   }
 }
@@ -236,7 +227,7 @@ async function runStep(
   watch: Watchers,
   step: LiveStepRequest,
   within: Within,
-  runs?: RunTicker,
+  startRuns?: () => ReturnType<RunTicker['start']>,
 ): Promise<{ result: LiveStepResult; runs?: RunsDuringStep } & WindowResult> {
   let window: Promise<() => Promise<WindowResult>> | undefined;
   let ended: Promise<WindowResult> | undefined;
@@ -244,7 +235,7 @@ async function runStep(
   let ticking: ReturnType<RunTicker['start']> | undefined;
   const hooks = {
     onEditing() {
-      ticking ??= runs?.start();
+      ticking ??= startRuns?.();
       window = startWindow(watch, () => clients.cpu());
       window.catch(() => undefined);
     },
@@ -264,180 +255,6 @@ async function runStep(
     if (window && !ended) await window.then((stop) => stop()).catch(() => undefined);
     if (ticking) await ticking.stop().catch(() => undefined);
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The cost section: one edit on a large canvas against a small one, and the memory of an open document
-
-/** A canvas of `n` nodes built from makeCanvas pieces (ids stay unique), with the edges among them. */
-function sizedCanvas(userId: string, seed: number, n: number): ReturnType<typeof makeCanvas> {
-  const nodes: ReturnType<typeof makeCanvas>['nodes'] = [];
-  const edges: ReturnType<typeof makeCanvas>['edges'] = [];
-  for (let k = 0; nodes.length < n; k++) {
-    const piece = makeCanvas(userId, seed + k);
-    nodes.push(...piece.nodes);
-    edges.push(...piece.edges);
-  }
-  nodes.length = n;
-  const ids = new Set(nodes.map((x) => x.id));
-  const edgeIds = new Set<string>();
-  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target) && !edgeIds.has(e.id) && edgeIds.add(e.id)) };
-}
-
-/** A garbage collection of this process (the service's), for memory readings that are not GC timing. */
-function collectGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-
-async function measureCost(
-  t: TestApp,
-  load: LiveClient,
-  postmasterPid: number,
-  within: Within,
-  quiet: () => Promise<void>,
-): Promise<{ lines: string[]; errors: number }> {
-  const lines: string[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const owner = await within(bounded(t.user('load-live-cost@example.com', 'Live Cost'), SETUP_REQUEST_MS, 'sign-in'));
-  const cookie = await owner.client.jar.getCookieString(`${t.baseUrl}/api/collab`);
-  const project = async (name: string, canvas: ReturnType<typeof makeCanvas>): Promise<string> => {
-    const created = await bounded(owner.client.post('/api/user/project', { userId: owner.id, name }), SETUP_REQUEST_MS, 'POST /api/user/project');
-    if (created.status !== 200) throw new Error(`create project → ${created.status} ${created.text.slice(0, 200)}`);
-    const seeded = await bounded(owner.client.post('/api/user/project/canvas', { projectId: created.json.id, ...canvas, version: 0 }), SETUP_REQUEST_MS, `POST /api/user/project/canvas (${canvas.nodes.length} nodes)`);
-    if (seeded.status !== 200) throw new Error(`seed ${canvas.nodes.length}-node canvas → ${seeded.status} ${seeded.text.slice(0, 200)}`);
-    return created.json.id as string;
-  };
-  const sizes = [SMALL_CANVAS_NODES, settings.costNodes];
-  const projects: string[] = [];
-  for (const n of sizes) projects.push(await within(project(`Cost ${n}`, sizedCanvas(owner.id, 50_000 + n, n))));
-  const memoryProjects = new Array<string>(settings.costDocs);
-  await within(pool(settings.costDocs, settings.signInConcurrency, async (k) => void (memoryProjects[k] = await project(`Memory ${k}`, makeCanvas(owner.id, 60_000 + k)))));
-  process.stderr.write(`cost: projects of ${sizes.join(' and ')} nodes and ${settings.costDocs} of 200 nodes seeded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-
-  // --- CPU of one edit
-  load.send({ type: 'costOpen', origin: t.baseUrl, cookie, userId: owner.id, docs: projects.map((projectId) => ({ projectId, editors: settings.costEditors })), timeoutMs: 60_000 });
-  const opened = await within(load.wait('costOpened', 90_000));
-  if (opened.errors.length) throw new Error(`cost rooms did not open: ${opened.errors.join(' | ')}`);
-  const cpuNow = () => {
-    const c = process.cpuUsage();
-    return { at: performance.now(), service: (c.user + c.system) / 1e6, postgres: treeCpu(postmasterPid) };
-  };
-  await quiet();
-  // Seeding opened the documents it wrote; they are compacted a few seconds after their last change. The idle
-  // rate is taken once the service and PostgreSQL have been idle for a whole window (bounded), not during that.
-  const settledAt = performance.now();
-  for (let idle = false; !idle && performance.now() - settledAt < IDLE_WAIT_MS; ) {
-    const a = cpuNow();
-    await within(new Promise((resolve) => setTimeout(resolve, 2_000)));
-    const b = cpuNow();
-    const wallS = (b.at - a.at) / 1000;
-    idle = (b.service - a.service) / wallS < IDLE_CORES && (b.postgres - a.postgres) / wallS < IDLE_CORES;
-  }
-  const idle0 = cpuNow();
-  await within(new Promise((resolve) => setTimeout(resolve, 5_000)));
-  const idle1 = cpuNow();
-  const idleRate = { service: (idle1.service - idle0.service) / ((idle1.at - idle0.at) / 1000), postgres: (idle1.postgres - idle0.postgres) / ((idle1.at - idle0.at) / 1000) };
-  interface PerEdit {
-    /** CPU seconds per acknowledged edit over the edits and their drain ("edit path"), and with the tail after them. */
-    path: { service: number[]; postgres: number[] };
-    withStore: { service: number[]; postgres: number[] };
-    rounds: EditStats[];
-  }
-  const perEdit = new Map<number, PerEdit>(sizes.map((n) => [n, { path: { service: [], postgres: [] }, withStore: { service: [], postgres: [] }, rounds: [] }]));
-  const perAcked = (from: ReturnType<typeof cpuNow>, to: ReturnType<typeof cpuNow>, acked: number) => {
-    const wallS = (to.at - from.at) / 1000;
-    return {
-      service: (to.service - from.service - idleRate.service * wallS) / acked,
-      postgres: (to.postgres - from.postgres - idleRate.postgres * wallS) / acked,
-    };
-  };
-  const us = (seconds: number) => (Number.isFinite(seconds) ? (seconds * 1e6).toFixed(0) : '–');
-  for (let round = 0; round < settings.costRounds; round++) {
-    for (let k = 0; k < sizes.length; k++) {
-      await quiet();
-      const before = cpuNow();
-      load.send({ type: 'costEdits', projectId: projects[k], editsPerSecond: settings.costRate, durationMs: settings.costSeconds * 1000, drainMs: DRAIN_MS });
-      const stats = numbers((await within(load.wait('costDone', settings.costSeconds * 1000 + DRAIN_MS + 60_000))).stats);
-      const drained = cpuNow();
-      // The document's store (compaction), debounced after the last change, falls in its own round's tail.
-      await within(new Promise((resolve) => setTimeout(resolve, settings.costTailSeconds * 1000)));
-      const after = cpuNow();
-      const m = perEdit.get(sizes[k])!;
-      m.rounds.push(stats);
-      errors += stats.errors;
-      if (stats.acked > 0) {
-        const path = perAcked(before, drained, stats.acked);
-        const all = perAcked(before, after, stats.acked);
-        m.path.service.push(path.service);
-        m.path.postgres.push(path.postgres);
-        m.withStore.service.push(all.service);
-        m.withStore.postgres.push(all.postgres);
-      }
-      process.stderr.write(
-        `  cost round ${round + 1}, ${sizes[k]} nodes: ${stats.edits} edits, ${stats.acked} acknowledged; service ${us(m.path.service.at(-1) ?? NaN)} µs per edit (${us(m.withStore.service.at(-1) ?? NaN)} µs with the store after), ` +
-          `PostgreSQL ${us(m.path.postgres.at(-1) ?? NaN)} µs (${us(m.withStore.postgres.at(-1) ?? NaN)} µs); p99 ${stats.p99Ms.toFixed(1)} ms, errors ${stats.errors}${stats.errors ? ` ${JSON.stringify(stats.errorKinds)}` : ''}\n`,
-      );
-      for (const e of stats.firstErrors) process.stderr.write(`    ${e}\n`);
-    }
-  }
-  load.send({ type: 'costClose' });
-  await within(load.wait('costClosed', 30_000));
-  const [small, large] = sizes.map((n) => perEdit.get(n)!);
-  // A per-edit figure at or below zero means the idle rate subtracted was not idle (e.g. seeded documents being
-  // compacted during the idle window): no ratio of such figures is a measurement.
-  const ratioOf = (a: number, b: number) => (a > 0 && b > 0 ? a / b : NaN);
-  const ratio = ratioOf(median(large.path.service), median(small.path.service));
-  const ratioStored = ratioOf(median(large.withStore.service), median(small.withStore.service));
-  const describe = (n: number, m: PerEdit) =>
-    `${n.toLocaleString('en')} nodes: ${us(median(m.path.service))} µs of service CPU per edit (rounds ${m.path.service.map(us).join(', ')}), ${us(median(m.withStore.service))} µs with the store (rounds ${m.withStore.service.map(us).join(', ')}); ` +
-    `PostgreSQL ${us(median(m.path.postgres))} / ${us(median(m.withStore.postgres))} µs; p99 ${median(m.rounds.map((r) => r.p99Ms)).toFixed(1)} ms to the other editors, ack p99 ${median(m.rounds.map((r) => r.ackP99Ms)).toFixed(1)} ms; ` +
-    `update ${median(m.rounds.map((r) => r.updateBytes)).toFixed(0)} bytes`;
-  const fmtRatio = (r: number) =>
-    Number.isFinite(r) ? `${r.toFixed(2)}× (goal ≤ 1.5×: ${r <= 1.5 ? 'MET' : 'NOT MET'})` : `– (not measured: the service was not idle when its idle rate was taken, ${(idleRate.service * 1000).toFixed(1)} ms/s; run again)`;
-  lines.push(
-    `Cost of one edit (a room of ${settings.costEditors} tabs on one canvas, each editing ${settings.costRate}×/s; ${settings.costRounds} rounds of ${settings.costSeconds} s per canvas size, sizes alternating; medians. ` +
-      `Service CPU = its whole process over the edits and their drain ("edit path"), or over that plus ${settings.costTailSeconds} s after it ("with the store": the document's debounced store/compaction), ` +
-      `minus its idle rate (${(idleRate.service * 1000).toFixed(1)} ms/s), divided by the acknowledged edits):`,
-    `- ${describe(SMALL_CANVAS_NODES, small)}`,
-    `- ${describe(settings.costNodes, large)}`,
-    `- ratio ${settings.costNodes.toLocaleString('en')} / ${SMALL_CANVAS_NODES} nodes: edit path ${fmtRatio(ratio)}; with the store ${fmtRatio(ratioStored)}`,
-  );
-
-  // --- Memory of an open document
-  await quiet();
-  collectGarbage();
-  const base = process.memoryUsage();
-  load.send({ type: 'memoryOpen', origin: t.baseUrl, cookie, projectIds: memoryProjects, timeoutMs: 120_000 });
-  const mem = await within(load.wait('memoryOpened', 150_000));
-  if (mem.errors.length) {
-    errors += mem.errors.length;
-    lines.push(`Memory measurement: ${mem.errors.length} problem(s) opening documents: ${mem.errors.slice(0, 3).join(' | ')}`);
-  }
-  await within(new Promise((resolve) => setTimeout(resolve, 2_000)));
-  collectGarbage();
-  const open = process.memoryUsage();
-  load.send({ type: 'memoryClose' });
-  await within(load.wait('memoryClosed', 30_000));
-  await within(new Promise((resolve) => setTimeout(resolve, 5_000)));
-  collectGarbage();
-  const closed = process.memoryUsage();
-  const n = mem.opened || 1;
-  lines.push(
-    `Memory per open document (${mem.opened} of ${settings.costDocs} documents of 200 nodes / 300 edges opened by one tab, one socket, a provider per document, in ${(mem.ms / 1000).toFixed(1)} s; ` +
-      `the service's process after a forced GC): RSS +${mib(open.rss - base.rss)} MiB = ${((open.rss - base.rss) / n / 1024).toFixed(0)} KiB per document, ` +
-      `JS heap +${mib(open.heapUsed - base.heapUsed)} MiB = ${((open.heapUsed - base.heapUsed) / n / 1024).toFixed(0)} KiB, external +${mib(open.external - base.external)} MiB. ` +
-      `5 s after the tab closed them: RSS ${mib(closed.rss - base.rss)} MiB and heap ${mib(closed.heapUsed - base.heapUsed)} MiB above the start.`,
-  );
-  lines.push(`Cost section: ${((performance.now() - started) / 1000).toFixed(0)} s, ${errors} error(s).`);
-  return { lines, errors };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -573,14 +390,23 @@ export async function main(): Promise<number> {
         `once a second (random phase) it makes one small edit: alternately a move (position on the node's Y.Map) and a prompt edit (prompt in its data Y.Map), on nodes no one else in the room writes. Open loop: an edit never waits for the previous one's acknowledgement.`,
       ...(settings.runs
         ? [
-            `LOAD_RUNS=1: every step is measured twice, first without graph runs (the baseline row), then with a ${CHAIN_NODES}-node run started every ${settings.runEverySeconds} s (LOAD_RUN_EVERY_SECONDS) by a user of its own ` +
-              `on a project of its own (one upload → ${CHAIN_NODES} adjust nodes in a chain; its first node changed before each run so all ${CHAIN_NODES} jobs run, none cached; a tick that finds the run before still going starts none); the step with runs decides the verdict.`,
+            `LOAD_RUNS=1: every step is measured twice, first without graph runs (the baseline row), then with ${CHAIN_NODES}-node runs (one upload → ${CHAIN_NODES} adjust nodes in a chain, run downstream from the first; ` +
+              `its first node changed over REST before each run so all ${CHAIN_NODES} jobs run, none cached; a tick that finds the run before still going starts none and counts as late) ` +
+              (settings.runRooms > 0
+                ? `in the editors' rooms: the first ${settings.runRooms} rooms (LOAD_RUN_ROOMS) have the chain beside their 200-node canvas, and each of them that the step uses starts a run every ${settings.runEverySeconds} s (LOAD_RUN_EVERY_SECONDS; the rooms' ticks spread over the interval), ` +
+                  `asked by the room's owner over REST, so the runner's writes land in the documents being edited and reach the editors (no editor writes the chain's nodes, and the checks read only the editors' fields); `
+                : `started every ${settings.runEverySeconds} s (LOAD_RUN_EVERY_SECONDS) by a user of its own on a project of its own (LOAD_RUN_ROOMS=0); `) +
+              `the step with runs decides the verdict.`,
           ]
         : []),
       `Steps of ${settings.seconds} s (${settings.steps.join(', ')}), each after connecting its editors (${settings.connectConcurrency} sockets at a time) and a ${SETTLE_MS / 1000} s pause` +
-        `${settings.warmupSeconds ? `, after a ${settings.warmupSeconds} s warm-up that is not reported` : ''}; editors leave after each step; the series stops at the first step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits` +
+        `${settings.warmupSeconds ? `, after a ${settings.warmupSeconds} s warm-up that is not reported` : ''}; editors leave after each step` +
+        (settings.repeats > 1 ? `; each step measured ${settings.repeats} times in a row (LOAD_STEP_REPEATS), each a row of its own` : '') +
+        (settings.goOn
+          ? `; every step is measured whatever the one before did (LOAD_GO_ON=1: a step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits is marked ✗ and the series goes on; no bisecting)`
+          : `; the series stops at the first step with p99 ≥ ${settings.p99LimitMs} ms, errors or lost edits (LOAD_GO_ON=1 would go on through every step instead)`) +
         (settings.busyReruns ? ` (a step that fails while other work used ≥ ${settings.quietCores} cores is run again, ${settings.busyReruns}×; the rerun counts)` : '') +
-        (settings.refine ? `, then ${settings.refine} step(s) bisect between the last passing and the first failing count.` : '.'),
+        (settings.refine && !settings.goOn ? `, then ${settings.refine} step(s) bisect between the last passing and the first failing count.` : '.'),
     );
     for (const line of header) process.stderr.write(`${line}\n`);
 
@@ -593,7 +419,21 @@ export async function main(): Promise<number> {
     if (settings.cost !== '0') {
       process.stderr.write('cost section: one edit on a large and a small canvas, and the memory of an open document…\n');
       try {
-        const cost = await measureCost(t, load.first, postmasterPid, within, async () => void (await quiet()));
+        const cost = await measureCost(
+          t,
+          load.first,
+          { postmasterPid, clientPids: load.pids, within, quiet: async () => void (await quiet()) },
+          {
+            seconds: settings.costSeconds,
+            rounds: settings.costRounds,
+            editors: settings.costEditors,
+            rate: settings.costRate,
+            nodes: settings.costNodes,
+            docs: settings.costDocs,
+            tailSeconds: settings.costTailSeconds,
+            concurrency: settings.signInConcurrency,
+          },
+        );
         costLines = cost.lines;
       } catch (err) {
         if (err instanceof CapReached) throw err;
@@ -605,8 +445,8 @@ export async function main(): Promise<number> {
     }
 
     if (settings.cost !== 'only') {
-      rooms = new Rooms(t, load, within);
-      if (settings.runs) ticker = await within(RunTicker.prepare(t, settings.runEverySeconds));
+      if (settings.runs) ticker = settings.runRooms > 0 ? RunTicker.inRooms(settings.runEverySeconds) : await within(RunTicker.ownProject(t, settings.runEverySeconds));
+      rooms = new Rooms(t, load, within, ticker?.inRooms ? { ticker, rooms: settings.runRooms } : undefined);
       const r = rooms;
       const budgetLeft = (editorsNeeded: number) => {
         // Rough: the step, its connecting, drain and checks, and signing in the new editors (~ 40 ms each at 16 at a time).
@@ -636,7 +476,9 @@ export async function main(): Promise<number> {
         collectGarbage();
         const before = process.memoryUsage();
         const liveBefore = before.heapUsed + before.external;
-        const { result, resources, profile, runs } = await runStep(load!, watch, request, within, withRuns ? ticker : undefined);
+        // LOAD_RUN_ROOMS: the runs go in the step's rooms that have the chain (the first ones).
+        const startRuns = withRuns && ticker ? () => ticker!.start(ticker!.inRooms ? r.layout.roomsFor(count) : undefined) : undefined;
+        const { result, resources, profile, runs } = await runStep(load!, watch, request, within, startRuns);
         if (instances && redisBefore) {
           // Redis's own counters over the whole step (connecting, editing, leaving), per edit made.
           const after = await instances.counters();
@@ -658,7 +500,7 @@ export async function main(): Promise<number> {
         if (runs) process.stderr.write(`  runs: ${runsLine(runs)}\n`);
         process.stderr.write(
           `  → ${result.edits} edits (${(result.edits / seconds).toFixed(0)}/s), ${result.acked} acknowledged, ${result.arrivals} arrivals, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(0)} ms, ack p99 ${result.ackP99Ms.toFixed(1)} ms, ` +
-            `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}; ` +
+            `errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}, lost ${result.lost} (live ${result.lostLive}, REST ${result.lostRest}), diverged ${result.diverged}${result.serviceUpdates ? `, ${result.serviceUpdates} deliveries to the editors of updates the service wrote` : ''}; ` +
             `server thread ${(resources.serverElu * 100).toFixed(0)} % busy, service ${resources.serverCpu.toFixed(2)} cores / ${resources.serverWritesPerS.toFixed(0)} writes/s / RSS ${resources.serverRssMiB.toFixed(0)} MiB, PostgreSQL ${resources.postgresCpu.toFixed(2)} cores / WAL ${resources.walMiBPerS.toFixed(2)} MiB/s, ` +
             `client ${resources.clientCpu.toFixed(2)} (its thread ${(result.clientElu * 100).toFixed(0)} % busy) / other ${resources.otherCpu.toFixed(2)} cores; loop delay max service ${resources.serverStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${resources.serverStalls.gcMaxMs.toFixed(0)}) / client ${result.clientStalls.loopDelayMaxMs.toFixed(0)} ms (GC max ${result.clientStalls.gcMaxMs.toFixed(0)}); connect ${(result.connectMs / 1000).toFixed(1)} s, leave ${(result.disconnectMs / 1000).toFixed(1)} s, checks ${(result.verifyMs / 1000).toFixed(1)} s ${pass ? '✓' : '✗'}\n`,
         );
@@ -697,7 +539,7 @@ export async function main(): Promise<number> {
             process.stderr.write(`  other work used ${m.resources.otherCpu.toFixed(2)} cores during that step: running it again\n`);
             m = await step(count, settings.seconds, true, true);
           }
-          const line = `${count} editors: p99 edit-to-peer ${goalP99(baseline.result).toFixed(1)} ms without runs, ${goalP99(m.result).toFixed(1)} ms with a ${CHAIN_NODES}-node run every ${settings.runEverySeconds} s (${runsLine(m.runs!)}).`;
+          const line = `${count} editors: p99 edit-to-peer ${goalP99(baseline.result).toFixed(1)} ms without runs, ${goalP99(m.result).toFixed(1)} ms with ${CHAIN_NODES}-node runs (${runsLine(m.runs!)}; ${m.result.serviceUpdates} deliveries to the editors of updates the service wrote).`;
           process.stderr.write(`  ${line}\n`);
           notes.push(line);
           return m;

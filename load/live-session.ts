@@ -34,6 +34,8 @@ export class Recorder {
   readonly errorKinds: Record<string, number> = {};
   readonly firstErrors: string[] = [];
   updateBytes = 0;
+  /** Peers' updates, after the first sync, that no editor of the room wrote: the service's own writes (a graph run's, LOAD_RUNS). */
+  serviceUpdates = 0;
   private waiter: (() => void) | undefined;
 
   /** `count` errors of one kind (e.g. edits never acknowledged), described once. */
@@ -105,14 +107,24 @@ export class LiveRoom {
     readonly projectId: string,
     readonly capacity: number,
     readonly ownerCookie: string,
+    /** Nodes the service writes (a graph run's chain, LOAD_RUN_ROOMS): no editor edits them, no check reads their fields. */
+    private readonly serviceNodes: ReadonlySet<string> = new Set(),
   ) {}
 
-  /** Takes the nodes' starting values from a synced document; answers a problem, if any. */
+  /**
+   * Takes the nodes' starting values from a synced document; answers a problem, if any. The service's nodes count
+   * in the canvas's shape but are not the editors' to write: its run writes their `data` while the editors edit.
+   */
   init(doc: Y.Doc): string | undefined {
     if (this.nodes) return undefined;
     const nodes: NodeFields[] = [];
+    let serviceNodes = 0;
     doc.getMap('nodes').forEach((value, id) => {
       if (!(value instanceof Y.Map)) return;
+      if (this.serviceNodes.has(id)) {
+        serviceNodes++;
+        return;
+      }
       const position = value.get('position') as { x: number; y: number } | undefined;
       const data = value.get('data');
       const prompt = data instanceof Y.Map ? (data.get('prompt') as unknown) : undefined;
@@ -126,9 +138,10 @@ export class LiveRoom {
     });
     nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.nodes = nodes;
-    this.nodeCount = nodes.length;
+    this.nodeCount = nodes.length + serviceNodes;
     this.edgeCount = doc.getMap('edges').size;
-    return nodes.length === 0 ? `room ${this.index}: the document has no nodes after the first sync (was it seeded?)` : undefined;
+    if (nodes.length === 0) return `room ${this.index}: the document has no nodes after the first sync (was it seeded?)`;
+    return serviceNodes === this.serviceNodes.size ? undefined : `room ${this.index}: ${serviceNodes} of the run's ${this.serviceNodes.size} nodes are in the document after the first sync`;
   }
 
   /** The fields an editor in `slot` writes: its nodes to move, and those of them with a prompt. */
@@ -256,6 +269,8 @@ export function openSocket(origin: string, cookie: string, projectId: string | n
 export abstract class EditorSession {
   /** The document this session's edits are made in (its own, or its room's shared one). */
   abstract readonly doc: Y.Doc;
+  /** The Yjs client id this editor's edits are written under. */
+  abstract readonly clientId: number;
   /** Connected, signed in, synced, and nothing of the handshake unacknowledged. */
   abstract readonly ready: boolean;
   /** The scope the server granted ('read-write' for an editor), once signed in. */
@@ -394,6 +409,15 @@ export abstract class EditorSession {
     this.recorder().notify();
   }
 
+  /**
+   * A peer's update (after the first sync) that carries no edit of the room's editors was written by the service: a
+   * graph run's state and results (LOAD_RUNS), or a REST save. Counted, so a step shows that they reached the editors.
+   */
+  protected peerUpdate(writers: Iterable<number>): void {
+    for (const client of writers) if (this.room.members.some((m) => m.clientId === client)) return;
+    this.recorder().serviceUpdates++;
+  }
+
   /** A Stateless frame: the server says so when it cannot save. */
   protected stateless(payload: string): void {
     if (/"saving"/.test(payload) && /"ok"\s*:\s*false/.test(payload)) this.problem('server not saving', payload);
@@ -438,6 +462,8 @@ export class Session extends EditorSession {
     this.provider.on('stateless', ({ payload }: { payload: string }) => this.stateless(payload));
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === EDIT) this.recorder().updateBytes += update.byteLength;
+      // The first sync is applied before the provider counts as synced: only later updates are peers' writes.
+      else if (origin === this.provider && this.ready) this.peerUpdate(Y.parseUpdateMeta(update).from.keys());
     });
     this.doc.getMap('nodes').observeDeep((events, transaction) => {
       if (transaction.local) return;
@@ -456,6 +482,10 @@ export class Session extends EditorSession {
 
   get ready(): boolean {
     return this.provider.isAuthenticated && this.provider.isSynced && this.provider.unsyncedChanges === 0;
+  }
+
+  get clientId(): number {
+    return this.doc.clientID;
   }
 
   get scope(): string | undefined {

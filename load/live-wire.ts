@@ -14,7 +14,9 @@
 // - Every editor of a room makes its edits in the room's one shared Y.Doc (LiveRoom.doc), under a Yjs client id
 //   of its own. The update that goes out is what that editor's own document would send: the room's editors
 //   write different fields, so the shared document holds exactly what each of them would (its own writes,
-//   the starting canvas), plus the others' writes, which the server sends it anyway.
+//   the starting canvas), plus the others' writes, which the server sends it anyway. The service's own writes (a
+//   graph run's state and results, LOAD_RUN_ROOMS) are not in it: they are peers' updates like any other, and they
+//   touch only the run's nodes, which no editor writes.
 // - A peer's update is not applied: its arrival is the frame, recognised by the Yjs ids it carries
 //   (Y.parseUpdateMeta: per client, the clocks it covers). So the time measured is the service's (an edit
 //   sent → the frame at the peer), without the peer's own work of applying it.
@@ -231,6 +233,8 @@ export class WireSession extends EditorSession {
   /** A peer's update: every edit it carries (by client id and clock) has arrived here. */
   private onPeerUpdate(update: Uint8Array, now: number): void {
     const { from, to } = Y.parseUpdateMeta(update);
+    // An update of nothing the room's document lacks (the canvas it synced, sent again) is no one's new write.
+    if ([...to].some(([client, end]) => end > Y.getState(this.doc.store, client))) this.peerUpdate(from.keys());
     for (const [client, start] of from) {
       const end = to.get(client) ?? start;
       for (let clock = start; clock < end; clock++) this.room.arrived(editKey(client, clock), now, this.recorder());

@@ -48,6 +48,20 @@ export function treeCpu(rootPid: number): number {
   return total;
 }
 
+/**
+ * CPU seconds of a process's children (each with what it reaped), leaving out `except`: the service's own child
+ * processes (image workers, any pool of processes it runs work in) without PostgreSQL or the load clients.
+ */
+export function childrenCpu(parentPid: number, except: ReadonlySet<number>): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || except.has(Number(name))) continue;
+    const s = procStat(Number(name));
+    if (s && s.ppid === parentPid) total += s.own + s.reaped;
+  }
+  return total;
+}
+
 /** Write system calls a process has made so far (`syscw` of /proc/<pid>/io: each socket write is one); NaN if unreadable. */
 export function writeCalls(pid: number | 'self' = 'self'): number {
   try {
