@@ -37,6 +37,7 @@ export interface UpdateQueueDeps {
 }
 
 interface Entry extends CollabAppend {
+  urgent: boolean;
   /** Stored (or dropped): never stored again. */
   done?: boolean;
   resolve(version: number): void;
@@ -54,7 +55,11 @@ interface ProjectState {
 
 export interface UpdateQueue {
   /** Queues a change; resolves with the project's version once it is stored. */
-  append(projectId: string, update: Uint8Array | null): Promise<number>;
+  /**
+   * `urgent`: someone waits for this change to be stored (the service's own changes: a REST save, a run's node),
+   * so its statement does not wait out `intervalMs`; people's edits, whose acknowledgement alone waits, do.
+   */
+  append(projectId: string, update: Uint8Array | null, urgent?: boolean): Promise<number>;
   /** Resolves when everything queued for the project so far is stored (or dropped). */
   settled(projectId: string): Promise<void>;
   /** Changes of the project queued or being stored right now. */
@@ -85,6 +90,10 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   let retryTimer: NodeJS.Timeout | undefined;
   /** When the last statement started (performance.now()). */
   let startedAt = -Infinity;
+  /** The next statement waiting out `intervalMs`. */
+  let waitTimer: NodeJS.Timeout | undefined;
+  /** An urgent change is queued: the next statement starts as soon as it can. */
+  let urgentQueued = false;
   const projects = new Map<string, ProjectState>();
 
   const project = (id: string) => {
@@ -111,11 +120,22 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   }
 
   function schedule() {
-    if (running || stopped || queue.length === 0 || retryTimer) return;
+    if (stopped || queue.length === 0 || retryTimer) return;
+    if (waitTimer && urgentQueued) {
+      // Waiting out the interval, and someone waits for a change: now.
+      clearTimeout(waitTimer);
+      waitTimer = undefined;
+      running = false;
+    }
+    if (running) return;
     running = true;
-    const wait = startedAt + intervalMs - performance.now();
-    if (wait >= 1) setTimeout(() => void flush(), wait);
-    else setImmediate(() => void flush());
+    const wait = urgentQueued ? 0 : startedAt + intervalMs - performance.now();
+    if (wait >= 1) {
+      waitTimer = setTimeout(() => {
+        waitTimer = undefined;
+        void flush();
+      }, wait);
+    } else setImmediate(() => void flush());
   }
 
   /** Stores `batch`; a deleted project's changes fail the whole statement, so then each project is tried alone. */
@@ -142,6 +162,7 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
       return;
     }
     const batch = queue.splice(0, maxBatch);
+    urgentQueued = queue.some((e) => e.urgent);
     try {
       await storeBatch(batch);
       if (failures > 0) {
@@ -152,7 +173,10 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
     } catch (err) {
       const left = batch.filter((e) => !e.done);
       if (stopped) for (const e of left) settle(e, () => e.reject(new Error('live documents are closed')));
-      else queue.unshift(...left);
+      else {
+        queue.unshift(...left);
+        if (left.some((e) => e.urgent)) urgentQueued = true;
+      }
       if (failures++ === 0) {
         log.error({ err, queued: queue.length }, 'live documents: saving failed; edits are kept in memory and retried');
         onSaving(false);
@@ -178,13 +202,14 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
   }
 
   return {
-    append(projectId, update) {
+    append(projectId, update, urgent = false) {
       if (stopped) return Promise.reject(new Error('live documents are closed'));
       const state = project(projectId);
       state.pending++;
       state.seq++;
       heldBytes += update?.byteLength ?? 0;
-      const promise = new Promise<number>((resolve, reject) => queue.push({ projectId, update, resolve, reject }));
+      const promise = new Promise<number>((resolve, reject) => queue.push({ projectId, update, urgent, resolve, reject }));
+      if (urgent) urgentQueued = true;
       schedule();
       return promise;
     },
@@ -205,6 +230,7 @@ export function createUpdateQueue({ store, onSaving, log, maxHeldBytes, maxBatch
     stop() {
       stopped = true;
       clearTimeout(retryTimer);
+      clearTimeout(waitTimer);
       const left = queue;
       queue = [];
       for (const e of left) settle(e, () => e.reject(new Error('live documents are closed')));

@@ -129,6 +129,24 @@ describe('update queue', () => {
     }
   });
 
+  it('an urgent change (one the service awaits) does not wait out intervalMs, and takes what waited with it', async () => {
+    const s = testStore();
+    const { queue } = queueOn(s.store, { intervalMs: 60_000 });
+    const first = queue.append('p', bytes(1, 1));
+    s.stored(await s.next());
+    await first;
+    await turn();
+    const edit = queue.append('p', bytes(1, 2)); // a person's edit: would wait a minute
+    await turn();
+    expect(s.calls).toHaveLength(1);
+    const save = queue.append('p', bytes(1, 3), true);
+    const call = await s.next();
+    expect(call.batch.map((c) => c.update?.[0])).toEqual([2, 3]);
+    s.stored(call);
+    expect(await Promise.all([edit, save])).toEqual([3, 3]);
+    queue.stop();
+  });
+
   it('splits what is queued into statements of at most maxBatch changes', async () => {
     const s = testStore();
     const { queue } = queueOn(s.store, { maxBatch: 4 });

@@ -110,8 +110,8 @@ export function persistence({ collab, workers, measured, heldBytes, storeInterva
   let capture: Promise<number>[] | null = null;
 
   /** Queues a change and counts it in the document's version once stored. */
-  const append = (projectId: string, update: Uint8Array | null) =>
-    queue.append(projectId, update).then((version) => {
+  const append = (projectId: string, update: Uint8Array | null, urgent = false) =>
+    queue.append(projectId, update, urgent).then((version) => {
       const now = held.get(projectId);
       if (now !== undefined) held.set(projectId, now + 1);
       return version;
@@ -160,7 +160,9 @@ export function persistence({ collab, workers, measured, heldBytes, storeInterva
     document.on('update', (update: Uint8Array, origin: unknown) => {
       if (!arrivedHere(origin)) return;
       const from = origin as { source?: string; connection?: { webSocket: unknown; messageAddress?: string } } | null;
-      const stored = append(document.name, update);
+      // A person's edit waits for its statement's turn (only its acknowledgement waits on it); the service's own
+      // changes are awaited by whoever made them (a REST save, a run's node), so they go at once.
+      const stored = append(document.name, update, !(from?.source === 'connection' && from.connection));
       if (from?.source === 'connection' && from.connection) {
         // The held acknowledgement: hocuspocus sends it after this listener returns, the socket sends it once stored.
         const socket = from.connection.webSocket as Partial<GatedSocket>;
@@ -220,7 +222,7 @@ export function persistence({ collab, workers, measured, heldBytes, storeInterva
           } finally {
             capture = null;
           }
-          if (stores.length === 0 && step) stores.push(append(projectId, null));
+          if (stores.length === 0 && step) stores.push(append(projectId, null, true));
           if (stores.length === 0) return Promise.resolve(null);
           return Promise.all(stores).then((versions) => Math.max(...versions));
         },
