@@ -127,6 +127,21 @@ export function makeCanvas(userId: string, seed: number) {
   return { nodes, edges };
 }
 
+/** A canvas of `n` nodes built from makeCanvas pieces (ids stay unique), with the edges among them. */
+export function sizedCanvas(userId: string, seed: number, n: number): ReturnType<typeof makeCanvas> {
+  const nodes: ReturnType<typeof makeCanvas>['nodes'] = [];
+  const edges: ReturnType<typeof makeCanvas>['edges'] = [];
+  for (let k = 0; nodes.length < n; k++) {
+    const piece = makeCanvas(userId, seed + k);
+    nodes.push(...piece.nodes);
+    edges.push(...piece.edges);
+  }
+  nodes.length = n;
+  const ids = new Set(nodes.map((x) => x.id));
+  const edgeIds = new Set<string>();
+  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target) && !edgeIds.has(e.id) && edgeIds.add(e.id)) };
+}
+
 interface BenchProject {
   projectId: string;
   canvasId: string;

@@ -19,30 +19,15 @@ import { applyCanvas, canvasMaps } from '../src/collab/canvas-doc.js';
 import { createDocumentWorkers } from '../src/collab/document-workers.js';
 import { mergeParts, partsOf, type StoredParts } from '../src/collab/stored-document.js';
 import { createUpdateCheck, measure } from '../src/collab/update-check.js';
-import { makeCanvas } from './api.js';
+import { sizedCanvas } from './api.js';
 
 const LOG = Math.max(1, Number(process.env.BENCH_DOC_LOG ?? 300));
 const RUNS = Math.max(3, Number(process.env.BENCH_DOC_RUNS ?? 10));
 
-/** A canvas of `n` nodes made of makeCanvas pieces (as load/live-run.ts does), with the edges among them. */
-function sizedCanvas(n: number) {
-  const nodes: ReturnType<typeof makeCanvas>['nodes'] = [];
-  const edges: ReturnType<typeof makeCanvas>['edges'] = [];
-  for (let k = 0; nodes.length < n; k++) {
-    const piece = makeCanvas('bench-user', 9_000 + k);
-    nodes.push(...piece.nodes);
-    edges.push(...piece.edges);
-  }
-  nodes.length = n;
-  const ids = new Set(nodes.map((x) => x.id));
-  const edgeIds = new Set<string>();
-  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target) && !edgeIds.has(e.id) && edgeIds.add(e.id)) };
-}
-
 /** The canvas as the database holds it after a while: a snapshot and a log of node moves. */
 function stored(n: number): StoredParts {
   const doc = new Y.Doc();
-  const canvas = sizedCanvas(n);
+  const canvas = sizedCanvas('bench-user', 9_000, n);
   applyCanvas(doc, canvas);
   const snapshot = Y.encodeStateAsUpdate(doc);
   const updates: Uint8Array[] = [];

@@ -13,7 +13,7 @@
 // (bounded), so little of an earlier pair spills into it; what still does shows in the spread, and a negative round
 // is printed with the two windows' readings and what fell into them (compactions, garbage collection).
 import { performance } from 'node:perf_hooks';
-import { makeCanvas } from '../bench/api.js';
+import { makeCanvas, sizedCanvas } from '../bench/api.js';
 import type { TestApp } from '../test/helpers/test-app.js';
 import { negativeReason, perEdit, ratioOfMedians, spent, spreadOf, spreadText, us, withEditsFirst, type CpuReading, type CpuSpent, type WindowNotes } from './cost-windows.js';
 import { bounded, pool } from './harness.js';
@@ -61,21 +61,6 @@ const PATH_EXTRA_MS = 2_000;
 const IDLE_CORES = 0.02;
 /** …waiting at most this long for it. */
 const IDLE_WAIT_MS = 60_000;
-
-/** A canvas of `n` nodes built from makeCanvas pieces (ids stay unique), with the edges among them. */
-function sizedCanvas(userId: string, seed: number, n: number): ReturnType<typeof makeCanvas> {
-  const nodes: ReturnType<typeof makeCanvas>['nodes'] = [];
-  const edges: ReturnType<typeof makeCanvas>['edges'] = [];
-  for (let k = 0; nodes.length < n; k++) {
-    const piece = makeCanvas(userId, seed + k);
-    nodes.push(...piece.nodes);
-    edges.push(...piece.edges);
-  }
-  nodes.length = n;
-  const ids = new Set(nodes.map((x) => x.id));
-  const edgeIds = new Set<string>();
-  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target) && !edgeIds.has(e.id) && edgeIds.add(e.id)) };
-}
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
