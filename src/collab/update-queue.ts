@@ -54,9 +54,8 @@ interface ProjectState {
 }
 
 export interface UpdateQueue {
-  /** Queues a change; resolves with the project's version once it is stored. */
   /**
-   * `urgent`: someone waits for this change to be stored (the service's own changes: a REST save, a run's node),
+   * Queues a change; resolves with the project's version once it is stored. `urgent`: someone waits for this change to be stored (the service's own changes: a REST save, a run's node),
    * so its statement does not wait out `intervalMs`; people's edits, whose acknowledgement alone waits, do.
    */
   append(projectId: string, update: Uint8Array | null, urgent?: boolean): Promise<number>;

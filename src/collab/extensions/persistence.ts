@@ -160,13 +160,14 @@ export function persistence({ collab, workers, measured, heldBytes, storeInterva
     document.on('update', (update: Uint8Array, origin: unknown) => {
       if (!arrivedHere(origin)) return;
       const from = origin as { source?: string; connection?: { webSocket: unknown; messageAddress?: string } } | null;
+      const person = from?.source === 'connection' ? from.connection : undefined;
       // A person's edit waits for its statement's turn (only its acknowledgement waits on it); the service's own
       // changes are awaited by whoever made them (a REST save, a run's node), so they go at once.
-      const stored = append(document.name, update, !(from?.source === 'connection' && from.connection));
-      if (from?.source === 'connection' && from.connection) {
+      const stored = append(document.name, update, !person);
+      if (person) {
         // The held acknowledgement: hocuspocus sends it after this listener returns, the socket sends it once stored.
-        const socket = from.connection.webSocket as Partial<GatedSocket>;
-        socket.hold?.(from.connection.messageAddress ?? document.name, stored, update);
+        const socket = person.webSocket as Partial<GatedSocket>;
+        socket.hold?.(person.messageAddress ?? document.name, stored, update);
         stored.catch(() => {}); // the gate handles a failure
       } else if (capture) {
         capture.push(stored);
